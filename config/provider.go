@@ -1,0 +1,103 @@
+// Package config turns providers.yaml into typed providers. Every error it
+// returns names file:line:column and the key at fault, and no error or
+// String method ever prints an API key.
+package config
+
+import (
+	"net/url"
+	"time"
+)
+
+// Kinds of provider.
+const (
+	KindOpenAI   = "openai"   // any OpenAI-compatible /chat/completions endpoint
+	KindLlamaCpp = "llamacpp" // llama-server, attached (base_url) or spawned (model file)
+)
+
+// Config is one race: a prompt, its limits and the providers to race.
+type Config struct {
+	Path      string     // file it came from; "" for the built-in simulated race
+	Prompt    string     // user message sent to every provider
+	MaxTokens int        // max_tokens sent to every provider
+	Timeout   Timeouts   // defaults for every provider
+	Providers []Provider // in file order, skipped ones removed
+	Skipped   []Notice   // providers left out, and why (missing key, server not running...)
+	Simulated bool       // true when these are the built-in simulated providers
+}
+
+// Notice explains why a provider was skipped, with the place it was declared.
+type Notice struct {
+	Provider string
+	Where    string // file:line:col
+	Reason   string
+}
+
+func (n Notice) String() string { return n.Where + ": skipping " + n.Provider + ": " + n.Reason }
+
+// Price is USD per million tokens.
+type Price struct {
+	InputPerMTok  float64 `yaml:"input_per_mtok"`
+	OutputPerMTok float64 `yaml:"output_per_mtok"`
+}
+
+// Timeouts bound every phase of one stream. Zero means "use the default".
+type Timeouts struct {
+	Connect    time.Duration // dial + TLS + until response headers
+	FirstToken time.Duration // release until the first text event
+	Stall      time.Duration // longest gap allowed between two reads of the body
+	Total      time.Duration // release until end of stream
+}
+
+// DefaultTimeouts are used for any phase neither the file nor a flag sets.
+var DefaultTimeouts = Timeouts{Connect: 10 * time.Second, FirstToken: 60 * time.Second, Stall: 20 * time.Second, Total: 5 * time.Minute}
+
+// Or fills every zero field of t from d.
+func (t Timeouts) Or(d Timeouts) Timeouts {
+	pick := func(a, b time.Duration) time.Duration {
+		if a != 0 {
+			return a
+		}
+		return b
+	}
+	return Timeouts{pick(t.Connect, d.Connect), pick(t.FirstToken, d.FirstToken), pick(t.Stall, d.Stall), pick(t.Total, d.Total)}
+}
+
+// Provider is one entry of providers.yaml, with ${VAR}s expanded.
+type Provider struct {
+	Name    string
+	Kind    string // KindOpenAI or KindLlamaCpp
+	BaseURL string // ".../v1"; for spawned llama-server filled in at start
+	APIKey  string // secret: never print it; see KeyVar for what to show
+	KeyVar  string // the environment variable the key came from, for hints ("check GROQ_API_KEY")
+	Model   string
+	Price   *Price
+	Headers map[string]string
+	Params  map[string]any // extra request body fields, passed through
+	Timeout Timeouts       // already merged with the file's and the defaults
+
+	// llama.cpp spawn mode (Kind == KindLlamaCpp and BaseURL == "").
+	ModelPath string   // GGUF file, ~ expanded
+	Server    string   // llama-server binary
+	Args      []string // extra llama-server flags
+
+	Where string // file:line:col of the entry, for errors about it
+}
+
+// Simulated reports whether the provider is served by the built-in simulator.
+func (p Provider) Simulated() bool { return len(p.Model) > 4 && p.Model[:4] == "sim:" }
+
+// Spawned reports whether tpsrace must start llama-server itself.
+func (p Provider) Spawned() bool { return p.Kind == KindLlamaCpp && p.BaseURL == "" }
+
+// RedactedURL is BaseURL with any user:password replaced, safe to show.
+func (p Provider) RedactedURL() string { return RedactURL(p.BaseURL) }
+
+// RedactURL hides credentials embedded in a URL.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	u.User = url.User("REDACTED")
+	return u.String()
+}

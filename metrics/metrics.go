@@ -1,0 +1,197 @@
+// Package metrics holds every figure tpsrace shows, each defined once, as a
+// pure function of what package probes recorded. The dashboard, `bench` and
+// every export call these functions, so they cannot disagree. README.md
+// ("What the numbers mean") documents the same definitions; keep them in step.
+package metrics
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"tpsrace/config"
+	"tpsrace/probes"
+	"tpsrace/tokens"
+)
+
+// Where the output token count came from.
+const (
+	SourceUsage    = "usage"    // the provider's usage.completion_tokens (reasoning included)
+	SourceEstimate = "estimate" // o200k count of the streamed text; the provider reported none
+)
+
+// LiveWindow is the trailing window of LiveTPS.
+const LiveWindow = time.Second
+
+// Percentiles of a distribution of durations.
+type Percentiles struct{ P50, P95, P99 time.Duration }
+
+// Figures are the measured figures of one stream.
+type Figures struct {
+	// TTFT: release to the first event carrying content or reasoning text.
+	// HasTTFT is false when no text arrived.
+	TTFT    time.Duration
+	HasTTFT bool
+	// TTFA: release to the first event carrying answer (content) text, so a
+	// reasoning model's thinking phase is TTFA − TTFT.
+	TTFA    time.Duration
+	HasTTFA bool
+	// E2E: release to end of stream (or to the failure).
+	E2E time.Duration
+
+	// OutputTokens: usage.completion_tokens when reported, else the o200k estimate.
+	OutputTokens int
+	TokenSource  string
+	// O200kTokens: o200k_base count of all streamed text (answer + reasoning),
+	// the common scale across providers.
+	O200kTokens int
+
+	// OutputTPS (per user): (OutputTokens − tokens of the first text event) /
+	// (last text event − first text event). HasOutputTPS is false when fewer
+	// than two text events arrived: one event has no duration to divide by.
+	OutputTPS    float64
+	HasOutputTPS bool
+
+	// ITL: gaps between consecutive text events.
+	ITL Percentiles
+	// TokensPerEvent: OutputTokens / text events.
+	TokensPerEvent float64
+
+	ContentChars   int // Unicode code points of the answer
+	ReasoningChars int // Unicode code points of the reasoning
+
+	// CostUSD: prompt and output tokens × price; HasCost false without a price.
+	CostUSD float64
+	HasCost bool
+
+	// ServerTPS: the server's own generation speed (llama.cpp timings), when it reports one.
+	ServerTPS    float64
+	HasServerTPS bool
+}
+
+// Compute returns the figures of one finished (or failed) stream.
+// promptTokens is used for cost only when the provider reported no usage.
+func Compute(r *probes.Result, promptTokens int) Figures {
+	f := Figures{E2E: r.End}
+	var content, reasoning strings.Builder
+	for _, e := range r.Events {
+		content.WriteString(e.Content)
+		reasoning.WriteString(e.Reasoning)
+		if e.Content != "" && !f.HasTTFA {
+			f.TTFA, f.HasTTFA = e.At, true
+		}
+	}
+	f.ContentChars = utf8.RuneCountInString(content.String())
+	f.ReasoningChars = utf8.RuneCountInString(reasoning.String())
+	f.O200kTokens = tokens.Count(content.String()) + tokens.Count(reasoning.String())
+
+	f.OutputTokens, f.TokenSource = f.O200kTokens, SourceEstimate
+	if r.Usage != nil && r.Usage.CompletionTokens > 0 {
+		f.OutputTokens, f.TokenSource = r.Usage.CompletionTokens, SourceUsage
+		promptTokens = r.Usage.PromptTokens
+	}
+
+	if n := len(r.Events); n > 0 {
+		first, last := r.Events[0], r.Events[n-1]
+		f.TTFT, f.HasTTFT = first.At, true
+		f.TokensPerEvent = float64(f.OutputTokens) / float64(n)
+		f.OutputTPS, f.HasOutputTPS = OutputTPS(f.OutputTokens, first, last)
+		f.ITL = ITL(r.Events)
+	}
+	if r.Price != nil {
+		f.CostUSD = Cost(*r.Price, promptTokens, f.OutputTokens)
+		f.HasCost = true
+	}
+	if r.Timings != nil && r.Timings.PredictedPerSecond > 0 {
+		f.ServerTPS, f.HasServerTPS = r.Timings.PredictedPerSecond, true
+	}
+	return f
+}
+
+// OutputTPS is per-user output speed: the tokens after the first text event
+// divided by the time from the first text event to the last. The first
+// event's tokens are left out because their arrival starts the clock.
+func OutputTPS(outputTokens int, first, last probes.Event) (float64, bool) {
+	span := last.At - first.At
+	if span <= 0 {
+		return 0, false
+	}
+	return float64(max(outputTokens-first.Tokens, 0)) / span.Seconds(), true
+}
+
+// ITL returns the p50/p95/p99 of the gaps between consecutive text events.
+func ITL(events []probes.Event) Percentiles {
+	if len(events) < 2 {
+		return Percentiles{}
+	}
+	gaps := make([]time.Duration, len(events)-1)
+	for i := range gaps {
+		gaps[i] = events[i+1].At - events[i].At
+	}
+	slices.Sort(gaps)
+	return Percentiles{Percentile(gaps, 50), Percentile(gaps, 95), Percentile(gaps, 99)}
+}
+
+// Percentile of sorted values, interpolating linearly between the two
+// nearest ranks (the same rule as numpy's default), so p50 of an even count
+// is the mean of the middle two.
+func Percentile[T ~int64 | ~float64](sorted []T, p float64) T {
+	if len(sorted) == 0 {
+		return 0
+	}
+	pos := p / 100 * float64(len(sorted)-1)
+	lo := int(math.Floor(pos))
+	hi := min(lo+1, len(sorted)-1)
+	frac := pos - float64(lo)
+	return T(float64(sorted[lo]) + frac*(float64(sorted[hi])-float64(sorted[lo])))
+}
+
+// LiveTPS is tokens per second over the trailing LiveWindow ending at now:
+// the tokens of the events that arrived in (now − LiveWindow, now], divided
+// by the window. It drives the sparklines and the live chart.
+func LiveTPS(events []probes.Event, now time.Duration) float64 {
+	from := now - LiveWindow
+	tok := 0
+	for i := len(events) - 1; i >= 0 && events[i].At > from; i-- {
+		if events[i].At <= now {
+			tok += events[i].Tokens
+		}
+	}
+	return float64(tok) / LiveWindow.Seconds()
+}
+
+// SoFar are the figures of a stream still in flight, from per-event o200k
+// counts (the settled figures of Compute replace them when it ends).
+func SoFar(events []probes.Event) (tokensSoFar int, tps float64, ok bool) {
+	for _, e := range events {
+		tokensSoFar += e.Tokens
+	}
+	if len(events) == 0 {
+		return 0, 0, false
+	}
+	tps, ok = OutputTPS(tokensSoFar, events[0], events[len(events)-1])
+	return tokensSoFar, tps, ok
+}
+
+// AggregateTPS is one provider's throughput across its simultaneous streams:
+// every stream's output tokens (failed streams count what they delivered)
+// divided by the time from release to the end of its last stream.
+func AggregateTPS(figs []Figures) (float64, bool) {
+	var tok int
+	var end time.Duration
+	for _, f := range figs {
+		tok += f.OutputTokens
+		end = max(end, f.E2E)
+	}
+	if end <= 0 {
+		return 0, false
+	}
+	return float64(tok) / end.Seconds(), true
+}
+
+// Cost in USD of one request: prompt and output tokens at the per-million prices.
+func Cost(p config.Price, promptTokens, outputTokens int) float64 {
+	return (float64(promptTokens)*p.InputPerMTok + float64(outputTokens)*p.OutputPerMTok) / 1e6
+}

@@ -1,0 +1,360 @@
+package probes
+
+// All stream parsing lives in this file: sseBody normalises the wire framing
+// so go-openai's line reader (RecvRaw) sees one data payload per line, and
+// decodeChunk turns each payload into what it means, for every provider
+// dialect in ../shared/fixtures/sse.
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// sseBody wraps a response body and rewrites server-sent events into plain
+// "data: PAYLOAD\n" lines. go-openai's reader has gaps this closes:
+//   - every non-data line (comments, event:, id:, retry:, blank) goes into its
+//     error accumulator and counts toward EmptyMessagesLimit; a comment such
+//     as ": OPENROUTER PROCESSING" then corrupts any later error it decodes;
+//   - a payload starting {"error": makes it read one more line (which may
+//     never come) and drop the message when the accumulator is dirty;
+//   - a last line without a trailing newline is discarded.
+//
+// So only data lines pass, error payloads get a space after "{" (decodeChunk
+// reads them instead), and a final newline is added at EOF. It also records
+// whether [DONE] arrived and rejects bodies that are not SSE at all.
+type sseBody struct {
+	src     *bufio.Reader
+	closer  io.Closer
+	out     []byte // normalised bytes not yet read
+	done    bool   // saw data: [DONE]
+	lines   int    // non-empty lines seen, for the "not SSE" check
+	onBytes func() // called after every read that returned bytes (stall timer)
+	err     error
+}
+
+func newSSEBody(body io.ReadCloser, onBytes func()) *sseBody {
+	return &sseBody{src: bufio.NewReaderSize(body, 64<<10), closer: body, onBytes: onBytes}
+}
+
+var (
+	dataField  = []byte("data:")
+	errorStart = []byte(`{"error"`)
+)
+
+func (b *sseBody) Read(p []byte) (int, error) {
+	for len(b.out) == 0 {
+		if b.err != nil {
+			return 0, b.err
+		}
+		b.next()
+	}
+	n := copy(p, b.out)
+	b.out = b.out[n:]
+	return n, nil
+}
+
+// next reads one line from the server and queues its normalised form.
+func (b *sseBody) next() {
+	line, err := b.src.ReadSlice('\n')
+	for errors.Is(err, bufio.ErrBufferFull) { // a line over 64 KiB: gather it whole
+		more, err2 := b.src.ReadSlice('\n')
+		line, err = append(bytes.Clone(line), more...), err2
+	}
+	if len(line) > 0 && b.onBytes != nil {
+		b.onBytes()
+	}
+	line = bytes.TrimRight(line, "\r\n")
+	switch {
+	case len(line) == 0, line[0] == ':': // blank line or comment (keep-alive)
+	case bytes.HasPrefix(line, dataField):
+		payload := bytes.TrimLeft(line[len(dataField):], " ")
+		if bytes.Equal(payload, []byte("[DONE]")) {
+			b.done = true
+		}
+		b.out = append(b.out[:0], "data: "...)
+		if bytes.HasPrefix(payload, errorStart) {
+			b.out = append(b.out, "{ "...)
+			payload = payload[1:]
+		}
+		b.out = append(b.out, payload...)
+		b.out = append(b.out, '\n')
+	case isSSEField(line):
+	default:
+		if b.lines == 0 {
+			b.err = &Failure{Kind: KindProtocol, Message: "response is not an event stream: " + snippet(line)}
+			return
+		}
+	}
+	if len(line) > 0 {
+		b.lines++
+	}
+	if err != nil {
+		b.err = err
+	}
+}
+
+// isSSEField reports whether line is one of the other SSE fields, which
+// tpsrace ignores: an error event's payload says it is an error itself.
+func isSSEField(line []byte) bool {
+	name, _, _ := bytes.Cut(line, []byte(":"))
+	switch string(name) {
+	case "event", "id", "retry":
+		return true
+	}
+	return false
+}
+
+func (b *sseBody) Close() error { return b.closer.Close() }
+
+// chunk is the union of the streamed chunk shapes providers send.
+type chunk struct {
+	Choices []struct {
+		Index int `json:"index"`
+		Delta struct {
+			Content          json.RawMessage `json:"content"` // string, null, or typed parts
+			ReasoningContent json.RawMessage `json:"reasoning_content"`
+			Reasoning        json.RawMessage `json:"reasoning"`
+			Refusal          json.RawMessage `json:"refusal"`
+		} `json:"delta"`
+		FinishReason *string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *wireUsage `json:"usage"`
+	XGroq *struct {
+		Usage *wireUsage `json:"usage"`
+	} `json:"x_groq"`
+	Timings *struct {
+		PredictedN         int     `json:"predicted_n"`
+		PredictedMS        float64 `json:"predicted_ms"`
+		PredictedPerSecond float64 `json:"predicted_per_second"`
+		PromptN            int     `json:"prompt_n"`
+		PromptMS           float64 `json:"prompt_ms"`
+		PromptPerSecond    float64 `json:"prompt_per_second"`
+	} `json:"timings"`
+	Error json.RawMessage `json:"error"`
+}
+
+type wireUsage struct {
+	PromptTokens     int `json:"prompt_tokens"`
+	CompletionTokens int `json:"completion_tokens"`
+	TotalTokens      int `json:"total_tokens"`
+	Details          *struct {
+		ReasoningTokens int `json:"reasoning_tokens"`
+	} `json:"completion_tokens_details"`
+}
+
+// delta is what one payload means for choice 0.
+type delta struct {
+	Content, Reasoning string
+	FinishReason       string // "" when the payload set none
+	Usage              *Usage
+	Timings            *ServerTimings
+	Err                *Failure
+}
+
+// decodeChunk parses one data payload. Only choice 0 is recorded (tpsrace
+// asks for one). Usage comes from top-level usage, else x_groq.usage: Groq
+// sends both, identical, and they must not be added.
+func decodeChunk(payload []byte) (delta, error) {
+	var c chunk
+	if err := json.Unmarshal(payload, &c); err != nil {
+		return delta{}, &Failure{Kind: KindProtocol, Message: "malformed event: " + err.Error() + ": " + snippet(payload)}
+	}
+	var d delta
+	if len(c.Error) > 0 && string(c.Error) != "null" {
+		d.Err = decodeError(c.Error)
+		return d, nil
+	}
+	for _, ch := range c.Choices {
+		if ch.Index != 0 {
+			continue
+		}
+		d.Content, d.Reasoning = contentParts(ch.Delta.Content)
+		d.Reasoning += text(ch.Delta.ReasoningContent) + text(ch.Delta.Reasoning)
+		d.Content += text(ch.Delta.Refusal)
+		if ch.FinishReason != nil {
+			d.FinishReason = *ch.FinishReason
+		}
+	}
+	u := c.Usage
+	if u == nil && c.XGroq != nil {
+		u = c.XGroq.Usage
+	}
+	if u != nil {
+		d.Usage = u.normalise()
+	}
+	if t := c.Timings; t != nil {
+		d.Timings = &ServerTimings{t.PredictedN, t.PredictedMS, t.PredictedPerSecond, t.PromptN, t.PromptMS, t.PromptPerSecond}
+	}
+	return d, nil
+}
+
+// normalise folds reasoning into the output count. Some providers leave
+// reasoning out of completion_tokens while total_tokens includes it; the
+// difference is reasoning the client streamed and waited for.
+func (u *wireUsage) normalise() *Usage {
+	out := &Usage{PromptTokens: u.PromptTokens, CompletionTokens: u.CompletionTokens, TotalTokens: u.TotalTokens}
+	if u.Details != nil {
+		out.ReasoningTokens = u.Details.ReasoningTokens
+	}
+	if extra := u.TotalTokens - u.PromptTokens - u.CompletionTokens; u.TotalTokens > 0 && extra > 0 {
+		out.CompletionTokens += extra
+		out.ReasoningTokens = max(out.ReasoningTokens, extra)
+	}
+	return out
+}
+
+// text returns a JSON string's value, or "" for null, absent or non-strings.
+func text(raw json.RawMessage) string {
+	if len(raw) == 0 || raw[0] != '"' {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return ""
+	}
+	return s
+}
+
+// contentParts reads delta.content: a string, or typed parts where
+// {"type":"thinking"} carries reasoning (Mistral) and {"type":"text"} the answer.
+func contentParts(raw json.RawMessage) (content, reasoning string) {
+	if len(raw) == 0 || raw[0] != '[' {
+		return text(raw), ""
+	}
+	var parts []struct {
+		Type     string          `json:"type"`
+		Text     string          `json:"text"`
+		Thinking json.RawMessage `json:"thinking"` // string or [{type:text,text}]
+	}
+	if json.Unmarshal(raw, &parts) != nil {
+		return "", ""
+	}
+	var c, r strings.Builder
+	for _, p := range parts {
+		switch p.Type {
+		case "text":
+			c.WriteString(p.Text)
+		case "thinking", "reasoning":
+			r.WriteString(p.Text + text(p.Thinking))
+			var inner []struct {
+				Text string `json:"text"`
+			}
+			if len(p.Thinking) > 0 && p.Thinking[0] == '[' && json.Unmarshal(p.Thinking, &inner) == nil {
+				for _, t := range inner {
+					r.WriteString(t.Text)
+				}
+			}
+		}
+	}
+	return c.String(), r.String()
+}
+
+// decodeError reads an error the server sent inside the stream: an object
+// with a message and a string or numeric code, or a bare string.
+func decodeError(raw json.RawMessage) *Failure {
+	f := &Failure{Kind: KindStream}
+	if s := text(raw); s != "" {
+		f.Message = s
+		return f
+	}
+	var e struct {
+		Message    string          `json:"message"`
+		Type       string          `json:"type"`
+		Code       json.RawMessage `json:"code"`
+		StatusCode int             `json:"status_code"`
+	}
+	if json.Unmarshal(raw, &e) != nil {
+		f.Message = snippet(raw)
+		return f
+	}
+	f.Message, f.Status = e.Message, e.StatusCode
+	f.Code = strings.Trim(string(e.Code), `"`)
+	if f.Code == "null" {
+		f.Code = ""
+	}
+	if f.Message == "" {
+		f.Message = e.Type
+	}
+	return f
+}
+
+// snippet shortens text quoted in an error message.
+func snippet(b []byte) string {
+	const limit = 120
+	s := strings.ToValidUTF8(string(b), "?")
+	if len(s) > limit {
+		s = s[:limit] + "…"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// thinkSplitter moves inline <think>…</think> text at the start of an answer
+// (DeepSeek-R1 distills, QwQ on some servers) into reasoning. Only a leading
+// block counts, so an answer that merely mentions the tag is left alone. Tags
+// may be split across events, so a possible tag prefix is held back.
+type thinkSplitter struct {
+	state   int // 0: answer not started, 1: inside think, 2: plain answer
+	pending string
+}
+
+const openThink, closeThink = "<think>", "</think>"
+
+func (t *thinkSplitter) split(content string) (answer, reasoning string) {
+	s := t.pending + content
+	t.pending = ""
+	for s != "" {
+		switch t.state {
+		case 0:
+			trimmed := strings.TrimLeft(s, " \t\r\n")
+			switch {
+			case trimmed == "": // leading white space is answer text; a tag may still follow
+				return answer + s, reasoning
+			case strings.HasPrefix(trimmed, openThink):
+				t.state, s = 1, trimmed[len(openThink):]
+			case strings.HasPrefix(openThink, trimmed):
+				t.pending = s
+				return answer, reasoning
+			default:
+				t.state = 2
+			}
+		case 1:
+			if i := strings.Index(s, closeThink); i >= 0 {
+				reasoning += s[:i]
+				t.state, s = 2, strings.TrimLeft(s[i+len(closeThink):], "\r\n")
+				continue
+			}
+			keep := partialSuffix(s, closeThink)
+			reasoning += s[:len(s)-keep]
+			t.pending = s[len(s)-keep:]
+			return answer, reasoning
+		case 2:
+			return answer + s, reasoning
+		}
+	}
+	return answer, reasoning
+}
+
+// flush returns text held back at the end of the stream.
+func (t *thinkSplitter) flush() (answer, reasoning string) {
+	s := t.pending
+	t.pending = ""
+	if t.state == 1 {
+		return "", s
+	}
+	return s, ""
+}
+
+// partialSuffix is the length of the longest suffix of s that starts tag.
+func partialSuffix(s, tag string) int {
+	for n := min(len(tag)-1, len(s)); n > 0; n-- {
+		if strings.HasSuffix(s, tag[:n]) {
+			return n
+		}
+	}
+	return 0
+}

@@ -1,0 +1,126 @@
+// Package probes sends one prompt to many providers at the same instant and
+// records every stream: each text event stamped with the monotonic time since
+// release, usage, finish reason, server timings and connection phases.
+// Figures are computed from these records by package metrics, never here.
+package probes
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"tpsrace/config"
+)
+
+// Update is what a race reports while it runs: one update with Released set
+// (events may precede it by a moment), then for each stream its text events
+// and finally its Result.
+type Update struct {
+	Provider int       // index into Race.Providers
+	Stream   int       // 0..Concurrency-1
+	Released time.Time // set on the first update of a race only
+	Event    *Event
+	Done     *Result
+}
+
+// Race describes one race: every provider gets Concurrency simultaneous streams.
+type Race struct {
+	Providers   []config.Provider
+	Request     Request
+	Concurrency int // streams per provider; 0 means 1
+	Retries     int // retries allowed before a stream's first byte
+	Clients     *Clients
+}
+
+// Clients keeps one HTTP client per provider, so connections are reused
+// across races of one session (as an application would) and never shared
+// between providers.
+type Clients struct {
+	mu      sync.Mutex
+	clients map[string]*http.Client
+}
+
+func (c *Clients) get(p config.Provider, concurrency int) *http.Client {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.clients == nil {
+		c.clients = map[string]*http.Client{}
+	}
+	key := p.Name + "\x00" + p.BaseURL
+	if cl, ok := c.clients[key]; ok {
+		return cl
+	}
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConnsPerHost = max(concurrency, 64)
+	t.DisableCompression = true // gzip would hold tokens back in the decompressor
+	cl := &http.Client{Transport: t}
+	c.clients[key] = cl
+	return cl
+}
+
+// Close drops idle connections.
+func (c *Clients) Close() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, cl := range c.clients {
+		cl.CloseIdleConnections()
+	}
+}
+
+// Run builds every request first, then releases all streams at one instant
+// (a barrier), so no provider gets a head start. Updates, when non-nil, must
+// be drained promptly by the caller (a relay); probes send to it from their
+// own goroutines after stamping each event. Run returns when every stream has
+// ended, results[provider][stream]; cancelling ctx ends them all at once.
+func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
+	conc := max(r.Concurrency, 1)
+	clients := r.Clients
+	if clients == nil {
+		clients = &Clients{}
+		defer clients.Close()
+	}
+	results := make([][]Result, len(r.Providers))
+	var probes []*probe
+	var where [][2]int
+	for i, p := range r.Providers {
+		results[i] = make([]Result, conc)
+		req := newRequest(p, r.Request)
+		cl := clients.get(p, conc)
+		for s := range conc {
+			pb := &probe{provider: p, http: cl, request: req, retries: r.Retries, stream: s}
+			if updates != nil {
+				pb.emit = func(e Event) { updates <- Update{Provider: i, Stream: s, Event: &e} }
+			}
+			probes = append(probes, pb)
+			where = append(where, [2]int{i, s})
+		}
+	}
+
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	var release time.Time
+	for k, pb := range probes {
+		ready.Add(1)
+		done.Add(1)
+		go func() {
+			defer done.Done()
+			ready.Done()
+			<-start
+			res := pb.run(ctx, release)
+			i, s := where[k][0], where[k][1]
+			results[i][s] = res
+			if updates != nil {
+				updates <- Update{Provider: i, Stream: s, Done: &res}
+			}
+		}()
+	}
+	ready.Wait()
+	release = time.Now()
+	close(start)
+	if updates != nil {
+		updates <- Update{Provider: -1, Stream: -1, Released: release}
+	}
+	done.Wait()
+	return results
+}

@@ -1,0 +1,66 @@
+package probes
+
+import (
+	"time"
+
+	"tpsrace/config"
+)
+
+// Event is one streamed data event of choice 0 that carried text, stamped
+// with the monotonic time since the race was released.
+type Event struct {
+	At        time.Duration
+	Content   string // answer text in this event
+	Reasoning string // reasoning ("thinking") text in this event
+	Tokens    int    // o200k tokens of Content+Reasoning
+}
+
+// Usage is what the provider reported, the last non-null report of the stream.
+type Usage struct {
+	PromptTokens     int
+	CompletionTokens int // includes reasoning, corrected where the provider excludes it
+	ReasoningTokens  int
+	TotalTokens      int
+}
+
+// ServerTimings is what llama-server reports about itself in `timings`.
+type ServerTimings struct {
+	PredictedN         int
+	PredictedMS        float64
+	PredictedPerSecond float64
+	PromptN            int
+	PromptMS           float64
+	PromptPerSecond    float64
+}
+
+// Phases are connection milestones (net/http/httptrace), since release.
+// A zero field means the phase did not happen (a reused connection has no DNS).
+type Phases struct {
+	DNS          time.Duration // DNS answer
+	Connected    time.Duration // TCP connected
+	TLS          time.Duration // TLS handshake done
+	WroteRequest time.Duration // request fully written
+	FirstByte    time.Duration // first response byte
+}
+
+// Result is everything recorded about one stream. Metrics are computed from
+// it by package metrics and nowhere else.
+type Result struct {
+	Provider     string
+	Model        string
+	Stream       int       // 0..concurrency-1
+	Release      time.Time // the instant every stream of the race was let go
+	Events       []Event
+	Usage        *Usage // nil when the provider reported none
+	FinishReason string // last non-null finish_reason of choice 0
+	Timings      *ServerTimings
+	Phases       Phases
+	End          time.Duration // release to end of stream (or failure)
+	Err          error         // nil when the stream completed
+	Retries      int           // requests retried before their first byte (--retries)
+	Interrupted  bool          // cancelled by the user (q, ctrl+c, SIGTERM)
+	Price        *config.Price
+}
+
+// OK reports whether the stream completed without error.
+func (r *Result) OK() bool { return r.Err == nil }
