@@ -195,3 +195,41 @@ func AggregateTPS(figs []Figures) (float64, bool) {
 func Cost(p config.Price, promptTokens, outputTokens int) float64 {
 	return (float64(promptTokens)*p.InputPerMTok + float64(outputTokens)*p.OutputPerMTok) / 1e6
 }
+
+// Rules of thumb, so an audience can read the speeds.
+const (
+	// WordsPerToken: an English word is about 1.33 tokens, so a token is about 0.75 words.
+	WordsPerToken = 0.75
+	// ReadingTPS: silent reading, about 240 words a minute, in tokens/s.
+	ReadingTPS = 240.0 / 60 / WordsPerToken
+	// AgentCalls and AgentCallTokens size the agent loop of AgentLoop.
+	AgentCalls      = 30
+	AgentCallTokens = 200
+)
+
+// WordsPerSecond converts tokens/s to approximate English words/s.
+func WordsPerSecond(tps float64) float64 { return tps * WordsPerToken }
+
+// Feel names what a per-user speed feels like: about 20 tok/s feels slow,
+// about 80 is conversational, 150 and up is fast enough for voice.
+func Feel(tps float64) string {
+	switch {
+	case tps >= 150:
+		return "voice-ready"
+	case tps >= 50:
+		return "conversational"
+	default:
+		return "slow"
+	}
+}
+
+// AgentLoop is how long AgentCalls sequential calls would take, each waiting
+// TTFT and then generating AgentCallTokens at the measured output speed:
+// what this provider means for an agent that chains calls.
+func AgentLoop(ttft time.Duration, tps float64) (time.Duration, bool) {
+	if tps <= 0 {
+		return 0, false
+	}
+	call := ttft + time.Duration(float64(AgentCallTokens)/tps*float64(time.Second))
+	return AgentCalls * call, true
+}
