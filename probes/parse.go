@@ -8,9 +8,9 @@ package probes
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
+	json "github.com/goccy/go-json"
 	"io"
 	"strings"
 )
@@ -116,10 +116,10 @@ type chunk struct {
 	Choices []struct {
 		Index int `json:"index"`
 		Delta struct {
-			Content          json.RawMessage `json:"content"` // string, null, or typed parts
-			ReasoningContent json.RawMessage `json:"reasoning_content"`
-			Reasoning        json.RawMessage `json:"reasoning"`
-			Refusal          json.RawMessage `json:"refusal"`
+			Content          content  `json:"content"`
+			ReasoningContent jsonText `json:"reasoning_content"`
+			Reasoning        jsonText `json:"reasoning"`
+			Refusal          jsonText `json:"refusal"`
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
@@ -173,9 +173,9 @@ func decodeChunk(payload []byte) (delta, error) {
 		if ch.Index != 0 {
 			continue
 		}
-		d.Content, d.Reasoning = contentParts(ch.Delta.Content)
-		d.Reasoning += text(ch.Delta.ReasoningContent) + text(ch.Delta.Reasoning)
-		d.Content += text(ch.Delta.Refusal)
+		dl := ch.Delta
+		d.Content = dl.Content.text + string(dl.Refusal)
+		d.Reasoning = dl.Content.reasoning + string(dl.ReasoningContent) + string(dl.Reasoning)
 		if ch.FinishReason != nil {
 			d.FinishReason = *ch.FinishReason
 		}
@@ -208,10 +208,22 @@ func (u *wireUsage) normalise() *Usage {
 	return out
 }
 
-// text returns a JSON string's value, or "" for null, absent or non-strings.
-func text(raw json.RawMessage) string {
-	if len(raw) == 0 || raw[0] != '"' {
+// jsonText is a JSON string's value; null, absent or a non-string reads as "".
+// Decoding a plain string without escapes in place, the common case, keeps
+// the parser cheap (see BenchmarkMeasuringCost).
+type jsonText string
+
+func (t *jsonText) UnmarshalJSON(raw []byte) error {
+	*t = jsonText(text(raw))
+	return nil
+}
+
+func text(raw []byte) string {
+	if len(raw) < 2 || raw[0] != '"' {
 		return ""
+	}
+	if inner := raw[1 : len(raw)-1]; bytes.IndexByte(inner, '\\') < 0 {
+		return string(inner)
 	}
 	var s string
 	if json.Unmarshal(raw, &s) != nil {
@@ -220,11 +232,14 @@ func text(raw json.RawMessage) string {
 	return s
 }
 
-// contentParts reads delta.content: a string, or typed parts where
+// content is delta.content: a string, or typed parts where
 // {"type":"thinking"} carries reasoning (Mistral) and {"type":"text"} the answer.
-func contentParts(raw json.RawMessage) (content, reasoning string) {
+type content struct{ text, reasoning string }
+
+func (c *content) UnmarshalJSON(raw []byte) error {
 	if len(raw) == 0 || raw[0] != '[' {
-		return text(raw), ""
+		c.text = text(raw)
+		return nil
 	}
 	var parts []struct {
 		Type     string          `json:"type"`
@@ -232,26 +247,27 @@ func contentParts(raw json.RawMessage) (content, reasoning string) {
 		Thinking json.RawMessage `json:"thinking"` // string or [{type:text,text}]
 	}
 	if json.Unmarshal(raw, &parts) != nil {
-		return "", ""
+		return nil
 	}
-	var c, r strings.Builder
+	var answer, reasoning strings.Builder
 	for _, p := range parts {
 		switch p.Type {
 		case "text":
-			c.WriteString(p.Text)
+			answer.WriteString(p.Text)
 		case "thinking", "reasoning":
-			r.WriteString(p.Text + text(p.Thinking))
+			reasoning.WriteString(p.Text + text(p.Thinking))
 			var inner []struct {
 				Text string `json:"text"`
 			}
 			if len(p.Thinking) > 0 && p.Thinking[0] == '[' && json.Unmarshal(p.Thinking, &inner) == nil {
 				for _, t := range inner {
-					r.WriteString(t.Text)
+					reasoning.WriteString(t.Text)
 				}
 			}
 		}
 	}
-	return c.String(), r.String()
+	c.text, c.reasoning = answer.String(), reasoning.String()
+	return nil
 }
 
 // decodeError reads an error the server sent inside the stream: an object

@@ -132,7 +132,15 @@ func (pb *probe) send(ctx context.Context, release time.Time, lim config.Timeout
 	}()
 
 	var streamed atomic.Int64 // tokens so far, read by the stall timer's goroutine
-	stall := time.AfterFunc(time.Hour, func() {
+	var lastByte atomic.Int64 // since release, stamped by sseBody on every read
+	var stall *time.Timer
+	// The stall timer checks the last byte's time when it fires and re-arms
+	// for the rest, so a read costs an atomic store, not a timer reset.
+	stall = time.AfterFunc(time.Hour, func() {
+		if quiet := since() - time.Duration(lastByte.Load()); quiet < lim.Stall {
+			stall.Reset(lim.Stall - quiet)
+			return
+		}
 		cancel(&Failure{Kind: KindTimeout, Message: fmt.Sprintf("stalled %s after %d tokens", lim.Stall, streamed.Load())})
 	})
 	stall.Stop()
@@ -140,7 +148,7 @@ func (pb *probe) send(ctx context.Context, release time.Time, lim config.Timeout
 	connect := time.AfterFunc(lim.Connect, func() {
 		cancel(&Failure{Kind: KindTimeout, Message: "no response within " + lim.Connect.String() + " (connect limit)"})
 	})
-	doer.onBytes = func() { stall.Reset(lim.Stall) }
+	doer.onBytes = func() { lastByte.Store(int64(since())) }
 	cfg := openai.DefaultConfig(pb.provider.APIKey)
 	cfg.BaseURL = pb.provider.BaseURL
 	cfg.HTTPClient = doer
@@ -151,7 +159,9 @@ func (pb *probe) send(ctx context.Context, release time.Time, lim config.Timeout
 		return err
 	}
 	defer stream.Close()
+	lastByte.Store(int64(since()))
 	stall.Reset(lim.Stall)
+	res.Events = make([]Event, 0, min(pb.request.MaxTokens, 1<<14))
 
 	var think thinkSplitter
 	record := func(content, reasoning string) {
