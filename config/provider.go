@@ -4,7 +4,7 @@
 package config
 
 import (
-	"net/url"
+	"strings"
 	"time"
 )
 
@@ -92,12 +92,21 @@ func (p Provider) Spawned() bool { return p.Kind == KindLlamaCpp && p.BaseURL ==
 // RedactedURL is BaseURL with any user:password replaced, safe to show.
 func (p Provider) RedactedURL() string { return RedactURL(p.BaseURL) }
 
-// RedactURL hides credentials embedded in a URL.
+// RedactURL hides credentials embedded in a URL. It works on the text, so
+// that a URL too broken to parse ("user:pass@host" without a scheme, a stray
+// space) does not show its password either.
 func RedactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
+	scheme, rest := "", raw
+	if i := strings.Index(raw, "://"); i >= 0 {
+		scheme, rest = raw[:i+3], raw[i+3:]
+	}
+	authority := rest
+	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
+		authority = rest[:end]
+	}
+	at := strings.LastIndex(authority, "@")
+	if at < 0 {
 		return raw
 	}
-	u.User = url.User("REDACTED")
-	return u.String()
+	return scheme + "REDACTED" + rest[at:]
 }
