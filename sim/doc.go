@@ -1,0 +1,88 @@
+// Package sim is a real OpenAI-compatible HTTP server that streams
+// deterministic text on an exact schedule. It is the built-in race for demos
+// (no API keys needed) and the ground truth for tests that measure streams:
+// whatever the client measures can be compared with what the schedule says.
+//
+// # Model names
+//
+// The request's model name selects the schedule:
+//
+//	model   = "sim:" [ item { "," item } ]
+//	item    = PROFILE | key "=" value      (a PROFILE only as the first item)
+//
+// A profile (wafer, lpu, gpu, laptop) sets several keys at once; keys after
+// it override them. A key may be given only once. Keys and defaults:
+//
+//	ttft=200ms          receipt to the first text event (Go duration)
+//	tps=100             tokens per second after the first event
+//	tokens=256          natural answer length; the request's max_tokens caps
+//	                    reasoning+answer, and then finish_reason is "length"
+//	chunk=1             tokens per text event
+//	jitter=0            0..1: each gap × (1 + jitter·u), u uniform in [-1,1), seeded
+//	seed=0              jitter seed
+//	reasoning=0         reasoning tokens sent before the answer (counted like answer tokens)
+//	rfield=reasoning_content   reasoning_content | reasoning | think (inline <think>…</think>
+//	                    in content; the tags are not tokens and are not counted in usage)
+//	usage=final         final: a trailing "choices":[] chunk, only when the request
+//	                    asks stream_options.include_usage (as OpenAI does);
+//	                    finish: on the finish chunk; xgroq: x_groq.usage and usage on the
+//	                    finish chunk; cumulative: on every chunk, growing; none
+//	keepalive=0         ": keep-alive" comment after this much silence (0 = never)
+//	timings=0           1: llama.cpp "timings" on the last chunk, from what was really sent
+//	nospace=0           1: "data:{...}" without the space
+//	done=1              0: end at EOF without "data: [DONE]"
+//	role=1              0: no role-only first chunk (by default sent at once, t=0)
+//	excl_reasoning=0    1: usage.completion_tokens leaves reasoning out (total_tokens keeps it)
+//	contention=0        per-stream slowdown: each gap × (1 + contention·(n−1)), n = streams
+//	                    of this exact model name running at that moment
+//	fault=...           see Faults; after=N tokens first; retry_after=SECONDS (status faults)
+//
+// # Exact timing rule
+//
+// Offsets count from the request's receipt: the moment its body has been read
+// and (with Options.Slots) a slot acquired; the response headers and the role
+// chunk go out then. With T = reasoning+answer tokens to send and chunk c,
+// text event k (0-based) carries tokens [k·c, min((k+1)·c, T)) and is written
+// at
+//
+//	offset(0) = ttft
+//	offset(k) = ttft + (tokens in events 1..k) / tps
+//
+// which is ttft + k·c/tps for full chunks; a shorter last event comes as
+// soon as its own tokens are due. So the measured output speed, (tokens after
+// the first event) / (last event − first event), is exactly tps. With jitter
+// or contention each gap (ttft included) is stretched as described above.
+// Deadlines are absolute, so lateness never accumulates, and events are
+// flushed before every wait (events already due go out together). The finish
+// chunk, usage and [DONE] follow the last text event at once; with no text to
+// send they come at ttft. Schedule.EventOffsets returns these offsets.
+//
+// The text is a fixed passage of common lowercase words, each exactly one
+// o200k token with its leading space, so usage.completion_tokens equals the
+// o200k count of the streamed text (reasoning included). prompt_tokens is the
+// o200k count of all message contents concatenated without separators.
+//
+// # Faults
+//
+// fault=401|403|404|429|500|503 answer that status with an OpenAI-style error
+// JSON, before any stream (retry_after adds a Retry-After header). html: 502
+// with an HTML page. echo: 401 whose message echoes every request header,
+// Authorization included (a hostile server, for secret-leak tests).
+//
+// The others act inside a 200 stream, after=N tokens (default 0) first:
+// error (llama-server style "data: {"error":...}", then the body ends), event-error
+// (Groq style "event: error"), close (the connection is dropped), stall (nothing
+// more, held open; keep-alives continue if asked), endless (text at tps forever),
+// badjson (one malformed event once N tokens are sent, then the stream goes on),
+// bigchunk (one extra event of more than 1 MiB of text once N tokens are sent),
+// nobody (200 and SSE headers, then nothing, held open). badjson and bigchunk
+// add their event at the instant of the next text event (or of the end); it
+// is not in EventOffsets. Stream faults need "stream": true. Every held
+// request ends when the client leaves or the server closes.
+//
+// # llama-server emulation
+//
+// GET /health answers 503 "Loading model" for Options.LoadTime (chat requests
+// too), then {"status":"ok"}; GET /props and GET /metrics (Prometheus text,
+// llamacpp:* counters of what was really served) mirror llama-server.
+package sim

@@ -1,0 +1,343 @@
+package sim
+
+import (
+	"fmt"
+	"maps"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Prefix starts every model name the simulator serves.
+const Prefix = "sim:"
+
+// Reasoning fields (rfield).
+const (
+	FieldReasoningContent = "reasoning_content"
+	FieldReasoning        = "reasoning"
+	FieldThink            = "think" // inline <think>…</think> in content
+)
+
+// Usage modes.
+const (
+	UsageFinal      = "final"
+	UsageFinish     = "finish"
+	UsageXGroq      = "xgroq"
+	UsageCumulative = "cumulative"
+	UsageNone       = "none"
+)
+
+// Faults that act inside a 200 stream (the status faults are their codes).
+const (
+	FaultError      = "error"
+	FaultEventError = "event-error"
+	FaultClose      = "close"
+	FaultStall      = "stall"
+	FaultEndless    = "endless"
+	FaultBadJSON    = "badjson"
+	FaultBigChunk   = "bigchunk"
+	FaultNobody     = "nobody"
+	FaultHTML       = "html"
+	FaultEcho       = "echo"
+)
+
+// Schedule is what one sim: model name asks for. See the package doc for
+// the meaning and default of every field's key.
+type Schedule struct {
+	TTFT           time.Duration // ttft
+	TPS            float64       // tps
+	Tokens         int           // tokens
+	Chunk          int           // chunk
+	Jitter         float64       // jitter
+	Seed           uint64        // seed
+	Reasoning      int           // reasoning
+	ReasoningField string        // rfield
+	Usage          string        // usage
+	Keepalive      time.Duration // keepalive; 0 = none
+	Timings        bool          // timings
+	NoSpace        bool          // nospace
+	Done           bool          // done
+	Role           bool          // role
+	ExclReasoning  bool          // excl_reasoning
+	Contention     float64       // contention
+	Fault          string        // fault; "" = none
+	After          int           // after
+	RetryAfter     int           // retry_after, seconds; 0 = no header
+}
+
+var defaultSchedule = Schedule{
+	TTFT: 200 * time.Millisecond, TPS: 100, Tokens: 256, Chunk: 1,
+	ReasoningField: FieldReasoningContent, Usage: UsageFinal, Done: true, Role: true,
+}
+
+// profiles are the demo's simulated providers, written in the model-name
+// grammar. Each models a class of hardware: its speed, how chunky its
+// stream is, how much its gaps vary, and how much it slows per extra stream.
+var profiles = map[string]string{
+	"wafer":  "ttft=250ms,tps=1800,tokens=600,chunk=4,jitter=0.3,seed=1,contention=0.02",
+	"lpu":    "ttft=150ms,tps=800,tokens=600,chunk=2,jitter=0.2,seed=2,usage=xgroq,contention=0.03",
+	"gpu":    "ttft=400ms,tps=120,tokens=500,jitter=0.35,seed=3,contention=0.05",
+	"laptop": "ttft=600ms,tps=25,tokens=160,jitter=0.15,seed=4,timings=1,contention=0.1",
+}
+
+// Profiles lists the profile names, sorted.
+func Profiles() []string { return slices.Sorted(maps.Keys(profiles)) }
+
+var statusFaults = slices.Sorted(maps.Keys(statusErrors))
+
+// faultsWithAfter are the faults that first send `after` tokens.
+var faultsWithAfter = []string{FaultError, FaultEventError, FaultClose, FaultStall, FaultBadJSON, FaultBigChunk}
+
+var allFaults = append(append([]string{}, statusFaults...),
+	FaultError, FaultEventError, FaultClose, FaultStall, FaultEndless,
+	FaultBadJSON, FaultBigChunk, FaultNobody, FaultHTML, FaultEcho)
+
+// keys parse one value each into a Schedule.
+var keys = map[string]func(s *Schedule, v string) error{
+	"ttft":      func(s *Schedule, v string) error { return parseDuration(v, &s.TTFT) },
+	"tps":       func(s *Schedule, v string) error { return parseFloat(v, 0, math.Inf(1), false, &s.TPS) },
+	"tokens":    func(s *Schedule, v string) error { return parseInt(v, 0, &s.Tokens) },
+	"chunk":     func(s *Schedule, v string) error { return parseInt(v, 1, &s.Chunk) },
+	"jitter":    func(s *Schedule, v string) error { return parseFloat(v, 0, 1, true, &s.Jitter) },
+	"seed":      func(s *Schedule, v string) error { return parseSeed(v, &s.Seed) },
+	"reasoning": func(s *Schedule, v string) error { return parseInt(v, 0, &s.Reasoning) },
+	"rfield": func(s *Schedule, v string) error {
+		return parseEnum(v, &s.ReasoningField, FieldReasoningContent, FieldReasoning, FieldThink)
+	},
+	"usage": func(s *Schedule, v string) error {
+		return parseEnum(v, &s.Usage, UsageFinal, UsageFinish, UsageXGroq, UsageCumulative, UsageNone)
+	},
+	"keepalive":      func(s *Schedule, v string) error { return parseDuration(v, &s.Keepalive) },
+	"timings":        func(s *Schedule, v string) error { return parseBool(v, &s.Timings) },
+	"nospace":        func(s *Schedule, v string) error { return parseBool(v, &s.NoSpace) },
+	"done":           func(s *Schedule, v string) error { return parseBool(v, &s.Done) },
+	"role":           func(s *Schedule, v string) error { return parseBool(v, &s.Role) },
+	"excl_reasoning": func(s *Schedule, v string) error { return parseBool(v, &s.ExclReasoning) },
+	"contention":     func(s *Schedule, v string) error { return parseFloat(v, 0, math.Inf(1), true, &s.Contention) },
+	"fault":          func(s *Schedule, v string) error { return parseEnum(v, &s.Fault, allFaults...) },
+	"after":          func(s *Schedule, v string) error { return parseInt(v, 0, &s.After) },
+	"retry_after":    func(s *Schedule, v string) error { return parseInt(v, 1, &s.RetryAfter) },
+}
+
+// ParseSchedule reads a "sim:..." model name (grammar in the package doc).
+func ParseSchedule(model string) (Schedule, error) {
+	spec, ok := strings.CutPrefix(model, Prefix)
+	if !ok {
+		return Schedule{}, fmt.Errorf("model %q is not a simulated model (want %q...)", model, Prefix)
+	}
+	s := defaultSchedule
+	items := strings.Split(spec, ",")
+	if spec == "" {
+		items = nil
+	}
+	if len(items) > 0 && !strings.Contains(items[0], "=") {
+		profile, ok := profiles[items[0]]
+		if !ok {
+			return Schedule{}, fmt.Errorf("model %q: unknown profile %q (profiles: %s)", model, items[0], strings.Join(Profiles(), ", "))
+		}
+		if err := s.apply(strings.Split(profile, ","), map[string]bool{}); err != nil {
+			panic("sim: profile " + items[0] + ": " + err.Error())
+		}
+		items = items[1:]
+	}
+	given := map[string]bool{}
+	if err := s.apply(items, given); err != nil {
+		return Schedule{}, fmt.Errorf("model %q: %w", model, err)
+	}
+	if err := s.check(given); err != nil {
+		return Schedule{}, fmt.Errorf("model %q: %w", model, err)
+	}
+	return s, nil
+}
+
+// apply sets each key=value of items, recording the keys in given.
+func (s *Schedule) apply(items []string, given map[string]bool) error {
+	for _, item := range items {
+		key, value, ok := strings.Cut(item, "=")
+		if !ok {
+			return fmt.Errorf("%q is not key=value (a profile may only come first)", item)
+		}
+		set, known := keys[key]
+		if !known {
+			return fmt.Errorf("unknown key %q (keys: %s)", key, strings.Join(slices.Sorted(maps.Keys(keys)), ", "))
+		}
+		if given[key] {
+			return fmt.Errorf("key %q given twice", key)
+		}
+		given[key] = true
+		if err := set(s, value); err != nil {
+			return fmt.Errorf("%s=%q: %w", key, value, err)
+		}
+	}
+	return nil
+}
+
+// check rejects keys that mean nothing with the chosen fault.
+func (s *Schedule) check(given map[string]bool) error {
+	if given["after"] && !slices.Contains(faultsWithAfter, s.Fault) {
+		return fmt.Errorf("after= needs fault=%s", strings.Join(faultsWithAfter, "|"))
+	}
+	if s.RetryAfter > 0 && !slices.Contains(statusFaults, s.Fault) {
+		return fmt.Errorf("retry_after= needs fault=%s", strings.Join(statusFaults, "|"))
+	}
+	return nil
+}
+
+func parseDuration(v string, dst *time.Duration) error {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		return fmt.Errorf("want a duration like 250ms")
+	}
+	*dst = d
+	return nil
+}
+
+// parseFloat accepts lo < v <= hi, or lo <= v <= hi when loIncluded.
+func parseFloat(v string, lo, hi float64, loIncluded bool, dst *float64) error {
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil || math.IsNaN(f) || f > hi || f < lo || (f == lo && !loIncluded) {
+		if math.IsInf(hi, 1) {
+			if loIncluded {
+				return fmt.Errorf("want a number >= %g", lo)
+			}
+			return fmt.Errorf("want a number > %g", lo)
+		}
+		return fmt.Errorf("want a number from %g to %g", lo, hi)
+	}
+	*dst = f
+	return nil
+}
+
+func parseInt(v string, lo int, dst *int) error {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < lo {
+		return fmt.Errorf("want a whole number >= %d", lo)
+	}
+	*dst = n
+	return nil
+}
+
+func parseSeed(v string, dst *uint64) error {
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return fmt.Errorf("want a whole number >= 0")
+	}
+	*dst = n
+	return nil
+}
+
+func parseBool(v string, dst *bool) error {
+	switch v {
+	case "0":
+		*dst = false
+	case "1":
+		*dst = true
+	default:
+		return fmt.Errorf("want 0 or 1")
+	}
+	return nil
+}
+
+func parseEnum(v string, dst *string, allowed ...string) error {
+	if !slices.Contains(allowed, v) {
+		return fmt.Errorf("want one of %s", strings.Join(allowed, ", "))
+	}
+	*dst = v
+	return nil
+}
+
+// statusFault reports whether the fault is answered before any stream.
+func (s Schedule) statusFault() bool {
+	return slices.Contains(statusFaults, s.Fault) || s.Fault == FaultHTML || s.Fault == FaultEcho
+}
+
+// cutsStream reports whether the fault replaces the end of the stream, after `after` tokens.
+func (s Schedule) cutsStream() bool {
+	switch s.Fault {
+	case FaultError, FaultEventError, FaultClose, FaultStall:
+		return true
+	}
+	return false
+}
+
+// plan is what one request will send, fixed at receipt.
+type plan struct {
+	total     int    // reasoning + answer tokens to send (unbounded when endless)
+	reasoning int    // of which reasoning, sent first
+	finish    string // finish_reason: "stop", or "length" when max_tokens cut it
+	endless   bool
+}
+
+// plan applies the request's max_tokens (<= 0: none) and the fault's cut.
+func (s Schedule) plan(maxTokens int) plan {
+	p := plan{total: s.Reasoning + s.Tokens, finish: "stop", endless: s.Fault == FaultEndless}
+	if maxTokens > 0 && maxTokens < p.total {
+		p.total, p.finish = maxTokens, "length"
+	}
+	if s.cutsStream() {
+		p.total = min(p.total, s.After)
+	}
+	p.reasoning = min(s.Reasoning, p.total)
+	return p
+}
+
+// EventOffsets returns the send offset of each text event, from the request's
+// receipt, for a request with this max_tokens (<= 0: none), following the
+// exact timing rule of the package doc (without contention, which depends on
+// the other streams running). It is nil for fault=endless, which never ends.
+func (s Schedule) EventOffsets(maxTokens int) []time.Duration {
+	p := s.plan(maxTokens)
+	if p.endless {
+		return nil
+	}
+	return p.offsets(s.Chunk, s.newClock(s.Seed), func() float64 { return 1 })
+}
+
+// offsets returns the send offset of each text event of p (the plan of a
+// request that ends), each gap stretched by slowdown.
+func (p plan) offsets(chunk int, clk *clock, slowdown func() float64) []time.Duration {
+	var offsets []time.Duration
+	for sent := 0; sent < p.total; {
+		n := min(chunk, p.total-sent)
+		offsets = append(offsets, clk.next(n, slowdown()))
+		sent += n
+	}
+	return offsets
+}
+
+// clock turns events into send offsets. The offsets are computed from a sum
+// of token counts, not of durations, so without jitter or contention they
+// are exact (ns) whatever the number of events.
+type clock struct {
+	ttft    time.Duration
+	tps     float64
+	jitter  float64
+	rng     *rand.Rand
+	started bool
+	first   time.Duration // offset of the first event
+	units   float64       // tokens after the first event, each × its gap's factor
+}
+
+func (s Schedule) newClock(seed uint64) *clock {
+	return &clock{ttft: s.TTFT, tps: s.TPS, jitter: s.Jitter, rng: rand.New(rand.NewPCG(seed, 0))}
+}
+
+// next returns the offset of the next event, which carries n tokens (the
+// first event's n does not matter: it comes at ttft). slowdown stretches the
+// gap before it (1 = none).
+func (c *clock) next(n int, slowdown float64) time.Duration {
+	factor := slowdown
+	if c.jitter > 0 {
+		factor *= 1 + c.jitter*(2*c.rng.Float64()-1)
+	}
+	if !c.started {
+		c.started = true
+		c.first = time.Duration(math.Round(float64(c.ttft) * factor))
+		return c.first
+	}
+	c.units += float64(n) * factor
+	return c.first + time.Duration(math.Round(c.units*float64(time.Second)/c.tps))
+}

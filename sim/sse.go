@@ -1,0 +1,114 @@
+package sim
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http"
+	"time"
+)
+
+// sseWriter writes one response's server-sent events. Events are buffered
+// and flushed before every wait, so events already due leave together. The
+// first write error sticks: every later call does nothing and waits fail.
+type sseWriter struct {
+	w         http.ResponseWriter
+	rc        *http.ResponseController
+	prefix    string        // "data: ", or "data:" with nospace
+	keepalive time.Duration // 0 = no keep-alive comments
+	lastWrite time.Time     // when the latest line was due, for keep-alives
+	alarm
+	buf bytes.Buffer
+	enc *json.Encoder
+	err error
+}
+
+func newSSEWriter(w http.ResponseWriter, s Schedule, start time.Time) *sseWriter {
+	out := &sseWriter{w: w, rc: http.NewResponseController(w), prefix: "data: ", keepalive: s.Keepalive, lastWrite: start}
+	if s.NoSpace {
+		out.prefix = "data:"
+	}
+	out.enc = json.NewEncoder(&out.buf)
+	out.enc.SetEscapeHTML(false) // "<think>" stays as it is
+	return out
+}
+
+// data writes v as one "data:" event.
+func (out *sseWriter) data(v any) {
+	out.buf.Reset()
+	out.buf.WriteString(out.prefix)
+	if err := out.enc.Encode(v); err != nil { // Encode ends the line
+		panic("sim: " + err.Error()) // only our own types are written
+	}
+	out.buf.WriteByte('\n')
+	out.write(out.buf.Bytes())
+}
+
+// rawData writes payload as one "data:" event, unchecked.
+func (out *sseWriter) rawData(payload string) { out.raw(out.prefix + payload + "\n\n") }
+
+func (out *sseWriter) raw(s string) { out.write([]byte(s)) }
+
+func (out *sseWriter) write(b []byte) {
+	if out.err == nil {
+		_, out.err = out.w.Write(b)
+	}
+}
+
+func (out *sseWriter) flush() {
+	if out.err == nil {
+		out.err = out.rc.Flush()
+	}
+}
+
+// waitUntil flushes, then sleeps until t, writing a keep-alive comment after
+// every keepalive of silence. It returns at once, without flushing, when t
+// has passed, and false when the request ended or a write failed.
+func (out *sseWriter) waitUntil(ctx context.Context, t time.Time) bool {
+	if out.err != nil || ctx.Err() != nil {
+		return false
+	}
+	for {
+		wake := t
+		if ka := out.lastWrite.Add(out.keepalive); out.keepalive > 0 && ka.Before(t) {
+			wake = ka
+		}
+		if time.Until(wake) > 0 {
+			out.flush()
+			if !out.sleepUntil(ctx, wake) {
+				return false
+			}
+		}
+		out.lastWrite = wake
+		if wake.Equal(t) {
+			return out.err == nil
+		}
+		out.raw(": keep-alive\n\n")
+	}
+}
+
+// hold keeps the response open (with keep-alives, if asked) until the
+// request ends.
+func (out *sseWriter) hold(ctx context.Context) {
+	out.waitUntil(ctx, time.Now().AddDate(100, 0, 0))
+}
+
+// alarm sleeps until absolute times, reusing one timer.
+type alarm struct{ timer *time.Timer }
+
+// sleepUntil returns true at t, or false as soon as ctx ends.
+func (a *alarm) sleepUntil(ctx context.Context, t time.Time) bool {
+	d := time.Until(t)
+	if a.timer == nil {
+		a.timer = time.NewTimer(d)
+	} else {
+		a.timer.Reset(d)
+	}
+	select {
+	case <-a.timer.C:
+		return true
+	case <-ctx.Done():
+		a.timer.Stop()
+		return false
+	}
+}
