@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"tpsrace/config"
+	"tpsrace/tokens"
 )
 
 // Update is what a race reports while it runs: one update with Released set
@@ -74,6 +75,7 @@ func (c *Clients) Close() {
 // own goroutines after stamping each event. Run returns when every stream has
 // ended, results[provider][stream]; cancelling ctx ends them all at once.
 func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
+	tokens.Warm() // load the vocabulary now, not at the first event of the race
 	conc := max(r.Concurrency, 1)
 	clients := r.Clients
 	if clients == nil {

@@ -1,0 +1,111 @@
+//go:build !race
+
+// The race detector slows every memory access several times over, so a
+// timing assertion under it would test the detector, not tpsrace. These
+// tests run in the plain `go test ./...` of the README's test command.
+
+package probes_test
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"testing"
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/metrics"
+	"tpsrace/probes"
+	"tpsrace/sim"
+)
+
+// These tests race the simulator, whose schedule is exact (see package sim):
+// the measured figures must match the schedule.
+
+func startSim(t *testing.T) string {
+	t.Helper()
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv.URL()
+}
+
+// raceWarm races once to open the connections, then again to measure, so
+// the figures are the server's schedule, not TCP setup on a busy machine.
+func raceWarm(providers []config.Provider, concurrency int) [][]probes.Result {
+	race := probes.Race{Providers: providers, Request: probes.Request{Prompt: "Explain caches.", MaxTokens: 10000},
+		Concurrency: concurrency, Clients: &probes.Clients{}}
+	race.Run(context.Background(), nil)
+	return race.Run(context.Background(), nil)
+}
+
+func TestMeasuredSpeedMatchesSchedule(t *testing.T) {
+	url := startSim(t)
+	const ttft = 80 * time.Millisecond
+	for _, tc := range []struct {
+		tps, chunk, tokens int // tokens: about one second of streaming, a whole number of chunks
+	}{
+		{25, 1, 26}, {25, 4, 28},
+		{400, 1, 401}, {400, 4, 404},
+		{3000, 1, 3001}, {3000, 4, 3004},
+	} {
+		t.Run(fmt.Sprintf("%dtps-chunk%d", tc.tps, tc.chunk), func(t *testing.T) {
+			model := fmt.Sprintf("sim:ttft=%s,tps=%d,tokens=%d,chunk=%d", ttft, tc.tps, tc.tokens, tc.chunk)
+			p := config.Provider{Name: "sim", Model: model, BaseURL: url}
+			res := raceWarm([]config.Provider{p}, 1)[0][0]
+			if res.Err != nil {
+				t.Fatal(res.Err)
+			}
+			f := metrics.Compute(&res, 0)
+			if f.TokenSource != metrics.SourceUsage || f.OutputTokens != tc.tokens || f.O200kTokens != tc.tokens {
+				t.Fatalf("tokens: %d (%s), o200k %d; want %d from usage, same o200k", f.OutputTokens, f.TokenSource, f.O200kTokens, tc.tokens)
+			}
+			if !f.HasOutputTPS || math.Abs(f.OutputTPS-float64(tc.tps))/float64(tc.tps) > 0.01 {
+				t.Errorf("output speed %.2f tok/s, want %d ±1%%", f.OutputTPS, tc.tps)
+			}
+			if d := f.TTFT - ttft; d < 0 || d > 3*time.Millisecond {
+				t.Errorf("TTFT %v, want %v + at most 3ms", f.TTFT, ttft)
+			}
+		})
+	}
+}
+
+// TestConcurrentStreamsAggregate: 4 providers × 16 users, every stream
+// measured, and each provider's aggregate throughput about 16 users' worth.
+func TestConcurrentStreamsAggregate(t *testing.T) {
+	url := startSim(t)
+	const users, tps, tokens = 16, 100, 101
+	var providers []config.Provider
+	for i := range 4 {
+		providers = append(providers, config.Provider{Name: fmt.Sprint("p", i), BaseURL: url,
+			Model: fmt.Sprintf("sim:ttft=20ms,tps=%d,tokens=%d,seed=%d", tps, tokens, i)})
+	}
+	results := raceWarm(providers, users)
+	for i, streams := range results {
+		if len(streams) != users {
+			t.Fatalf("provider %d: %d streams, want %d", i, len(streams), users)
+		}
+		var figs []metrics.Figures
+		for _, r := range streams {
+			if r.Err != nil {
+				t.Fatalf("provider %d stream %d: %v", i, r.Stream, r.Err)
+			}
+			f := metrics.Compute(&r, 0)
+			if f.OutputTokens != tokens || math.Abs(f.OutputTPS-tps)/tps > 0.02 {
+				t.Errorf("provider %d stream %d: %d tokens at %.1f tok/s, want %d at %d", i, r.Stream, f.OutputTokens, f.OutputTPS, tokens, tps)
+			}
+			figs = append(figs, f)
+		}
+		agg, _ := metrics.AggregateTPS(figs)
+		// One stream delivers its tokens in ttft + (tokens−1)/tps and all 16
+		// run together, so the provider delivers 16 streams' tokens in that
+		// time; 64 streams starting at once on a small machine start a few
+		// milliseconds apart, hence the 5%.
+		want := users * tokens / (0.020 + float64(tokens-1)/tps)
+		if math.Abs(agg-want)/want > 0.05 {
+			t.Errorf("provider %d: aggregate %.0f tok/s, want %.0f ±5%% (≈ %d× per-user %d)", i, agg, want, users, tps)
+		}
+	}
+}
