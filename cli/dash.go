@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"tpsrace/config"
+	"tpsrace/probes"
+	"tpsrace/report"
+	"tpsrace/ui"
+)
+
+// dashCmd is `tpsrace`: the live race dashboard.
+type dashCmd struct {
+	race raceFlags
+}
+
+func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tpsrace", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	c.race.register(fs)
+	if err := fs.Parse(args); err != nil {
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("unknown command %q (want bench or sim; see tpsrace help)", fs.Arg(0))}
+	}
+	if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
+		return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts and pipes use: tpsrace bench --format json")}
+	}
+	s, err := c.race.load(stderr)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".", Save: saveJSON})
+}
+
+// saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.
+func saveJSON(w io.Writer, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
+	return report.Build(report.Input{Config: cfg, Concurrency: concurrency, Races: races, Interrupted: interrupted}).WriteJSON(w)
+}

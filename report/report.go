@@ -1,0 +1,227 @@
+// Package report turns recorded races into the bench report: one JSON
+// document (the contract for scripts, schema tpsrace.bench/v1) and the
+// table, CSV and Markdown views of it. Every figure comes from package
+// metrics; this package only arranges them.
+package report
+
+import (
+	"slices"
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/metrics"
+	"tpsrace/probes"
+	"tpsrace/tokens"
+)
+
+// Schema names the JSON layout; bump it when a field changes meaning.
+const Schema = "tpsrace.bench/v1"
+
+// Input is what was raced and what was recorded.
+type Input struct {
+	Config      *config.Config
+	Concurrency int
+	Races       [][][]probes.Result // [run][provider][stream]
+	Interrupted bool                // the user stopped it; the races hold what was measured
+	StartedAt   time.Time
+}
+
+// Bench is the report. Field names and units are the JSON contract.
+type Bench struct {
+	Schema      string     `json:"schema"`
+	StartedAt   time.Time  `json:"started_at"`
+	Prompt      string     `json:"prompt"`
+	MaxTokens   int        `json:"max_tokens"`
+	Concurrency int        `json:"concurrency"`
+	Runs        int        `json:"runs"`
+	Simulated   bool       `json:"simulated"`
+	Interrupted bool       `json:"interrupted"`
+	Providers   []Provider `json:"providers"`
+}
+
+// Provider is one provider's streams and their summary.
+type Provider struct {
+	Name    string  `json:"name"`
+	Model   string  `json:"model"`
+	BaseURL string  `json:"base_url"` // credentials redacted
+	Runs    []Run   `json:"runs"`     // one per stream: runs × concurrency
+	Summary Summary `json:"summary"`
+}
+
+// Run is one stream. Pointers are null where a figure is undefined (no text
+// arrived, a one-event answer has no output speed, no price, no server figure).
+type Run struct {
+	Run            int          `json:"run"`
+	Stream         int          `json:"stream"`
+	OK             bool         `json:"ok"`
+	Error          *string      `json:"error"`
+	ErrorKind      *string      `json:"error_kind"`
+	Interrupted    bool         `json:"interrupted"`
+	Retries        int          `json:"retries"`
+	TTFTms         *float64     `json:"ttft_ms"`
+	TTFAms         *float64     `json:"ttfa_ms"`
+	E2Ems          float64      `json:"e2e_ms"`
+	OutputTokens   int          `json:"output_tokens"`
+	TokenSource    string       `json:"token_source"`
+	O200kTokens    int          `json:"o200k_tokens"`
+	PromptTokens   int          `json:"prompt_tokens"`
+	OutputTPS      *float64     `json:"output_tps"`
+	ContentChars   int          `json:"content_chars"`
+	ReasoningChars int          `json:"reasoning_chars"`
+	FinishReason   string       `json:"finish_reason"`
+	Events         int          `json:"events"`
+	TokensPerEvent float64      `json:"tokens_per_event"`
+	ITLms          Percentiles3 `json:"itl_ms"`
+	ServerTPS      *float64     `json:"server_tps"`
+	CostUSD        *float64     `json:"cost_usd"`
+	PhasesMS       Phases       `json:"phases_ms"`
+}
+
+// Percentiles3 in milliseconds.
+type Percentiles3 struct {
+	P50 float64 `json:"p50"`
+	P95 float64 `json:"p95"`
+	P99 float64 `json:"p99"`
+}
+
+// Percentiles2 of a figure across runs; null when no run defined it.
+type Percentiles2 struct {
+	P50 *float64 `json:"p50"`
+	P95 *float64 `json:"p95"`
+}
+
+// Phases are connection milestones since release, in ms; null when the phase
+// did not happen (a reused connection has no DNS, connect or TLS).
+type Phases struct {
+	DNS          *float64 `json:"dns"`
+	Connected    *float64 `json:"connected"`
+	TLS          *float64 `json:"tls"`
+	WroteRequest *float64 `json:"wrote_request"`
+	FirstByte    *float64 `json:"first_byte"`
+}
+
+// Summary over a provider's streams. Percentiles are over completed streams;
+// aggregate_tps is the median over runs of metrics.AggregateTPS of the run's
+// streams; cost_usd is the mean cost of one completed request.
+type Summary struct {
+	OK           int          `json:"ok"`
+	Failed       int          `json:"failed"`
+	TTFTms       Percentiles2 `json:"ttft_ms"`
+	OutputTPS    Percentiles2 `json:"output_tps"`
+	E2Ems        Percentiles2 `json:"e2e_ms"`
+	AggregateTPS *float64     `json:"aggregate_tps"`
+	CostUSD      *float64     `json:"cost_usd"`
+	ServerTPS    *float64     `json:"server_tps"` // median of the server's own figure, when reported
+}
+
+// Build computes every figure of in.
+func Build(in Input) *Bench {
+	cfg := in.Config
+	b := &Bench{Schema: Schema, StartedAt: in.StartedAt.UTC(), Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens,
+		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted}
+	promptTokens := tokens.Count(cfg.Prompt)
+	for i, p := range cfg.Providers {
+		pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Runs: []Run{}}
+		var ttft, tps, e2e, cost, server, aggregate []float64
+		for run, race := range in.Races {
+			if i >= len(race) {
+				continue
+			}
+			var figs []metrics.Figures
+			for _, res := range race[i] {
+				f := metrics.Compute(&res, promptTokens)
+				figs = append(figs, f)
+				r := newRun(run, &res, f, promptTokens)
+				pr.Runs = append(pr.Runs, r)
+				if !r.OK {
+					pr.Summary.Failed++
+					continue
+				}
+				pr.Summary.OK++
+				collect(&ttft, r.TTFTms)
+				collect(&tps, r.OutputTPS)
+				collect(&cost, r.CostUSD)
+				collect(&server, r.ServerTPS)
+				e2e = append(e2e, r.E2Ems)
+			}
+			if agg, ok := metrics.AggregateTPS(figs); ok {
+				aggregate = append(aggregate, agg)
+			}
+		}
+		s := &pr.Summary
+		s.TTFTms, s.OutputTPS, s.E2Ems = p50p95(ttft), p50p95(tps), p50p95(e2e)
+		s.AggregateTPS = p50p95(aggregate).P50
+		s.ServerTPS = p50p95(server).P50
+		if len(cost) > 0 {
+			var sum float64
+			for _, c := range cost {
+				sum += c
+			}
+			s.CostUSD = ptr(sum / float64(len(cost)))
+		}
+		b.Providers = append(b.Providers, pr)
+	}
+	return b
+}
+
+func newRun(run int, res *probes.Result, f metrics.Figures, promptTokens int) Run {
+	r := Run{Run: run, Stream: res.Stream, OK: res.OK(), Interrupted: res.Interrupted, Retries: res.Retries,
+		E2Ems: ms(f.E2E), OutputTokens: f.OutputTokens, TokenSource: f.TokenSource, O200kTokens: f.O200kTokens,
+		PromptTokens: promptTokens, ContentChars: f.ContentChars, ReasoningChars: f.ReasoningChars,
+		FinishReason: res.FinishReason, Events: len(res.Events), TokensPerEvent: f.TokensPerEvent,
+		ITLms: Percentiles3{ms(f.ITL.P50), ms(f.ITL.P95), ms(f.ITL.P99)},
+		PhasesMS: Phases{msIf(res.Phases.DNS), msIf(res.Phases.Connected), msIf(res.Phases.TLS), msIf(res.Phases.WroteRequest), msIf(res.Phases.FirstByte)},
+	}
+	if res.Usage != nil {
+		r.PromptTokens = res.Usage.PromptTokens
+	}
+	if res.Err != nil {
+		r.Error = ptr(res.Err.Error())
+		kind := "unknown"
+		if fl, ok := res.Err.(*probes.Failure); ok {
+			kind = fl.Kind
+		}
+		r.ErrorKind = &kind
+	}
+	if f.HasTTFT {
+		r.TTFTms = ptr(ms(f.TTFT))
+	}
+	if f.HasTTFA {
+		r.TTFAms = ptr(ms(f.TTFA))
+	}
+	if f.HasOutputTPS {
+		r.OutputTPS = ptr(f.OutputTPS)
+	}
+	if f.HasServerTPS {
+		r.ServerTPS = ptr(f.ServerTPS)
+	}
+	if f.HasCost {
+		r.CostUSD = ptr(f.CostUSD)
+	}
+	return r
+}
+
+func collect(into *[]float64, v *float64) {
+	if v != nil {
+		*into = append(*into, *v)
+	}
+}
+
+func p50p95(v []float64) Percentiles2 {
+	if len(v) == 0 {
+		return Percentiles2{}
+	}
+	s := slices.Sorted(slices.Values(v))
+	return Percentiles2{ptr(metrics.Percentile(s, 50)), ptr(metrics.Percentile(s, 95))}
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func msIf(d time.Duration) *float64 {
+	if d == 0 {
+		return nil
+	}
+	return ptr(ms(d))
+}
+
+func ptr[T any](v T) *T { return &v }
