@@ -63,9 +63,13 @@ func (b *sseBody) Read(p []byte) (int, error) {
 // next reads one line from the server and queues its normalised form.
 func (b *sseBody) next() {
 	line, err := b.src.ReadSlice('\n')
-	for errors.Is(err, bufio.ErrBufferFull) { // a line over 64 KiB: gather it whole
-		more, err2 := b.src.ReadSlice('\n')
-		line, err = append(bytes.Clone(line), more...), err2
+	if errors.Is(err, bufio.ErrBufferFull) { // a line over 64 KiB: gather it whole
+		long := bytes.Clone(line) // ReadSlice's result is overwritten by the next read
+		for errors.Is(err, bufio.ErrBufferFull) {
+			line, err = b.src.ReadSlice('\n')
+			long = append(long, line...)
+		}
+		line = long
 	}
 	if len(line) > 0 && b.onBytes != nil {
 		b.onBytes()

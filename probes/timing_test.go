@@ -54,20 +54,32 @@ func TestMeasuredSpeedMatchesSchedule(t *testing.T) {
 		t.Run(fmt.Sprintf("%dtps-chunk%d", tc.tps, tc.chunk), func(t *testing.T) {
 			model := fmt.Sprintf("sim:ttft=%s,tps=%d,tokens=%d,chunk=%d", ttft, tc.tps, tc.tokens, tc.chunk)
 			p := config.Provider{Name: "sim", Model: model, BaseURL: url}
-			res := raceWarm([]config.Provider{p}, 1)[0][0]
-			if res.Err != nil {
-				t.Fatal(res.Err)
+			// Another process on the machine can only add error, never remove
+			// it, so the claim "tpsrace measures within 1%" holds if any of
+			// three races meets it.
+			var problems []string
+			for range 3 {
+				res := raceWarm([]config.Provider{p}, 1)[0][0]
+				if res.Err != nil {
+					t.Fatal(res.Err)
+				}
+				f := metrics.Compute(&res, 0)
+				if f.TokenSource != metrics.SourceUsage || f.OutputTokens != tc.tokens || f.O200kTokens != tc.tokens {
+					t.Fatalf("tokens: %d (%s), o200k %d; want %d from usage, same o200k", f.OutputTokens, f.TokenSource, f.O200kTokens, tc.tokens)
+				}
+				problems = problems[:0]
+				if !f.HasOutputTPS || math.Abs(f.OutputTPS-float64(tc.tps))/float64(tc.tps) > 0.01 {
+					problems = append(problems, fmt.Sprintf("output speed %.2f tok/s, want %d ±1%%", f.OutputTPS, tc.tps))
+				}
+				if d := f.TTFT - ttft; d < 0 || d > 3*time.Millisecond {
+					problems = append(problems, fmt.Sprintf("TTFT %v, want %v + at most 3ms", f.TTFT, ttft))
+				}
+				if len(problems) == 0 {
+					return
+				}
+				t.Log("retrying:", problems)
 			}
-			f := metrics.Compute(&res, 0)
-			if f.TokenSource != metrics.SourceUsage || f.OutputTokens != tc.tokens || f.O200kTokens != tc.tokens {
-				t.Fatalf("tokens: %d (%s), o200k %d; want %d from usage, same o200k", f.OutputTokens, f.TokenSource, f.O200kTokens, tc.tokens)
-			}
-			if !f.HasOutputTPS || math.Abs(f.OutputTPS-float64(tc.tps))/float64(tc.tps) > 0.01 {
-				t.Errorf("output speed %.2f tok/s, want %d ±1%%", f.OutputTPS, tc.tps)
-			}
-			if d := f.TTFT - ttft; d < 0 || d > 3*time.Millisecond {
-				t.Errorf("TTFT %v, want %v + at most 3ms", f.TTFT, ttft)
-			}
+			t.Error(problems)
 		})
 	}
 }

@@ -1,0 +1,135 @@
+package metrics
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/probes"
+)
+
+const ms = time.Millisecond
+
+func ev(at time.Duration, content string, tokens int) probes.Event {
+	return probes.Event{At: at, Content: content, Tokens: tokens}
+}
+
+func TestComputeDefinitions(t *testing.T) {
+	r := &probes.Result{
+		Events: []probes.Event{
+			{At: 100 * ms, Reasoning: " thinking", Tokens: 1},
+			ev(300*ms, " The", 1),
+			ev(400*ms, " cache", 1),
+			ev(600*ms, " works", 1),
+		},
+		Usage: &probes.Usage{PromptTokens: 10, CompletionTokens: 4, TotalTokens: 14},
+		End:   650 * ms,
+		Price: &config.Price{InputPerMTok: 1, OutputPerMTok: 2},
+	}
+	f := Compute(r, 99)
+	check := func(name string, got, want any) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	check("TTFT (first text, reasoning counts)", f.TTFT, 100*ms)
+	check("TTFA (first answer text)", f.TTFA, 300*ms)
+	check("E2E", f.E2E, 650*ms)
+	check("output tokens", f.OutputTokens, 4)
+	check("token source", f.TokenSource, SourceUsage)
+	check("o200k tokens", f.O200kTokens, 4)
+	// (4 − 1 first-event token) / (600ms − 100ms)
+	check("output tok/s", f.OutputTPS, 6.0)
+	check("tokens per event", f.TokensPerEvent, 1.0)
+	check("ITL p50 (gaps 200,100,200)", f.ITL.P50, 200*ms)
+	check("content chars", f.ContentChars, len(" The cache works"))
+	check("reasoning chars", f.ReasoningChars, len(" thinking"))
+	// usage's prompt tokens win over the caller's estimate: (10×1 + 4×2) / 1e6
+	check("cost", f.CostUSD, 18e-6)
+}
+
+func TestComputeWithoutUsageEstimates(t *testing.T) {
+	r := &probes.Result{Events: []probes.Event{ev(50*ms, "Hello, world!", 4)}, End: 60 * ms}
+	f := Compute(r, 5)
+	if f.TokenSource != SourceEstimate || f.OutputTokens != 4 {
+		t.Errorf("tokens %d from %s, want the o200k estimate 4", f.OutputTokens, f.TokenSource)
+	}
+	if f.HasOutputTPS {
+		t.Errorf("one-event answer: output speed %v, want undefined", f.OutputTPS)
+	}
+	if f.HasCost {
+		t.Error("no price: cost must be undefined")
+	}
+}
+
+func TestComputeNoText(t *testing.T) {
+	f := Compute(&probes.Result{End: time.Second}, 0)
+	if f.HasTTFT || f.HasTTFA || f.HasOutputTPS || f.OutputTokens != 0 {
+		t.Errorf("no events: %+v, want nothing defined", f)
+	}
+}
+
+func TestLiveTPSWindow(t *testing.T) {
+	events := []probes.Event{ev(100*ms, "a", 2), ev(900*ms, "b", 3), ev(1500*ms, "c", 5)}
+	for _, tc := range []struct {
+		now  time.Duration
+		want float64
+	}{
+		{50 * ms, 0},
+		{1000 * ms, 5}, // 2 + 3
+		{1100 * ms, 3}, // the event at 100ms left the window (100 ≤ 1100−1000)
+		{1500 * ms, 8}, // 3 + 5
+		{1400 * ms, 3}, // a later event does not count yet
+		{3000 * ms, 0},
+	} {
+		if got := LiveTPS(events, tc.now); got != tc.want {
+			t.Errorf("LiveTPS at %v = %v, want %v", tc.now, got, tc.want)
+		}
+	}
+}
+
+func TestPercentileInterpolates(t *testing.T) {
+	v := []float64{10, 20, 30, 40}
+	for p, want := range map[float64]float64{0: 10, 50: 25, 95: 38.5, 100: 40} {
+		if got := Percentile(v, p); math.Abs(got-want) > 1e-9 {
+			t.Errorf("p%v = %v, want %v", p, got, want)
+		}
+	}
+	if Percentile([]float64{}, 50) != 0 {
+		t.Error("empty: want 0")
+	}
+}
+
+func TestAggregateTPS(t *testing.T) {
+	figs := []Figures{{OutputTokens: 100, E2E: time.Second}, {OutputTokens: 100, E2E: 2 * time.Second}}
+	if got, ok := AggregateTPS(figs); !ok || got != 100 {
+		t.Errorf("aggregate = %v, want 200 tokens / 2 s = 100", got)
+	}
+	if _, ok := AggregateTPS(nil); ok {
+		t.Error("no streams: want undefined")
+	}
+}
+
+func TestRulesOfThumb(t *testing.T) {
+	for tps, want := range map[float64]string{20: "slow", 80: "conversational", 150: "voice-ready", 1800: "voice-ready"} {
+		if got := Feel(tps); got != want {
+			t.Errorf("Feel(%v) = %q, want %q", tps, got, want)
+		}
+	}
+	loop, ok := AgentLoop(500*ms, 100)
+	if !ok || loop != 30*(500*ms+2*time.Second) {
+		t.Errorf("AgentLoop = %v, want 30 × (0.5 s + 200 tokens / 100 tok/s) = 75 s", loop)
+	}
+	if _, ok := AgentLoop(0, 0); ok {
+		t.Error("no speed: want undefined")
+	}
+}
+
+func TestSoFar(t *testing.T) {
+	n, tps, ok := SoFar([]probes.Event{ev(0, "a", 2), ev(500*ms, "b", 1), ev(1000*ms, "c", 1)})
+	if n != 4 || !ok || tps != 2 {
+		t.Errorf("SoFar = %d tokens, %v tok/s (%v), want 4 and (4−2)/1 s = 2", n, tps, ok)
+	}
+}

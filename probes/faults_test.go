@@ -1,0 +1,158 @@
+package probes_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/metrics"
+	"tpsrace/probes"
+	"tpsrace/sim"
+)
+
+// canary is an API key that must never appear in any output.
+const canary = "sk-canary-3f9a1c7e5b2d4a6f8e0c"
+
+// Every fault the simulator injects is a result, not a crash: the run fails
+// with a short, specific reason, keeps what it measured, and the provider
+// racing beside it finishes untouched.
+func TestFaultsAreResults(t *testing.T) {
+	url := startSim(t)
+	fast := config.Timeouts{Connect: 2 * time.Second, FirstToken: 2 * time.Second, Stall: 300 * time.Millisecond, Total: 3 * time.Second}
+	for _, tc := range []struct {
+		fault    string
+		kind     string
+		contains []string
+		tokens   int // text tokens the failed run must still have recorded
+	}{
+		{"fault=401", probes.KindHTTP, []string{"401", "check TEST_API_KEY"}, 0},
+		{"fault=403", probes.KindHTTP, []string{"403", "check TEST_API_KEY"}, 0},
+		{"fault=404", probes.KindHTTP, []string{"404", "check the model name"}, 0},
+		{"fault=429,retry_after=7", probes.KindHTTP, []string{"429", "retry after 7"}, 0},
+		{"fault=429", probes.KindHTTP, []string{"429", "rate limited"}, 0},
+		{"fault=500", probes.KindHTTP, []string{"500"}, 0},
+		{"fault=503", probes.KindHTTP, []string{"503"}, 0},
+		{"fault=html", probes.KindHTTP, []string{"502", "<html"}, 0},
+		{"fault=error,after=10", probes.KindStream, []string{"500"}, 10},
+		{"fault=event-error,after=10", probes.KindStream, []string{"tool_use_failed"}, 10},
+		{"fault=close,after=10", probes.KindNetwork, []string{"mid-stream after 10 tokens"}, 10},
+		{"fault=stall,after=10", probes.KindTimeout, []string{"stalled 300ms after 10 tokens"}, 10},
+		{"fault=nobody", probes.KindTimeout, []string{"stalled 300ms after 0 tokens"}, 0},
+		{"fault=endless", probes.KindTimeout, []string{"total time limit 3s"}, 0},
+		{"fault=badjson,after=10", probes.KindProtocol, []string{"malformed event"}, 10},
+		{"fault=echo", probes.KindHTTP, []string{"401"}, 0},
+	} {
+		t.Run(tc.fault, func(t *testing.T) {
+			bad := config.Provider{Name: "bad", Model: "sim:ttft=10ms,tps=500,tokens=40," + tc.fault, BaseURL: url,
+				APIKey: canary, KeyVar: "TEST_API_KEY", Timeout: fast}
+			good := config.Provider{Name: "good", Model: "sim:ttft=10ms,tps=500,tokens=40", BaseURL: url, Timeout: fast}
+			results := probes.Race{Providers: []config.Provider{bad, good}, Request: probes.Request{Prompt: "hi", MaxTokens: 1000}}.Run(context.Background(), nil)
+			failed, ok := results[0][0], results[1][0]
+			if ok.Err != nil {
+				t.Fatalf("the good provider failed beside the bad one: %v", ok.Err)
+			}
+			var f *probes.Failure
+			if failed.Err == nil {
+				t.Fatal("the faulty provider did not fail")
+			}
+			f = failed.Err.(*probes.Failure)
+			msg := failed.Err.Error()
+			if f.Kind != tc.kind {
+				t.Errorf("kind %q, want %q (%s)", f.Kind, tc.kind, msg)
+			}
+			for _, want := range tc.contains {
+				if !strings.Contains(msg, want) {
+					t.Errorf("error %q does not say %q", msg, want)
+				}
+			}
+			if strings.Contains(msg, canary) {
+				t.Errorf("error shows the API key: %q", msg)
+			}
+			if got := metrics.Compute(&failed, 0).O200kTokens; tc.tokens > 0 && got != tc.tokens {
+				t.Errorf("kept %d tokens of the partial answer, want %d", got, tc.tokens)
+			}
+		})
+	}
+}
+
+func TestBigChunkIsMeasured(t *testing.T) {
+	url := startSim(t)
+	p := config.Provider{Name: "big", Model: "sim:ttft=5ms,tps=1000,tokens=20,fault=bigchunk,after=5", BaseURL: url}
+	res := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "hi", MaxTokens: 1000}}.Run(context.Background(), nil)[0][0]
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if f := metrics.Compute(&res, 0); f.ContentChars < 1<<20 {
+		t.Errorf("content %d chars, want the >1 MiB event", f.ContentChars)
+	}
+}
+
+func TestSlowAcceptHitsConnectLimit(t *testing.T) {
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{AcceptDelay: 2 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	p := config.Provider{Name: "slow", Model: "sim:tokens=5", BaseURL: srv.URL(), Timeout: config.Timeouts{Connect: 200 * time.Millisecond}}
+	res := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "hi", MaxTokens: 10}}.Run(context.Background(), nil)[0][0]
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "connect limit") {
+		t.Fatalf("err = %v, want the connect limit", res.Err)
+	}
+}
+
+// A retry may only happen before the first byte of a stream, and is recorded.
+func TestRetryBeforeFirstByte(t *testing.T) {
+	target, _ := url.Parse(startSim(t))
+	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
+	proxy.FlushInterval = -1
+	var calls atomic.Int32
+	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if calls.Add(1) <= 2 {
+			http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusServiceUnavailable)
+			return
+		}
+		proxy.ServeHTTP(w, r)
+	}))
+	defer front.Close()
+	p := config.Provider{Name: "flaky", Model: "sim:ttft=5ms,tps=500,tokens=10", BaseURL: front.URL + "/v1"}
+	race := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "hi", MaxTokens: 100}, Retries: 2}
+	res := race.Run(context.Background(), nil)[0][0]
+	if res.Err != nil || res.Retries != 2 {
+		t.Fatalf("err %v after %d retries, want success after 2", res.Err, res.Retries)
+	}
+	calls.Store(0)
+	race.Retries = 1
+	if res := race.Run(context.Background(), nil)[0][0]; res.Err == nil || res.Retries != 1 {
+		t.Fatalf("err %v after %d retries, want the 503 after 1 retry", res.Err, res.Retries)
+	}
+}
+
+// Cancelling the race ends every stream at once, keeping what was measured.
+func TestCancelEndsEveryStream(t *testing.T) {
+	url := startSim(t)
+	var ps []config.Provider
+	for _, name := range []string{"a", "b", "c"} {
+		ps = append(ps, config.Provider{Name: name, Model: "sim:ttft=5ms,tps=100,fault=endless", BaseURL: url})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	start := time.Now()
+	results := probes.Race{Providers: ps, Request: probes.Request{Prompt: "hi", MaxTokens: 100}, Concurrency: 4}.Run(ctx, nil)
+	if took := time.Since(start); took > 3*time.Second {
+		t.Errorf("cancel took %v to end the race", took)
+	}
+	for _, streams := range results {
+		for _, r := range streams {
+			if !r.Interrupted || len(r.Events) == 0 {
+				t.Errorf("%s/%d: interrupted %v with %d events, want interrupted with its partial answer", r.Provider, r.Stream, r.Interrupted, len(r.Events))
+			}
+		}
+	}
+}
