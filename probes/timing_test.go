@@ -16,21 +16,10 @@ import (
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/probes"
-	"tpsrace/sim"
 )
 
 // These tests race the simulator, whose schedule is exact (see package sim):
 // the measured figures must match the schedule.
-
-func startSim(t *testing.T) string {
-	t.Helper()
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv.URL()
-}
 
 // raceWarm races once to open the connections, then again to measure, so
 // the figures are the server's schedule, not TCP setup on a busy machine.
