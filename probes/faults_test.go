@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"go.uber.org/goleak"
+
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/probes"
@@ -155,4 +157,22 @@ func TestCancelEndsEveryStream(t *testing.T) {
 			}
 		}
 	}
+}
+
+// No goroutine outlives a race: not a probe, a timer, or a connection.
+func TestNoGoroutineOutlivesARace(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	timeouts := config.Timeouts{Stall: 200 * time.Millisecond, Total: 2 * time.Second}
+	var ps []config.Provider
+	for _, fault := range []string{"", "fault=close,after=3", "fault=stall,after=3", "fault=500", "fault=endless"} {
+		ps = append(ps, config.Provider{Name: fault, Model: "sim:ttft=5ms,tps=300,tokens=20," + fault, BaseURL: srv.URL(), Timeout: timeouts})
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	probes.Race{Providers: ps, Request: probes.Request{Prompt: "hi", MaxTokens: 100}, Concurrency: 3}.Run(ctx, nil)
 }
