@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"tpsrace/tokens"
 )
 
 // Options set up the simulated server as a whole; everything per request
@@ -205,6 +206,7 @@ type Server struct {
 // Start listens on addr ("127.0.0.1:0" picks a free port) and serves in the
 // background until Close.
 func Start(addr string, opts Options) (*Server, error) {
+	tokens.Warm() // the first request would otherwise wait ~0.5 s for the vocabulary, bending its TTFT
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("sim: %w", err)

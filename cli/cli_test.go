@@ -1,0 +1,163 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tpsrace/sim"
+)
+
+// run calls Main in dir and returns its exit status, stdout and stderr.
+func run(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	var out, errOut bytes.Buffer
+	code := Main(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func write(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestBenchWithoutConfigRacesTheSimulator(t *testing.T) {
+	code, out, errOut := run(t, t.TempDir(), "bench", "--format", "markdown", "--only", "sim-wafer,sim-lpu", "--max-tokens", "60")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"| # | provider |", "| 1 | sim-wafer |", "| 2 | sim-lpu |", "SIMULATED"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "SIMULATED") || !strings.Contains(errOut, "race 1/1") {
+		t.Errorf("stderr should say the race is simulated and show progress:\n%s", errOut)
+	}
+}
+
+func TestBenchJSONContract(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cfg := write(t, dir, "p.yaml", `max_tokens: 30
+providers:
+  - name: fast
+    base_url: `+srv.URL()+`
+    model: "sim:ttft=10ms,tps=1000,tokens=30"
+    price: {input_per_mtok: 1, output_per_mtok: 2}
+  - name: broken
+    base_url: `+srv.URL()+`
+    model: "sim:fault=500"
+`)
+	code, _, errOut := run(t, dir, "bench", "--config", cfg, "--runs", "2", "--concurrency", "2", "--format", "json", "--out", "r.json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "r.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc["schema"] != "tpsrace.bench/v1" {
+		t.Errorf("schema %v", doc["schema"])
+	}
+	providers := doc["providers"].([]any)
+	fast, broken := providers[0].(map[string]any), providers[1].(map[string]any)
+	runs := fast["runs"].([]any)
+	if len(runs) != 4 {
+		t.Fatalf("%d runs, want 2 runs × 2 streams", len(runs))
+	}
+	r := runs[0].(map[string]any)
+	for _, key := range []string{"ok", "error", "ttft_ms", "e2e_ms", "output_tokens", "token_source", "o200k_tokens", "output_tps",
+		"content_chars", "reasoning_chars", "finish_reason", "itl_ms", "server_tps"} {
+		if _, ok := r[key]; !ok {
+			t.Errorf("run lacks %q", key)
+		}
+	}
+	if r["ok"] != true || r["output_tokens"] != 30.0 || r["token_source"] != "usage" || r["server_tps"] != nil {
+		t.Errorf("run = %v", r)
+	}
+	s := fast["summary"].(map[string]any)
+	for _, key := range []string{"ok", "failed", "ttft_ms", "output_tps", "aggregate_tps", "cost_usd"} {
+		if _, ok := s[key]; !ok {
+			t.Errorf("summary lacks %q", key)
+		}
+	}
+	if s["ok"] != 4.0 || s["cost_usd"] == nil {
+		t.Errorf("summary = %v", s)
+	}
+	bs := broken["summary"].(map[string]any)
+	if bs["failed"] != 4.0 || bs["output_tps"].(map[string]any)["p50"] != nil {
+		t.Errorf("broken summary = %v", bs)
+	}
+	if e := broken["runs"].([]any)[0].(map[string]any)["error"]; e == nil || !strings.Contains(e.(string), "500") {
+		t.Errorf("broken run error = %v", e)
+	}
+}
+
+func TestBadConfigSaysWhereAndExits2(t *testing.T) {
+	dir := t.TempDir()
+	cfg := write(t, dir, "providers.yaml", "providers:\n  - name: x\n    base_url: https://example.invalid/v1\n    modle: m\n")
+	code, _, errOut := run(t, dir, "bench")
+	if code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	if !strings.Contains(errOut, filepath.Base(cfg)+":4:5") || !strings.Contains(errOut, `did you mean "model"`) {
+		t.Errorf("stderr should name file:line:col and the fix:\n%s", errOut)
+	}
+}
+
+func TestMissingKeySkipsWithNotice(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "providers.yaml", "providers:\n  - name: groq\n    base_url: https://api.groq.com/openai/v1\n    api_key: ${TPSRACE_TEST_UNSET_KEY}\n    model: llama\n")
+	code, out, errOut := run(t, dir, "bench", "--only", "sim-wafer", "--max-tokens", "20")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if !strings.Contains(errOut, "skipping groq") || !strings.Contains(errOut, "TPSRACE_TEST_UNSET_KEY") || !strings.Contains(errOut, "SIMULATED") {
+		t.Errorf("stderr should skip groq with a notice, then fall back to the simulator:\n%s", errOut)
+	}
+	if !strings.Contains(out, "sim-wafer") {
+		t.Errorf("no simulated leaderboard:\n%s", out)
+	}
+}
+
+func TestDashboardNeedsATerminal(t *testing.T) {
+	code, _, errOut := run(t, t.TempDir())
+	if code != 2 || !strings.Contains(errOut, "tpsrace bench") {
+		t.Errorf("exit %d, stderr %q: want 2 and a pointer to tpsrace bench", code, errOut)
+	}
+}
+
+func TestFlagErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "--concurrency", "0"},
+		{"bench", "--format", "xml"},
+		{"bench", "--only", "nobody"},
+		{"bench", "--runs", "0"},
+		{"frobnicate"},
+	} {
+		if code, _, errOut := run(t, t.TempDir(), args...); code != 2 || errOut == "" {
+			t.Errorf("%v: exit %d (%q), want 2 with a message", args, code, errOut)
+		}
+	}
+}
