@@ -68,10 +68,10 @@ func Redact(s string, secrets ...string) string {
 			}
 			start := i + j + len(prefix)
 			end := start
-			for end < len(s) && !strings.ContainsRune(" \t\r\n\"',;]}", rune(s[end])) {
+			for end < len(s) && !strings.ContainsRune(" \t\r\n\"',;[]{}", rune(s[end])) {
 				end++
 			}
-			if end > start && s[start:end] != "[REDACTED]" {
+			if end > start && !strings.HasPrefix(s[start:], "[REDACTED]") {
 				s = s[:start] + "[REDACTED]" + s[end:]
 			}
 			i = start

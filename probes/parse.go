@@ -172,7 +172,7 @@ type delta struct {
 func decodeChunk(payload []byte) (delta, error) {
 	var c chunk
 	if err := chunkJSON.Unmarshal(payload, &c); err != nil {
-		return delta{}, &Failure{Kind: KindProtocol, Message: "malformed event: " + err.Error() + ": " + snippet(payload)}
+		return delta{}, &Failure{Kind: KindProtocol, Message: "malformed event (not JSON): " + snippet(payload)}
 	}
 	var d delta
 	if len(c.Error) > 0 && string(c.Error) != "null" {

@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptrace"
+	"net/url"
 	"strconv"
 	"sync/atomic"
 	"syscall"
@@ -70,7 +71,7 @@ func (pb *probe) run(ctx context.Context, release time.Time) Result {
 		res.End = time.Since(release)
 		if f == nil || attempt >= pb.retries || !retryable(f, &res) {
 			if f != nil {
-				f.redact(pb.provider.APIKey, pb.provider.BaseURL)
+				f.redact(pb.provider.APIKey, urlSecret(pb.provider.BaseURL))
 				res.Err = f
 				res.Interrupted = f.Kind == KindCancelled
 			}
@@ -228,9 +229,9 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 	switch {
 	case errors.As(err, &f):
 	case errors.As(err, &apiErr):
-		f = &Failure{Kind: KindHTTP, Status: apiErr.HTTPStatusCode, Message: apiErr.Message, Code: fmt.Sprint(apiErr.Code)}
-		if apiErr.Code == nil {
-			f.Code = ""
+		f = &Failure{Kind: KindHTTP, Status: apiErr.HTTPStatusCode, Message: apiErr.Message}
+		if code := fmt.Sprint(apiErr.Code); apiErr.Code != nil && code != "0" && code != strconv.Itoa(apiErr.HTTPStatusCode) {
+			f.Code = code
 		}
 	case errors.As(err, &reqErr):
 		f = &Failure{Kind: KindHTTP, Status: reqErr.HTTPStatusCode, Message: http.StatusText(reqErr.HTTPStatusCode) + ", body " + snippet(reqErr.Body)}
@@ -250,6 +251,15 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 		f.Hint = hint(pb.provider, f.Status)
 	}
 	return f
+}
+
+// urlSecret is the user:password part of a URL, to be redacted from errors.
+func urlSecret(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return ""
+	}
+	return u.User.String()
 }
 
 // hint says what the user can do about an HTTP error.

@@ -1,0 +1,31 @@
+package probes
+
+import (
+	"strings"
+	"testing"
+
+	"tpsrace/config"
+)
+
+func TestRedact(t *testing.T) {
+	const key = "sk-live-0123456789abcdef"
+	for in, want := range map[string]string{
+		"bad key " + key + " here":                 "bad key [REDACTED] here",
+		`{"Authorization":"Bearer ` + key + `"}`:    `{"Authorization":"Bearer [REDACTED]"}`,
+		"Authorization: [Bearer other-token-value]": "Authorization: [Bearer [REDACTED]]",
+		"already Bearer [REDACTED] safe":            "already Bearer [REDACTED] safe",
+		"no secrets":                                "no secrets",
+	} {
+		if got := Redact(in, key); got != want {
+			t.Errorf("Redact(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestRefusedConnectionSaysWhere(t *testing.T) {
+	res := raceOne(t, config.Provider{BaseURL: "http://user:hunter2@127.0.0.1:1/v1"})
+	msg := res.Err.Error()
+	if !strings.Contains(msg, "connection refused") || !strings.Contains(msg, "127.0.0.1:1") || strings.Contains(msg, "hunter2") {
+		t.Errorf("error %q: want refused, the redacted address, and no password", msg)
+	}
+}
