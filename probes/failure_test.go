@@ -10,7 +10,7 @@ import (
 func TestRedact(t *testing.T) {
 	const key = "sk-live-0123456789abcdef"
 	for in, want := range map[string]string{
-		"bad key " + key + " here":                 "bad key [REDACTED] here",
+		"bad key " + key + " here":                  "bad key [REDACTED] here",
 		`{"Authorization":"Bearer ` + key + `"}`:    `{"Authorization":"Bearer [REDACTED]"}`,
 		"Authorization: [Bearer other-token-value]": "Authorization: [Bearer [REDACTED]]",
 		"already Bearer [REDACTED] safe":            "already Bearer [REDACTED] safe",

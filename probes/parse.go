@@ -74,6 +74,10 @@ func (b *sseBody) next() {
 	if len(line) > 0 && b.onBytes != nil {
 		b.onBytes()
 	}
+	if err != nil && !errors.Is(err, io.EOF) { // a broken connection: its partial line means nothing
+		b.err = err
+		return
+	}
 	line = bytes.TrimRight(line, "\r\n")
 	switch {
 	case len(line) == 0, line[0] == ':': // blank line or comment (keep-alive)

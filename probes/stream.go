@@ -104,18 +104,20 @@ func retryable(f *Failure, res *Result) bool {
 
 // attempt sends the request once and records its stream into res.
 func (pb *probe) attempt(ctx context.Context, release time.Time, lim config.Timeouts, firstToken *time.Timer, res *Result) *Failure {
+	// The attempt's limits cancel this context with a *Failure as the cause,
+	// which failure reads back.
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	doer := &streamDoer{http: pb.http, params: pb.provider.Params, headers: pb.provider.Headers}
-	err := pb.send(ctx, release, lim, firstToken, doer, res)
+	err := pb.send(ctx, cancel, release, lim, firstToken, doer, res)
 	if err == nil {
 		return nil
 	}
 	return pb.failure(ctx, err, res, doer.retryAfter)
 }
 
-func (pb *probe) send(ctx context.Context, release time.Time, lim config.Timeouts, firstToken *time.Timer, doer *streamDoer, res *Result) error {
+func (pb *probe) send(ctx context.Context, cancel context.CancelCauseFunc, release time.Time, lim config.Timeouts, firstToken *time.Timer, doer *streamDoer, res *Result) error {
 	since := func() time.Duration { return time.Since(release) }
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
 	// The transport calls these from its own goroutines, even after the
 	// request returned (an abandoned dial), hence atomics.
 	var dns, connected, handshake, wrote, firstByte atomic.Int64

@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -30,6 +31,21 @@ func raceWarm(providers []config.Provider, concurrency int) [][]probes.Result {
 	return race.Run(context.Background(), nil)
 }
 
+// bestOf3 runs measure up to three times until it reports no problem.
+// Another process on the machine can only add error, never remove it, so
+// the claim "tpsrace measures within the bound" holds if any attempt meets it.
+func bestOf3(t *testing.T, measure func() []string) {
+	t.Helper()
+	var problems []string
+	for range 3 {
+		if problems = measure(); len(problems) == 0 {
+			return
+		}
+		t.Log("retrying:", problems)
+	}
+	t.Error(strings.Join(problems, "\n"))
+}
+
 func TestMeasuredSpeedMatchesSchedule(t *testing.T) {
 	url := startSim(t)
 	const ttft = 80 * time.Millisecond
@@ -43,11 +59,7 @@ func TestMeasuredSpeedMatchesSchedule(t *testing.T) {
 		t.Run(fmt.Sprintf("%dtps-chunk%d", tc.tps, tc.chunk), func(t *testing.T) {
 			model := fmt.Sprintf("sim:ttft=%s,tps=%d,tokens=%d,chunk=%d", ttft, tc.tps, tc.tokens, tc.chunk)
 			p := config.Provider{Name: "sim", Model: model, BaseURL: url}
-			// Another process on the machine can only add error, never remove
-			// it, so the claim "tpsrace measures within 1%" holds if any of
-			// three races meets it.
-			var problems []string
-			for range 3 {
+			bestOf3(t, func() (problems []string) {
 				res := raceWarm([]config.Provider{p}, 1)[0][0]
 				if res.Err != nil {
 					t.Fatal(res.Err)
@@ -56,19 +68,14 @@ func TestMeasuredSpeedMatchesSchedule(t *testing.T) {
 				if f.TokenSource != metrics.SourceUsage || f.OutputTokens != tc.tokens || f.O200kTokens != tc.tokens {
 					t.Fatalf("tokens: %d (%s), o200k %d; want %d from usage, same o200k", f.OutputTokens, f.TokenSource, f.O200kTokens, tc.tokens)
 				}
-				problems = problems[:0]
 				if !f.HasOutputTPS || math.Abs(f.OutputTPS-float64(tc.tps))/float64(tc.tps) > 0.01 {
 					problems = append(problems, fmt.Sprintf("output speed %.2f tok/s, want %d ±1%%", f.OutputTPS, tc.tps))
 				}
 				if d := f.TTFT - ttft; d < 0 || d > 3*time.Millisecond {
 					problems = append(problems, fmt.Sprintf("TTFT %v, want %v + at most 3ms", f.TTFT, ttft))
 				}
-				if len(problems) == 0 {
-					return
-				}
-				t.Log("retrying:", problems)
-			}
-			t.Error(problems)
+				return problems
+			})
 		})
 	}
 }
@@ -83,30 +90,35 @@ func TestConcurrentStreamsAggregate(t *testing.T) {
 		providers = append(providers, config.Provider{Name: fmt.Sprint("p", i), BaseURL: url,
 			Model: fmt.Sprintf("sim:ttft=20ms,tps=%d,tokens=%d,seed=%d", tps, tokens, i)})
 	}
-	results := raceWarm(providers, users)
-	for i, streams := range results {
-		if len(streams) != users {
-			t.Fatalf("provider %d: %d streams, want %d", i, len(streams), users)
-		}
-		var figs []metrics.Figures
-		for _, r := range streams {
-			if r.Err != nil {
-				t.Fatalf("provider %d stream %d: %v", i, r.Stream, r.Err)
+	bestOf3(t, func() (problems []string) {
+		for i, streams := range raceWarm(providers, users) {
+			if len(streams) != users {
+				t.Fatalf("provider %d: %d streams, want %d", i, len(streams), users)
 			}
-			f := metrics.Compute(&r, 0)
-			if f.OutputTokens != tokens || math.Abs(f.OutputTPS-tps)/tps > 0.02 {
-				t.Errorf("provider %d stream %d: %d tokens at %.1f tok/s, want %d at %d", i, r.Stream, f.OutputTokens, f.OutputTPS, tokens, tps)
+			var figs []metrics.Figures
+			for _, r := range streams {
+				if r.Err != nil {
+					t.Fatalf("provider %d stream %d: %v", i, r.Stream, r.Err)
+				}
+				f := metrics.Compute(&r, 0)
+				if f.OutputTokens != tokens {
+					t.Fatalf("provider %d stream %d: %d tokens, want %d", i, r.Stream, f.OutputTokens, tokens)
+				}
+				if math.Abs(f.OutputTPS-tps)/tps > 0.02 {
+					problems = append(problems, fmt.Sprintf("provider %d stream %d: %.1f tok/s, want %d ±2%%", i, r.Stream, f.OutputTPS, tps))
+				}
+				figs = append(figs, f)
 			}
-			figs = append(figs, f)
+			agg, _ := metrics.AggregateTPS(figs)
+			// One stream delivers its tokens in ttft + (tokens−1)/tps and all 16
+			// run together, so the provider delivers 16 streams' tokens in that
+			// time; 64 streams starting at once on a small machine start a few
+			// milliseconds apart, hence the 5%.
+			want := users * tokens / (0.020 + float64(tokens-1)/tps)
+			if math.Abs(agg-want)/want > 0.05 {
+				problems = append(problems, fmt.Sprintf("provider %d: aggregate %.0f tok/s, want %.0f ±5%% (≈ %d× per-user %d)", i, agg, want, users, tps))
+			}
 		}
-		agg, _ := metrics.AggregateTPS(figs)
-		// One stream delivers its tokens in ttft + (tokens−1)/tps and all 16
-		// run together, so the provider delivers 16 streams' tokens in that
-		// time; 64 streams starting at once on a small machine start a few
-		// milliseconds apart, hence the 5%.
-		want := users * tokens / (0.020 + float64(tokens-1)/tps)
-		if math.Abs(agg-want)/want > 0.05 {
-			t.Errorf("provider %d: aggregate %.0f tok/s, want %.0f ±5%% (≈ %d× per-user %d)", i, agg, want, users, tps)
-		}
-	}
+		return problems
+	})
 }
