@@ -301,7 +301,7 @@ func (p *parser) provider(n *yaml.Node, path string, defaults Timeouts, firstLin
 			pr.KeyVar = x.refs[0]
 		}
 		if ok {
-			pr.APIKey = x.value
+			pr.APIKey = Secret(x.value)
 			if len(x.refs) == 0 {
 				p.warnLiteralKey(v, key("api_key"), pr.Name)
 			}

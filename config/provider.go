@@ -4,6 +4,7 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -67,7 +68,7 @@ type Provider struct {
 	Name    string
 	Kind    string // KindOpenAI or KindLlamaCpp
 	BaseURL string // ".../v1"; for spawned llama-server filled in at start
-	APIKey  string // secret: never print it; see KeyVar for what to show
+	APIKey  Secret // never printed; see KeyVar for what to show
 	KeyVar  string // the environment variable the key came from, for hints ("check GROQ_API_KEY")
 	Model   string
 	Price   *Price
@@ -81,6 +82,24 @@ type Provider struct {
 	Args      []string // extra llama-server flags
 
 	Where string // file:line:col of the entry, for errors about it
+}
+
+// Secret is a value that must never be shown: printing it with any fmt verb,
+// or encoding it as JSON, gives "[REDACTED]", so a Provider in a log line, an
+// error or a panic cannot leak its key. Reveal is the one way to read it.
+type Secret string
+
+func (s Secret) String() string               { return redacted(s) }
+func (s Secret) GoString() string             { return redacted(s) }
+func (s Secret) MarshalJSON() ([]byte, error) { return []byte(`"` + redacted(s) + `"`), nil }
+func (s Secret) Format(f fmt.State, _ rune)   { fmt.Fprint(f, redacted(s)) }
+func (s Secret) Reveal() string               { return string(s) }
+
+func redacted(s Secret) string {
+	if s == "" {
+		return ""
+	}
+	return "[REDACTED]"
 }
 
 // Simulated reports whether the provider is served by the built-in simulator.

@@ -71,7 +71,7 @@ func (pb *probe) run(ctx context.Context, release time.Time) Result {
 		res.End = time.Since(release)
 		if f == nil || attempt >= pb.retries || !retryable(f, &res) {
 			if f != nil {
-				f.redact(pb.provider.APIKey, urlSecret(pb.provider.BaseURL))
+				f.redact(pb.provider.APIKey.Reveal(), urlSecret(pb.provider.BaseURL))
 				res.Err = f
 				res.Interrupted = f.Kind == KindCancelled
 			}
@@ -152,7 +152,7 @@ func (pb *probe) send(ctx context.Context, cancel context.CancelCauseFunc, relea
 		cancel(&Failure{Kind: KindTimeout, Message: "no response within " + lim.Connect.String() + " (connect limit)"})
 	})
 	doer.onBytes = func() { lastByte.Store(int64(since())) }
-	cfg := openai.DefaultConfig(pb.provider.APIKey)
+	cfg := openai.DefaultConfig(pb.provider.APIKey.Reveal())
 	cfg.BaseURL = pb.provider.BaseURL
 	cfg.HTTPClient = doer
 	cfg.EmptyMessagesLimit = 1 << 30 // sseBody passes data lines only; the stall limit guards silence
