@@ -29,3 +29,10 @@ func TestRefusedConnectionSaysWhere(t *testing.T) {
 		t.Errorf("error %q: want refused, the redacted address, and no password", msg)
 	}
 }
+
+func TestHTMLBodyWithStatus200(t *testing.T) {
+	res := raceOne(t, config.Provider{BaseURL: replay(t, 0, []byte("<!DOCTYPE html>\n<html><body>Sign in</body></html>\n"))})
+	if res.Err == nil || !strings.Contains(res.Err.Error(), "not an event stream") || !strings.Contains(res.Err.Error(), "DOCTYPE") {
+		t.Errorf("err = %v, want 'not an event stream' quoting the body", res.Err)
+	}
+}
