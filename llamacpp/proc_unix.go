@@ -1,0 +1,28 @@
+//go:build unix
+
+package llamacpp
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+// llama-server runs as the leader of its own process group (see procAttr),
+// so signals reach anything it started too, and a ctrl+c in the terminal
+// reaches tpsrace alone, which then stops the server in order.
+
+// signalGroup sends SIGTERM (graceful) or SIGKILL to the server's process group.
+func signalGroup(p *os.Process, graceful bool) error {
+	sig := syscall.SIGKILL
+	if graceful {
+		sig = syscall.SIGTERM
+	}
+	return syscall.Kill(-p.Pid, sig)
+}
+
+// groupAlive reports whether any process of the server's group is left.
+// EPERM means one exists that we may not signal: still alive.
+func groupAlive(p *os.Process) bool {
+	return !errors.Is(syscall.Kill(-p.Pid, 0), syscall.ESRCH)
+}
