@@ -47,7 +47,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if !slices.Contains(append(report.Formats, "md"), c.format) {
 		return usageError{fmt.Errorf("--format %q: want one of %s", c.format, strings.Join(report.Formats, ", "))}
 	}
-	s, err := c.race.load(stderr)
+	s, err := c.race.load(ctx, stderr)
 	if err != nil {
 		return err
 	}

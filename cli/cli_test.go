@@ -161,3 +161,35 @@ func TestFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// Local entries that cannot run are skipped like a missing key, so a
+// newcomer's first run still races the simulator.
+func TestLocalEntriesThatCannotRunAreSkipped(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "providers.yaml", `providers:
+  - name: ollama
+    base_url: http://127.0.0.1:1/v1
+    model: llama3.2
+  - name: workstation
+    kind: llamacpp
+    base_url: http://127.0.0.1:1/v1
+  - name: laptop
+    kind: llamacpp
+    model: `+filepath.Join(dir, "missing.gguf")+`
+`)
+	code, out, errOut := run(t, dir, "bench", "--max-tokens", "20")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"skipping ollama: nothing is listening", "skipping workstation", "skipping laptop", "SIMULATED"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if !strings.Contains(out, "sim-lpu") {
+		t.Errorf("no simulated race:\n%s", out)
+	}
+	if code, _, errOut := run(t, dir, "bench", "--only", "ollama"); code != 2 || !strings.Contains(errOut, "ollama is skipped") {
+		t.Errorf("--only a skipped provider: exit %d, %q", code, errOut)
+	}
+}

@@ -31,7 +31,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
 		return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts and pipes use: tpsrace bench --format json")}
 	}
-	s, err := c.race.load(stderr)
+	s, err := c.race.load(ctx, stderr)
 	if err != nil {
 		return err
 	}

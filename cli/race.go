@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -51,13 +52,14 @@ func (f *raceFlags) register(fs *flag.FlagSet) {
 // session is a loaded race: its config and whatever must be stopped after it.
 type session struct {
 	cfg   *config.Config
+	local *local
 	close func()
 }
 
 // load resolves the flags into a race: the providers file (explicit, else
 // ./providers.yaml when present), minus skipped providers, or the built-in
 // simulated providers when none remain. Notices and warnings go to stderr.
-func (f *raceFlags) load(stderr io.Writer) (*session, error) {
+func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error) {
 	if f.concurrency < 1 {
 		return nil, usageError{fmt.Errorf("--concurrency must be at least 1, got %d", f.concurrency)}
 	}
@@ -93,7 +95,9 @@ func (f *raceFlags) load(stderr io.Writer) (*session, error) {
 	if f.maxTokens > 0 {
 		cfg.MaxTokens = f.maxTokens
 	}
-	s := &session{cfg: cfg, close: func() {}}
+	f.keepOnly(cfg)
+	s := &session{cfg: cfg, local: prepareLocal(ctx, cfg, f.concurrency, stderr)}
+	s.close = s.local.stop
 	if len(cfg.Providers) == 0 {
 		srv, err := sim.Start("127.0.0.1:0", sim.Options{})
 		if err != nil {
@@ -101,13 +105,14 @@ func (f *raceFlags) load(stderr io.Writer) (*session, error) {
 		}
 		s.close = func() { srv.Close() }
 		cfg.Providers, cfg.Simulated = sim.DemoProviders(srv.URL()), true
+		f.keepOnly(cfg)
 		if path == "" {
 			fmt.Fprintln(stderr, "no providers.yaml: racing the built-in SIMULATED providers (see README: providers.yaml)")
 		} else {
-			fmt.Fprintf(stderr, "%s: no provider has its key set: racing the built-in SIMULATED providers\n", path)
+			fmt.Fprintf(stderr, "%s: no provider left to race (see above): racing the built-in SIMULATED providers\n", path)
 		}
 	}
-	if err := f.selectOnly(cfg); err != nil {
+	if err := f.checkOnly(cfg); err != nil {
 		s.close()
 		return nil, err
 	}
@@ -118,24 +123,42 @@ func (f *raceFlags) load(stderr io.Writer) (*session, error) {
 	return s, nil
 }
 
-// selectOnly keeps the providers --only names, in the file's order.
-func (f *raceFlags) selectOnly(cfg *config.Config) error {
+func (f *raceFlags) onlyNames() []string {
 	if f.only == "" {
 		return nil
 	}
-	var names []string
+	names := strings.Split(f.only, ",")
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+	}
+	return names
+}
+
+// keepOnly keeps the providers --only names, in the file's order; names it
+// does not find may still be simulated providers (checkOnly decides).
+func (f *raceFlags) keepOnly(cfg *config.Config) {
+	if names := f.onlyNames(); names != nil {
+		cfg.Providers = slices.DeleteFunc(cfg.Providers, func(p config.Provider) bool { return !slices.Contains(names, p.Name) })
+	}
+}
+
+// checkOnly fails when --only names a provider that is not in the race.
+func (f *raceFlags) checkOnly(cfg *config.Config) error {
+	var have []string
 	for _, p := range cfg.Providers {
-		names = append(names, p.Name)
+		have = append(have, p.Name)
 	}
-	want := strings.Split(f.only, ",")
-	for _, w := range want {
-		if !slices.Contains(names, strings.TrimSpace(w)) {
-			return usageError{fmt.Errorf("--only: no provider named %q (have: %s)", w, strings.Join(names, ", "))}
+	for _, name := range f.onlyNames() {
+		if slices.Contains(have, name) {
+			continue
 		}
+		for _, n := range cfg.Skipped {
+			if n.Provider == name {
+				return usageError{fmt.Errorf("--only: %s is skipped: %s", name, n.Reason)}
+			}
+		}
+		return usageError{fmt.Errorf("--only: no provider named %q (racing: %s)", name, strings.Join(have, ", "))}
 	}
-	cfg.Providers = slices.DeleteFunc(cfg.Providers, func(p config.Provider) bool {
-		return !slices.ContainsFunc(want, func(w string) bool { return strings.TrimSpace(w) == p.Name })
-	})
 	return nil
 }
 
