@@ -1,0 +1,23 @@
+package ui
+
+import (
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// BenchmarkFrame is one frame of the dashboard at 160×48 mid-race: every
+// figure, lane, the leaderboard and the chart. At 30 frames a second it
+// must stay far under 33ms, so drawing never competes with the streams.
+func BenchmarkFrame(b *testing.B) {
+	cfg, updates, _ := recordedRace()
+	m := New(Options{Config: cfg})
+	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
+	m = update(m, batchMsg{race: m.raceID, updates: updates[:len(updates)/2]})
+	m.running, m.released = true, time.Now().Add(-time.Second)
+	b.ResetTimer()
+	for range b.N {
+		m.refresh()
+	}
+}

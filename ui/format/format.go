@@ -1,0 +1,118 @@
+// Package format writes the dashboard's figures the same way in every pane:
+// durations, speeds, counts and money, short enough for a narrow lane and
+// never rounded so far that two different figures read the same; and pads
+// styled text to a width.
+package format
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Duration is "850ms", "1.24s", "12.4s" or "2m05s".
+func Duration(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "-" + Duration(-d)
+	case d < time.Second:
+		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	case d < 10*time.Second:
+		return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "s"
+	case d < time.Minute:
+		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
+	default:
+		d = d.Round(time.Second)
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	}
+}
+
+// TPS is a speed in tokens (or words) per second: "1,820", "125", "25.3", "0.84".
+func TPS(v float64) string {
+	switch {
+	case v >= 100:
+		return Count(int(math.Round(v)))
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	default:
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+}
+
+// Short is a speed for a tight axis label: "1.8k", "950", "25", "2.5", "0".
+func Short(v float64) string {
+	switch {
+	case v == 0:
+		return "0"
+	case v >= 9995:
+		return strconv.FormatFloat(v/1000, 'f', 0, 64) + "k"
+	case v >= 1000:
+		return strconv.FormatFloat(v/1000, 'f', 1, 64) + "k"
+	case v >= 10:
+		return strconv.FormatFloat(v, 'f', 0, 64)
+	default:
+		return strconv.FormatFloat(v, 'f', 1, 64)
+	}
+}
+
+// Count is an integer with thousands separators: "12,345".
+func Count(n int) string {
+	if n < 0 {
+		return "-" + Count(-n)
+	}
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// USD is a cost, with enough digits to tell small costs apart: "$0.00042", "$1.25".
+func USD(v float64) string {
+	switch {
+	case v == 0:
+		return "$0"
+	case v >= 1:
+		return "$" + strconv.FormatFloat(v, 'f', 2, 64)
+	default: // two significant digits
+		return "$" + strconv.FormatFloat(v, 'f', 1-int(math.Floor(math.Log10(v))), 64)
+	}
+}
+
+// Times is a ratio between two speeds: "14×", "2.5×".
+func Times(r float64) string {
+	if r >= 10 {
+		return Count(int(math.Round(r))) + "×"
+	}
+	return strconv.FormatFloat(r, 'f', 1, 64) + "×"
+}
+
+// Ordinal is a place: "1st", "2nd", "3rd", "11th", "22nd".
+func Ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
+}
+
+// PadRight pads s with spaces to width cells (styled text allowed).
+func PadRight(s string, width int) string {
+	return s + strings.Repeat(" ", max(width-ansi.StringWidth(s), 0))
+}
+
+// PadLeft right-aligns s in width cells (styled text allowed).
+func PadLeft(s string, width int) string {
+	return strings.Repeat(" ", max(width-ansi.StringWidth(s), 0)) + s
+}

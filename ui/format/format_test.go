@@ -1,0 +1,45 @@
+package format
+
+import (
+	"testing"
+	"time"
+)
+
+func TestFormats(t *testing.T) {
+	for _, c := range []struct{ got, want string }{
+		{Duration(850 * time.Millisecond), "850ms"},
+		{Duration(1240 * time.Millisecond), "1.24s"},
+		{Duration(12400 * time.Millisecond), "12.4s"},
+		{Duration(125 * time.Second), "2m05s"},
+		{TPS(1820.4), "1,820"},
+		{TPS(125.2), "125"},
+		{TPS(25.34), "25.3"},
+		{TPS(0.844), "0.84"},
+		{Short(1820), "1.8k"},
+		{Short(12000), "12k"},
+		{Short(950), "950"},
+		{Short(5.3), "5.3"},
+		{Count(1234567), "1,234,567"},
+		{Count(999), "999"},
+		{USD(0), "$0"},
+		{USD(0.00042), "$0.00042"},
+		{USD(0.0012345), "$0.0012"},
+		{USD(0.000012), "$0.000012"},
+		{USD(0.5), "$0.50"},
+		{USD(1.254), "$1.25"},
+		{Times(14.2), "14×"},
+		{Times(2.54), "2.5×"},
+		{Ordinal(1), "1st"},
+		{Ordinal(2), "2nd"},
+		{Ordinal(3), "3rd"},
+		{Ordinal(4), "4th"},
+		{Ordinal(11), "11th"},
+		{Ordinal(22), "22nd"},
+		{PadLeft("ab", 4), "  ab"},
+		{PadRight("日", 4), "日  "},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -1,0 +1,665 @@
+// Package lane is one provider's pane of the race: its status, live figures,
+// a sparkline of its live tok/s against reading speed, and its answer
+// streaming in, word-wrapped and following the tail. Zoomed, the pane shows
+// the whole answer in a scrollable viewport.
+//
+//	l := lane.New(provider, lane.DefaultStyles().WithAccent(color))
+//	l.SetSize(60, 14)
+//	l, _ = l.Update(lane.FrameMsg{Now: now, Figures: provider.Figures(now)})
+//	fmt.Println(l.View())
+//
+// Everything is rendered on FrameMsg (and on size or mode changes) and
+// cached; View only returns the cached string.
+package lane
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/NimbleMarkets/ntcharts/canvas"
+	"github.com/NimbleMarkets/ntcharts/sparkline"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"tpsrace/metrics"
+	"tpsrace/probes"
+	"tpsrace/ui/format"
+	"tpsrace/ui/internal/draw"
+	"tpsrace/ui/live"
+	"tpsrace/ui/theme"
+)
+
+// KeyMap scrolls a zoomed lane.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+}
+
+// DefaultKeyMap is the lane's keys.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "scroll up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "scroll down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", " ", "f"), key.WithHelp("pgdn", "page down")),
+		Top:      key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g", "top")),
+		Bottom:   key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G", "follow the tail")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k KeyMap) ShortHelp() []key.Binding { return []key.Binding{k.Up, k.Down, k.Bottom} }
+
+// FullHelp implements help.KeyMap.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom}}
+}
+
+// Styles of a lane. WithAccent gives a lane its provider's colour.
+type Styles struct {
+	Border, FocusedBorder lipgloss.Style
+	Title                 lipgloss.Style // provider name
+	Model                 lipgloss.Style
+	Label                 lipgloss.Style // "TTFT", "tok/s"
+	Value                 lipgloss.Style // the figures
+	Waiting, Thinking     lipgloss.Style // statuses
+	Streaming, Done       lipgloss.Style
+	Failed                lipgloss.Style
+	Answer                lipgloss.Style
+	Reasoning             lipgloss.Style
+	Note                  lipgloss.Style // "waiting for the first token…", "thought for…"
+	Error                 lipgloss.Style
+	Spark                 lipgloss.Style
+	ReadingMarker         lipgloss.Style
+	Slow, Conversational  lipgloss.Style // feel badges
+	VoiceReady            lipgloss.Style
+	Places                [3]lipgloss.Style // 1st, 2nd, 3rd to finish
+}
+
+// DefaultStyles are built from theme.Default.
+func DefaultStyles() Styles {
+	p := theme.Default()
+	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
+	return Styles{
+		Border:         fg(p.Border),
+		FocusedBorder:  fg(p.Focus).Bold(true),
+		Title:          fg(p.Text).Bold(true),
+		Model:          fg(p.Muted),
+		Label:          fg(p.Muted),
+		Value:          fg(p.Text).Bold(true),
+		Waiting:        fg(p.Muted),
+		Thinking:       fg(p.Thinking),
+		Streaming:      fg(p.Live).Bold(true),
+		Done:           fg(p.Good).Bold(true),
+		Failed:         fg(p.Bad).Bold(true),
+		Answer:         fg(p.Text),
+		Reasoning:      fg(p.Faint).Italic(true),
+		Note:           fg(p.Muted).Italic(true),
+		Error:          fg(p.Bad),
+		Spark:          fg(p.Live),
+		ReadingMarker:  fg(p.Warn),
+		Slow:           fg(p.Bad),
+		Conversational: fg(p.Thinking),
+		VoiceReady:     fg(p.Good),
+		Places:         [3]lipgloss.Style{fg(p.Gold).Bold(true), fg(p.Silver).Bold(true), fg(p.Bronze).Bold(true)},
+	}
+}
+
+// WithAccent colours the title and the sparkline.
+func (s Styles) WithAccent(c lipgloss.TerminalColor) Styles {
+	s.Title = s.Title.Foreground(c)
+	s.Spark = s.Spark.Foreground(c)
+	return s
+}
+
+// FrameMsg asks the lane to show the race at Now (time since release), with
+// the provider's figures at that moment and its finish place (1 = first to
+// finish, 0 = not finished).
+type FrameMsg struct {
+	Now     time.Duration
+	Figures live.Figures
+	Place   int
+}
+
+// Model is one lane.
+type Model struct {
+	KeyMap KeyMap
+	Styles Styles
+
+	provider *live.Provider
+	number   int // shown before the name: the key that zooms this lane
+	width    int
+	height   int
+	focused  bool
+	zoomed   bool
+	figures  live.Figures
+	place    int
+
+	answer, reasoning       wrapper
+	answerLen, reasoningLen int // bytes of the provider's text already wrapped
+	spark                   sparkline.Model
+	viewport                viewport.Model
+	viewportText            int // answerLen+reasoningLen when the viewport was filled
+	view                    string
+}
+
+// New is a lane for provider p, numbered p.Index+1.
+func New(p *live.Provider, styles Styles) Model {
+	vp := viewport.New(0, 0)
+	vp.KeyMap = viewport.KeyMap{} // the lane's KeyMap drives it
+	vp.MouseWheelEnabled = true
+	m := Model{KeyMap: DefaultKeyMap(), Styles: styles, provider: p, number: p.Index + 1,
+		spark: sparkline.New(1, 1, sparkline.WithStyle(styles.Spark)), viewport: vp, viewportText: -1}
+	m.render()
+	return m
+}
+
+// SetSize sets the lane's outer size. Under four lines high the lane draws
+// no border: a summary line, then the tail of the answer.
+func (m *Model) SetSize(width, height int) {
+	if width == m.width && height == m.height {
+		return
+	}
+	m.width, m.height = max(width, 0), max(height, 0)
+	m.render()
+}
+
+// SetFocused highlights the lane.
+func (m *Model) SetFocused(focused bool) {
+	if focused != m.focused {
+		m.focused = focused
+		m.render()
+	}
+}
+
+// SetZoomed switches between the tail of the answer and the whole of it.
+func (m *Model) SetZoomed(zoomed bool) {
+	if zoomed != m.zoomed {
+		m.zoomed = zoomed
+		m.viewportText = -1
+		m.render() // fills the viewport,
+		m.viewport.GotoBottom()
+		m.render() // then shows its tail
+	}
+}
+
+// Update handles FrameMsg and, when zoomed, scrolling keys and the mouse wheel.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case FrameMsg:
+		settled := msg.Figures == m.figures && msg.Place == m.place && msg.Figures.Settled &&
+			len(m.provider.Answer()) == m.answerLen && len(m.provider.Reasoning()) == m.reasoningLen
+		if settled {
+			break // nothing moved: keep the drawing
+		}
+		m.figures, m.place = msg.Figures, msg.Place
+		m.render()
+	case tea.KeyMsg:
+		if !m.zoomed {
+			break
+		}
+		switch {
+		case key.Matches(msg, m.KeyMap.Up):
+			m.viewport.ScrollUp(1)
+		case key.Matches(msg, m.KeyMap.Down):
+			m.viewport.ScrollDown(1)
+		case key.Matches(msg, m.KeyMap.PageUp):
+			m.viewport.PageUp()
+		case key.Matches(msg, m.KeyMap.PageDown):
+			m.viewport.PageDown()
+		case key.Matches(msg, m.KeyMap.Top):
+			m.viewport.GotoTop()
+		case key.Matches(msg, m.KeyMap.Bottom):
+			m.viewport.GotoBottom()
+		default:
+			return m, nil
+		}
+		m.render()
+	case tea.MouseMsg:
+		if m.zoomed {
+			m.viewport, _ = m.viewport.Update(msg)
+			m.render()
+		}
+	}
+	return m, nil
+}
+
+// View is the lane as last rendered.
+func (m Model) View() string { return m.view }
+
+// render lays the lane out at its size and caches it. A lane too small
+// to show (hidden behind a zoomed one) draws nothing and wraps nothing.
+func (m *Model) render() {
+	if m.width < 8 || m.height < 1 {
+		m.view = strings.Repeat("\n", max(m.height-1, 0))
+		return
+	}
+	m.wrapNewText(m.width - 2)
+	if m.height < 4 {
+		m.view = m.renderBare()
+	} else {
+		m.view = m.renderBox()
+	}
+}
+
+// wrapNewText wraps the text that arrived since the last frame, or all of
+// it again when the width changed.
+func (m *Model) wrapNewText(width int) {
+	if m.answer.width != width {
+		m.answer, m.reasoning = newWrapper(width), newWrapper(width)
+		m.answerLen, m.reasoningLen = 0, 0
+	}
+	answer, reasoning := m.provider.Answer(), m.provider.Reasoning()
+	m.answer.Append(answer[m.answerLen:])
+	m.reasoning.Append(reasoning[m.reasoningLen:])
+	m.answerLen, m.reasoningLen = len(answer), len(reasoning)
+}
+
+// renderBare is the borderless lane of a tiny terminal: one summary line,
+// then as much of the answer's tail as fits.
+func (m *Model) renderBare() string {
+	summary := m.Styles.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.status() + "  " + m.speedField()
+	if m.focused || m.zoomed {
+		summary = m.Styles.FocusedBorder.Render("▸ ") + summary
+	}
+	lines := []string{summary}
+	lines = append(lines, m.textLines(m.width, m.height-1)...)
+	return strings.Join(fit(lines, m.width, m.height), "\n")
+}
+
+// renderBox is the bordered lane.
+func (m *Model) renderBox() string {
+	iw, ih := m.width-2, m.height-2
+	figureRows, sparkRows := 2, 0
+	switch {
+	case m.zoomed:
+		figureRows, sparkRows = 3, min(4, max(ih-6, 0))
+	case ih >= 16:
+		sparkRows = 3
+	case ih >= 10:
+		sparkRows = 2
+	case ih >= 5:
+		sparkRows = 1
+	case ih < 3:
+		figureRows = 1
+	}
+	var body []string
+	if failedBeforeText := m.figures.Status == live.Failed && !m.figures.HasTTFT; !failedBeforeText {
+		body = flow(m.figureFields(), iw, figureRows)
+		if sparkRows > 0 {
+			body = append(body, m.sparkLines(iw, sparkRows)...)
+		}
+	}
+	textRows := max(ih-len(body), 0)
+	if m.zoomed {
+		body = append(body, m.viewportLines(iw, textRows)...)
+	} else {
+		body = append(body, m.textLines(iw, textRows)...)
+	}
+
+	// The focused lane's border is thick as well as coloured, so it shows
+	// without colour too.
+	border, b := m.Styles.Border, lipgloss.RoundedBorder()
+	if m.focused || m.zoomed {
+		border, b = m.Styles.FocusedBorder, lipgloss.ThickBorder()
+	}
+	title := m.Styles.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.Styles.Model.Render(m.provider.Model)
+	top := edge(border, b.TopLeft, b.Top, b.TopRight, title, m.status(), m.width)
+	elapsed := m.Styles.Label.Render(format.Duration(m.figures.Elapsed))
+	bottom := edge(border, b.BottomLeft, b.Bottom, b.BottomRight, m.badges(iw-ansi.StringWidth(elapsed)-6), elapsed, m.width)
+
+	var sb strings.Builder
+	sb.WriteString(top)
+	side := border.Render(b.Left)
+	for _, line := range fit(body, iw, ih) {
+		sb.WriteString("\n" + side + line + side)
+	}
+	sb.WriteString("\n" + bottom)
+	return sb.String()
+}
+
+// status is the lane's state in words, for the top border.
+func (m *Model) status() string {
+	f := m.figures
+	switch f.Status {
+	case live.Thinking:
+		return m.Styles.Thinking.Render("◆ thinking")
+	case live.Streaming:
+		return m.Styles.Streaming.Render("▶ streaming")
+	case live.Done:
+		if m.place >= 1 && m.place <= 3 {
+			return m.Styles.Places[m.place-1].Render("✓ " + format.Ordinal(m.place))
+		}
+		if m.place > 3 {
+			return m.Styles.Done.Render("✓ " + format.Ordinal(m.place))
+		}
+		return m.Styles.Done.Render("✓ done")
+	case live.Failed:
+		if interrupted(f.Err) {
+			return m.Styles.Waiting.Render("■ stopped")
+		}
+		return m.Styles.Failed.Render("✗ failed")
+	}
+	return m.Styles.Waiting.Render("◌ waiting")
+}
+
+// speedField is the lane's headline speed: per-user output speed.
+func (m *Model) speedField() string {
+	f := m.figures
+	label := "speed "
+	if f.Streams > 1 {
+		label = "per-user "
+	}
+	if !f.HasSpeed {
+		return m.Styles.Label.Render(label + "–")
+	}
+	return m.Styles.Label.Render(label) + m.Styles.Value.Render(format.TPS(f.Speed)) + m.Styles.Label.Render(" tok/s")
+}
+
+// figureFields are the live figures, most important first, for flow.
+func (m *Model) figureFields() []string {
+	f := m.figures
+	field := func(label, value, unit string) string {
+		s := m.Styles.Value.Render(value)
+		if label != "" {
+			s = m.Styles.Label.Render(label+" ") + s
+		}
+		if unit != "" {
+			s += m.Styles.Label.Render(" " + unit)
+		}
+		return s
+	}
+	var fields []string
+	if f.HasTTFT {
+		fields = append(fields, field("TTFT", format.Duration(f.TTFT), ""))
+	} else {
+		fields = append(fields, field("TTFT", "–", ""))
+	}
+	if f.HasTTFA && f.TTFA > f.TTFT {
+		fields = append(fields, field("TTFA", format.Duration(f.TTFA), ""))
+	}
+	if !f.Settled && f.HasTTFT {
+		fields = append(fields, field("now", format.TPS(f.NowTPS), "tok/s"))
+	}
+	fields = append(fields, m.speedField())
+	if f.Streams > 1 {
+		switch {
+		case f.HasAggregateTPS:
+			fields = append(fields, field("aggregate", format.TPS(f.AggregateTPS), "tok/s"))
+		case !f.Settled && f.HasTTFT:
+			fields = append(fields, field("aggregate now", format.TPS(f.NowAggregateTPS), "tok/s"))
+		}
+	}
+	if m.zoomed && f.Settled && f.HasSpeed {
+		fields = append(fields, field("", "≈"+format.TPS(metrics.WordsPerSecond(f.Speed)), "words/s"))
+	}
+	fields = append(fields, field("", format.Count(f.Tokens), "tok"))
+	if loop, ok := metrics.AgentLoop(f.TTFT, f.Speed); ok && f.HasSpeed {
+		fields = append(fields, field(itoa(metrics.AgentCalls)+"-call loop", format.Duration(loop), ""))
+	}
+	if f.Streams > 1 {
+		fields = append(fields, m.Styles.Label.Render(itoa(f.Streams)+" streams"))
+	}
+	return fields
+}
+
+// badges go in the bottom border: how the speed feels, and how it
+// compares with reading speed.
+func (m *Model) badges(width int) string {
+	f := m.figures
+	if !f.HasSpeed {
+		return ""
+	}
+	feel := metrics.Feel(f.Speed)
+	style := map[string]lipgloss.Style{"slow": m.Styles.Slow, "conversational": m.Styles.Conversational, "voice-ready": m.Styles.VoiceReady}[feel]
+	badge := style.Render(feel)
+	if r := f.Speed / metrics.ReadingTPS; r >= 1 {
+		for _, words := range []string{" reading speed", " reading"} {
+			reading := m.Styles.ReadingMarker.Render(format.Times(r) + words)
+			if ansi.StringWidth(badge)+2+ansi.StringWidth(reading) <= width {
+				return badge + "  " + reading
+			}
+		}
+	}
+	return badge
+}
+
+// sparkLines draws per-user live tok/s from the release to now (or to the
+// end), scaled to its own peak, with a dotted marker at reading speed
+// where the bars stay below it, and the peak and the marker labelled.
+func (m *Model) sparkLines(width, rows int) []string {
+	const gutter = 6
+	sw := width - gutter
+	if sw < 4 {
+		return nil
+	}
+	series := m.provider.Series(m.figures.Elapsed)
+	peak := metrics.ReadingTPS
+	for _, v := range series {
+		peak = max(peak, v)
+	}
+	if m.spark.Width() != sw || m.spark.Height() != rows {
+		m.spark.Resize(sw, rows)
+	}
+	m.spark.Style = m.Styles.Spark
+	m.spark.SetMax(peak)
+	columns := live.Resample(series, sw)
+	if columns == nil {
+		columns = make([]float64, sw)
+	}
+	m.spark.PushAll(columns) // sw values: the whole ring buffer is replaced
+	m.spark.DrawColumnsOnly()
+
+	markerRow := min(int(metrics.ReadingTPS/peak*float64(rows)), rows-1) // from the bottom
+	y := rows - 1 - markerRow
+	dot := canvas.NewCellWithStyle('┈', m.Styles.ReadingMarker)
+	for x := range sw {
+		if m.spark.Canvas.Cell(canvas.Point{X: x, Y: y}).Rune == 0 {
+			m.spark.Canvas.SetCell(canvas.Point{X: x, Y: y}, dot)
+		}
+	}
+
+	lines := strings.Split(draw.Canvas(&m.spark.Canvas), "\n")
+	for i := range lines {
+		label := ""
+		switch {
+		case i == 0:
+			label = m.Styles.Label.Render(format.Short(peak))
+		case i == y:
+			label = m.Styles.ReadingMarker.Render("read")
+		}
+		lines[i] += " " + format.PadLeft(label, gutter-1)
+	}
+	return lines
+}
+
+// textLines is what the lane says below its figures: the tail of the
+// answer (after a line about the thinking phase, if there was one), the
+// reasoning while the model thinks, or why the stream failed.
+func (m *Model) textLines(width, rows int) []string {
+	if rows <= 0 {
+		return nil
+	}
+	f := m.figures
+	if f.Status == live.Failed {
+		return styleLines(m.Styles.Error, wrapOnce(failureText(f), width, rows))
+	}
+	var footer []string
+	if f.Failed > 0 && rows > 1 {
+		footer = styleLines(m.Styles.Error, wrapOnce(failureText(f), width, 1))
+		rows--
+	}
+	var lines []string
+	switch {
+	case m.answerLen == 0 && m.reasoningLen == 0:
+		switch f.Status {
+		case live.Waiting:
+			lines = []string{m.Styles.Note.Render("waiting for the first token…")}
+		case live.Done:
+			lines = []string{m.Styles.Note.Render("(no text)")}
+		}
+	case m.answerLen == 0:
+		lines = append([]string{m.thinkingNote()}, styleLines(m.Styles.Reasoning, m.reasoning.Tail(rows-1))...)
+	default:
+		if m.reasoningLen > 0 && rows > 1 {
+			lines = append(lines, m.thinkingNote())
+		}
+		lines = append(lines, styleLines(m.Styles.Answer, m.answer.Tail(rows-len(lines)))...)
+	}
+	return append(lines, footer...)
+}
+
+// thinkingNote folds the reasoning into one line: ongoing, or how long it took.
+func (m *Model) thinkingNote() string {
+	tokens := format.Count(m.provider.ReasoningTokens()) + " tokens"
+	f := m.figures
+	if m.answerLen == 0 {
+		return m.Styles.Thinking.Render("thinking… " + tokens)
+	}
+	if f.HasTTFA && f.HasTTFT {
+		return m.Styles.Note.Render("thought for " + format.Duration(f.TTFA-f.TTFT) + " · " + tokens)
+	}
+	return m.Styles.Note.Render("thought · " + tokens)
+}
+
+// viewportLines is the zoomed lane's whole text, scrolled by the viewport
+// and following the tail while it is at the bottom.
+func (m *Model) viewportLines(width, rows int) []string {
+	m.viewport.Width, m.viewport.Height = width, rows
+	if text := m.answerLen + m.reasoningLen; text != m.viewportText {
+		follow := m.viewport.AtBottom()
+		var lines []string
+		if f := m.figures; f.Err != nil {
+			lines = append(lines, styleLines(m.Styles.Error, wrapOnce(failureText(f), width, 1000))...)
+		}
+		if m.reasoningLen > 0 {
+			lines = append(lines, m.thinkingNote())
+			lines = append(lines, styleLines(m.Styles.Reasoning, m.reasoning.Lines())...)
+			lines = append(lines, "")
+		}
+		lines = append(lines, styleLines(m.Styles.Answer, m.answer.Lines())...)
+		m.viewport.SetContent(strings.Join(lines, "\n"))
+		if follow {
+			m.viewport.GotoBottom()
+		}
+		m.viewportText = text
+	}
+	return strings.Split(m.viewport.View(), "\n")
+}
+
+// failureText says why streams failed: the failure's own words (status,
+// code, message, hint) for one stream, with a count for several.
+func failureText(f live.Figures) string {
+	if f.Err == nil {
+		return ""
+	}
+	msg := f.Err.Error()
+	if interrupted(f.Err) {
+		msg = "stopped before the end"
+	}
+	switch {
+	case f.Streams == 1:
+		return "✗ " + msg
+	case f.Failed == f.Streams:
+		return "✗ all " + itoa(f.Streams) + " streams failed: " + msg
+	default:
+		return "✗ " + itoa(f.Failed) + " of " + itoa(f.Streams) + " streams failed: " + msg
+	}
+}
+
+func interrupted(err error) bool {
+	var f *probes.Failure
+	return errors.As(err, &f) && f.Kind == probes.KindCancelled
+}
+
+// wrapOnce word-wraps a short text (a failure) and keeps its first rows lines.
+func wrapOnce(s string, width, rows int) []string {
+	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
+	return lines[:min(len(lines), rows)]
+}
+
+func styleLines(style lipgloss.Style, lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = style.Render(l)
+	}
+	return out
+}
+
+// fit cuts or pads every line to width and the list to height.
+func fit(lines []string, width, height int) []string {
+	out := make([]string, height)
+	for i := range out {
+		if i < len(lines) {
+			out[i] = format.PadRight(ansi.Truncate(lines[i], width, "…"), width)
+		} else {
+			out[i] = strings.Repeat(" ", width)
+		}
+	}
+	return out
+}
+
+// flow lays fields out left to right, two spaces apart, wrapping onto at
+// most maxLines lines; fields that do not fit are left out.
+func flow(fields []string, width, maxLines int) []string {
+	var lines []string
+	line, lineW := "", 0
+	for _, f := range fields {
+		fw := ansi.StringWidth(f)
+		if fw > width {
+			continue
+		}
+		if lineW > 0 && lineW+2+fw > width {
+			lines = append(lines, line)
+			line, lineW = "", 0
+		}
+		if len(lines) == maxLines {
+			break
+		}
+		if lineW > 0 {
+			line += "  "
+			lineW += 2
+		}
+		line += f
+		lineW += fw
+	}
+	if lineW > 0 && len(lines) < maxLines {
+		lines = append(lines, line)
+	}
+	return lines
+}
+
+// edge is a top or bottom border with a text at each end: "╭─ left ──── right ─╮".
+// The right text goes first when both do not fit; the left one is cut.
+func edge(style lipgloss.Style, leftCorner, fill, rightCorner, left, right string, width int) string {
+	inner := width - 2
+	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	if right != "" && lw+rw+6 > inner {
+		right, rw = "", 0
+	}
+	if left != "" && lw+4 > inner {
+		left = ansi.Truncate(left, max(inner-4, 0), "…")
+		lw = ansi.StringWidth(left)
+	}
+	var sb strings.Builder
+	used := 0
+	sb.WriteString(style.Render(leftCorner))
+	if left != "" && inner >= 4 {
+		sb.WriteString(style.Render(fill) + " " + left + " ")
+		used += lw + 3
+	}
+	tail := ""
+	if right != "" {
+		tail = " " + right + " " + style.Render(fill)
+		used += rw + 3
+	}
+	sb.WriteString(style.Render(strings.Repeat(fill, max(inner-used, 0))))
+	sb.WriteString(tail + style.Render(rightCorner))
+	return sb.String()
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,0 +1,123 @@
+package lane
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"tpsrace/config"
+	"tpsrace/probes"
+	"tpsrace/ui/format"
+	"tpsrace/ui/live"
+)
+
+func init() { lipgloss.SetColorProfile(termenv.Ascii) }
+
+const ms = time.Millisecond
+
+// streamed is a provider that thought for 300ms, then answered 200 words.
+func streamed(done bool) *live.Provider {
+	p := live.NewProvider(0, config.Provider{Name: "sim-fast", Model: "sim:wafer"}, 1, 12)
+	var events []probes.Event
+	events = append(events, probes.Event{At: 100 * ms, Reasoning: "let me think", Tokens: 3})
+	for i := range 200 {
+		events = append(events, probes.Event{At: 400*ms + time.Duration(i)*5*ms, Content: " w" + strconv.Itoa(i), Tokens: 1})
+	}
+	for i := range events {
+		p.Record(probes.Update{Event: &events[i]})
+	}
+	if done {
+		p.Record(probes.Update{Done: &probes.Result{Events: events, End: 1500 * ms, Usage: &probes.Usage{CompletionTokens: 203}}})
+	}
+	return p
+}
+
+// flat is a lane's text without its box, on one line, spaces collapsed.
+func flat(v string) string {
+	return strings.Join(strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╮", " ", "╰", " ", "╯", " ").Replace(v)), " ")
+}
+
+func view(p *live.Provider, w, h int, now time.Duration) string {
+	m := New(p, DefaultStyles())
+	m.SetSize(w, h)
+	m, _ = m.Update(FrameMsg{Now: now, Figures: p.Figures(now), Place: 1})
+	return m.View()
+}
+
+func TestEverySizeFitsExactly(t *testing.T) {
+	for _, done := range []bool{false, true} {
+		p := streamed(done)
+		for w := 0; w <= 90; w += 7 {
+			for h := 0; h <= 30; h += 2 {
+				v := view(p, w, h, 1200*ms)
+				lines := strings.Split(v, "\n")
+				if h > 0 && len(lines) != h {
+					t.Fatalf("%dx%d: %d lines", w, h, len(lines))
+				}
+				for _, l := range lines {
+					if w >= 8 && h > 0 && ansi.StringWidth(l) != w {
+						t.Fatalf("%dx%d: line %q is %d wide:\n%s", w, h, l, ansi.StringWidth(l), v)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestShowsFiguresThinkingAndTail(t *testing.T) {
+	p := streamed(true)
+	v := view(p, 60, 12, 0)
+	speed := "speed " + format.TPS(p.Streams[0].Figures.OutputTPS) + " tok/s"
+	for _, want := range []string{"1 sim-fast", "sim:wafer", "✓ 1st", "TTFT 100ms", "TTFA 400ms", speed, "thought for 300ms · 3 tokens", "w198 w199", "1.50s", "voice-ready"} {
+		if !strings.Contains(flat(v), want) {
+			t.Errorf("missing %q in:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "w0 w1") {
+		t.Errorf("the lane should follow the tail, not show the start:\n%s", v)
+	}
+	live := view(streamed(false), 60, 12, 1200*ms)
+	if !strings.Contains(live, "▶ streaming") || !strings.Contains(live, "now ") {
+		t.Errorf("a running lane shows its status and live rate:\n%s", live)
+	}
+}
+
+func TestShowsTheFailure(t *testing.T) {
+	p := live.NewProvider(2, config.Provider{Name: "groq", Model: "llama"}, 1, 0)
+	fail := &probes.Failure{Kind: probes.KindHTTP, Status: 401, Code: "invalid_api_key", Message: "Invalid API Key", Hint: "check GROQ_API_KEY"}
+	p.Record(probes.Update{Done: &probes.Result{End: 30 * ms, Err: fail}})
+	v := view(p, 50, 8, 0)
+	for _, want := range []string{"3 groq", "✗ failed", "401 invalid_api_key: Invalid API Key", "check GROQ_API_KEY"} {
+		if !strings.Contains(flat(v), want) {
+			t.Errorf("missing %q in:\n%s", want, v)
+		}
+	}
+}
+
+func TestZoomScrollsTheWholeAnswer(t *testing.T) {
+	p := streamed(true)
+	m := New(p, DefaultStyles())
+	m.SetSize(40, 12)
+	m.SetZoomed(true)
+	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	if strings.Contains(m.View(), "let me think") {
+		t.Fatalf("zoomed lane should start at the tail:\n%s", m.View())
+	}
+	for range 100 {
+		m, _ = m.Update(tea.KeyMsg{Type: tea.KeyUp})
+	}
+	if !strings.Contains(m.View(), "let me think") {
+		t.Errorf("scrolled to the top, the reasoning shows:\n%s", m.View())
+	}
+	m, _ = m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'G'}})
+	if !strings.Contains(m.View(), "w199") {
+		t.Errorf("G follows the tail again:\n%s", m.View())
+	}
+}

@@ -1,0 +1,109 @@
+package lane
+
+import (
+	"slices"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// wrapper word-wraps a text that only grows, as it grows: appending wraps
+// the new text only (greedy wrapping never moves a finished line), so a
+// long answer costs nothing per frame once it has been laid out. It is a
+// plain value (byte slices, not strings.Builder) so the lane holding it
+// can be copied, as Bubble Tea models are.
+type wrapper struct {
+	width int
+	lines []string // finished lines
+	line  []byte   // the line being filled
+	lineW int
+	word  []byte // the word being read
+	blank bool   // the last finished line is blank (blank runs fold to one)
+}
+
+func newWrapper(width int) wrapper { return wrapper{width: max(width, 1)} }
+
+// Append wraps s onto the text. Control characters (escape sequences from a
+// hostile or confused model included) are dropped; tabs read as spaces.
+func (w *wrapper) Append(s string) {
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			w.endWord()
+			w.endLine()
+		case r == '\t' || r == ' ':
+			w.endWord()
+		case unicode.IsControl(r):
+		default:
+			w.word = utf8.AppendRune(w.word, r)
+		}
+	}
+}
+
+// endWord places the word read so far on the current line or a new one,
+// cutting a word wider than the whole line.
+func (w *wrapper) endWord() {
+	word := string(w.word)
+	w.word = w.word[:0]
+	if word == "" {
+		return
+	}
+	ww := ansi.StringWidth(word)
+	if w.lineW > 0 && w.lineW+1+ww > w.width {
+		w.endLine()
+	}
+	for ww > w.width {
+		head := ansi.Truncate(word, w.width, "")
+		if head == "" { // a rune wider than the line: it goes on one anyway
+			_, size := utf8.DecodeRuneInString(word)
+			head = word[:size]
+		}
+		w.line = append(w.line, head...)
+		w.lineW = ansi.StringWidth(head)
+		w.endLine()
+		word = word[len(head):]
+		ww = ansi.StringWidth(word)
+	}
+	if w.lineW > 0 {
+		w.line = append(w.line, ' ')
+		w.lineW++
+	}
+	w.line = append(w.line, word...)
+	w.lineW += ww
+}
+
+func (w *wrapper) endLine() {
+	line := string(w.line)
+	w.line = w.line[:0]
+	w.lineW = 0
+	if line == "" && (w.blank || len(w.lines) == 0) {
+		return
+	}
+	w.blank = line == ""
+	w.lines = append(w.lines, line)
+}
+
+// Tail is the last n lines as shown now: the finished ones and the line
+// being filled, with the word being read placed where it would go.
+func (w *wrapper) Tail(n int) []string {
+	if n <= 0 {
+		return nil
+	}
+	open := w.openLines()
+	keep := max(n-len(open), 0)
+	out := append([]string{}, w.lines[max(len(w.lines)-keep, 0):]...)
+	out = append(out, open...)
+	return out[max(len(out)-n, 0):]
+}
+
+// Lines is every line as shown now.
+func (w *wrapper) Lines() []string { return append(slices.Clip(w.lines), w.openLines()...) }
+
+// openLines lays out the unfinished line and word without finishing them.
+func (w *wrapper) openLines() []string {
+	probe := wrapper{width: w.width, lineW: w.lineW, line: slices.Clone(w.line), word: slices.Clone(w.word)}
+	probe.endWord()
+	probe.endLine()
+	return probe.lines
+}

@@ -1,0 +1,146 @@
+package ui
+
+// Layout is where every pane goes for one window size. It is computed by
+// one pure function from the window size, the number of lanes and the mode,
+// on every resize and mode change, and pushed down to the panes.
+//
+// The rules, in order:
+//   - The header is 2 lines (title and status, then the prompt); 1 line
+//     below 16 rows. The footer is the help (1 line; more with full help).
+//   - Zoomed, one lane takes the whole body.
+//   - The leaderboard is a header row, a row per provider and the verdict
+//     line. It is shown when the lanes keep at least 1 line each next to it.
+//   - The chart of live tok/s sits beside the leaderboard from 120 columns
+//     (leaderboard 60% of the width, chart the rest), and above it when the
+//     window is narrower but the body has 30 or more rows; it is dropped
+//     when the lanes would fall under their minimum size.
+//   - Lanes fill what is left in a grid: every column count from 1 to the
+//     number of lanes is tried, keeping those whose lanes are at least
+//     MinLaneWidth × MinLaneHeight, and the one whose lanes are "squarest"
+//     for text wins (the larger of min(width, 3×height); fewer columns on a
+//     tie). When no grid fits, lanes become a list of borderless full-width
+//     rows: a summary line, then the tail of the answer.
+type Layout struct {
+	Width, Height int
+	Header        int // lines
+	Footer        int // lines
+	Body          int // lines between header and footer
+
+	Zoomed bool
+	List   bool  // lanes as borderless rows (too small for a grid)
+	Cols   int   // lanes per row
+	Widths []int // width of each column of lanes
+	Rows   []int // height of each row of lanes (List: of each lane)
+
+	Board      Pane
+	Chart      Pane
+	SideBySide bool // leaderboard and chart share the bottom rows
+}
+
+// Pane is a shown-or-not area.
+type Pane struct {
+	Show          bool
+	Width, Height int
+}
+
+// Minimum lane size in a grid, and the chart's.
+const (
+	MinLaneWidth  = 36
+	MinLaneHeight = 7
+	minChartWidth = 40
+	chartHeight   = 8   // when stacked
+	sideBySideMin = 120 // columns from which the chart sits beside the leaderboard
+)
+
+// ComputeLayout lays out lanes lanes in a width × height window with
+// footer lines of help.
+func ComputeLayout(width, height, lanes int, zoomed bool, footer int) Layout {
+	width, height, lanes = max(width, 0), max(height, 0), max(lanes, 0)
+	l := Layout{Width: width, Height: height, Header: 2, Footer: footer, Zoomed: zoomed}
+	if height < 16 {
+		l.Header = 1
+	}
+	l.Footer = min(l.Footer, max(height-l.Header, 0))
+	l.Body = max(height-l.Header-l.Footer, 0)
+	if lanes == 0 {
+		return l
+	}
+	if zoomed {
+		l.Cols, l.Widths, l.Rows = 1, []int{width}, []int{l.Body}
+		return l
+	}
+
+	boardH := lanes + 2
+	avail := l.Body
+	if avail-boardH >= lanes {
+		l.Board = Pane{Show: true, Width: width, Height: boardH}
+		avail -= boardH
+	}
+	if l.Board.Show {
+		bottom := l.chartRows(avail, width, lanes)
+		avail = l.Body - bottom
+	}
+
+	if cols, ok := bestGrid(width, avail, lanes); ok {
+		l.Cols = cols
+		l.Widths = split(width, cols)
+		l.Rows = split(avail, (lanes+cols-1)/cols)
+		return l
+	}
+	l.List, l.Cols, l.Widths, l.Rows = true, 1, []int{width}, split(avail, lanes)
+	return l
+}
+
+// chartRows places the chart if it fits (leaving the lanes a grid), sets
+// the board and chart panes, and returns the rows the bottom block takes.
+// avail is the body left once the board is placed.
+func (l *Layout) chartRows(avail, width, lanes int) int {
+	boardH := l.Board.Height
+	if width >= sideBySideMin {
+		bottom := max(boardH, min(max(l.Body/4, chartHeight), 14))
+		if _, ok := bestGrid(width, l.Body-bottom, lanes); ok {
+			boardW := width * 6 / 10
+			l.SideBySide = true
+			l.Board = Pane{Show: true, Width: boardW, Height: bottom}
+			l.Chart = Pane{Show: true, Width: width - boardW, Height: bottom}
+			return bottom
+		}
+	} else if l.Body >= 30 && width >= minChartWidth {
+		if _, ok := bestGrid(width, avail-chartHeight, lanes); ok {
+			l.Chart = Pane{Show: true, Width: width, Height: chartHeight}
+			return boardH + chartHeight
+		}
+	}
+	return boardH
+}
+
+// bestGrid picks the column count for lanes in a width × height area.
+func bestGrid(width, height, lanes int) (cols int, ok bool) {
+	best := -1
+	for c := 1; c <= lanes; c++ {
+		rows := (lanes + c - 1) / c
+		w, h := width/c, height/rows
+		if w < MinLaneWidth || h < MinLaneHeight {
+			continue
+		}
+		if score := min(w, 3*h); score > best {
+			best, cols = score, c
+		}
+	}
+	return cols, best >= 0
+}
+
+// split divides total into n parts differing by at most one, larger first.
+func split(total, n int) []int {
+	if n <= 0 {
+		return nil
+	}
+	parts := make([]int, n)
+	for i := range parts {
+		parts[i] = total / n
+		if i < total%n {
+			parts[i]++
+		}
+	}
+	return parts
+}

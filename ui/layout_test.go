@@ -1,0 +1,100 @@
+package ui
+
+import (
+	"fmt"
+	"testing"
+)
+
+func TestLayoutBreakpoints(t *testing.T) {
+	for _, c := range []struct {
+		w, h, lanes int
+		want        string
+	}{
+		// 80×24: 2×2 grid, leaderboard, no chart.
+		{80, 24, 4, "grid cols=2 widths=[40 40] rows=[8 7] board=80x6 chart=-"},
+		// 120×40 and up: chart beside the leaderboard.
+		{120, 40, 4, "grid cols=2 widths=[60 60] rows=[14 14] board=72x9 chart=48x9 side"},
+		{160, 48, 4, "grid cols=2 widths=[80 80] rows=[17 17] board=96x11 chart=64x11 side"},
+		{240, 60, 4, "grid cols=2 widths=[120 120] rows=[22 21] board=144x14 chart=96x14 side"},
+		// Narrow but tall: chart stacked.
+		{100, 50, 4, "grid cols=2 widths=[50 50] rows=[17 16] board=100x6 chart=100x8"},
+		// Tiny: lanes become rows; the leaderboard stays while it fits.
+		{40, 12, 4, "list cols=1 widths=[40] rows=[1 1 1 1] board=40x6 chart=-"},
+		{60, 9, 4, "list cols=1 widths=[60] rows=[2 2 2 1] board=- chart=-"},
+		// One provider, many providers.
+		{80, 24, 1, "grid cols=1 widths=[80] rows=[18] board=80x3 chart=-"},
+		{240, 60, 9, "grid cols=5 widths=[48 48 48 48 48] rows=[22 21] board=144x14 chart=96x14 side"},
+	} {
+		l := ComputeLayout(c.w, c.h, c.lanes, false, 1)
+		if got := describe(l); got != c.want {
+			t.Errorf("%dx%d with %d lanes:\n got %s\nwant %s", c.w, c.h, c.lanes, got, c.want)
+		}
+		checkFits(t, l, c.lanes)
+	}
+}
+
+func TestLayoutZoomed(t *testing.T) {
+	l := ComputeLayout(80, 24, 4, true, 1)
+	if !l.Zoomed || l.Header+l.Rows[0]+l.Footer != 24 || l.Widths[0] != 80 || l.Board.Show {
+		t.Fatalf("zoomed layout %+v", l)
+	}
+}
+
+// Every size from nothing up to 250×70 lays out without a panic, and
+// everything fits in the window.
+func TestLayoutNeverOverflows(t *testing.T) {
+	for lanes := 0; lanes <= 10; lanes += 3 {
+		for w := 0; w <= 250; w += 7 {
+			for h := 0; h <= 70; h += 3 {
+				checkFits(t, ComputeLayout(w, h, lanes, false, 1), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, true, 4), lanes)
+			}
+		}
+	}
+}
+
+func checkFits(t *testing.T, l Layout, lanes int) {
+	t.Helper()
+	sum := func(xs []int) (n int) {
+		for _, x := range xs {
+			n += x
+		}
+		return n
+	}
+	bottom := l.Board.Height
+	if l.SideBySide {
+		bottom = max(l.Board.Height, l.Chart.Height)
+	} else if l.Chart.Show {
+		bottom += l.Chart.Height
+	}
+	if !l.Board.Show {
+		bottom = 0
+	}
+	if got := l.Header + l.Footer + sum(l.Rows) + bottom; lanes > 0 && got != l.Height && l.Height >= 3 {
+		t.Errorf("%dx%d, %d lanes: %d lines laid out", l.Width, l.Height, lanes, got)
+	}
+	if got := sum(l.Widths); lanes > 0 && got != l.Width {
+		t.Errorf("%dx%d, %d lanes: lane widths add to %d", l.Width, l.Height, lanes, got)
+	}
+	if l.SideBySide && l.Board.Width+l.Chart.Width != l.Width {
+		t.Errorf("%dx%d: board and chart are %d+%d wide", l.Width, l.Height, l.Board.Width, l.Chart.Width)
+	}
+}
+
+func describe(l Layout) string {
+	kind := "grid"
+	if l.List {
+		kind = "list"
+	}
+	pane := func(p Pane) string {
+		if !p.Show {
+			return "-"
+		}
+		return fmt.Sprintf("%dx%d", p.Width, p.Height)
+	}
+	s := fmt.Sprintf("%s cols=%d widths=%v rows=%v board=%s chart=%s", kind, l.Cols, l.Widths, l.Rows, pane(l.Board), pane(l.Chart))
+	if l.SideBySide {
+		s += " side"
+	}
+	return s
+}

@@ -1,0 +1,436 @@
+// Package leaderboard is the race's standings: a row per provider, ranked
+// live by output speed and settled when every stream has ended, with the
+// finish order, the headline figures and a one-line verdict.
+//
+//	b := leaderboard.New(names, concurrency, leaderboard.DefaultStyles())
+//	b.SetSize(96, 6)
+//	b, _ = b.Update(leaderboard.FrameMsg{Figures: figures})
+//	fmt.Println(b.View())
+//
+// Ranking: providers with an output speed first, fastest first (per-user
+// speed: metrics.SoFar while streaming, metrics.Compute once ended); then
+// those still waiting; failed providers last; ties by TTFT, then by the
+// order of the config. Finish places go to providers whose streams all
+// ended and at least one completed, by the time their last stream ended.
+package leaderboard
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"tpsrace/metrics"
+	"tpsrace/ui/format"
+	"tpsrace/ui/live"
+	"tpsrace/ui/theme"
+)
+
+// Styles of the leaderboard.
+type Styles struct {
+	Header   lipgloss.Style
+	Muted    lipgloss.Style
+	Focused  lipgloss.Style // the focused provider's row
+	Failed   lipgloss.Style
+	Verdict  lipgloss.Style
+	Places   [3]lipgloss.Style          // 1st, 2nd, 3rd to finish
+	Provider func(i int) lipgloss.Style // provider i's name and speed bar
+}
+
+// DefaultStyles are built from theme.Default.
+func DefaultStyles() Styles {
+	p := theme.Default()
+	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
+	return Styles{
+		Header:   fg(p.Muted).Bold(true).Underline(true),
+		Muted:    fg(p.Muted),
+		Focused:  lipgloss.NewStyle().Reverse(true),
+		Failed:   fg(p.Bad),
+		Verdict:  fg(p.Accent).Bold(true),
+		Places:   [3]lipgloss.Style{fg(p.Gold).Bold(true), fg(p.Silver).Bold(true), fg(p.Bronze).Bold(true)},
+		Provider: func(i int) lipgloss.Style { return fg(p.ProviderColor(i)).Bold(true) },
+	}
+}
+
+// FrameMsg gives the leaderboard every provider's figures, by index.
+type FrameMsg struct{ Figures []live.Figures }
+
+// Model is the leaderboard.
+type Model struct {
+	Styles Styles
+
+	names       []string
+	concurrency int
+	width       int
+	height      int
+	focus       int // provider index, -1 for none
+	figures     []live.Figures
+	view        string
+}
+
+// New is a leaderboard for these providers (in config order).
+func New(names []string, concurrency int, styles Styles) Model {
+	m := Model{Styles: styles, names: names, concurrency: max(concurrency, 1), focus: -1, figures: make([]live.Figures, len(names))}
+	m.render()
+	return m
+}
+
+// SetSize sets the leaderboard's size: one line for the column names, one
+// per provider, one for the verdict. Rows that do not fit are cut from the
+// bottom; the verdict stays.
+func (m *Model) SetSize(width, height int) {
+	m.width, m.height = width, height
+	m.render()
+}
+
+// SetFocus highlights provider i's row (-1 for none).
+func (m *Model) SetFocus(i int) {
+	m.focus = i
+	m.render()
+}
+
+// Update handles FrameMsg.
+func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
+	if msg, ok := msg.(FrameMsg); ok && len(msg.Figures) == len(m.names) {
+		m.figures = msg.Figures
+		m.render()
+	}
+	return m, nil
+}
+
+// View is the leaderboard as last rendered.
+func (m Model) View() string { return m.view }
+
+// Order ranks providers (see the package doc); it returns indexes, best first.
+func Order(figs []live.Figures) []int {
+	order := make([]int, len(figs))
+	for i := range order {
+		order[i] = i
+	}
+	group := func(f live.Figures) int {
+		switch {
+		case f.Status == live.Failed:
+			return 2
+		case f.HasSpeed:
+			return 0
+		default:
+			return 1
+		}
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		fa, fb := figs[a], figs[b]
+		if c := cmp.Compare(group(fa), group(fb)); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(fb.Speed, fa.Speed); c != 0 {
+			return c
+		}
+		if fa.HasTTFT != fb.HasTTFT {
+			if fa.HasTTFT {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(fa.TTFT, fb.TTFT)
+	})
+	return order
+}
+
+// Places are the finish places by provider index (1 = first to finish,
+// 0 = not finished or failed).
+func Places(figs []live.Figures) []int {
+	var finished []int
+	for i, f := range figs {
+		if f.Status == live.Done {
+			finished = append(finished, i)
+		}
+	}
+	slices.SortStableFunc(finished, func(a, b int) int { return cmp.Compare(figs[a].Elapsed, figs[b].Elapsed) })
+	places := make([]int, len(figs))
+	for place, i := range finished {
+		places[i] = place + 1
+	}
+	return places
+}
+
+// Verdict is the one-line summary once every provider has settled ("" before):
+// the fastest completed provider against the slowest, by output speed.
+func Verdict(names []string, figs []live.Figures) string {
+	var ok, failed []int
+	for i, f := range figs {
+		if !f.Settled {
+			return ""
+		}
+		if f.Status == live.Failed {
+			failed = append(failed, i)
+		} else if f.HasSpeed {
+			ok = append(ok, i)
+		}
+	}
+	var s string
+	switch {
+	case len(ok) == 0:
+		s = "no provider completed a stream"
+	case len(ok) == 1:
+		s = names[ok[0]] + " streamed at " + format.TPS(figs[ok[0]].Speed) + " tok/s"
+	default:
+		order := Order(figs)
+		fast, slow := order[0], order[len(ok)-1]
+		ratio := figs[fast].Speed / figs[slow].Speed
+		s = names[fast] + " is " + format.Times(ratio) + " faster than " + names[slow] +
+			" (" + format.TPS(figs[fast].Speed) + " vs " + format.TPS(figs[slow].Speed) + " tok/s)"
+	}
+	if len(failed) > 0 {
+		s += " · " + strconv.Itoa(len(failed)) + " failed"
+	}
+	return s
+}
+
+// column is one column of the table.
+type column struct {
+	header   string
+	width    int
+	right    bool // right-aligned (numbers)
+	priority int  // lower stays longer when the table is narrow
+	cell     func(r row) string
+}
+
+// row is what a cell is drawn from.
+type row struct {
+	index, rank, place int
+	f                  live.Figures
+}
+
+func (m *Model) columns() []column {
+	s := m.Styles
+	dash := s.Muted.Render("–")
+	nameW := len("provider")
+	for _, n := range m.names {
+		nameW = max(nameW, ansi.StringWidth(n))
+	}
+	nameW = min(nameW, 22)
+	anyCost := false
+	for _, f := range m.figures {
+		anyCost = anyCost || f.HasCost
+	}
+	speedHeader := "tok/s"
+	if m.concurrency > 1 {
+		speedHeader = "per-user"
+	}
+	cols := []column{
+		{header: "#", width: 3, right: true, priority: 0, cell: func(r row) string {
+			if r.index == m.focus { // marked in words too: reverse video is lost without colour
+				return "▸" + strconv.Itoa(r.rank)
+			}
+			return s.Muted.Render(strconv.Itoa(r.rank))
+		}},
+		{header: "provider", width: nameW, priority: 0, cell: func(r row) string {
+			return s.Provider(r.index).Render(ansi.Truncate(m.names[r.index], nameW, "…"))
+		}},
+		{header: "finish", width: 6, priority: 3, cell: func(r row) string {
+			f, place := r.f, r.place
+			switch {
+			case f.Status == live.Failed:
+				return s.Failed.Render("failed")
+			case place >= 1 && place <= 3:
+				return s.Places[place-1].Render(format.Ordinal(place))
+			case place > 3:
+				return format.Ordinal(place)
+			case f.HasTTFT:
+				return s.Muted.Render("…")
+			}
+			return dash
+		}},
+		{header: "TTFT", width: 6, right: true, priority: 1, cell: func(r row) string {
+			f := r.f
+			if !f.HasTTFT {
+				return dash
+			}
+			return format.Duration(f.TTFT)
+		}},
+		{header: speedHeader, width: 8, right: true, priority: 0, cell: func(r row) string {
+			f := r.f
+			if !f.HasSpeed {
+				return dash
+			}
+			return lipgloss.NewStyle().Bold(true).Render(format.TPS(f.Speed))
+		}},
+		{header: "words/s", width: 7, right: true, priority: 4, cell: func(r row) string {
+			f := r.f
+			if !f.HasSpeed {
+				return dash
+			}
+			return "≈" + format.TPS(metrics.WordsPerSecond(f.Speed))
+		}},
+	}
+	if m.concurrency > 1 {
+		cols = append(cols, column{header: "aggregate", width: 9, right: true, priority: 2, cell: func(r row) string {
+			f := r.f
+			switch {
+			case f.HasAggregateTPS:
+				return format.TPS(f.AggregateTPS)
+			case !f.Settled && f.HasTTFT:
+				return s.Muted.Render(format.TPS(f.NowAggregateTPS))
+			}
+			return dash
+		}})
+	}
+	cols = append(cols,
+		column{header: "total", width: 6, right: true, priority: 2, cell: func(r row) string {
+			f := r.f
+			if !f.Settled {
+				return s.Muted.Render(format.Duration(f.Elapsed))
+			}
+			return format.Duration(f.Elapsed)
+		}},
+		column{header: "tokens", width: 6, right: true, priority: 3, cell: func(r row) string {
+			f := r.f
+			return tokensCell(f)
+		}},
+	)
+	if anyCost {
+		cols = append(cols, column{header: "cost/req", width: 8, right: true, priority: 5, cell: func(r row) string {
+			f := r.f
+			if !f.HasCost {
+				return dash
+			}
+			return format.USD(f.CostUSD)
+		}})
+	}
+	// Widen columns to their widest cell, so nothing is ever cut.
+	for k := range cols {
+		cols[k].width = max(cols[k].width, ansi.StringWidth(cols[k].header))
+		for i, f := range m.figures {
+			cols[k].width = max(cols[k].width, ansi.StringWidth(cols[k].cell(row{index: i, rank: i + 1, place: 1, f: f})))
+		}
+	}
+	return cols
+}
+
+// tokensCell is the output token count, with the o200k count beside it
+// when the provider's usage differs from it by more than 5%; "~" marks an
+// o200k estimate (no usage reported, or still streaming).
+func tokensCell(f live.Figures) string {
+	if f.Status == live.Failed && f.Tokens == 0 {
+		return "–"
+	}
+	if f.TokenSource != metrics.SourceUsage {
+		return "~" + format.Count(f.Tokens)
+	}
+	s := format.Count(f.Tokens)
+	if o := f.O200kTokens; o > 0 && abs(f.Tokens-o)*20 > o {
+		s += " (o200k " + format.Count(o) + ")"
+	}
+	return s
+}
+
+// fitColumns drops the least important columns until the table fits.
+func fitColumns(cols []column, width int) []column {
+	total := func(cs []column) int {
+		w := 0
+		for _, c := range cs {
+			w += c.width + 2
+		}
+		return w
+	}
+	for total(cols) > width {
+		worst := -1
+		for k, c := range cols {
+			if c.priority > 0 && (worst < 0 || c.priority > cols[worst].priority) {
+				worst = k
+			}
+		}
+		if worst < 0 {
+			break
+		}
+		cols = slices.Delete(slices.Clone(cols), worst, worst+1)
+	}
+	return cols
+}
+
+func (m *Model) render() {
+	if m.width <= 0 || m.height <= 0 {
+		m.view = ""
+		return
+	}
+	cols := fitColumns(m.columns(), m.width)
+	used := 0
+	for _, c := range cols {
+		used += c.width + 2
+	}
+	barW := m.width - used - 1
+	var fastest float64
+	for _, f := range m.figures {
+		fastest = max(fastest, f.Speed)
+	}
+
+	cells := func(texts []string) string {
+		var sb strings.Builder
+		for k, c := range cols {
+			sb.WriteString(" ")
+			if c.right {
+				sb.WriteString(format.PadLeft(texts[k], c.width))
+			} else {
+				sb.WriteString(format.PadRight(texts[k], c.width))
+			}
+			sb.WriteString(" ")
+		}
+		return sb.String()
+	}
+	headers := make([]string, len(cols))
+	for k, c := range cols {
+		headers[k] = m.Styles.Header.Render(c.header)
+	}
+	lines := []string{cells(headers)}
+
+	order, places := Order(m.figures), Places(m.figures)
+	for rank, i := range order {
+		f := m.figures[i]
+		texts := make([]string, len(cols))
+		for k, c := range cols {
+			texts[k] = c.cell(row{index: i, rank: rank + 1, place: places[i], f: f})
+		}
+		line := cells(texts)
+		if barW >= 8 && f.HasSpeed && fastest > 0 {
+			line += m.Styles.Provider(i).Render(bar(f.Speed/fastest, barW))
+		}
+		if i == m.focus {
+			line = m.Styles.Focused.Render(ansi.Strip(line))
+		}
+		lines = append(lines, line)
+	}
+
+	verdict := Verdict(m.names, m.figures)
+	if verdict != "" {
+		verdict = m.Styles.Verdict.Render("▶ " + verdict)
+	}
+	keep := max(m.height-1, 0)
+	if len(lines) > keep {
+		lines = lines[:keep]
+	}
+	lines = append(lines, verdict)
+	for len(lines) < m.height {
+		lines = append(lines, "")
+	}
+	for k := range lines {
+		lines[k] = format.PadRight(ansi.Truncate(lines[k], m.width, "…"), m.width)
+	}
+	m.view = strings.Join(lines[:m.height], "\n")
+}
+
+// bar is a horizontal bar of fraction (0..1) of width cells, in eighths.
+func bar(fraction float64, width int) string {
+	eighths := int(fraction*float64(width*8) + 0.5)
+	full, rest := eighths/8, eighths%8
+	s := strings.Repeat("█", full)
+	if rest > 0 {
+		s += string([]rune("▏▎▍▌▋▊▉")[rest-1])
+	}
+	return s
+}
+
+func abs(n int) int { return max(n, -n) }

@@ -1,0 +1,105 @@
+package leaderboard
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
+
+	"tpsrace/metrics"
+	"tpsrace/ui/live"
+)
+
+func init() { lipgloss.SetColorProfile(termenv.Ascii) }
+
+func TestOrderRanksBySpeedThenWaitingThenFailed(t *testing.T) {
+	figs := []live.Figures{
+		{Status: live.Failed, Settled: true},                                          // 0
+		{Status: live.Streaming, HasSpeed: true, Speed: 100, HasTTFT: true},           // 1
+		{Status: live.Waiting},                                                        // 2
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 900},                // 3
+		{Status: live.Streaming, HasSpeed: true, Speed: 100, HasTTFT: true, TTFT: -1}, // 4: same speed, earlier TTFT
+	}
+	got := Order(figs)
+	want := []int{3, 4, 1, 2, 0}
+	for k := range want {
+		if got[k] != want[k] {
+			t.Fatalf("Order = %v, want %v", got, want)
+		}
+	}
+}
+
+func TestPlacesAreFinishOrder(t *testing.T) {
+	figs := []live.Figures{
+		{Status: live.Done, Settled: true, Elapsed: 3 * time.Second},
+		{Status: live.Streaming},
+		{Status: live.Done, Settled: true, Elapsed: time.Second},
+		{Status: live.Failed, Settled: true, Elapsed: time.Millisecond},
+	}
+	got := Places(figs)
+	if got[0] != 2 || got[1] != 0 || got[2] != 1 || got[3] != 0 {
+		t.Fatalf("Places = %v", got)
+	}
+}
+
+func TestVerdict(t *testing.T) {
+	names := []string{"fast", "slow", "broken"}
+	figs := []live.Figures{
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1400},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100},
+		{Status: live.Failed, Settled: true},
+	}
+	if got, want := Verdict(names, figs), "fast is 14× faster than slow (1,400 vs 100 tok/s) · 1 failed"; got != want {
+		t.Errorf("Verdict = %q, want %q", got, want)
+	}
+	figs[1].Settled = false
+	if got := Verdict(names, figs); got != "" {
+		t.Errorf("Verdict before the end = %q", got)
+	}
+}
+
+func TestTokensShowO200kWhenUsageDiffers(t *testing.T) {
+	if got := tokensCell(live.Figures{Tokens: 120, O200kTokens: 100, TokenSource: metrics.SourceUsage}); got != "120 (o200k 100)" {
+		t.Errorf("20%% apart: %q", got)
+	}
+	if got := tokensCell(live.Figures{Tokens: 104, O200kTokens: 100, TokenSource: metrics.SourceUsage}); got != "104" {
+		t.Errorf("4%% apart: %q", got)
+	}
+	if got := tokensCell(live.Figures{Tokens: 42, O200kTokens: 42, TokenSource: metrics.SourceEstimate}); got != "~42" {
+		t.Errorf("estimate: %q", got)
+	}
+}
+
+func TestViewFitsAndDropsColumnsWhenNarrow(t *testing.T) {
+	names := []string{"sim-wafer", "sim-laptop"}
+	figs := []live.Figures{
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1800, HasTTFT: true, TTFT: 250 * time.Millisecond, Elapsed: time.Second, Tokens: 400, O200kTokens: 400, TokenSource: metrics.SourceUsage, HasCost: true, CostUSD: 0.0005},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 25, HasTTFT: true, TTFT: 600 * time.Millisecond, Elapsed: 7 * time.Second, Tokens: 160, O200kTokens: 160, TokenSource: metrics.SourceUsage},
+	}
+	for _, width := range []int{30, 60, 80, 140} {
+		b := New(names, 1, DefaultStyles())
+		b.SetSize(width, 4)
+		b, _ = b.Update(FrameMsg{Figures: figs})
+		lines := strings.Split(b.View(), "\n")
+		if len(lines) != 4 {
+			t.Fatalf("width %d: %d lines", width, len(lines))
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) != width {
+				t.Errorf("width %d: line %q is %d wide", width, l, ansi.StringWidth(l))
+			}
+		}
+		if !strings.Contains(lines[1], "sim-wafer") || !strings.Contains(lines[1], "1,800") {
+			t.Errorf("width %d: first row %q", width, lines[1])
+		}
+		if width >= 80 && !strings.Contains(b.View(), "cost/req") {
+			t.Errorf("width %d: no cost column:\n%s", width, b.View())
+		}
+		if !strings.Contains(lines[3], "72× faster") {
+			t.Errorf("width %d: verdict %q", width, lines[3])
+		}
+	}
+}

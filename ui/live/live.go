@@ -1,0 +1,315 @@
+// Package live is what the dashboard knows about each provider while a race
+// runs: the recorded events and results of its streams, and the figures of
+// package metrics evaluated at a moment of the race. It computes no figure
+// of its own; it only picks which metrics function applies (SoFar while a
+// stream runs, Compute once it ends) and takes medians across the streams
+// of one provider.
+package live
+
+import (
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/metrics"
+	"tpsrace/probes"
+)
+
+// SamplePeriod spaces the live tok/s samples behind the sparklines and the
+// chart. Samples sit at fixed race times, so a replay draws the same picture.
+const SamplePeriod = 50 * time.Millisecond
+
+// Status is where a provider is in the race.
+type Status int
+
+// Statuses, in the order a stream goes through them.
+const (
+	Waiting   Status = iota // no text yet
+	Thinking                // reasoning text, no answer yet
+	Streaming               // answer text arriving
+	Done                    // every stream ended, at least one completed
+	Failed                  // every stream ended and none completed
+)
+
+func (s Status) String() string {
+	return [...]string{"waiting", "thinking", "streaming", "done", "failed"}[s]
+}
+
+// Stream is one stream of a provider.
+type Stream struct {
+	Events  []probes.Event
+	Result  *probes.Result  // nil while the stream runs
+	Figures metrics.Figures // settled figures, once Result is set
+
+	// firstAnswer is the time of the first event with answer text: the
+	// instant metrics.Compute will report as TTFA, known before the end.
+	firstAnswer    time.Duration
+	hasFirstAnswer bool
+}
+
+// Provider is one lane of the race.
+type Provider struct {
+	Index   int
+	Name    string
+	Model   string
+	Streams []Stream
+
+	promptTokens    int // for cost when the provider reports no usage
+	answer          strings.Builder
+	reasoning       strings.Builder
+	reasoningTokens int
+	samples         []float64 // final samples of per-user live tok/s, one per SamplePeriod
+}
+
+// NewProvider is provider p (index i of the race) with concurrency streams.
+// promptTokens is the o200k count of the prompt.
+func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provider {
+	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), promptTokens: promptTokens}
+}
+
+// Record adds one update of the race that belongs to this provider.
+func (p *Provider) Record(u probes.Update) {
+	if u.Stream < 0 || u.Stream >= len(p.Streams) {
+		return
+	}
+	s := &p.Streams[u.Stream]
+	if e := u.Event; e != nil {
+		s.Events = append(s.Events, *e)
+		if e.Content != "" && !s.hasFirstAnswer {
+			s.firstAnswer, s.hasFirstAnswer = e.At, true
+		}
+		if u.Stream == 0 {
+			p.answer.WriteString(e.Content)
+			p.reasoning.WriteString(e.Reasoning)
+			if e.Content == "" {
+				p.reasoningTokens += e.Tokens
+			}
+		}
+	}
+	if r := u.Done; r != nil {
+		s.Result = r
+		s.Events = r.Events
+		s.Figures = metrics.Compute(r, p.promptTokens)
+	}
+}
+
+// Answer is stream 0's answer text so far.
+func (p *Provider) Answer() string { return p.answer.String() }
+
+// Reasoning is stream 0's reasoning text so far.
+func (p *Provider) Reasoning() string { return p.reasoning.String() }
+
+// ReasoningTokens counts the o200k tokens of stream 0's reasoning-only events.
+func (p *Provider) ReasoningTokens() int { return p.reasoningTokens }
+
+// Results are the recorded results of every stream; ok is false until all ended.
+func (p *Provider) Results() (results []probes.Result, ok bool) {
+	for _, s := range p.Streams {
+		if s.Result == nil {
+			return nil, false
+		}
+		results = append(results, *s.Result)
+	}
+	return results, true
+}
+
+// Figures are one provider's figures at a moment of the race. With several
+// streams, per-user figures are medians across them.
+type Figures struct {
+	Status  Status
+	Settled bool // every stream ended: the figures are metrics.Compute's and final
+
+	TTFT    time.Duration // median first text event
+	HasTTFT bool
+	TTFA    time.Duration // median first answer event
+	HasTTFA bool
+
+	// NowTPS is per-user live tok/s (metrics.LiveTPS, median across streams);
+	// NowAggregateTPS is its sum across streams.
+	NowTPS          float64
+	NowAggregateTPS float64
+
+	// Speed is per-user output speed: metrics.SoFar while a stream runs,
+	// metrics.Compute's OutputTPS once it ends; median across completed streams.
+	Speed    float64
+	HasSpeed bool
+	// AggregateTPS is metrics.AggregateTPS across the streams, once settled.
+	AggregateTPS    float64
+	HasAggregateTPS bool
+
+	Tokens      int    // output tokens, all streams (usage where reported once settled)
+	O200kTokens int    // o200k count of the streamed text, all streams
+	TokenSource string // metrics.SourceUsage when every ended stream reported usage
+
+	Elapsed time.Duration // now while running; release to the end of the last stream once settled
+
+	CostUSD float64 // median cost of one request
+	HasCost bool
+
+	Streams int   // streams in the race
+	Failed  int   // streams that ended with an error
+	Err     error // the first failure, to show in the lane
+}
+
+// Figures evaluates the provider at now (time since release).
+func (p *Provider) Figures(now time.Duration) Figures {
+	f := Figures{Streams: len(p.Streams), TokenSource: metrics.SourceUsage}
+	var speeds, costs []float64
+	var ttfts, ttfas []time.Duration
+	var settled []metrics.Figures
+	anyText, anyAnswer := false, false
+	for i := range p.Streams {
+		s := &p.Streams[i]
+		anyText = anyText || len(s.Events) > 0
+		anyAnswer = anyAnswer || s.hasFirstAnswer
+		if len(s.Events) > 0 {
+			ttfts = append(ttfts, s.Events[0].At)
+		}
+		if s.hasFirstAnswer {
+			ttfas = append(ttfas, s.firstAnswer)
+		}
+		if s.Result == nil {
+			tok, tps, ok := metrics.SoFar(s.Events)
+			f.Tokens += tok
+			f.O200kTokens += tok
+			f.TokenSource = metrics.SourceEstimate
+			if ok {
+				speeds = append(speeds, tps)
+			}
+			continue
+		}
+		sf := s.Figures
+		settled = append(settled, sf)
+		f.Tokens += sf.OutputTokens
+		f.O200kTokens += sf.O200kTokens
+		if sf.TokenSource != metrics.SourceUsage {
+			f.TokenSource = metrics.SourceEstimate
+		}
+		if sf.HasCost {
+			costs = append(costs, sf.CostUSD)
+		}
+		if !s.Result.OK() {
+			f.Failed++
+			if f.Err == nil {
+				f.Err = s.Result.Err
+			}
+			continue
+		}
+		if sf.HasOutputTPS {
+			speeds = append(speeds, sf.OutputTPS)
+		}
+	}
+	f.Settled = len(settled) == len(p.Streams)
+	switch {
+	case f.Settled && f.Failed == len(p.Streams):
+		f.Status = Failed
+	case f.Settled:
+		f.Status = Done
+	case anyAnswer:
+		f.Status = Streaming
+	case anyText:
+		f.Status = Thinking
+	}
+
+	f.TTFT, f.HasTTFT = median(ttfts)
+	f.TTFA, f.HasTTFA = median(ttfas)
+	f.Speed, f.HasSpeed = median(speeds)
+	f.CostUSD, f.HasCost = median(costs)
+	if f.Settled {
+		for _, sf := range settled {
+			f.Elapsed = max(f.Elapsed, sf.E2E)
+		}
+		f.AggregateTPS, f.HasAggregateTPS = metrics.AggregateTPS(settled)
+	} else {
+		f.Elapsed = now
+		f.NowTPS, f.NowAggregateTPS = p.liveAt(now)
+	}
+	return f
+}
+
+// Series is per-user live tok/s (median across streams) every SamplePeriod
+// from the release to until. Samples no later than every stream's newest
+// event are final and kept; later ones are recomputed until their events
+// have surely arrived. The result must not be modified.
+func (p *Provider) Series(until time.Duration) []float64 {
+	final := p.finalUntil()
+	for {
+		t := SamplePeriod * time.Duration(len(p.samples)+1)
+		if t > until || t > final {
+			break
+		}
+		perUser, _ := p.liveAt(t)
+		p.samples = append(p.samples, perUser)
+	}
+	n := min(len(p.samples), int(until/SamplePeriod))
+	out := p.samples[:n:n]
+	for t := SamplePeriod * time.Duration(len(out)+1); t <= until; t += SamplePeriod {
+		perUser, _ := p.liveAt(t)
+		out = append(out, perUser)
+	}
+	return out
+}
+
+// finalUntil is the race time up to which every event has been recorded:
+// the newest event of each running stream (events of one stream arrive in
+// order), the end of time for streams that ended.
+func (p *Provider) finalUntil() time.Duration {
+	final := time.Duration(math.MaxInt64)
+	for _, s := range p.Streams {
+		switch {
+		case s.Result != nil:
+		case len(s.Events) == 0:
+			final = 0
+		default:
+			// Just before the newest event: another may share its instant.
+			final = min(final, s.Events[len(s.Events)-1].At-1)
+		}
+	}
+	return final
+}
+
+// liveAt is metrics.LiveTPS of every stream at t: the median and the sum.
+// A stream that has ended streams nothing: its rate after the end is zero,
+// not its last second's tokens lingering in the window.
+func (p *Provider) liveAt(t time.Duration) (perUser, aggregate float64) {
+	rates := make([]float64, len(p.Streams))
+	for i, s := range p.Streams {
+		if s.Result != nil && t > s.Result.End {
+			continue
+		}
+		// LiveTPS skips events after t itself; cutting them off first
+		// only spares it the walk back from the newest event.
+		upto := sort.Search(len(s.Events), func(k int) bool { return s.Events[k].At > t })
+		rates[i] = metrics.LiveTPS(s.Events[:upto], t)
+		aggregate += rates[i]
+	}
+	perUser, _ = median(rates)
+	return perUser, aggregate
+}
+
+func median[T ~int64 | ~float64](values []T) (T, bool) {
+	if len(values) == 0 {
+		return 0, false
+	}
+	sorted := slices.Clone(values)
+	slices.Sort(sorted)
+	return metrics.Percentile(sorted, 50), true
+}
+
+// Resample picks width columns from series, each the sample at the end of
+// its share of the time axis (repeating samples when there are fewer than
+// columns), so the whole span always fills the width.
+func Resample(series []float64, width int) []float64 {
+	if width <= 0 || len(series) == 0 {
+		return nil
+	}
+	n := len(series)
+	out := make([]float64, width)
+	for j := range out {
+		out[j] = series[((j+1)*n+width-1)/width-1]
+	}
+	return out
+}

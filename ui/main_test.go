@@ -1,0 +1,90 @@
+package ui
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"tpsrace/config"
+	"tpsrace/probes"
+	"tpsrace/tokens"
+)
+
+func TestMain(m *testing.M) {
+	lipgloss.SetColorProfile(termenv.Ascii)
+	lipgloss.SetHasDarkBackground(true)
+	os.Exit(m.Run())
+}
+
+const ms = time.Millisecond
+
+// recordedRace is a deterministic race: four providers with exact event
+// times — a fast one, a reasoning one, a slow one, and one whose key is
+// refused — as the updates a live race would deliver, and its results.
+func recordedRace() (*config.Config, []probes.Update, [][]probes.Result) {
+	price := &config.Price{InputPerMTok: 0.6, OutputPerMTok: 0.8}
+	cfg := &config.Config{
+		Prompt:    "Explain how a CPU cache works in three paragraphs.",
+		MaxTokens: 400,
+		Providers: []config.Provider{
+			{Name: "fast-wafer", Model: "wafer-70b", Price: price},
+			{Name: "deep-thinker", Model: "r1-distill"},
+			{Name: "laptop", Model: "llama3.2:3b"},
+			{Name: "groq", Model: "llama-3.3-70b", KeyVar: "GROQ_API_KEY"},
+		},
+	}
+	words := strings.Fields(`a cache keeps the data a core will need next close to it so most loads
+		finish in a few cycles instead of the long trip to main memory each line holds a small block
+		and when the core asks for an address the cache checks its tags first`)
+	stream := func(ttft, gap time.Duration, thinking, answer int) []probes.Event {
+		var events []probes.Event
+		at := ttft
+		for i := range thinking + answer {
+			w := " " + words[i%len(words)]
+			e := probes.Event{At: at, Tokens: tokens.Count(w)}
+			if i < thinking {
+				e.Reasoning = w
+			} else {
+				e.Content = w
+			}
+			events = append(events, e)
+			at += gap
+		}
+		return events
+	}
+	done := func(i int, events []probes.Event, err error) probes.Result {
+		r := probes.Result{Provider: cfg.Providers[i].Name, Model: cfg.Providers[i].Model, Events: events, Err: err, Price: cfg.Providers[i].Price}
+		n := 0
+		for _, e := range events {
+			n += e.Tokens
+			r.End = e.At + 5*ms
+		}
+		if err == nil {
+			r.Usage = &probes.Usage{PromptTokens: 12, CompletionTokens: n, TotalTokens: 12 + n}
+			r.FinishReason = "stop"
+		} else {
+			r.End = 40 * ms
+		}
+		return r
+	}
+	results := [][]probes.Result{
+		{done(0, stream(210*ms, 500*time.Microsecond, 0, 400), nil)},
+		{done(1, stream(150*ms, 4*ms, 120, 180), nil)},
+		{done(2, stream(600*ms, 40*ms, 0, 60), nil)},
+		{done(3, nil, &probes.Failure{Kind: probes.KindHTTP, Status: 401, Code: "invalid_api_key", Message: "Invalid API Key", Hint: "check GROQ_API_KEY"})},
+	}
+	updates := []probes.Update{{Provider: -1, Stream: -1, Released: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}}
+	for i, streams := range results {
+		for s := range streams {
+			for k := range streams[s].Events {
+				updates = append(updates, probes.Update{Provider: i, Stream: s, Event: &streams[s].Events[k]})
+			}
+			updates = append(updates, probes.Update{Provider: i, Stream: s, Done: &streams[s]})
+		}
+	}
+	return cfg, updates, results
+}

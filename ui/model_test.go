@@ -1,0 +1,155 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+func press(s string) tea.KeyMsg {
+	switch s {
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+// Any window size, before, during and after a race, gives a screen of
+// exactly that many lines, none wider than the window.
+func TestResizeMidRaceFitsEverySize(t *testing.T) {
+	cfg, updates, results := recordedRace()
+	m := New(Options{Config: cfg})
+	check := func(m Model, w, h int) {
+		t.Helper()
+		lines := strings.Split(m.View(), "\n")
+		if w > 0 && h > 0 && len(lines) != h {
+			t.Fatalf("%dx%d: %d lines", w, h, len(lines))
+		}
+		for _, l := range lines {
+			if ansi.StringWidth(l) > w {
+				t.Fatalf("%dx%d: line %q is %d wide", w, h, l, ansi.StringWidth(l))
+			}
+		}
+	}
+	sizes := [][2]int{{80, 24}, {0, 0}, {1, 1}, {40, 12}, {39, 11}, {120, 40}, {240, 60}, {20, 50}, {200, 8}}
+	for _, s := range sizes {
+		m = update(m, tea.WindowSizeMsg{Width: s[0], Height: s[1]})
+		check(m, s[0], s[1])
+	}
+	m = update(m, batchMsg{race: m.raceID, updates: updates[:len(updates)/2]})
+	for _, s := range sizes {
+		m = update(m, tea.WindowSizeMsg{Width: s[0], Height: s[1]})
+		check(m, s[0], s[1])
+		m = update(m, press("2"))
+		check(m, s[0], s[1])
+		m = update(m, press("esc"))
+	}
+	m = update(m, raceDoneMsg{race: m.raceID, results: results})
+	for w := 30; w <= 200; w += 17 {
+		for h := 8; h <= 60; h += 7 {
+			m = update(m, tea.WindowSizeMsg{Width: w, Height: h})
+			check(m, w, h)
+		}
+	}
+}
+
+func TestKeysFocusZoomAndBack(t *testing.T) {
+	m := finishedRace(120, 40)
+	m = update(m, press("tab"))
+	if m.focus != 0 || !strings.Contains(m.View(), "┏━ 1 fast-wafer") {
+		t.Fatalf("tab focuses lane 1 (thick border):\n%s", m.View())
+	}
+	m = update(m, press("shift+tab"))
+	if m.focus != 3 {
+		t.Fatalf("shift+tab wraps to the last lane, focus %d", m.focus)
+	}
+	m = update(m, press("2"))
+	if m.zoom != 1 || !m.layout.Zoomed || strings.Contains(m.View(), "fast-wafer") {
+		t.Fatalf("2 zooms lane 2 alone:\n%s", m.View())
+	}
+	m = update(m, press("tab"))
+	if m.zoom != 2 || !strings.Contains(m.View(), "3 laptop") {
+		t.Fatalf("tab in zoom moves to lane 3:\n%s", m.View())
+	}
+	m = update(m, press("9")) // no 9th lane
+	if m.zoom != 2 {
+		t.Fatalf("9 with 4 lanes changed the zoom to %d", m.zoom)
+	}
+	m = update(m, press("esc"))
+	if m.zoom != -1 || m.layout.Zoomed {
+		t.Fatal("esc leaves the zoom")
+	}
+	m = update(m, press("esc"))
+	if m.focus != -1 {
+		t.Fatal("a second esc drops the focus")
+	}
+}
+
+func TestKeysConcurrencyPauseHelpEditor(t *testing.T) {
+	m := finishedRace(120, 40)
+	for _, want := range []int{4, 16, 64, 1} {
+		m = update(m, press("c"))
+		if m.concurrency != want {
+			t.Fatalf("c: concurrency %d, want %d", m.concurrency, want)
+		}
+	}
+	m = update(m, press("c"))
+	if !strings.Contains(m.View(), "C=1 (next 4)") || !strings.Contains(m.View(), "press r") {
+		t.Errorf("the next race's concurrency is shown:\n%s", m.View())
+	}
+
+	m = update(m, press("p"))
+	if !m.paused || !strings.Contains(m.View(), "PAUSED") {
+		t.Fatal("p pauses")
+	}
+	if next, cmd := m.Update(frameMsg{tick: m.tick}); cmd != nil || next.(Model).screen != m.screen {
+		t.Error("a paused dashboard does not redraw or tick")
+	}
+	m = update(m, press("p"))
+
+	m = update(m, press("?"))
+	if !m.help.ShowAll || !strings.Contains(m.View(), "focus previous lane") {
+		t.Errorf("? shows the full help:\n%s", m.View())
+	}
+	m = update(m, press("?"))
+
+	prompt := m.prompt
+	m = update(m, press("e"))
+	if !m.editing || !strings.Contains(m.View(), "Edit the prompt") {
+		t.Fatal("e opens the editor")
+	}
+	m = update(m, press("q")) // typed into the editor, not quitting
+	m = update(m, press("esc"))
+	if m.editing || m.prompt != prompt {
+		t.Fatalf("esc cancels the edit: editing %v, prompt %q", m.editing, m.prompt)
+	}
+}
+
+func TestStaleMessagesAreDropped(t *testing.T) {
+	m := finishedRace(80, 24)
+	before := m.View()
+	if _, cmd := m.Update(frameMsg{tick: m.tick - 1}); cmd != nil {
+		t.Error("a stale tick chain goes on")
+	}
+	_, updates, _ := recordedRace()
+	m = update(m, batchMsg{race: m.raceID - 1, updates: updates})
+	m = update(m, raceDoneMsg{race: m.raceID - 1})
+	if m.View() != before || len(m.history) != 1 {
+		t.Error("messages of an old race changed the screen")
+	}
+}
+
+func TestSaveBeforeAnyRaceSaysSo(t *testing.T) {
+	cfg, _, _ := recordedRace()
+	m := update(New(Options{Config: cfg}), tea.WindowSizeMsg{Width: 100, Height: 30})
+	m = update(m, press("s"))
+	if !strings.Contains(m.View(), "saving is not available") {
+		t.Errorf("no Save func:\n%s", m.View())
+	}
+}

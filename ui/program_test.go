@@ -1,0 +1,219 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"math"
+	"slices"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+	"go.uber.org/goleak"
+
+	"tpsrace/config"
+	"tpsrace/metrics"
+	"tpsrace/probes"
+	"tpsrace/sim"
+	"tpsrace/tokens"
+	"tpsrace/ui/leaderboard"
+	"tpsrace/ui/live"
+)
+
+// These tests drive the real program (teatest) against the real simulator
+// over loopback. Bounds on wall-clock time are generous: they catch a hang,
+// not a slow machine.
+
+// noLeaks checks, after everything else the test registered has been
+// cleaned up (the simulator closed), that no goroutine is left.
+func noLeaks(t *testing.T) {
+	t.Helper()
+	t.Cleanup(func() {
+		goleak.VerifyNone(t,
+			goleak.IgnoreCurrent(),
+			// teatest waits on SIGINT for its whole process.
+			goleak.IgnoreTopFunction("github.com/charmbracelet/x/exp/teatest.NewTestModel.func2"),
+			goleak.IgnoreTopFunction("os/signal.signal_recv"),
+		)
+	})
+}
+
+func startSim(t *testing.T) *sim.Server {
+	t.Helper()
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	return srv
+}
+
+func simConfig(srv *sim.Server, prompt string, maxTokens int, models ...string) *config.Config {
+	cfg := &config.Config{Prompt: prompt, MaxTokens: maxTokens, Simulated: true}
+	for i, model := range models {
+		cfg.Providers = append(cfg.Providers, config.Provider{
+			Name: "p" + string(rune('1'+i)), Kind: config.KindOpenAI, BaseURL: srv.URL(), Model: model, Timeout: config.DefaultTimeouts,
+		})
+	}
+	return cfg
+}
+
+func startProgram(t *testing.T, opts Options) *teatest.TestModel {
+	t.Helper()
+	return teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(120, 40))
+}
+
+// waitFor waits until the screen output since the last wait contains s.
+func waitFor(t *testing.T, tm *teatest.TestModel, s string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
+		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+}
+
+// quit presses q and returns the final model once every stream has ended.
+func quit(t *testing.T, tm *teatest.TestModel) Model {
+	t.Helper()
+	tm.Type("q")
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	m.shutdown()
+	return m
+}
+
+func lastRace(t *testing.T, m Model) [][]probes.Result {
+	t.Helper()
+	if len(m.history) == 0 {
+		t.Fatal("no race finished")
+	}
+	return m.history[len(m.history)-1]
+}
+
+func TestRaceRunsToTheEndAndRacesAgain(t *testing.T) {
+	noLeaks(t)
+	srv := startSim(t)
+	cfg := simConfig(srv, "Say hi.", 400,
+		"sim:ttft=30ms,tps=100,tokens=60",   // slowest
+		"sim:ttft=30ms,tps=2000,tokens=200", // fastest
+		"sim:ttft=30ms,tps=500,tokens=150",
+	)
+	tm := startProgram(t, Options{Config: cfg})
+	waitFor(t, tm, "faster than")
+	tm.Type("r")
+	waitFor(t, tm, "racing")
+	waitFor(t, tm, "p2 is")
+	m := quit(t, tm)
+
+	if len(m.history) != 2 {
+		t.Fatalf("%d races kept, want 2", len(m.history))
+	}
+	figs := m.figures()
+	if got, want := leaderboard.Order(figs), []int{1, 2, 0}; !slices.Equal(got, want) {
+		t.Errorf("leaderboard order %v, want %v (by simulated speed)", got, want)
+	}
+	for i, res := range lastRace(t, m) {
+		if !res[0].OK() {
+			t.Errorf("provider %d: %v", i, res[0].Err)
+		}
+	}
+}
+
+func TestEditedPromptReachesTheServer(t *testing.T) {
+	noLeaks(t)
+	srv := startSim(t)
+	cfg := simConfig(srv, "Say hi.", 100, "sim:ttft=20ms,tps=1000,tokens=50")
+	tm := startProgram(t, Options{Config: cfg})
+	waitFor(t, tm, "streamed at")
+
+	const prompt = "Describe the judges' table in twenty quiet words."
+	tm.Type("e")
+	waitFor(t, tm, "Edit the prompt")
+	tm.Send(tea.KeyMsg{Type: tea.KeyCtrlU}) // clear the old prompt
+	tm.Type(prompt)
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "twenty quiet words")
+	waitFor(t, tm, "streamed at")
+	m := quit(t, tm)
+
+	res := lastRace(t, m)[0][0]
+	if res.Usage == nil || res.Usage.PromptTokens != tokens.Count(prompt) {
+		t.Fatalf("usage %+v, want prompt_tokens %d (the edited prompt)", res.Usage, tokens.Count(prompt))
+	}
+	if m.prompt != prompt {
+		t.Errorf("prompt on screen %q", m.prompt)
+	}
+}
+
+func TestQuitMidRaceCancelsEveryStream(t *testing.T) {
+	noLeaks(t)
+	srv := startSim(t)
+	cfg := simConfig(srv, "Go on.", 4000, "sim:ttft=10ms,tps=20,tokens=4000", "sim:ttft=10ms,tps=20,tokens=4000")
+	tm := startProgram(t, Options{Config: cfg, Concurrency: 4})
+	waitFor(t, tm, "streaming")
+	start := time.Now()
+	m := quit(t, tm)
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("quitting took %v", took)
+	}
+	if m.running {
+		t.Error("the race still runs after quit")
+	}
+}
+
+// The dashboard must not slow what it measures: at 3000 tok/s, one token
+// per event, the output speed measured with the dashboard running equals
+// the headless measurement of the same schedule within 1%.
+func TestDashboardDoesNotSlowTheStream(t *testing.T) {
+	noLeaks(t)
+	srv := startSim(t)
+	const model = "sim:ttft=50ms,tps=3000,tokens=3000,chunk=1"
+	cfg := simConfig(srv, "Count.", 3000, model)
+
+	headless := probes.Race{Providers: cfg.Providers, Request: probes.Request{Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens}}.Run(context.Background(), nil)
+	want := metrics.Compute(&headless[0][0], 0)
+
+	tm := startProgram(t, Options{Config: cfg})
+	waitFor(t, tm, "streamed at")
+	m := quit(t, tm)
+	got := metrics.Compute(&lastRace(t, m)[0][0], 0)
+
+	t.Logf("output speed: dashboard %.1f tok/s, headless %.1f tok/s, scheduled 3000", got.OutputTPS, want.OutputTPS)
+	if got.OutputTokens != 3000 || want.OutputTokens != 3000 {
+		t.Fatalf("tokens: dashboard %d, headless %d, want 3000", got.OutputTokens, want.OutputTokens)
+	}
+	if diff := math.Abs(got.OutputTPS-want.OutputTPS) / want.OutputTPS; diff > 0.01 {
+		t.Errorf("with the dashboard %.1f tok/s, headless %.1f tok/s: %.2f%% apart", got.OutputTPS, want.OutputTPS, 100*diff)
+	}
+	if diff := math.Abs(got.OutputTPS-3000) / 3000; diff > 0.01 {
+		t.Errorf("with the dashboard %.1f tok/s, scheduled 3000: %.2f%% apart", got.OutputTPS, 100*diff)
+	}
+}
+
+func TestSaveWritesTheFinishedRaces(t *testing.T) {
+	noLeaks(t)
+	srv := startSim(t)
+	cfg := simConfig(srv, "Hi.", 50, "sim:ttft=10ms,tps=2000,tokens=20")
+	dir := t.TempDir()
+	var saved [][][]probes.Result
+	save := func(w io.Writer, c *config.Config, conc int, races [][][]probes.Result, interrupted bool) error {
+		saved = races
+		_, err := io.WriteString(w, `{"prompt":"`+c.Prompt+`"}`)
+		return err
+	}
+	tm := startProgram(t, Options{Config: cfg, Save: save, SaveDir: dir})
+	waitFor(t, tm, "streamed at")
+	tm.Type("s")
+	waitFor(t, tm, "saved "+dir)
+	quit(t, tm)
+	if len(saved) != 1 || len(saved[0]) != 1 || !saved[0][0][0].OK() {
+		t.Fatalf("saved %+v", saved)
+	}
+}
+
+func (m *Model) figures() []live.Figures {
+	figs := make([]live.Figures, len(m.providers))
+	for i, p := range m.providers {
+		figs[i] = p.Figures(m.now())
+	}
+	return figs
+}

@@ -1,0 +1,42 @@
+// Package ui is the race dashboard: `tpsrace` with no subcommand. One
+// prompt races every provider at the same instant; each gets a lane with
+// its answer streaming in and its live figures, a leaderboard ranks them
+// live and settles with a verdict, and a chart compares their speeds.
+//
+//	err := ui.Run(ctx, ui.Options{Config: cfg, Concurrency: 1, SaveDir: ".", Save: saveJSON})
+//
+// Probes never wait on the dashboard: a race writes its updates to a large
+// buffered channel, a relay drains it continuously and hands the program
+// one batch per frame (about 30 a second). Every figure comes from package
+// metrics, through package live.
+package ui
+
+import (
+	"context"
+	"os"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+)
+
+// Run shows the dashboard in the alternate screen until q or ctrl+c (or
+// until ctx ends), then cancels every stream, waits for them to end and
+// restores the terminal.
+func Run(ctx context.Context, opts Options) error {
+	if os.Getenv("NO_COLOR") != "" {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	// Ask the terminal for its background now: once the program reads the
+	// input, the terminal's answer would arrive as keys.
+	lipgloss.SetHasDarkBackground(lipgloss.HasDarkBackground())
+
+	p := tea.NewProgram(newModel(ctx, opts), tea.WithAltScreen(), tea.WithMouseCellMotion())
+	stop := context.AfterFunc(ctx, p.Quit)
+	defer stop()
+	final, err := p.Run()
+	if m, ok := final.(Model); ok {
+		m.shutdown()
+	}
+	return err
+}
