@@ -148,18 +148,25 @@ func Percentile[T ~int64 | ~float64](sorted []T, p float64) T {
 	return T(float64(sorted[lo]) + frac*(float64(sorted[hi])-float64(sorted[lo])))
 }
 
-// LiveTPS is tokens per second over the trailing LiveWindow ending at now:
-// the tokens of the events that arrived in (now − LiveWindow, now], divided
-// by the window. It drives the sparklines and the live chart.
+// LiveTPS is tokens per second over the trailing LiveWindow ending at now,
+// clipped to the stream's life: the tokens of the events that arrived in
+// (max(now − LiveWindow, first event), now], divided by the length of that
+// interval. Clipping at the first event keeps a stream shorter than the
+// window from being diluted by the time before it started (a 0.2 s answer at
+// 2000 tok/s reads 2000, not 400), and leaves out the first event's tokens as
+// OutputTPS does. It drives the sparklines and the live chart.
 func LiveTPS(events []probes.Event, now time.Duration) float64 {
-	from := now - LiveWindow
+	if len(events) == 0 || now <= events[0].At {
+		return 0
+	}
+	from := max(now-LiveWindow, events[0].At)
 	tok := 0
 	for i := len(events) - 1; i >= 0 && events[i].At > from; i-- {
 		if events[i].At <= now {
 			tok += events[i].Tokens
 		}
 	}
-	return float64(tok) / LiveWindow.Seconds()
+	return float64(tok) / (now - from).Seconds()
 }
 
 // SoFar are the figures of a stream still in flight, from per-event o200k

@@ -77,16 +77,26 @@ func TestLiveTPSWindow(t *testing.T) {
 		now  time.Duration
 		want float64
 	}{
-		{50 * ms, 0},
-		{1000 * ms, 5}, // 2 + 3
-		{1100 * ms, 3}, // the event at 100ms left the window (100 ≤ 1100−1000)
-		{1500 * ms, 8}, // 3 + 5
-		{1400 * ms, 3}, // a later event does not count yet
-		{3000 * ms, 0},
+		{50 * ms, 0},     // before the first event
+		{100 * ms, 0},    // at the first event: nothing after it yet
+		{500 * ms, 0},    // 0 tokens in (100ms, 500ms]
+		{900 * ms, 3.75}, // 3 tokens in (100ms, 900ms]: clipped to 0.8 s
+		{1100 * ms, 3},   // 3 tokens in (100ms, 1100ms]: a full window
+		{1400 * ms, 3},   // a later event does not count yet
+		{1500 * ms, 8},   // 3 + 5 in (500ms, 1500ms]
+		{3000 * ms, 0},   // long after the end
 	} {
-		if got := LiveTPS(events, tc.now); got != tc.want {
+		if got := LiveTPS(events, tc.now); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("LiveTPS at %v = %v, want %v", tc.now, got, tc.want)
 		}
+	}
+	// A stream shorter than the window reads its own speed.
+	var short []probes.Event
+	for i := range 400 {
+		short = append(short, ev(time.Duration(i)*500*time.Microsecond, "x", 1)) // 2000 tok/s for 0.2 s
+	}
+	if got := LiveTPS(short, 200*ms); math.Abs(got-2000) > 20 {
+		t.Errorf("short stream: LiveTPS = %v, want about 2000", got)
 	}
 }
 
