@@ -36,7 +36,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return err
 	}
 	defer s.close()
-	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".", Save: saveJSON})
+	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".", Details: s.local.info, Save: saveJSON})
 }
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.

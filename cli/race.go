@@ -103,7 +103,7 @@ func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error
 		if err != nil {
 			return nil, fmt.Errorf("starting the built-in simulator: %w", err)
 		}
-		s.close = func() { srv.Close() }
+		s.close = func() { srv.Close(); s.local.stop() }
 		cfg.Providers, cfg.Simulated = sim.DemoProviders(srv.URL()), true
 		f.keepOnly(cfg)
 		if path == "" {

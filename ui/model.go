@@ -28,10 +28,11 @@ import (
 
 // Options configure the dashboard.
 type Options struct {
-	Config      *config.Config // prompt, max tokens, providers; Simulated labels the header
-	Concurrency int            // streams per provider (default 1); `c` cycles 1→4→16→64
-	Retries     int            // retries allowed before a stream's first byte
-	SaveDir     string         // where `s` writes results ("." by default)
+	Config      *config.Config    // prompt, max tokens, providers; Simulated labels the header
+	Concurrency int               // streams per provider (default 1); `c` cycles 1→4→16→64
+	Retries     int               // retries allowed before a stream's first byte
+	SaveDir     string            // where `s` writes results ("." by default)
+	Details     map[string]string // provider name → on-box hardware line (llama.cpp), shown in its lane
 	// Save writes the finished races, races[run][provider][stream].
 	Save func(w io.Writer, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error
 }
@@ -310,6 +311,7 @@ func (m *Model) newRace() {
 	names := make([]string, len(cfg.Providers))
 	for i, p := range cfg.Providers {
 		m.providers[i] = live.NewProvider(i, p, m.raceConc, promptTokens)
+		m.providers[i].Detail = m.opts.Details[p.Name]
 		m.lanes[i] = lane.New(m.providers[i], m.styles.Lane.WithAccent(m.styles.Palette.ProviderColor(i)))
 		names[i] = p.Name
 	}

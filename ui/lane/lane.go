@@ -290,6 +290,9 @@ func (m *Model) renderBox() string {
 	var body []string
 	if failedBeforeText := m.figures.Status == live.Failed && !m.figures.HasTTFT; !failedBeforeText {
 		body = flow(m.figureFields(), iw, figureRows)
+		if m.provider.Detail != "" && ih >= 6 {
+			body = append(body, m.Styles.Label.Render(ansi.Truncate(m.provider.Detail, iw, "…")))
+		}
 		if sparkRows > 0 {
 			body = append(body, m.sparkLines(iw, sparkRows)...)
 		}
@@ -386,6 +389,9 @@ func (m *Model) figureFields() []string {
 		fields = append(fields, field("now", format.TPS(f.NowTPS), "tok/s"))
 	}
 	fields = append(fields, m.speedField())
+	if f.HasServerTPS {
+		fields = append(fields, field("server", format.TPS(f.ServerTPS), "tok/s"))
+	}
 	if f.Streams > 1 {
 		switch {
 		case f.HasAggregateTPS:

@@ -56,6 +56,7 @@ type Provider struct {
 	Name    string
 	Model   string
 	Streams []Stream
+	Detail  string // on-box hardware of a local server, "" for the others
 
 	promptTokens    int // for cost when the provider reports no usage
 	answer          strings.Builder
@@ -149,6 +150,11 @@ type Figures struct {
 	CostUSD float64 // median cost of one request
 	HasCost bool
 
+	// ServerTPS is the server's own generation speed (llama.cpp timings),
+	// median across completed streams, shown beside the client's Speed.
+	ServerTPS    float64
+	HasServerTPS bool
+
 	Streams int   // streams in the race
 	Failed  int   // streams that ended with an error
 	Err     error // the first failure, to show in the lane
@@ -157,7 +163,7 @@ type Figures struct {
 // Figures evaluates the provider at now (time since release).
 func (p *Provider) Figures(now time.Duration) Figures {
 	f := Figures{Streams: len(p.Streams), TokenSource: metrics.SourceUsage}
-	var speeds, costs []float64
+	var speeds, costs, server []float64
 	var ttfts, ttfas []time.Duration
 	var settled []metrics.Figures
 	anyText, anyAnswer := false, false
@@ -201,6 +207,9 @@ func (p *Provider) Figures(now time.Duration) Figures {
 		if sf.HasOutputTPS {
 			speeds = append(speeds, sf.OutputTPS)
 		}
+		if sf.HasServerTPS {
+			server = append(server, sf.ServerTPS)
+		}
 	}
 	f.Settled = len(settled) == len(p.Streams)
 	switch {
@@ -218,6 +227,7 @@ func (p *Provider) Figures(now time.Duration) Figures {
 	f.TTFA, f.HasTTFA = median(ttfas)
 	f.Speed, f.HasSpeed = median(speeds)
 	f.CostUSD, f.HasCost = median(costs)
+	f.ServerTPS, f.HasServerTPS = median(server)
 	if f.Settled {
 		for _, sf := range settled {
 			f.Elapsed = max(f.Elapsed, sf.E2E)
