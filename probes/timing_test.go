@@ -84,7 +84,7 @@ func TestMeasuredSpeedMatchesSchedule(t *testing.T) {
 // measured, and each provider's aggregate throughput about 16 users' worth.
 func TestConcurrentStreamsAggregate(t *testing.T) {
 	url := startSim(t)
-	const users, tps, tokens = 16, 100, 101
+	const users, tps, tokens = 16, 100, 151
 	var providers []config.Provider
 	for i := range 4 {
 		providers = append(providers, config.Provider{Name: fmt.Sprint("p", i), BaseURL: url,
@@ -104,19 +104,21 @@ func TestConcurrentStreamsAggregate(t *testing.T) {
 				if f.OutputTokens != tokens {
 					t.Fatalf("provider %d stream %d: %d tokens, want %d", i, r.Stream, f.OutputTokens, tokens)
 				}
-				if math.Abs(f.OutputTPS-tps)/tps > 0.02 {
-					problems = append(problems, fmt.Sprintf("provider %d stream %d: %.1f tok/s, want %d ±2%%", i, r.Stream, f.OutputTPS, tps))
+				if math.Abs(f.OutputTPS-tps)/tps > 0.05 {
+					problems = append(problems, fmt.Sprintf("provider %d stream %d: %.1f tok/s, want %d ±5%%", i, r.Stream, f.OutputTPS, tps))
 				}
 				figs = append(figs, f)
 			}
 			agg, _ := metrics.AggregateTPS(figs)
 			// One stream delivers its tokens in ttft + (tokens−1)/tps and all 16
 			// run together, so the provider delivers 16 streams' tokens in that
-			// time; 64 streams starting at once on a small machine start a few
-			// milliseconds apart, hence the 5%.
+			// time: about 16× one user's speed. 64 streams starting at once on a
+			// 2-core machine running other tests start up to tens of
+			// milliseconds apart, hence "about": 8%. (Exactness is
+			// TestMeasuredSpeedMatchesSchedule's.)
 			want := users * tokens / (0.020 + float64(tokens-1)/tps)
-			if math.Abs(agg-want)/want > 0.05 {
-				problems = append(problems, fmt.Sprintf("provider %d: aggregate %.0f tok/s, want %.0f ±5%% (≈ %d× per-user %d)", i, agg, want, users, tps))
+			if math.Abs(agg-want)/want > 0.08 {
+				problems = append(problems, fmt.Sprintf("provider %d: aggregate %.0f tok/s, want %.0f ±8%% (≈ %d× per-user %d)", i, agg, want, users, tps))
 			}
 		}
 		return problems
