@@ -169,7 +169,7 @@ func newRun(run int, res *probes.Result, f metrics.Figures, promptTokens int) Ru
 		E2Ems: ms(f.E2E), OutputTokens: f.OutputTokens, TokenSource: f.TokenSource, O200kTokens: f.O200kTokens,
 		PromptTokens: promptTokens, ContentChars: f.ContentChars, ReasoningChars: f.ReasoningChars,
 		FinishReason: res.FinishReason, Events: len(res.Events), TokensPerEvent: f.TokensPerEvent,
-		ITLms: Percentiles3{ms(f.ITL.P50), ms(f.ITL.P95), ms(f.ITL.P99)},
+		ITLms:    Percentiles3{ms(f.ITL.P50), ms(f.ITL.P95), ms(f.ITL.P99)},
 		PhasesMS: Phases{msIf(res.Phases.DNS), msIf(res.Phases.Connected), msIf(res.Phases.TLS), msIf(res.Phases.WroteRequest), msIf(res.Phases.FirstByte)},
 	}
 	if res.Usage != nil {
