@@ -52,6 +52,10 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		return err
 	}
 	defer s.close()
+	s.local.startForBench(ctx, s.cfg, c.race.concurrency, stderr)
+	if len(s.cfg.Providers) == 0 {
+		return errAllFailed
+	}
 	tokens.Warm()
 
 	in := report.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now()}

@@ -36,6 +36,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return err
 	}
 	defer s.close()
+	s.local.startForBench(ctx, s.cfg, c.race.concurrency, stderr)
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".", Details: s.local.info, Save: saveJSON})
 }
 

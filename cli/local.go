@@ -12,7 +12,8 @@ import (
 	"tpsrace/llamacpp"
 )
 
-// local holds the servers tpsrace started and what it learned about local ones.
+// local holds the llama-servers tpsrace started and what it learned about
+// the local ones.
 type local struct {
 	servers []*llamacpp.Server
 	info    map[string]string // provider name → on-box hardware line (llama.cpp)
@@ -24,13 +25,10 @@ func (l *local) stop() {
 	}
 }
 
-// prepareLocal keeps local entries from spoiling a newcomer's first run: a
-// local server that is not running, or a llama.cpp model file that does not
-// exist, is skipped with a notice like a missing key. It then starts the
-// llama-servers that spawn mode asks for, and describes every llama.cpp one.
-// A server that fails to start is reported and left out; the rest race on.
-func prepareLocal(ctx context.Context, cfg *config.Config, concurrency int, stderr io.Writer) *local {
-	l := &local{info: map[string]string{}}
+// skipLocal keeps local entries from spoiling a newcomer's first run: a
+// local server that is not running, or a llama.cpp model file or binary that
+// does not exist, is skipped with a notice like a missing key.
+func skipLocal(ctx context.Context, cfg *config.Config, stderr io.Writer) {
 	var keep []config.Provider
 	for _, p := range cfg.Providers {
 		reason := ""
@@ -46,37 +44,65 @@ func prepareLocal(ctx context.Context, cfg *config.Config, concurrency int, stde
 			fmt.Fprintln(stderr, n)
 			continue
 		}
+		keep = append(keep, p)
+	}
+	cfg.Providers = keep
+}
+
+// start starts the llama-servers that spawn mode asks for (setting their
+// BaseURL in cfg) and describes every llama.cpp provider. progress reports
+// provider i's loading state; a server that fails to start is errs[i] and
+// the rest race on. It must finish before the race that uses cfg starts.
+func (l *local) start(ctx context.Context, cfg *config.Config, concurrency int, progress func(i int, msg string)) (errs []error) {
+	errs = make([]error, len(cfg.Providers))
+	for i := range cfg.Providers {
+		p := &cfg.Providers[i]
 		if p.Kind != config.KindLlamaCpp {
-			keep = append(keep, p)
 			continue
 		}
 		logPath := ""
 		if p.Spawned() {
-			last := time.Time{}
-			srv, err := llamacpp.Start(ctx, p, func(msg string) {
-				if time.Since(last) > time.Second {
-					last = time.Now()
-					fmt.Fprintf(stderr, "%s: %s\n", p.Name, msg)
-				}
-			})
+			srv, err := llamacpp.Start(ctx, *p, func(msg string) { progress(i, msg) })
 			if err != nil {
-				fmt.Fprintf(stderr, "%s: %s: llama-server did not start: %v\n", p.Where, p.Name, err)
+				errs[i] = fmt.Errorf("llama-server did not start: %w", err)
 				continue
 			}
 			l.servers = append(l.servers, srv)
 			p.BaseURL, logPath = srv.BaseURL(), srv.LogPath()
 		}
-		if info, err := llamacpp.Describe(ctx, p, logPath); err == nil {
-			l.info[p.Name] = info.Line()
+		if info, err := llamacpp.Describe(ctx, *p, logPath); err == nil {
+			line := info.Line()
 			if note := llamacpp.QueueNote(concurrency, info.Slots); note != "" {
-				fmt.Fprintf(stderr, "%s: %s\n", p.Name, note)
-				l.info[p.Name] += " · " + note
+				line += " · " + note
 			}
+			l.info[p.Name] = line
+		}
+	}
+	return errs
+}
+
+// startForBench starts local servers with progress on stderr, leaving out
+// (with the reason) any that fails.
+func (l *local) startForBench(ctx context.Context, cfg *config.Config, concurrency int, stderr io.Writer) {
+	last := map[int]time.Time{}
+	errs := l.start(ctx, cfg, concurrency, func(i int, msg string) {
+		if time.Since(last[i]) > time.Second {
+			last[i] = time.Now()
+			fmt.Fprintf(stderr, "%s: %s\n", cfg.Providers[i].Name, msg)
+		}
+	})
+	var keep []config.Provider
+	for i, p := range cfg.Providers {
+		if errs[i] != nil {
+			fmt.Fprintf(stderr, "%s: %s: %v\n", p.Where, p.Name, errs[i])
+			continue
+		}
+		if line := l.info[p.Name]; line != "" {
+			fmt.Fprintf(stderr, "%s: %s\n", p.Name, line)
 		}
 		keep = append(keep, p)
 	}
 	cfg.Providers = keep
-	return l
 }
 
 func isLoopback(raw string) bool {

@@ -96,7 +96,8 @@ func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error
 		cfg.MaxTokens = f.maxTokens
 	}
 	f.keepOnly(cfg)
-	s := &session{cfg: cfg, local: prepareLocal(ctx, cfg, f.concurrency, stderr)}
+	skipLocal(ctx, cfg, stderr)
+	s := &session{cfg: cfg, local: &local{info: map[string]string{}}}
 	s.close = s.local.stop
 	if len(cfg.Providers) == 0 {
 		srv, err := sim.Start("127.0.0.1:0", sim.Options{})
