@@ -64,7 +64,7 @@ func (l *local) start(ctx context.Context, cfg *config.Config, concurrency int, 
 		if p.Spawned() {
 			srv, err := llamacpp.Start(ctx, *p, func(msg string) { progress(i, msg) })
 			if err != nil {
-				errs[i] = fmt.Errorf("llama-server did not start: %w", err)
+				errs[i] = err
 				continue
 			}
 			l.servers = append(l.servers, srv)

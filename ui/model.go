@@ -33,6 +33,15 @@ type Options struct {
 	Retries     int               // retries allowed before a stream's first byte
 	SaveDir     string            // where `s` writes results ("." by default)
 	Details     map[string]string // provider name → on-box hardware line (llama.cpp), shown in its lane
+	// Prepare, when set, readies local servers (llama.cpp) in the background
+	// before the first race. It may call progress(i, msg) from its own
+	// goroutine as often as it likes; provider i's lane shows the newest msg
+	// ("loading model… 3.2s") until Prepare returns, the others wait. It
+	// returns one error per provider, nil for ready: a provider with an
+	// error shows it in a failed lane and races in no race. Prepare may set
+	// Config.Providers[i].BaseURL and fill Details: the dashboard reads them
+	// only after it has returned. Its ctx ends when the user quits.
+	Prepare func(ctx context.Context, progress func(provider int, msg string)) []error
 	// Save writes the finished races, races[run][provider][stream].
 	Save func(w io.Writer, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error
 }
@@ -67,11 +76,17 @@ type Model struct {
 	concurrency int // for the next race
 	clients     *probes.Clients
 
+	// Local servers being readied before the first race (Options.Prepare).
+	prep      *preparation // nil without Prepare
+	preparing bool         // Prepare has not returned yet
+	notReady  []error      // provider index → why Prepare could not ready it
+
 	// The race on screen.
 	raceID      int
 	race        *runner
 	cancelled   []*runner // earlier races, stopped and maybe still winding down
 	raceConc    int       // its concurrency
+	racing      []int     // the race's providers, by provider index: those ready
 	running     bool
 	released    time.Time
 	end         time.Duration // race time of the last stream's end, once finished
@@ -120,12 +135,20 @@ func newModel(ctx context.Context, opts Options) Model {
 		prompt: opts.Config.Prompt, concurrency: max(opts.Concurrency, 1), clients: &probes.Clients{},
 		zoom: -1, focus: -1, editor: ed,
 	}
+	if opts.Prepare != nil {
+		m.prep, m.preparing = newPreparation(ctx, len(opts.Config.Providers)), true
+	}
 	m.newRace() // empty lanes until Init's race starts
 	return m
 }
 
-// Init starts the first race.
-func (m Model) Init() tea.Cmd { return func() tea.Msg { return raceAgainMsg{} } }
+// Init starts the first race, or Prepare, whose end starts it.
+func (m Model) Init() tea.Cmd {
+	if m.preparing {
+		return tea.Batch(m.prep.run(m.opts.Prepare), m.nextFrame())
+	}
+	return func() tea.Msg { return raceAgainMsg{} }
+}
 
 // View is the screen drawn by the last Update.
 func (m Model) View() string { return m.screen }
@@ -138,6 +161,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.relayout()
 		m.refresh()
 	case raceAgainMsg:
+		return m, m.startRace()
+	case preparedMsg:
+		m.preparing, m.notReady = false, msg.errs
 		return m, m.startRace()
 	case batchMsg:
 		if msg.race != m.raceID {
@@ -158,7 +184,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.refresh()
-		if m.running {
+		if m.ticking() {
 			return m, m.nextFrame()
 		}
 	case savedMsg:
@@ -219,7 +245,11 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	case key.Matches(msg, m.keys.Concurrency):
 		m.concurrency = nextConcurrency(m.concurrency)
-		m.say(false, "concurrency "+itoa(m.concurrency)+" from the next race: press r to race")
+		when := " from the next race: press r to race"
+		if m.preparing {
+			when = " for the first race"
+		}
+		m.say(false, "concurrency "+itoa(m.concurrency)+when)
 	case key.Matches(msg, m.keys.Pause):
 		m.paused = !m.paused
 		if m.paused {
@@ -227,7 +257,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.refresh()
-		if m.running {
+		if m.ticking() {
 			m.tick++
 			return m, m.nextFrame()
 		}
@@ -279,17 +309,25 @@ func (m *Model) closeEditor() {
 }
 
 // startRace cancels the race on screen, if any, and starts a new one with
-// the current prompt and concurrency.
+// the current prompt and concurrency. While Prepare runs it starts nothing:
+// the first race, at its end, takes the prompt and concurrency set meanwhile.
 func (m *Model) startRace() tea.Cmd {
+	if m.preparing {
+		m.say(false, "the race starts once the local servers are ready")
+		return nil
+	}
 	m.stop()
 	m.retire()
 	m.raceID++
 	m.tick++
 	m.newRace()
-	cfg := m.opts.Config
+	ready := make([]config.Provider, len(m.racing))
+	for k, i := range m.racing {
+		ready[k] = m.opts.Config.Providers[i]
+	}
 	m.race = startRace(m.ctx, m.raceID, probes.Race{
-		Providers:   cfg.Providers,
-		Request:     probes.Request{Prompt: m.prompt, MaxTokens: cfg.MaxTokens},
+		Providers:   ready,
+		Request:     probes.Request{Prompt: m.prompt, MaxTokens: m.opts.Config.MaxTokens},
 		Concurrency: m.raceConc,
 		Retries:     m.opts.Retries,
 		Clients:     m.clients,
@@ -300,7 +338,9 @@ func (m *Model) startRace() tea.Cmd {
 	return tea.Batch(m.race.next(), m.nextFrame())
 }
 
-// newRace resets the screen for a race at the current prompt and concurrency.
+// newRace resets the screen for a race at the current prompt and
+// concurrency. A provider Prepare could not ready has failed already: its
+// one stream is its error, and it stays out of the race.
 func (m *Model) newRace() {
 	cfg := m.opts.Config
 	m.raceConc = m.concurrency
@@ -308,10 +348,19 @@ func (m *Model) newRace() {
 	promptTokens := tokens.Count(m.prompt)
 	m.providers = make([]*live.Provider, len(cfg.Providers))
 	m.lanes = make([]lane.Model, len(cfg.Providers))
+	m.racing = nil
 	names := make([]string, len(cfg.Providers))
 	for i, p := range cfg.Providers {
-		m.providers[i] = live.NewProvider(i, p, m.raceConc, promptTokens)
-		m.providers[i].Detail = m.opts.Details[p.Name]
+		if err := m.notReadyErr(i); err != nil {
+			m.providers[i] = live.NewProvider(i, p, 1, promptTokens)
+			m.providers[i].Record(probes.Update{Done: &probes.Result{Provider: p.Name, Model: p.Model, Err: err}})
+		} else {
+			m.providers[i] = live.NewProvider(i, p, m.raceConc, promptTokens)
+			m.racing = append(m.racing, i)
+		}
+		if !m.preparing { // Details are Prepare's to fill until it returns
+			m.providers[i].Detail = m.opts.Details[p.Name]
+		}
 		m.lanes[i] = lane.New(m.providers[i], m.styles.Lane.WithAccent(m.styles.Palette.ProviderColor(i)))
 		names[i] = p.Name
 	}
@@ -327,6 +376,14 @@ func (m *Model) newRace() {
 		m.focus = -1
 	}
 	m.applyFocus()
+}
+
+// notReadyErr is why Prepare could not ready provider i, nil when it did.
+func (m *Model) notReadyErr(i int) error {
+	if i < len(m.notReady) {
+		return m.notReady[i]
+	}
+	return nil
 }
 
 // stop cancels the race in flight; its streams end in the background.
@@ -354,9 +411,13 @@ func (m *Model) retire() {
 	m.cancelled = running
 }
 
-// shutdown cancels the race and waits for every stream of every race to
-// end, then drops idle connections: nothing of the dashboard runs after it.
+// shutdown cancels Prepare and the race and waits for them and every
+// stream of every race to end, then drops idle connections: nothing of the
+// dashboard runs after it.
 func (m *Model) shutdown() {
+	if m.prep != nil {
+		m.prep.stop()
+	}
 	m.stop()
 	m.retire()
 	for _, r := range m.cancelled {
@@ -370,15 +431,26 @@ func (m *Model) record(updates []probes.Update) {
 		switch {
 		case !u.Released.IsZero():
 			m.released = u.Released
-		case u.Provider >= 0 && u.Provider < len(m.providers):
-			m.providers[u.Provider].Record(u)
+		case u.Provider >= 0 && u.Provider < len(m.racing):
+			m.providers[m.racing[u.Provider]].Record(u)
 		}
 	}
 }
 
-// finish settles the race and keeps its results for `s`.
-func (m *Model) finish(results [][]probes.Result) {
+// finish settles the race and keeps its results for `s`: by provider
+// index, with the failures of those Prepare could not ready, so that the
+// saved races line up with the config.
+func (m *Model) finish(raced [][]probes.Result) {
 	m.running = false
+	results := make([][]probes.Result, len(m.providers))
+	for k, streams := range raced {
+		results[m.racing[k]] = streams
+	}
+	for i, p := range m.providers {
+		if m.notReadyErr(i) != nil {
+			results[i], _ = p.Results()
+		}
+	}
 	for _, streams := range results {
 		for _, r := range streams {
 			m.end = max(m.end, r.End)
@@ -401,6 +473,9 @@ func (m *Model) now() time.Duration {
 	}
 	return time.Since(m.released)
 }
+
+// ticking is whether frames are due: a race runs, or Prepare's progress comes.
+func (m *Model) ticking() bool { return m.running || m.preparing }
 
 func (m *Model) nextFrame() tea.Cmd {
 	tick := m.tick
@@ -446,8 +521,16 @@ func (m *Model) refresh() {
 		figs[i] = p.Figures(now)
 	}
 	places := leaderboard.Places(figs)
+	var loading []string
+	if m.preparing {
+		loading = m.prep.progress()
+	}
 	for i := range m.lanes {
-		m.lanes[i], _ = m.lanes[i].Update(lane.FrameMsg{Now: now, Figures: figs[i], Place: places[i]})
+		frame := lane.FrameMsg{Now: now, Figures: figs[i], Place: places[i], Preparing: m.preparing}
+		if i < len(loading) {
+			frame.Loading = loading[i]
+		}
+		m.lanes[i], _ = m.lanes[i].Update(frame)
 	}
 	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs})
 	if m.layout.Chart.Show {
@@ -564,6 +647,8 @@ func (m *Model) header() []string {
 	var parts []string
 	status := ""
 	switch {
+	case m.preparing:
+		status = "starting local servers"
 	case m.running && m.released.IsZero():
 		status = "starting"
 	case m.running:

@@ -123,6 +123,11 @@ type FrameMsg struct {
 	Now     time.Duration
 	Figures live.Figures
 	Place   int
+	// Preparing is set while local servers start, before the first race.
+	// Loading is then the provider's own server's progress ("loading
+	// model… 3.2s"), or "" while it waits for the others.
+	Preparing bool
+	Loading   string
 }
 
 // Model is one lane.
@@ -139,11 +144,15 @@ type Model struct {
 	figures  live.Figures
 	place    int
 
+	preparing bool   // before the first race (FrameMsg)
+	loading   string // the provider's server's progress meanwhile
+
 	answer, reasoning       wrapper
 	answerLen, reasoningLen int // bytes of the provider's text already wrapped
 	spark                   sparkline.Model
 	viewport                viewport.Model
 	viewportText            int // answerLen+reasoningLen when the viewport was filled
+	viewportWidth           int // and its width then
 	view                    string
 }
 
@@ -197,6 +206,7 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 			break // nothing moved: keep the drawing
 		}
 		m.figures, m.place = msg.Figures, msg.Place
+		m.preparing, m.loading = msg.Preparing, msg.Loading
 		m.render()
 	case tea.KeyMsg:
 		if !m.zoomed {
@@ -288,7 +298,10 @@ func (m *Model) renderBox() string {
 		figureRows = 1
 	}
 	var body []string
-	if failedBeforeText := m.figures.Status == live.Failed && !m.figures.HasTTFT; !failedBeforeText {
+	// Before the first race, and after a failure before any text, there is
+	// nothing measured to show: the text says why.
+	failedBeforeText := m.figures.Status == live.Failed && !m.figures.HasTTFT
+	if !failedBeforeText && !m.preparing {
 		body = flow(m.figureFields(), iw, figureRows)
 		if m.provider.Detail != "" && ih >= 6 {
 			body = append(body, m.Styles.Label.Render(ansi.Truncate(m.provider.Detail, iw, "…")))
@@ -312,7 +325,10 @@ func (m *Model) renderBox() string {
 	}
 	title := m.Styles.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.Styles.Model.Render(m.provider.Model)
 	top := edge(border, b.TopLeft, b.Top, b.TopRight, title, m.status(), m.width)
-	elapsed := m.Styles.Label.Render(format.Duration(m.figures.Elapsed))
+	elapsed := ""
+	if !m.preparing {
+		elapsed = m.Styles.Label.Render(format.Duration(m.figures.Elapsed))
+	}
 	bottom := edge(border, b.BottomLeft, b.Bottom, b.BottomRight, m.badges(iw-ansi.StringWidth(elapsed)-6), elapsed, m.width)
 
 	var sb strings.Builder
@@ -328,6 +344,12 @@ func (m *Model) renderBox() string {
 // status is the lane's state in words, for the top border.
 func (m *Model) status() string {
 	f := m.figures
+	switch {
+	case m.loading != "":
+		return m.Styles.Thinking.Render("◌ loading")
+	case m.preparing:
+		return m.Styles.Waiting.Render("◌ waiting")
+	}
 	switch f.Status {
 	case live.Thinking:
 		return m.Styles.Thinking.Render("◆ thinking")
@@ -504,7 +526,7 @@ func (m *Model) textLines(width, rows int) []string {
 	case m.answerLen == 0 && m.reasoningLen == 0:
 		switch f.Status {
 		case live.Waiting:
-			lines = []string{m.Styles.Note.Render("waiting for the first token…")}
+			lines = []string{m.Styles.Note.Render(m.waitingNote())}
 		case live.Done:
 			lines = []string{m.Styles.Note.Render("(no text)")}
 		}
@@ -517,6 +539,17 @@ func (m *Model) textLines(width, rows int) []string {
 		lines = append(lines, styleLines(m.Styles.Answer, m.answer.Tail(rows-len(lines)))...)
 	}
 	return append(lines, footer...)
+}
+
+// waitingNote is what a lane without text waits for.
+func (m *Model) waitingNote() string {
+	switch {
+	case m.loading != "":
+		return m.loading
+	case m.preparing:
+		return "waiting for local servers…"
+	}
+	return "waiting for the first token…"
 }
 
 // thinkingNote folds the reasoning into one line: ongoing, or how long it took.
@@ -536,7 +569,7 @@ func (m *Model) thinkingNote() string {
 // and following the tail while it is at the bottom.
 func (m *Model) viewportLines(width, rows int) []string {
 	m.viewport.Width, m.viewport.Height = width, rows
-	if text := m.answerLen + m.reasoningLen; text != m.viewportText {
+	if text := m.answerLen + m.reasoningLen; text != m.viewportText || width != m.viewportWidth {
 		follow := m.viewport.AtBottom()
 		var lines []string
 		if f := m.figures; f.Err != nil {
@@ -552,7 +585,7 @@ func (m *Model) viewportLines(width, rows int) []string {
 		if follow {
 			m.viewport.GotoBottom()
 		}
-		m.viewportText = text
+		m.viewportText, m.viewportWidth = text, width
 	}
 	return strings.Split(m.viewport.View(), "\n")
 }

@@ -1,6 +1,7 @@
 package lane
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 	"testing"
@@ -119,5 +120,38 @@ func TestZoomScrollsTheWholeAnswer(t *testing.T) {
 	m, _ = m.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{'G'}})
 	if !strings.Contains(m.View(), "w199") {
 		t.Errorf("G follows the tail again:\n%s", m.View())
+	}
+}
+
+func TestPreparingShowsLoadingOrWaiting(t *testing.T) {
+	p := live.NewProvider(0, config.Provider{Name: "laptop", Model: "qwen"}, 1, 12)
+	m := New(p, DefaultStyles())
+	m.SetSize(50, 8)
+	m, _ = m.Update(FrameMsg{Figures: p.Figures(0), Preparing: true, Loading: "loading model… 3.2s"})
+	if v := flat(m.View()); !strings.Contains(v, "◌ loading") || !strings.Contains(v, "loading model… 3.2s") || strings.Contains(v, "TTFT") {
+		t.Errorf("loading lane: %s", v)
+	}
+	m, _ = m.Update(FrameMsg{Figures: p.Figures(0), Preparing: true})
+	if v := flat(m.View()); !strings.Contains(v, "◌ waiting") || !strings.Contains(v, "waiting for local servers…") {
+		t.Errorf("waiting lane: %s", v)
+	}
+	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	if v := flat(m.View()); !strings.Contains(v, "waiting for the first token…") || !strings.Contains(v, "TTFT") {
+		t.Errorf("lane in the race: %s", v)
+	}
+}
+
+// A zoomed lane's text is wrapped again at the zoomed width, however small
+// the lane was when it was filled.
+func TestZoomRewrapsAtItsWidth(t *testing.T) {
+	p := live.NewProvider(0, config.Provider{Name: "broken"}, 1, 0)
+	p.Record(probes.Update{Done: &probes.Result{Err: errors.New(strings.Repeat("word ", 30) + "the-end")}})
+	m := New(p, DefaultStyles())
+	m.SetSize(20, 10)
+	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	m.SetZoomed(true)
+	m.SetSize(200, 10)
+	if v := m.View(); !strings.Contains(v, "word word the-end") {
+		t.Errorf("zoomed at 200 wide, the error is not rewrapped:\n%s", v)
 	}
 }
