@@ -154,8 +154,11 @@ func usd(v *float64) string {
 }
 
 func cost(v *float64) string {
-	if v == nil {
+	switch {
+	case v == nil:
 		return "-"
+	case *v == 0:
+		return "$0"
 	}
 	return fmt.Sprintf("$%.6f", *v)
 }
