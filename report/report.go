@@ -23,7 +23,7 @@ type Input struct {
 	Concurrency int
 	Races       [][][]probes.Result // [run][provider][stream]
 	Interrupted bool                // the user stopped it; the races hold what was measured
-	StartedAt   time.Time
+	StartedAt   time.Time           // zero: the first race's release
 }
 
 // Bench is the report. Field names and units are the JSON contract.
@@ -117,6 +117,9 @@ type Summary struct {
 // Build computes every figure of in.
 func Build(in Input) *Bench {
 	cfg := in.Config
+	if in.StartedAt.IsZero() && len(in.Races) > 0 && len(in.Races[0]) > 0 && len(in.Races[0][0]) > 0 {
+		in.StartedAt = in.Races[0][0][0].Release
+	}
 	b := &Bench{Schema: Schema, StartedAt: in.StartedAt.UTC(), Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens,
 		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted}
 	promptTokens := tokens.Count(cfg.Prompt)
