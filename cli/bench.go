@@ -64,6 +64,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	race := probes.Race{Providers: s.cfg.Providers, Request: probes.Request{Prompt: s.cfg.Prompt, MaxTokens: s.cfg.MaxTokens},
 		Concurrency: c.race.concurrency, Retries: c.race.retries, Clients: clients}
 	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, c.runs)
+	before := serverTotals(ctx, s.cfg)
 	for run := range c.runs {
 		if ctx.Err() != nil {
 			break
@@ -83,6 +84,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	progress.finish()
 	in.Interrupted = ctx.Err() != nil
+	reportServerTotals(before, serverTotals(context.WithoutCancel(ctx), s.cfg), stderr)
 
 	b := report.Build(in)
 	w := stdout

@@ -193,3 +193,27 @@ func TestLocalEntriesThatCannotRunAreSkipped(t *testing.T) {
 		t.Errorf("--only a skipped provider: exit %d, %q", code, errOut)
 	}
 }
+
+// An attached llama.cpp server: the hardware line, its own tok/s in the
+// report, and its /metrics totals over the races.
+func TestBenchLlamaCppAttached(t *testing.T) {
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{Slots: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	dir := t.TempDir()
+	cfg := write(t, dir, "p.yaml", "providers:\n  - name: ws\n    kind: llamacpp\n    base_url: "+srv.URL()+"\n    model: \"sim:ttft=10ms,tps=500,tokens=40,timings=1\"\n")
+	code, out, errOut := run(t, dir, "bench", "--config", cfg, "--runs", "2", "--concurrency", "4", "--format", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{"ws: tpsrace-simulator · ctx", "2 slots", "4 users > 2 slots", "server counted", "320 generated tokens"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+	if rows := strings.Split(strings.TrimSpace(out), "\n"); len(rows) != 9 || strings.Contains(rows[1], ",stop,,") {
+		t.Errorf("want 8 runs with server_tps filled:\n%s", out)
+	}
+}

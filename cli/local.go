@@ -131,3 +131,36 @@ func unreachable(raw string) string {
 	conn.Close()
 	return ""
 }
+
+// serverTotals snapshots each llama.cpp provider's /metrics counters, so a
+// bench can report what the server itself counted during the races.
+func serverTotals(ctx context.Context, cfg *config.Config) map[string]map[string]float64 {
+	totals := map[string]map[string]float64{}
+	for _, p := range cfg.Providers {
+		if p.Kind != config.KindLlamaCpp {
+			continue
+		}
+		if m, err := llamacpp.FetchMetrics(ctx, p); err == nil {
+			totals[p.Name] = m
+		}
+	}
+	return totals
+}
+
+// reportServerTotals prints, per llama.cpp provider, the server's own
+// counters over the races: the difference of two serverTotals snapshots.
+func reportServerTotals(before, after map[string]map[string]float64, stderr io.Writer) {
+	for name, a := range after {
+		b, ok := before[name]
+		if !ok {
+			continue
+		}
+		d := func(key string) float64 { return a[key] - b[key] }
+		tok, secs := d(llamacpp.MetricPredictedTokens), d(llamacpp.MetricPredictedSeconds)
+		line := fmt.Sprintf("%s: server counted %.0f prompt tokens and %.0f generated tokens", name, d(llamacpp.MetricPromptTokens), tok)
+		if secs > 0 {
+			line += fmt.Sprintf(" in %.2f s of generation (%.1f tok/s, summed over slots)", secs, tok/secs)
+		}
+		fmt.Fprintln(stderr, line)
+	}
+}
