@@ -320,6 +320,7 @@ func (m *Model) startRace() tea.Cmd {
 	m.retire()
 	m.raceID++
 	m.tick++
+	m.message = "" // a note about the next race ("concurrency 4 from the next race") is now stale
 	m.newRace()
 	ready := make([]config.Provider, len(m.racing))
 	for k, i := range m.racing {
