@@ -103,7 +103,7 @@ func redacted(s Secret) string {
 }
 
 // Simulated reports whether the provider is served by the built-in simulator.
-func (p Provider) Simulated() bool { return len(p.Model) > 4 && p.Model[:4] == "sim:" }
+func (p Provider) Simulated() bool { return strings.HasPrefix(p.Model, "sim:") }
 
 // Spawned reports whether tpsrace must start llama-server itself.
 func (p Provider) Spawned() bool { return p.Kind == KindLlamaCpp && p.BaseURL == "" }

@@ -83,8 +83,9 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 		defer clients.Close()
 	}
 	results := make([][]Result, len(r.Providers))
-	var probes []*probe
-	var where [][2]int
+	var ready, done sync.WaitGroup
+	start := make(chan struct{})
+	var release time.Time // written before start is closed, read after
 	for i, p := range r.Providers {
 		results[i] = make([]Result, conc)
 		req := newRequest(p, r.Request)
@@ -94,28 +95,19 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 			if updates != nil {
 				pb.emit = func(e Event) { updates <- Update{Provider: i, Stream: s, Event: &e} }
 			}
-			probes = append(probes, pb)
-			where = append(where, [2]int{i, s})
+			ready.Add(1)
+			done.Add(1)
+			go func() {
+				defer done.Done()
+				ready.Done()
+				<-start
+				res := pb.run(ctx, release)
+				results[i][s] = res
+				if updates != nil {
+					updates <- Update{Provider: i, Stream: s, Done: &res}
+				}
+			}()
 		}
-	}
-
-	var ready, done sync.WaitGroup
-	start := make(chan struct{})
-	var release time.Time
-	for k, pb := range probes {
-		ready.Add(1)
-		done.Add(1)
-		go func() {
-			defer done.Done()
-			ready.Done()
-			<-start
-			res := pb.run(ctx, release)
-			i, s := where[k][0], where[k][1]
-			results[i][s] = res
-			if updates != nil {
-				updates <- Update{Provider: i, Stream: s, Done: &res}
-			}
-		}()
 	}
 	ready.Wait()
 	release = time.Now()
