@@ -4,8 +4,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
-	"net/http/httputil"
-	"net/url"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -111,19 +109,19 @@ func TestSlowAcceptHitsConnectLimit(t *testing.T) {
 
 // A retry may only happen before the first byte of a stream, and is recorded.
 func TestRetryBeforeFirstByte(t *testing.T) {
-	target, _ := url.Parse(startSim(t))
-	proxy := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
-	proxy.FlushInterval = -1
 	var calls atomic.Int32
+	stream := []byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\" hello\"}}]}\n\n" +
+		"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\" world\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n")
 	front := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if calls.Add(1) <= 2 {
 			http.Error(w, `{"error":{"message":"overloaded"}}`, http.StatusServiceUnavailable)
 			return
 		}
-		proxy.ServeHTTP(w, r)
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Write(stream)
 	}))
 	defer front.Close()
-	p := config.Provider{Name: "flaky", Model: "sim:ttft=5ms,tps=500,tokens=10", BaseURL: front.URL + "/v1"}
+	p := config.Provider{Name: "flaky", Model: "m", BaseURL: front.URL + "/v1"}
 	race := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "hi", MaxTokens: 100}, Retries: 2}
 	res := race.Run(context.Background(), nil)[0][0]
 	if res.Err != nil || res.Retries != 2 {
