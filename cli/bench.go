@@ -13,7 +13,6 @@ import (
 
 	"tpsrace/probes"
 	"tpsrace/report"
-	"tpsrace/tokens"
 )
 
 // benchCmd is `tpsrace bench`: races without the dashboard and prints the
@@ -56,7 +55,6 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if len(s.cfg.Providers) == 0 {
 		return errAllFailed
 	}
-	tokens.Warm()
 
 	in := report.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now()}
 	clients := &probes.Clients{}

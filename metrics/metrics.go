@@ -85,7 +85,13 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 	}
 	f.ContentChars = utf8.RuneCountInString(content.String())
 	f.ReasoningChars = utf8.RuneCountInString(reasoning.String())
-	f.O200kTokens = tokens.Count(content.String()) + tokens.Count(reasoning.String())
+	// The probe counts a stream as it arrives; a Result made elsewhere (a
+	// test, a recording) is counted here. Text always has a token, so 0
+	// with text means not counted.
+	f.O200kTokens = r.O200kTokens
+	if f.O200kTokens == 0 && content.Len()+reasoning.Len() > 0 {
+		f.O200kTokens = tokens.Count(content.String()) + tokens.Count(reasoning.String())
+	}
 
 	f.OutputTokens, f.TokenSource = f.O200kTokens, SourceEstimate
 	if r.Usage != nil && r.Usage.CompletionTokens > 0 {
