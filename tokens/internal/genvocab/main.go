@@ -1,16 +1,15 @@
 // Command genvocab writes tokens/o200k.bin, the compact form of the o200k_base
-// vocabulary that package tokens embeds: a byte per token in rank order (its
-// length − 1, all are 1–128 bytes, plus bit 7 when tiktoken does not count
-// the token's own bytes as one token), then all tokens' bytes in rank
-// order. Its source is the o200k_base.tiktoken file that tiktoken-go-loader
-// ships (base64 token, space, rank, one a line, ranks 0..n-1 in order), and
-// tiktoken-go itself says which tokens are not single.
+// vocabulary that package tokens embeds (layout: package o200k). Its source
+// is the o200k_base.tiktoken file that tiktoken-go-loader ships (base64
+// token, space, rank, one a line, ranks 0..n-1 in order); tiktoken-go itself
+// says which tokens are not single.
 //
 //	go generate ./tokens
 package main
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/base64"
 	"fmt"
 	"os"
@@ -19,6 +18,8 @@ import (
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 	"github.com/pkoukk/tiktoken-go-loader/assets"
+
+	"tpsrace/tokens/internal/o200k"
 )
 
 func main() {
@@ -44,14 +45,34 @@ func main() {
 		}
 		b := byte(len(token) - 1)
 		if len(enc.EncodeOrdinary(string(token))) != 1 {
-			b |= 0x80
+			b |= o200k.NotSingle
 			notSingle++
 		}
 		info = append(info, b)
 		blob = append(blob, token...)
 	}
-	check(os.WriteFile("o200k.bin", append(info, blob...), 0o644))
-	fmt.Printf("o200k.bin: %d tokens (%d not single), %d bytes\n", len(info), notSingle, len(info)+len(blob))
+	if len(info) != o200k.Tokens {
+		check(fmt.Errorf("%d tokens, want %d", len(info), o200k.Tokens))
+	}
+	slots := make([]uint32, 1<<o200k.SlotBits)
+	const mask = 1<<o200k.SlotBits - 1
+	longest, at := 0, 0
+	for r, b := range info {
+		token := string(blob[at : at+int(b&^o200k.NotSingle)+1])
+		at += len(token)
+		i, probes := o200k.Hash(token)&mask, 1
+		for ; slots[i] != 0; probes++ {
+			i = (i + 1) & mask
+		}
+		slots[i] = uint32(r + 1)
+		longest = max(longest, probes)
+	}
+	out := append(info, blob...)
+	for _, s := range slots {
+		out = binary.LittleEndian.AppendUint32(out, s)
+	}
+	check(os.WriteFile("o200k.bin", out, 0o644))
+	fmt.Printf("o200k.bin: %d tokens (%d not single), %d bytes, longest probe %d\n", len(info), notSingle, len(out), longest)
 }
 
 func check(err error) {
