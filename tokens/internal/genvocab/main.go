@@ -9,8 +9,8 @@ package main
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/base64"
+	"encoding/binary"
 	"fmt"
 	"os"
 	"strconv"
