@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -47,11 +48,17 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if !slices.Contains(append(report.Formats, "md"), c.format) {
 		return usageError{fmt.Errorf("--format %q: want one of %s", c.format, strings.Join(report.Formats, ", "))}
 	}
+	if c.out != "" {
+		if err := checkWritable(c.out); err != nil {
+			return usageError{fmt.Errorf("--out %s: cannot write it: %w (nothing was sent)", c.out, err)}
+		}
+	}
 	s, err := c.race.load(ctx, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.close()
+	c.race.preflight(s.cfg, c.runs, stderr)
 	s.local.startForBench(ctx, s.cfg, c.race.concurrency, stderr)
 	if len(s.cfg.Providers) == 0 {
 		return errAllFailed
@@ -87,20 +94,8 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	reportServerTotals(before, serverTotals(context.WithoutCancel(ctx), s.cfg), stderr)
 
 	b := report.Build(in)
-	w := stdout
-	if c.out != "" {
-		f, err := os.Create(c.out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
-	}
-	if err := b.Write(w, c.format); err != nil {
+	if err := c.write(b, stdout, stderr); err != nil {
 		return err
-	}
-	if c.out != "" {
-		fmt.Fprintln(stderr, "wrote", c.out)
 	}
 	if in.Interrupted {
 		return errInterrupted
@@ -111,6 +106,27 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 	}
 	return errAllFailed
+}
+
+// write puts the report in --out, else on stdout. When --out cannot be
+// written after all (the disk filled, the folder went away), the report goes
+// to stdout instead, so a race is never lost.
+func (c *benchCmd) write(b *report.Bench, stdout, stderr io.Writer) error {
+	if c.out == "" {
+		return b.Write(stdout, c.format)
+	}
+	var buf bytes.Buffer
+	if err := b.Write(&buf, c.format); err != nil {
+		return err
+	}
+	if err := os.WriteFile(c.out, buf.Bytes(), 0o644); err != nil {
+		if _, werr := stdout.Write(buf.Bytes()); werr != nil {
+			return fmt.Errorf("writing the report: %w, and to stdout: %w", err, werr)
+		}
+		return fmt.Errorf("could not write the report (%w): it is on stdout instead", err)
+	}
+	fmt.Fprintln(stderr, "wrote", c.out)
+	return nil
 }
 
 // progress is the line bench keeps on stderr while it runs: rewritten in

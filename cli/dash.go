@@ -36,6 +36,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return err
 	}
 	defer s.close()
+	c.race.preflight(s.cfg, 1, stderr)
 	// The dashboard starts the local servers itself, loading in their lanes:
 	// start sets their base URLs in s.cfg and fills s.local.info, both read
 	// by the dashboard only once start has returned.

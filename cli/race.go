@@ -60,8 +60,8 @@ type session struct {
 // ./providers.yaml when present), minus skipped providers, or the built-in
 // simulated providers when none remain. Notices and warnings go to stderr.
 func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error) {
-	if f.concurrency < 1 {
-		return nil, usageError{fmt.Errorf("--concurrency must be at least 1, got %d", f.concurrency)}
+	if f.concurrency < 1 || f.concurrency > maxConcurrency {
+		return nil, usageError{fmt.Errorf("--concurrency must be 1 to %d streams per provider, got %d (more measures this machine's sockets, not the provider)", maxConcurrency, f.concurrency)}
 	}
 	if f.maxTokens < 0 {
 		return nil, usageError{fmt.Errorf("--max-tokens must be positive, got %d", f.maxTokens)}
@@ -122,6 +122,13 @@ func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error
 		p.Timeout = f.timeouts.Or(p.Timeout).Or(config.DefaultTimeouts)
 	}
 	return s, nil
+}
+
+// preflight says, before anything is sent, what a large race may cost and
+// whether this process may open enough sockets for it.
+func (f *raceFlags) preflight(cfg *config.Config, runs int, stderr io.Writer) {
+	noticeCost(cfg, f.concurrency, runs, stderr)
+	ensureOpenFiles(len(cfg.Providers)*f.concurrency, stderr)
 }
 
 func (f *raceFlags) onlyNames() []string {
