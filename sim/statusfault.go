@@ -23,6 +23,10 @@ var statusErrors = map[string]apiError{
 const badGatewayPage = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx (simulated)</center>\r\n</body>\r\n</html>\r\n"
 
 func writeStatusFault(w http.ResponseWriter, r *http.Request, s Schedule) {
+	if e, ok := errorBodies[s.Fault]; ok {
+		e.write(w)
+		return
+	}
 	switch s.Fault {
 	case FaultHTML:
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
