@@ -29,7 +29,7 @@ var errorBodies = map[string]errorBody{
 	// Cloudflare: an errors list.
 	"body-errors": {403, "application/json", `{"success":false,"errors":[{"code":10000,"message":"Authentication error"}]}`},
 	// A proxy's plain text.
-	"body-text": {503, "text/plain", "upstream connect error or disconnect/reset before headers. reset reason: connection failure\n"},
+	"body-text":  {503, "text/plain", "upstream connect error or disconnect/reset before headers. reset reason: connection failure\n"},
 	"body-empty": {500, "application/json", ""},
 	// Hostile text: escape sequences that retitle and clear a terminal (and a
 	// C1 CSI), and a spreadsheet formula, for tests that tpsrace prints text.
