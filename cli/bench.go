@@ -14,6 +14,7 @@ import (
 
 	"tpsrace/probes"
 	"tpsrace/report"
+	"tpsrace/safetext"
 	"tpsrace/tokens"
 )
 
@@ -142,6 +143,9 @@ type progress struct {
 }
 
 func newProgress(w io.Writer, streams, runs int) *progress {
+	if sw, ok := w.(safetext.Writer); ok {
+		w = sw.W // only figures are written here, and "\r" must reach the terminal
+	}
 	f, ok := w.(*os.File)
 	return &progress{w: w, tty: ok && isTerminal(f), streams: streams, runs: runs}
 }

@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"github.com/mattn/go-isatty"
+
+	"tpsrace/safetext"
 )
 
 // errInterrupted: the user stopped the command (Ctrl-C, SIGTERM); what was
@@ -32,6 +34,9 @@ with no API key set) tpsrace races its built-in simulated providers.
 func Main(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Notices and errors quote what providers and files say: nothing in them
+	// may act on the terminal.
+	stderr = safetext.Writer{W: stderr}
 	var err error
 	switch {
 	case len(args) > 0 && args[0] == "bench":

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"tpsrace/safetext"
 )
 
 // Formats that Write accepts.
@@ -87,6 +89,14 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 				notes = append(notes, fmt.Sprintf("%s run %d stream %d failed: %s", p.Name, r.Run, r.Stream, *r.Error))
 			}
 		}
+	}
+	for _, r := range rows { // providers' words must not act on the terminal
+		for j := range r {
+			r[j] = safetext.Line(r[j])
+		}
+	}
+	for i := range notes {
+		notes[i] = safetext.Line(notes[i])
 	}
 	if markdown {
 		for i, r := range rows {
@@ -184,12 +194,31 @@ func (b *Bench) WriteCSV(w io.Writer) error {
 				errText = *r.Error
 			}
 			f := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
-			cw.Write([]string{p.Name, p.Model, strconv.Itoa(r.Run), strconv.Itoa(r.Stream), strconv.FormatBool(r.OK), errText,
+			row := []string{p.Name, p.Model, strconv.Itoa(r.Run), strconv.Itoa(r.Stream), strconv.FormatBool(r.OK), errText,
 				opt(r.TTFTms), opt(r.TTFAms), f(r.E2Ems), strconv.Itoa(r.OutputTokens), r.TokenSource, strconv.Itoa(r.O200kTokens),
 				opt(r.OutputTPS), f(r.ITLms.P50), f(r.ITLms.P95), f(r.ITLms.P99), strconv.Itoa(r.ContentChars),
-				strconv.Itoa(r.ReasoningChars), r.FinishReason, opt(r.ServerTPS), usd(r.CostUSD), strconv.Itoa(r.Retries)})
+				strconv.Itoa(r.ReasoningChars), r.FinishReason, opt(r.ServerTPS), usd(r.CostUSD), strconv.Itoa(r.Retries)}
+			for i := range row {
+				row[i] = csvCell(row[i])
+			}
+			cw.Write(row)
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvCell is s safe to open in a spreadsheet and to print: no control
+// characters, and a cell that a spreadsheet would run as a formula (it starts
+// with =, +, - or @) gets a leading ' so it reads as text. Numbers are left
+// as they are.
+func csvCell(s string) string {
+	s = safetext.Line(s)
+	if s == "" || !strings.ContainsRune("=+-@", rune(s[0])) {
+		return s
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return s
+	}
+	return "'" + s
 }

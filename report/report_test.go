@@ -67,3 +67,14 @@ func TestBuildSummariesAndRanking(t *testing.T) {
 		t.Error("unknown format: want an error")
 	}
 }
+
+func TestCSVCellDefusesFormulasButNotNumbers(t *testing.T) {
+	for in, want := range map[string]string{
+		"=HYPERLINK(\"x\")": "'=HYPERLINK(\"x\")", "+1+1": "'+1+1", "-cmd": "'-cmd", "@SUM(A1)": "'@SUM(A1)",
+		"-1.5": "-1.5", "+3": "+3", "plain": "plain", "": "", "a\x1b[2Jb": "ab",
+	} {
+		if got := csvCell(in); got != want {
+			t.Errorf("csvCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
