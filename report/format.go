@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"tpsrace/metrics"
 	"tpsrace/safetext"
 )
 
@@ -137,7 +138,7 @@ func tokensCell(p Provider) string {
 			o200k = append(o200k, float64(r.O200kTokens))
 		}
 	}
-	o, c := p50p95(out).P50, p50p95(o200k).P50
+	o, c := median(out), median(o200k)
 	if o == nil {
 		return "-"
 	}
@@ -148,6 +149,14 @@ func tokensCell(p Provider) string {
 	return s
 }
 
+// median of v; nil without values.
+func median(v []float64) *float64 {
+	if len(v) == 0 {
+		return nil
+	}
+	return ptr(metrics.Percentile(slices.Sorted(slices.Values(v)), 50))
+}
+
 func num(v *float64, prec int, unit string) string {
 	if v == nil {
 		return "-"
@@ -155,12 +164,11 @@ func num(v *float64, prec int, unit string) string {
 	return strconv.FormatFloat(*v, 'f', prec, 64) + unit
 }
 
-// usd is a cost with all its significant digits (a request costs fractions of a cent).
-func usd(v *float64) string {
-	if v == nil {
+func deref(s *string) string {
+	if s == nil {
 		return ""
 	}
-	return strconv.FormatFloat(*v, 'g', 6, 64)
+	return *s
 }
 
 func cost(v *float64) string {
@@ -185,19 +193,24 @@ func (b *Bench) WriteCSV(w io.Writer) error {
 		if v == nil {
 			return ""
 		}
-		return num(v, 3, "")
+		return strconv.FormatFloat(*v, 'f', -1, 64)
 	}
+	var itl [3]*float64
 	for _, p := range b.Providers {
 		for _, r := range p.Runs {
 			errText := ""
 			if r.Error != nil {
 				errText = *r.Error
 			}
-			f := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
+			f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+			itl = [3]*float64{}
+			if r.ITLms != nil {
+				itl = [3]*float64{&r.ITLms.P50, &r.ITLms.P95, &r.ITLms.P99}
+			}
 			row := []string{p.Name, p.Model, strconv.Itoa(r.Run), strconv.Itoa(r.Stream), strconv.FormatBool(r.OK), errText,
 				opt(r.TTFTms), opt(r.TTFAms), f(r.E2Ems), strconv.Itoa(r.OutputTokens), r.TokenSource, strconv.Itoa(r.O200kTokens),
-				opt(r.OutputTPS), f(r.ITLms.P50), f(r.ITLms.P95), f(r.ITLms.P99), strconv.Itoa(r.ContentChars),
-				strconv.Itoa(r.ReasoningChars), r.FinishReason, opt(r.ServerTPS), usd(r.CostUSD), strconv.Itoa(r.Retries)}
+				opt(r.OutputTPS), opt(itl[0]), opt(itl[1]), opt(itl[2]), strconv.Itoa(r.ContentChars),
+				strconv.Itoa(r.ReasoningChars), deref(r.FinishReason), opt(r.ServerTPS), opt(r.CostUSD), strconv.Itoa(r.Retries)}
 			for i := range row {
 				row[i] = csvCell(row[i])
 			}
