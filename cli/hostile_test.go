@@ -7,8 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"tpsrace/sim"
 )
 
 // hasControl reports a control character other than newline, the way a
@@ -21,27 +19,23 @@ func hasControl(s string) bool {
 // server echoes back) reaches the table, Markdown and CSV as text, and the
 // JSON exactly as sent.
 func TestHostileTextStaysText(t *testing.T) {
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	url, _ := countingSim(t)
 	dir := t.TempDir()
 	cfg := write(t, dir, "p.yaml", `providers:
   - name: good
-    base_url: `+srv.URL()+`
+    base_url: `+url+`
     model: "sim:ttft=1ms,tps=1000,tokens=5"
   - name: hostile
-    base_url: `+srv.URL()+`
+    base_url: `+url+`
     model: "sim:fault=body-hostile"
   - name: echoed
-    base_url: `+srv.URL()+`
+    base_url: `+url+`
     model: "sim:x=\e]52;c;SGVsbG8=\a\e[2J"
   - name: formula
-    base_url: `+srv.URL()+`
+    base_url: `+url+`
     model: "sim:fault=body-formula"
   - name: "=SUM(A1:A9)"
-    base_url: `+srv.URL()+`
+    base_url: `+url+`
     model: "sim:ttft=1ms,tps=1000,tokens=5"
 `)
 	for _, format := range []string{"table", "markdown", "csv"} {

@@ -6,7 +6,6 @@ import (
 	"math"
 	"net/url"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -185,7 +184,7 @@ func (p *parser) params(n *yaml.Node, path string) map[string]any {
 	params := map[string]any{}
 	budget := maxParamValues
 	for name, f := range p.mapping(n, path, nil) {
-		if slices.Contains(reservedParams, name) {
+		if ReservedParam(name) {
 			p.fail(f.key, join(path, name), name+" is set by tpsrace itself", "remove it")
 			continue
 		}

@@ -157,6 +157,11 @@ var (
 	reservedParams = []string{"model", "messages", "stream"}
 )
 
+// ReservedParam reports whether params may not set a request field: tpsrace
+// sets model, messages and stream itself. A providers.yaml that tries is an
+// error; the request skips them for a Provider built in code.
+func ReservedParam(name string) bool { return slices.Contains(reservedParams, name) }
+
 const (
 	baseURLHint   = "the API root, such as https://api.groq.com/openai/v1"
 	emptyFileHint = "list the providers to race under providers:"

@@ -41,3 +41,16 @@ func TestErrorBodiesGiveTheirReason(t *testing.T) {
 		})
 	}
 }
+
+// The request fields config.ReservedParam names stay tpsrace's even when a
+// Provider built in code sets them: the race still streams the model asked.
+func TestReservedParamsAreNotOverridden(t *testing.T) {
+	url := startSim(t)
+	p := config.Provider{Name: "p", Model: "sim:ttft=1ms,tps=1000,tokens=5", BaseURL: url,
+		Params:  map[string]any{"stream": false, "model": "gpt-4o", "messages": []any{}, "max_tokens": 3},
+		Timeout: config.Timeouts{Connect: 2 * time.Second, FirstToken: 2 * time.Second, Stall: time.Second, Total: 3 * time.Second}}
+	res := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "hi", MaxTokens: 10}}.Run(context.Background(), nil)[0][0]
+	if res.Err != nil || res.Usage == nil || res.Usage.CompletionTokens != 3 {
+		t.Errorf("err %v, usage %+v: want a stream of 3 tokens (max_tokens from params, the rest reserved)", res.Err, res.Usage)
+	}
+}

@@ -332,8 +332,7 @@ func mergeParams(req *http.Request, params map[string]any) error {
 		return err
 	}
 	for k, v := range params {
-		switch k {
-		case "model", "messages", "stream":
+		if config.ReservedParam(k) {
 			continue
 		}
 		if v == nil {

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"tpsrace/metrics"
 	"tpsrace/safetext"
@@ -40,30 +40,26 @@ func (b *Bench) WriteJSON(w io.Writer) error {
 	return enc.Encode(b)
 }
 
-// Ranked returns the providers fastest first: by median output speed, then
-// by median TTFT; providers with no completed stream come last.
+// Ranked returns the providers best first by metrics.Rank, the dashboard's
+// rule: by median output speed, then median TTFT; providers with no
+// completed stream come last.
 func (b *Bench) Ranked() []Provider {
-	ps := slices.Clone(b.Providers)
-	slices.SortStableFunc(ps, func(x, y Provider) int {
-		if c := cmpNil(x.Summary.OutputTPS.P50, y.Summary.OutputTPS.P50, -1); c != 0 {
-			return c
+	standings := make([]metrics.Standing, len(b.Providers))
+	for i, p := range b.Providers {
+		s := &standings[i]
+		s.Failed = p.Summary.OK == 0
+		if v := p.Summary.OutputTPS.P50; v != nil {
+			s.Speed, s.HasSpeed = *v, true
 		}
-		return cmpNil(x.Summary.TTFTms.P50, y.Summary.TTFTms.P50, 1)
-	})
-	return ps
-}
-
-// cmpNil orders nil after any value; dir -1 puts larger values first.
-func cmpNil(x, y *float64, dir int) int {
-	switch {
-	case x == nil && y == nil:
-		return 0
-	case x == nil:
-		return 1
-	case y == nil:
-		return -1
+		if v := p.Summary.TTFTms.P50; v != nil {
+			s.TTFT, s.HasTTFT = time.Duration(*v*float64(time.Millisecond)), true
+		}
 	}
-	return dir * cmp.Compare(*x, *y)
+	ranked := make([]Provider, len(b.Providers))
+	for i, k := range metrics.Rank(standings) {
+		ranked[i] = b.Providers[k]
+	}
+	return ranked
 }
 
 var leaderboardHeader = []string{"#", "provider", "model", "ok", "TTFT p50", "tok/s p50", "tok/s p95", "aggregate tok/s", "E2E p50", "tokens", "cost/req"}
@@ -143,7 +139,7 @@ func tokensCell(p Provider) string {
 		return "-"
 	}
 	s := strconv.Itoa(int(*o))
-	if *c > 0 && (*o / *c > 1.05 || *c / *o > 1.05) {
+	if metrics.TokenCountsDiffer(int(*o), int(*c)) {
 		s += fmt.Sprintf(" (o200k %d)", int(*c))
 	}
 	return s

@@ -78,3 +78,17 @@ func TestCSVCellDefusesFormulasButNotNumbers(t *testing.T) {
 		}
 	}
 }
+
+// The report shows the o200k count beside the provider's by
+// metrics.TokenCountsDiffer, the dashboard's rule: 95 against 100 is not
+// flagged, 94 is.
+func TestTokensCellFlagsByTheSharedRule(t *testing.T) {
+	for usage, want := range map[int]string{95: "95", 105: "105", 94: "94 (o200k 100)"} {
+		r := stream(10*msec, msec, 100)
+		r.Usage.CompletionTokens = usage
+		b := Build(Input{Config: &config.Config{Prompt: "p", Providers: []config.Provider{{Name: "x"}}}, Races: [][][]probes.Result{{{r}}}})
+		if got := tokensCell(b.Providers[0]); got != want {
+			t.Errorf("usage %d, o200k 100: %q, want %q", usage, got, want)
+		}
+	}
+}
