@@ -30,15 +30,19 @@ type benchCmd struct {
 // errAllFailed: the bench ran, but no stream completed.
 var errAllFailed = errors.New("every stream failed (see the report)")
 
-func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (c *benchCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	c.race.register(fs)
 	fs.IntVar(&c.runs, "runs", 1, "races to run one after another")
 	fs.StringVar(&c.format, "format", "table", "output: "+strings.Join(report.Formats, ", "))
-	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout (checked before any request)")
+	return fs
+}
+
+func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := c.flags()
+	if err := parseFlags(fs, args, stdout); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("bench takes no arguments, got %q", fs.Args())}

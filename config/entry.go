@@ -144,7 +144,7 @@ func (p *parser) kind(e entry, pr *Provider) bool {
 		return true
 	}
 	hint := "use openai (any OpenAI-compatible API, Ollama and vLLM included) or llamacpp"
-	if s := closest(x.value, kinds); s != "" {
+	if s := Closest(x.value, kinds); s != "" {
 		hint = fmt.Sprintf("did you mean %q?", s)
 	}
 	p.fail(v, e.key("kind"), "unknown kind "+quote(resolve(v).Value), hint)

@@ -99,9 +99,9 @@ func quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// closest returns the candidate nearest to key, ignoring case, if it is near
+// Closest returns the candidate nearest to key, ignoring case, if it is near
 // enough to be a likely typo; "" otherwise.
-func closest(key string, candidates []string) string {
+func Closest(key string, candidates []string) string {
 	allowed := min(max(utf8.RuneCountInString(key)/3, 1), 3)
 	best, bestDistance := "", allowed+1
 	for _, c := range candidates {

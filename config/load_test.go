@@ -539,8 +539,8 @@ func TestClosest(t *testing.T) {
 		"modle": "model", "Model": "model", "base-url": "base_url", "baseurl": "base_url",
 		"apikey": "api_key", "header": "headers", "nmae": "name", "xyz": "", "temperature": "",
 	} {
-		if got := closest(key, keys); got != want {
-			t.Errorf("closest(%q) = %q, want %q", key, got, want)
+		if got := Closest(key, keys); got != want {
+			t.Errorf("Closest(%q) = %q, want %q", key, got, want)
 		}
 	}
 }

@@ -47,7 +47,7 @@ func (p *parser) unknownKey(k *yaml.Node, path, name string, lv *level) {
 	hint := "known keys: " + strings.Join(lv.keys, ", ")
 	if home := homeOf(name); home != nil {
 		hint = fmt.Sprintf("%s belongs %s", name, home.where)
-	} else if s := closest(name, lv.keys); s != "" {
+	} else if s := Closest(name, lv.keys); s != "" {
 		hint = fmt.Sprintf("did you mean %q?", s)
 	} else if name == "<<" {
 		hint = "YAML merge keys are not supported: write the settings out"
