@@ -16,7 +16,11 @@ func (p *parser) providers(n *yaml.Node, defaults Timeouts) (providers []Provide
 	}
 	n = resolve(n)
 	if n.Kind != yaml.SequenceNode {
-		p.fail(n, "providers", "expected a list of providers, got "+describe(n), `start each provider with "- name:"`)
+		hint := `start each provider with "- name:"`
+		if n.Kind == yaml.MappingNode && len(n.Content) > 0 && strings.HasPrefix(n.Content[0].Value, "-") {
+			hint = `put a space after the dash of a list item: "- name:"`
+		}
+		p.fail(n, "providers", "expected a list of providers, got "+describe(n), hint)
 		return nil, nil
 	}
 	firstLine := map[string]int{} // provider name -> line of the entry that has it

@@ -3,6 +3,7 @@ package config
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -103,10 +104,15 @@ func isNull(n *yaml.Node) bool {
 	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null"
 }
 
-// quotedNumberHint explains why "400", quoted, is not a number.
+// quotedNumberHint explains why a value that reads as a number to a person
+// is not one: "400", quoted, or a price written "$0.59" or "1,000".
 func quotedNumberHint(n *yaml.Node) string {
-	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
+	if _, err := strconv.ParseFloat(n.Value, 64); err == nil && n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle) != 0 {
 		return "remove the quotes"
+	}
+	bare := strings.NewReplacer("$", "", "€", "", "£", "", ",", "", "_", "", " ", "").Replace(strings.TrimSuffix(strings.TrimSpace(n.Value), "USD"))
+	if _, err := strconv.ParseFloat(bare, 64); err == nil && bare != n.Value {
+		return "write a number: " + bare
 	}
 	return ""
 }
