@@ -269,33 +269,22 @@ func (c *content) UnmarshalJSON(raw []byte) error {
 	return nil
 }
 
-// decodeError reads an error the server sent inside the stream: an object
-// with a message and a string or numeric code, or a bare string.
+// decodeError reads an error the server sent inside the stream, in any of
+// the shapes errorReason knows; a status_code beside it (Groq) is kept.
 func decodeError(raw json.RawMessage) *Failure {
 	f := &Failure{Kind: KindStream}
-	if s := text(raw); s != "" {
-		f.Message = s
-		return f
-	}
-	var e struct {
-		Message    string          `json:"message"`
-		Type       string          `json:"type"`
-		Code       json.RawMessage `json:"code"`
-		StatusCode int             `json:"status_code"`
-	}
-	if json.Unmarshal(raw, &e) != nil {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
 		f.Message = snippet(raw)
 		return f
 	}
-	f.Message, f.Status = e.Message, e.StatusCode
-	f.Code = strings.Trim(string(e.Code), `"`)
-	if f.Code == "null" {
-		f.Code = ""
+	f.Message, f.Code = errorReason(v)
+	if obj, ok := v.(map[string]any); ok {
+		if status, ok := obj["status_code"].(float64); ok {
+			f.Status = int(status)
+		}
 	}
-	if f.Message == "" {
-		f.Message = e.Type
-	}
-	return f
+	return f.withReason()
 }
 
 // snippet shortens text quoted in an error message.

@@ -237,13 +237,18 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 	var reqErr *openai.RequestError
 	switch {
 	case errors.As(err, &f):
+	case errors.As(err, &reqErr):
+		// Before apiErr: go-openai wraps an empty APIError in it when
+		// the body is not {"error":{"message":…}}.
+		f = httpFailure(reqErr.HTTPStatusCode, reqErr.Body)
 	case errors.As(err, &apiErr):
 		f = &Failure{Kind: KindHTTP, Status: apiErr.HTTPStatusCode, Message: apiErr.Message}
-		if code := fmt.Sprint(apiErr.Code); apiErr.Code != nil && code != "0" && code != strconv.Itoa(apiErr.HTTPStatusCode) {
-			f.Code = code
+		if apiErr.Code != nil {
+			f.Code = codeUnlessStatus(fmt.Sprint(apiErr.Code), apiErr.HTTPStatusCode)
 		}
-	case errors.As(err, &reqErr):
-		f = &Failure{Kind: KindHTTP, Status: reqErr.HTTPStatusCode, Message: http.StatusText(reqErr.HTTPStatusCode) + ", body " + snippet(reqErr.Body)}
+		if f.Message == "" { // {"error":{"message":"","type":"…"}}
+			f.Message = apiErr.Type
+		}
 	case errors.Is(err, syscall.ECONNREFUSED):
 		f = &Failure{Kind: KindNetwork, Message: "connection refused", Hint: "is the server at " + config.RedactURL(pb.provider.BaseURL) + " running?"}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
@@ -259,7 +264,7 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 		f.RetryAfter = retryAfter
 		f.Hint = hint(pb.provider, f.Status)
 	}
-	return f
+	return f.withReason()
 }
 
 // urlSecret is the user:password part of a URL, to be redacted from errors.
@@ -333,8 +338,7 @@ func mergeParams(req *http.Request, params map[string]any) error {
 		return err
 	}
 	for k, v := range params {
-		switch k {
-		case "model", "messages", "stream":
+		if config.ReservedParam(k) {
 			continue
 		}
 		if v == nil {
