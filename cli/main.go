@@ -23,6 +23,7 @@ Usage:
   tpsrace bench [flags]    race without the dashboard and print the leaderboard
   tpsrace sim [flags]      run the simulated OpenAI-compatible server alone
   tpsrace watch [flags]    race on a schedule and serve the figures to Prometheus
+  tpsrace report FILE…     summarise watch history and bench JSON files
 
 Run "tpsrace COMMAND -h" for a command's flags. Without providers.yaml (or
 with no API key set) tpsrace races its built-in simulated providers.
@@ -39,6 +40,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = (&benchCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && args[0] == "watch":
 		err = (&watchCmd{}).run(ctx, args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "report":
+		err = (&reportCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && args[0] == "sim":
 		err = (&simCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):

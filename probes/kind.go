@@ -14,3 +14,7 @@ func KindOf(err error) string {
 	}
 	return KindUnknown
 }
+
+// Kinds lists every failure kind, in the order a stream can fail, for
+// exports with one column per kind.
+var Kinds = []string{KindNetwork, KindHTTP, KindProtocol, KindStream, KindTimeout, KindCancelled, KindUnknown}
