@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // Change is one figure of one provider in two results, A and B.
@@ -106,7 +107,10 @@ func (c Change) changeText() string {
 		return fmt.Sprintf("%+.1f points", d)
 	}
 	s := strconv.FormatFloat(d, 'f', precision(c.Unit), 64)
-	if d >= 0 {
+	switch {
+	case strings.Trim(s, "-0.") == "": // rounds to nothing: no sign
+		s = strings.TrimPrefix(s, "-")
+	case d > 0:
 		s = "+" + s
 	}
 	s += " " + c.Unit
