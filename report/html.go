@@ -47,6 +47,10 @@ func (o Overview) WriteHTML(w io.Writer, records []Record, sources []string) err
 	for _, g := range o.Providers {
 		s := series[[2]string{g.Provider, g.Model}]
 		fmt.Fprintf(&b, "<section class=\"provider\"><h3>%s <span class=\"model\">%s</span></h3>\n", html.EscapeString(g.Provider), html.EscapeString(g.Model))
+		if g.OK == 0 {
+			fmt.Fprintf(&b, "<p>No completed stream to chart (failures: %s).</p></section>\n", html.EscapeString(g.failureText()))
+			continue
+		}
 		writeLegend(&b, s)
 		b.WriteString("<div class=\"charts\">\n")
 		writeChart(&b, "Output speed (tok/s)", s, func(p point) float64 { return p.tps }, from, to)
@@ -70,6 +74,7 @@ body { font: 14px/1.4 system-ui, sans-serif; color: #222; background: #fff; marg
 h1 { font-size: 1.6em; margin-bottom: .2em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ccc; }
 h3 { margin: 1em 0 .3em; } .model { font-weight: normal; color: #666; font-size: .85em; }
 .meta { color: #555; } .notes { color: #555; font-size: .9em; }
+.wide { overflow-x: auto; }
 table { border-collapse: collapse; font-size: .85em; margin: .5em 0; }
 th, td { border: 1px solid #ddd; padding: 2px 6px; text-align: right; white-space: nowrap; }
 th { background: #f3f3f3; } td:nth-child(-n+2), th:nth-child(-n+2) { text-align: left; }
@@ -80,6 +85,7 @@ svg { background: #fff; } svg text { font: 11px system-ui, sans-serif; fill: #44
 svg .axis { stroke: #999; stroke-width: 1; } svg .grid { stroke: #eee; stroke-width: 1; }
 @media print {
   body { margin: 0; max-width: none; font-size: 10pt; }
+  .wide { overflow: visible; } table { font-size: 6.5pt; } th, td { padding: 1px 3px; }
   section.provider { break-inside: avoid; } tr { break-inside: avoid; } h2 { break-after: avoid; }
 }
 `
@@ -234,7 +240,7 @@ func roundUp(v float64) float64 {
 func trimFloat(v float64) string { return fmt.Sprintf("%.4g", v) }
 
 func writeHTMLTable(b *strings.Builder, rows [][]string) {
-	b.WriteString("<table>\n")
+	b.WriteString("<div class=\"wide\"><table>\n")
 	for i, r := range rows {
 		cell := "td"
 		if i == 0 {
@@ -246,5 +252,5 @@ func writeHTMLTable(b *strings.Builder, rows [][]string) {
 		}
 		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</table>\n")
+	b.WriteString("</table></div>\n")
 }
