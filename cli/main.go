@@ -24,6 +24,7 @@ Usage:
   tpsrace sim [flags]      run the simulated OpenAI-compatible server alone
   tpsrace watch [flags]    race on a schedule and serve the figures to Prometheus
   tpsrace report FILE…     summarise watch history and bench JSON files
+  tpsrace check [flags]    validate providers.yaml; ask each provider for its models (no tokens)
 
 Run "tpsrace COMMAND -h" for a command's flags. Without providers.yaml (or
 with no API key set) tpsrace races its built-in simulated providers.
@@ -42,6 +43,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = (&watchCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && args[0] == "report":
 		err = (&reportCmd{}).run(ctx, args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "check":
+		err = (&checkCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && args[0] == "sim":
 		err = (&simCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
