@@ -28,7 +28,9 @@ type watchCmd struct {
 	logFormat   string
 }
 
-func (c *watchCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
+// flagSet declares the watch's flags on a set of its own (the deploy/
+// files are checked against it).
+func (c *watchCmd) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace watch", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c.race.register(fs)
@@ -39,6 +41,11 @@ func (c *watchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.StringVar(&c.probeName, "probe-name", host, "the probe label: where this watcher runs (a region, a host)")
 	fs.StringVar(&c.history, "history", "", "append each race to this file as one JSON line (the fields of bench --format json)")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format on stderr: text or json")
+	return fs
+}
+
+func (c *watchCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
+	fs := c.flagSet(stderr)
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+	"go.yaml.in/yaml/v3"
 
 	"tpsrace/report"
 	"tpsrace/sim"
@@ -196,8 +197,8 @@ scrape_configs:
 	providers := []string{"sim-wafer", "sim-lpu", "sim-gpu", "sim-laptop"}
 	query := func(q string) map[string]float64 {
 		var answer struct {
-			Status string
-			Data   struct {
+			Status, Error string
+			Data          struct {
 				Result []struct {
 					Metric map[string]string
 					Value  [2]any
@@ -210,7 +211,7 @@ scrape_configs:
 		}
 		defer resp.Body.Close()
 		if err := json.NewDecoder(resp.Body).Decode(&answer); err != nil || answer.Status != "success" {
-			t.Fatalf("query %s: status %q, %v", q, answer.Status, err)
+			t.Fatalf("query %s: status %q %s, %v", q, answer.Status, answer.Error, err)
 		}
 		values := map[string]float64{}
 		for _, r := range answer.Data.Result {
@@ -228,6 +229,19 @@ scrape_configs:
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("after 60s Prometheus has TTFT counts %v, want all of %v; prometheus log:\n%s\nwatch log:\n%s", counts, providers, promLog.String(), logs)
+		}
+	}
+	// Every query of the Grafana dashboard and the alert rules in deploy/
+	// runs on this Prometheus; all but the failures (the simulated
+	// providers do not fail) return series.
+	for _, q := range deployQueries(t) {
+		deadline := time.Now().Add(20 * time.Second)
+		for len(query(q.expr)) == 0 && !q.mayBeEmpty {
+			if time.Now().After(deadline) {
+				t.Errorf("deploy/ query returns nothing after 20s: %s", q.expr)
+				break
+			}
+			time.Sleep(500 * time.Millisecond)
 		}
 	}
 	medians := query(`histogram_quantile(0.5, sum by (provider, le) (tpsrace_ttft_seconds_bucket{probe="ci"}))`)
@@ -347,4 +361,52 @@ func grepLines(text, sub string) string {
 		}
 	}
 	return b.String()
+}
+
+// deployQuery is a PromQL expression of deploy/; mayBeEmpty for those that
+// select failures or thresholds the healthy simulated providers never reach.
+type deployQuery struct {
+	expr       string
+	mayBeEmpty bool
+}
+
+// deployQueries are the expressions of deploy/'s Grafana dashboard (its
+// variables set to match everything) and alert rules.
+func deployQueries(t *testing.T) []deployQuery {
+	t.Helper()
+	raw, err := os.ReadFile("../deploy/grafana/tpsrace-dashboard.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash struct {
+		Panels []struct {
+			Targets []struct{ Expr string }
+		}
+	}
+	if err := json.Unmarshal(raw, &dash); err != nil {
+		t.Fatal(err)
+	}
+	vars := strings.NewReplacer(`$provider`, `.*`, `$probe`, `.*`, `$window`, `30s`)
+	var queries []deployQuery
+	for _, p := range dash.Panels {
+		for _, target := range p.Targets {
+			queries = append(queries, deployQuery{vars.Replace(target.Expr), strings.HasPrefix(target.Expr, "sum by (provider, probe, kind) (increase(tpsrace_failures_total")})
+		}
+	}
+	raw, err = os.ReadFile("../deploy/prometheus/tpsrace-alerts.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules struct {
+		Groups []struct {
+			Rules []struct{ Expr string }
+		}
+	}
+	if err := yaml.Unmarshal(raw, &rules); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rules.Groups[0].Rules {
+		queries = append(queries, deployQuery{r.Expr, true})
+	}
+	return queries
 }
