@@ -47,22 +47,14 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if !slices.Contains(append(report.Formats, "md"), c.format) {
 		return usageError{fmt.Errorf("--format %q: want one of %s", c.format, strings.Join(report.Formats, ", "))}
 	}
-	s, err := c.race.load(ctx, stderr)
+	s, race, err := c.race.startHeadless(ctx, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	s.local.startForBench(ctx, s.cfg, c.race.concurrency, stderr)
-	if len(s.cfg.Providers) == 0 {
-		return errAllFailed
-	}
 	tokens.Warm()
 
 	in := report.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now()}
-	clients := &probes.Clients{}
-	defer clients.Close()
-	race := probes.Race{Providers: s.cfg.Providers, Request: probes.Request{Prompt: s.cfg.Prompt, MaxTokens: s.cfg.MaxTokens},
-		Concurrency: c.race.concurrency, Retries: c.race.retries, Clients: clients}
 	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, c.runs)
 	before := serverTotals(ctx, s.cfg)
 	for run := range c.runs {

@@ -12,7 +12,6 @@ import (
 	"os"
 	"time"
 
-	"tpsrace/probes"
 	"tpsrace/watch"
 )
 
@@ -62,22 +61,13 @@ func (c *watchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
-	s, err := c.race.load(ctx, stderr)
+	s, race, err := c.race.startHeadless(ctx, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	s.local.startForBench(ctx, s.cfg, c.race.concurrency, stderr)
-	if len(s.cfg.Providers) == 0 {
-		return errAllFailed
-	}
-
-	w := &watch.Watcher{Config: s.cfg, Probe: c.probeName, Interval: c.interval, Grace: c.grace,
+	w := &watch.Watcher{Config: s.cfg, Race: race, Probe: c.probeName, Interval: c.interval, Grace: c.grace,
 		Exporter: watch.NewExporter(), Log: log}
-	clients := &probes.Clients{}
-	defer clients.Close()
-	w.Race = probes.Race{Providers: s.cfg.Providers, Request: probes.Request{Prompt: s.cfg.Prompt, MaxTokens: s.cfg.MaxTokens},
-		Concurrency: c.race.concurrency, Retries: c.race.retries, Clients: clients}
 	if c.history != "" {
 		f, err := os.OpenFile(c.history, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {
