@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"image"
-	"image/color"
 	"image/png"
 	"os"
 	"os/exec"
@@ -69,57 +68,68 @@ func TestHTMLReportInHeadlessChromium(t *testing.T) {
 	path := filepath.Join(dir, "report.html")
 	os.WriteFile(path, page.Bytes(), 0o644)
 
-	shot := filepath.Join(dir, "shot.png")
-	if console := openHeadless(t, bin, path, "--window-size=1280,4000", "--screenshot="+shot); len(console) > 0 {
-		t.Errorf("console messages opening the report:\n%s", strings.Join(console, ""))
-	}
-	f, err := os.Open(shot)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := png.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Three probes: the bench file's (none), eu-west and us-east, each in
-	// its own colour, in every provider's charts.
-	for i, want := range seriesColors[:3] {
-		if n := countColor(img, want); n < 200 {
-			t.Errorf("series %d (%s): %d pixels painted, want the charts' lines and dots", i, want, n)
+	// Three headless runs, in parallel: the screenshot, the print, and a
+	// control page.
+	t.Run("screenshot", func(t *testing.T) {
+		t.Parallel()
+		shot := filepath.Join(dir, "shot.png")
+		if console := openHeadless(t, bin, path, "--window-size=1280,2800", "--screenshot="+shot); len(console) > 0 {
+			t.Errorf("console messages opening the report:\n%s", strings.Join(console, ""))
 		}
-	}
-
-	pdf := filepath.Join(dir, "report.pdf")
-	if console := openHeadless(t, bin, path, "--no-pdf-header-footer", "--print-to-pdf="+pdf); len(console) > 0 {
-		t.Errorf("console messages printing the report:\n%s", strings.Join(console, ""))
-	}
-	if raw, err := os.ReadFile(pdf); err != nil || !bytes.HasPrefix(raw, []byte("%PDF")) || bytes.Count(raw, []byte("/Type /Page\n")) < 2 {
-		t.Errorf("printing: %v, %d bytes, %d pages; want a PDF of several pages", err, len(raw), bytes.Count(raw, []byte("/Type /Page\n")))
-	}
-
+		f, err := os.Open(shot)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		img, err := png.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Three probes: the bench file's (none), eu-west and us-east, each
+		// in its own colour, in every provider's charts.
+		painted := countColors(img)
+		for i, want := range seriesColors[:3] {
+			if n := painted[want]; n < 200 {
+				t.Errorf("series %d (%s): %d pixels painted, want the charts' lines and dots", i, want, n)
+			}
+		}
+	})
+	t.Run("print", func(t *testing.T) {
+		t.Parallel()
+		pdf := filepath.Join(dir, "report.pdf")
+		if console := openHeadless(t, bin, path, "--no-pdf-header-footer", "--print-to-pdf="+pdf); len(console) > 0 {
+			t.Errorf("console messages printing the report:\n%s", strings.Join(console, ""))
+		}
+		raw, err := os.ReadFile(pdf)
+		if pages := bytes.Count(raw, []byte("/Type /Page\n")); err != nil || !bytes.HasPrefix(raw, []byte("%PDF")) || pages < 2 {
+			t.Errorf("printing: %v, %d bytes, %d pages; want a PDF of several pages", err, len(raw), pages)
+		}
+	})
 	// The check can fail: the same page with one network image is refused
 	// by its policy, and Chromium says so on the console.
-	control := filepath.Join(dir, "control.html")
-	os.WriteFile(control, bytes.Replace(page.Bytes(), []byte("</body>"), []byte(`<img src="http://127.0.0.1:9/x.png"></body>`), 1), 0o644)
-	if console := openHeadless(t, bin, control, "--dump-dom"); len(console) == 0 || !strings.Contains(strings.Join(console, ""), "Content Security Policy") {
-		t.Errorf("a page loading from the network logged %q; want the policy's refusal", console)
-	}
+	t.Run("control", func(t *testing.T) {
+		t.Parallel()
+		control := filepath.Join(dir, "control.html")
+		os.WriteFile(control, bytes.Replace(page.Bytes(), []byte("</body>"), []byte(`<img src="http://127.0.0.1:9/x.png"></body>`), 1), 0o644)
+		if console := openHeadless(t, bin, control, "--dump-dom"); !strings.Contains(strings.Join(console, ""), "Content Security Policy") {
+			t.Errorf("a page loading from the network logged %q; want the policy's refusal", console)
+		}
+	})
 }
 
-// countColor counts the pixels of img exactly of colour hex ("#rrggbb").
-func countColor(img image.Image, hex string) int {
-	var want color.RGBA
-	fmt.Sscanf(hex, "#%02x%02x%02x", &want.R, &want.G, &want.B)
-	n := 0
+// countColors counts the pixels of img by colour, as "#rrggbb".
+func countColors(img image.Image) map[string]int {
+	rgb := map[uint32]int{}
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
 		for x := b.Min.X; x < b.Max.X; x++ {
 			r, g, bl, _ := img.At(x, y).RGBA()
-			if uint8(r>>8) == want.R && uint8(g>>8) == want.G && uint8(bl>>8) == want.B {
-				n++
-			}
+			rgb[r>>8<<16|g>>8<<8|bl>>8]++
 		}
 	}
-	return n
+	counts := map[string]int{}
+	for c, n := range rgb {
+		counts[fmt.Sprintf("#%06x", c)] = n
+	}
+	return counts
 }
