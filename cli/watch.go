@@ -61,6 +61,12 @@ func (c *watchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if err != nil {
 		return err
 	}
+	// Listen first: a port in use fails before any server is started.
+	ln, err := net.Listen("tcp", c.metricsAddr)
+	if err != nil {
+		return usageError{fmt.Errorf("--metrics-addr: %w", err)}
+	}
+	defer ln.Close()
 	s, race, err := c.race.startHeadless(ctx, stderr)
 	if err != nil {
 		return err
@@ -77,10 +83,6 @@ func (c *watchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		w.History = f
 	}
 
-	ln, err := net.Listen("tcp", c.metricsAddr)
-	if err != nil {
-		return usageError{fmt.Errorf("--metrics-addr: %w", err)}
-	}
 	srv := &http.Server{Handler: w.Handler(), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
