@@ -57,22 +57,13 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 			return usageError{fmt.Errorf("--out %s: cannot write it: %w (nothing was sent)", c.out, err)}
 		}
 	}
-	s, err := c.race.load(ctx, stderr)
+	s, race, err := c.race.startHeadless(ctx, c.runs, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	c.race.preflight(s.cfg, c.runs, stderr)
-	s.local.startForBench(ctx, s.cfg, c.race.concurrency, stderr)
-	if len(s.cfg.Providers) == 0 {
-		return errAllFailed
-	}
 
 	in := report.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now()}
-	clients := &probes.Clients{}
-	defer clients.Close()
-	race := probes.Race{Providers: s.cfg.Providers, Request: probes.Request{Prompt: s.cfg.Prompt, MaxTokens: s.cfg.MaxTokens},
-		Concurrency: c.race.concurrency, Retries: c.race.retries, Clients: clients}
 	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, c.runs)
 	before := serverTotals(ctx, s.cfg)
 	for run := range c.runs {

@@ -15,6 +15,9 @@ Usage:
   tpsrace [flags]          open the race dashboard
   tpsrace bench [flags]    race without the dashboard and print the leaderboard
   tpsrace sim [flags]      run the simulated OpenAI-compatible server alone
+  tpsrace watch [flags]    race on a schedule and serve the figures to Prometheus
+  tpsrace report FILE…     summarise watch history and bench JSON files
+  tpsrace check [flags]    validate providers.yaml; ask each provider for its models (no tokens)
   tpsrace version          print the version, commit and Go version
   tpsrace help [COMMAND]   print this help, or a command's
 
@@ -31,6 +34,7 @@ var helpTopics = map[string]struct {
 }{
 	"bench": {"tpsrace bench [flags]: race without the dashboard and print the leaderboard.", func() *flag.FlagSet { return (&benchCmd{}).flags() }},
 	"sim":   {"tpsrace sim [flags]: run the simulated OpenAI-compatible server alone.", func() *flag.FlagSet { return (&simCmd{}).flags() }},
+	"watch": {"tpsrace watch [flags]: race on a schedule and serve the figures to Prometheus.", func() *flag.FlagSet { return (&watchCmd{}).flagSet(io.Discard) }},
 }
 
 // help prints the help of topic ("" for tpsrace itself: the commands, then

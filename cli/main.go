@@ -31,6 +31,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(args) > 0 && args[0] == "bench":
 		err = (&benchCmd{}).run(ctx, args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "watch":
+		err = (&watchCmd{}).run(ctx, args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "report":
+		err = (&reportCmd{}).run(ctx, args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "check":
+		err = (&checkCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && args[0] == "sim":
 		err = (&simCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version"):

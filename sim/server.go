@@ -70,6 +70,7 @@ func newHandler(opts Options) *handler {
 	}
 	h.mux.HandleFunc("POST /v1/chat/completions", h.chat)
 	h.mux.HandleFunc("GET /v1/models", h.models)
+	h.mux.HandleFunc("GET /v1/models/{model...}", h.model)
 	h.mux.HandleFunc("GET /health", h.health)
 	h.mux.HandleFunc("GET /props", h.props)
 	h.mux.HandleFunc("GET /metrics", h.metrics)
@@ -113,23 +114,6 @@ func (h *handler) health(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeRawJSON(w, http.StatusOK, `{"status":"ok"}`)
-}
-
-func (h *handler) models(w http.ResponseWriter, r *http.Request) {
-	type model struct {
-		ID      string `json:"id"`
-		Object  string `json:"object"`
-		Created int64  `json:"created"`
-		OwnedBy string `json:"owned_by"`
-	}
-	list := struct {
-		Object string  `json:"object"`
-		Data   []model `json:"data"`
-	}{Object: "list"}
-	for _, p := range Profiles() {
-		list.Data = append(list.Data, model{ID: Prefix + p, Object: "model", Created: h.started.Unix(), OwnedBy: "tpsrace-simulator"})
-	}
-	writeJSON(w, http.StatusOK, list)
 }
 
 // Props values: what a client of llama-server reads from /props.

@@ -1,0 +1,98 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"tpsrace/report"
+)
+
+// reportCmd is `tpsrace report`: summarises watch history files (JSON
+// lines) and bench JSON files, or compares two of them.
+type reportCmd struct {
+	format  string
+	out     string
+	compare bool
+}
+
+func (c *reportCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tpsrace report", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: tpsrace report FILE… [--format markdown|csv|html] [--out FILE]\n       tpsrace report --compare A.json B.json [--format markdown|csv]")
+		fs.PrintDefaults()
+	}
+	fs.StringVar(&c.format, "format", "markdown", "output: "+strings.Join(report.OverviewFormats, ", "))
+	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout")
+	fs.BoolVar(&c.compare, "compare", false, "put two results (A B) side by side with the change of each figure")
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		return usageError{err}
+	}
+	if !slices.Contains(append(report.OverviewFormats, "md"), c.format) {
+		return usageError{fmt.Errorf("--format %q: want one of %s", c.format, strings.Join(report.OverviewFormats, ", "))}
+	}
+	switch {
+	case c.compare && len(files) != 2:
+		return usageError{fmt.Errorf("--compare takes two files (A B), got %d", len(files))}
+	case c.compare && c.format == "html":
+		return usageError{errors.New("--compare writes markdown or csv")}
+	case len(files) == 0:
+		return usageError{errors.New("report needs at least one history or bench JSON file")}
+	}
+	var all [][]report.Record
+	for _, f := range files {
+		records, err := report.ReadRecords(f)
+		if err != nil {
+			return usageError{err}
+		}
+		all = append(all, records)
+	}
+
+	w := stdout
+	if c.out != "" {
+		f, err := os.Create(c.out)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		w = f
+	}
+	if c.compare {
+		err = report.WriteComparison(w, report.Compare(report.Summarise(all[0]), report.Summarise(all[1])), files[0], files[1], c.format)
+	} else {
+		records := slices.Concat(all...)
+		o := report.Summarise(records)
+		if c.format == "html" {
+			err = o.WriteHTML(w, records, files)
+		} else {
+			err = o.Write(w, c.format)
+		}
+	}
+	if err == nil && c.out != "" {
+		fmt.Fprintln(stderr, "wrote", c.out)
+	}
+	return err
+}
+
+// parseInterleaved parses flags wherever they stand among the arguments
+// (`report a.jsonl --format csv b.jsonl`), returning the arguments in order.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return rest, nil
+		}
+		rest = append(rest, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+}

@@ -1,0 +1,48 @@
+// Package deploy holds the files that run `tpsrace watch` in production
+// (docs/WATCH.md); its tests check them with the tools that will read them.
+package deploy
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// tool returns the path of a checker, skipping where it is absent; with
+// required set (the Prometheus tools, which .ci/run installs) CI fails instead.
+func tool(t *testing.T, name string, required bool) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	switch {
+	case err == nil:
+		return path
+	case required && os.Getenv("CI") != "":
+		t.Fatalf("CI is set but %s is missing (.ci/run installs the Debian package prometheus)", name)
+	}
+	t.Skipf("%s is not installed: skipping its check of deploy/", name)
+	return ""
+}
+
+func TestPrometheusConfigAndRules(t *testing.T) {
+	out, err := exec.Command(tool(t, "promtool", true), "check", "config", "prometheus/prometheus.yml").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "3 rules found") {
+		t.Errorf("promtool check config: %v\n%s", err, out)
+	}
+}
+
+// systemd-analyze reports unknown keys and bad values without failing, so
+// any output is a failure. The binary is swapped for one that exists here.
+func TestSystemdUnitVerifies(t *testing.T) {
+	bin := tool(t, "systemd-analyze", false)
+	raw, err := os.ReadFile("systemd/tpsrace-watch.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unit := filepath.Join(t.TempDir(), "tpsrace-watch.service")
+	os.WriteFile(unit, []byte(strings.ReplaceAll(string(raw), "/usr/local/bin/tpsrace", "/bin/true")), 0o644)
+	if out, err := exec.Command(bin, "verify", "--man=no", unit).CombinedOutput(); err != nil || len(out) > 0 {
+		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
+	}
+}

@@ -1,0 +1,48 @@
+package report
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Record is one bench document as `tpsrace watch --history` stores it: one
+// race per JSON line, the same fields as `bench --format json`, plus the
+// probe that ran it. A bench file is one Record without a probe.
+type Record struct {
+	Bench
+	Probe string `json:"probe,omitempty"`
+}
+
+// ReadRecords reads every document of a history file (JSON lines) or a
+// bench JSON file (one document, indented): both are a stream of JSON values.
+// Errors say which file and which document.
+func ReadRecords(path string) ([]Record, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var records []Record
+	dec := json.NewDecoder(f)
+	for n := 1; ; n++ {
+		var r Record
+		err := dec.Decode(&r)
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: document %d (byte %d): %w", path, n, dec.InputOffset(), err)
+		}
+		if r.Schema != Schema {
+			return nil, fmt.Errorf("%s: document %d: schema %q, want %q (a tpsrace bench JSON or watch history file)", path, n, r.Schema, Schema)
+		}
+		records = append(records, r)
+	}
+	if len(records) == 0 {
+		return nil, fmt.Errorf("%s: no bench document in the file", path)
+	}
+	return records, nil
+}

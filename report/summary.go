@@ -1,0 +1,122 @@
+package report
+
+import (
+	"cmp"
+	"slices"
+
+	"tpsrace/metrics"
+	"tpsrace/probes"
+)
+
+// Group is one provider's streams over some slice of the records: all of
+// them (Probe and Day empty), or one probe on one UTC day.
+type Group struct {
+	Provider, Model string
+	Probe           string // "" in a bench file and in the per-provider groups
+	Day             string // YYYY-MM-DD (UTC) of the races; "" in the per-provider groups
+	Races           int    // races (history lines, bench runs) the provider took part in
+	OK, Failed      int    // completed and failed streams; interrupted ones are left out
+	TTFTms          Stats
+	OutputTPS       Stats
+	E2Ems           Stats
+	Failures        map[string]int // failed streams by kind (probes.Kinds)
+}
+
+// Stats of one figure over a group's completed streams; nil where no
+// stream defined it. Best and worst are the extremes, in the direction
+// that is better for the figure (the lowest TTFT, the highest speed).
+type Stats struct {
+	P50, P95, Best, Worst *float64
+}
+
+// Overview is what `tpsrace report` shows of a set of records.
+type Overview struct {
+	Providers   []Group // one per provider and model, across probes and days
+	ByProbeDay  []Group // one per provider, model, probe and day
+	Interrupted int     // streams left out: tpsrace was stopped while they ran
+	Simulated   bool    // some record raced simulated providers
+}
+
+// Summarise groups every stream of records by provider and model, and by
+// provider, model, probe and day. Percentiles use metrics.Percentile.
+func Summarise(records []Record) Overview {
+	var s Overview
+	all, detail := map[groupKey]*groupAcc{}, map[groupKey]*groupAcc{}
+	for ri, rec := range records {
+		s.Simulated = s.Simulated || rec.Simulated
+		day := rec.StartedAt.UTC().Format("2006-01-02")
+		for _, p := range rec.Providers {
+			for _, r := range p.Runs {
+				if r.Interrupted {
+					s.Interrupted++
+					continue
+				}
+				race := [2]int{ri, r.Run}
+				accumulate(all, groupKey{p.Name, p.Model, "", ""}, race, r)
+				accumulate(detail, groupKey{p.Name, p.Model, rec.Probe, day}, race, r)
+			}
+		}
+	}
+	s.Providers, s.ByProbeDay = finish(all), finish(detail)
+	return s
+}
+
+type groupKey struct{ provider, model, probe, day string }
+
+type groupAcc struct {
+	g              Group
+	races          map[[2]int]bool // (record, run) pairs seen
+	ttft, tps, e2e []float64
+}
+
+func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run) {
+	a := groups[k]
+	if a == nil {
+		a = &groupAcc{g: Group{Provider: k.provider, Model: k.model, Probe: k.probe, Day: k.day, Failures: map[string]int{}},
+			races: map[[2]int]bool{}}
+		groups[k] = a
+	}
+	a.races[race] = true
+	if !r.OK {
+		a.g.Failed++
+		kind := probes.KindUnknown
+		if r.ErrorKind != nil {
+			kind = *r.ErrorKind
+		}
+		a.g.Failures[kind]++
+		return
+	}
+	a.g.OK++
+	collect(&a.ttft, r.TTFTms)
+	collect(&a.tps, r.OutputTPS)
+	a.e2e = append(a.e2e, r.E2Ems)
+}
+
+// finish computes each group's statistics, sorted by provider, model,
+// probe and day.
+func finish(groups map[groupKey]*groupAcc) []Group {
+	var out []Group
+	for _, a := range groups {
+		g := a.g
+		g.Races = len(a.races)
+		g.TTFTms, g.OutputTPS, g.E2Ems = stats(a.ttft, false), stats(a.tps, true), stats(a.e2e, false)
+		out = append(out, g)
+	}
+	slices.SortFunc(out, func(x, y Group) int {
+		return cmp.Or(cmp.Compare(x.Provider, y.Provider), cmp.Compare(x.Model, y.Model), cmp.Compare(x.Probe, y.Probe), cmp.Compare(x.Day, y.Day))
+	})
+	return out
+}
+
+// stats of v; higherIsBetter says which extreme is the best.
+func stats(v []float64, higherIsBetter bool) Stats {
+	if len(v) == 0 {
+		return Stats{}
+	}
+	s := slices.Sorted(slices.Values(v))
+	lo, hi := s[0], s[len(s)-1]
+	if higherIsBetter {
+		lo, hi = hi, lo
+	}
+	return Stats{P50: ptr(metrics.Percentile(s, 50)), P95: ptr(metrics.Percentile(s, 95)), Best: ptr(lo), Worst: ptr(hi)}
+}

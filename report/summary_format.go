@@ -1,0 +1,154 @@
+package report
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"tpsrace/probes"
+)
+
+// OverviewFormats that Overview.Write and WriteComparison accept.
+var OverviewFormats = []string{"markdown", "csv", "html"}
+
+// Write renders s as Markdown or CSV (WriteHTML renders HTML).
+// Undefined figures are "-" in Markdown and blank in CSV, never 0.
+func (s Overview) Write(w io.Writer, format string) error {
+	switch format {
+	case "markdown", "md":
+		return s.writeMarkdown(w)
+	case "csv":
+		return s.writeCSV(w)
+	}
+	return fmt.Errorf("unknown format %q (want markdown or csv)", format)
+}
+
+var groupHeader = []string{"races", "ok", "failed", "TTFT p50", "TTFT p95", "TTFT best", "TTFT worst",
+	"tok/s p50", "tok/s p95", "tok/s best", "tok/s worst", "E2E p50", "E2E p95", "failures"}
+
+// cells are a group's figures as shown in Markdown and HTML, in groupHeader's order.
+func (g Group) cells() []string {
+	msCell := func(v *float64) string { return num(v, 0, " ms") }
+	tpsCell := func(v *float64) string { return num(v, 1, "") }
+	return []string{strconv.Itoa(g.Races), strconv.Itoa(g.OK), strconv.Itoa(g.Failed),
+		msCell(g.TTFTms.P50), msCell(g.TTFTms.P95), msCell(g.TTFTms.Best), msCell(g.TTFTms.Worst),
+		tpsCell(g.OutputTPS.P50), tpsCell(g.OutputTPS.P95), tpsCell(g.OutputTPS.Best), tpsCell(g.OutputTPS.Worst),
+		msCell(g.E2Ems.P50), msCell(g.E2Ems.P95), g.failureText()}
+}
+
+// failureText is "http 2, timeout 1" in the order of probes.Kinds, "none" without failures.
+func (g Group) failureText() string {
+	var parts []string
+	for _, k := range probes.Kinds {
+		if n := g.Failures[k]; n > 0 {
+			parts = append(parts, fmt.Sprintf("%s %d", k, n))
+		}
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, ", ")
+}
+
+// orDash shows an empty label (a bench file has no probe) as "-".
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// notes are the lines under a summary: what the figures cover.
+func (s Overview) notes() []string {
+	var notes []string
+	if s.Simulated {
+		notes = append(notes, "Includes SIMULATED providers (built-in simulator): not real measurements of any provider.")
+	}
+	if s.Interrupted > 0 {
+		notes = append(notes, fmt.Sprintf("%d interrupted stream(s) left out: tpsrace was stopped while they ran.", s.Interrupted))
+	}
+	return append(notes, "Percentiles, best and worst are over completed streams; TTFT and E2E in ms, output speed in tok/s.")
+}
+
+func (s Overview) writeMarkdown(w io.Writer) error {
+	fmt.Fprintln(w, "## By provider")
+	fmt.Fprintln(w)
+	rows := [][]string{append([]string{"provider", "model"}, groupHeader...)}
+	for _, g := range s.Providers {
+		rows = append(rows, append([]string{g.Provider, g.Model}, g.cells()...))
+	}
+	writeMarkdownTable(w, rows)
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "## By provider, probe and day")
+	fmt.Fprintln(w)
+	rows = [][]string{append([]string{"provider", "model", "probe", "day"}, groupHeader...)}
+	for _, g := range s.ByProbeDay {
+		rows = append(rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells()...))
+	}
+	writeMarkdownTable(w, rows)
+	fmt.Fprintln(w)
+	for _, n := range s.notes() {
+		fmt.Fprintf(w, "- %s\n", n)
+	}
+	return nil
+}
+
+// writeMarkdownTable writes rows (the first is the header), escaping the
+// pipes that would split a cell.
+func writeMarkdownTable(w io.Writer, rows [][]string) {
+	for i, r := range rows {
+		cells := make([]string, len(r))
+		for j, c := range r {
+			cells[j] = strings.ReplaceAll(c, "|", `\|`)
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
+		if i == 0 {
+			fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(r)))
+		}
+	}
+}
+
+// csvNum is a figure with 3 decimals, blank where undefined (a spreadsheet
+// reads a blank cell as missing, a 0 as a measurement).
+func csvNum(v *float64) string {
+	if v == nil {
+		return ""
+	}
+	return num(v, 3, "")
+}
+
+// writeCSV writes one row per provider, model, probe and day, with one
+// failures column per kind.
+func (s Overview) writeCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	header := []string{"provider", "model", "probe", "day", "races", "ok", "failed"}
+	for _, f := range []string{"ttft_ms", "output_tps", "e2e_ms"} {
+		header = append(header, f+"_p50", f+"_p95", f+"_best", f+"_worst")
+	}
+	for _, k := range probes.Kinds {
+		header = append(header, "failures_"+k)
+	}
+	cw.Write(header)
+	for _, g := range s.ByProbeDay {
+		row := []string{g.Provider, g.Model, g.Probe, g.Day, strconv.Itoa(g.Races), strconv.Itoa(g.OK), strconv.Itoa(g.Failed)}
+		for _, st := range []Stats{g.TTFTms, g.OutputTPS, g.E2Ems} {
+			row = append(row, csvNum(st.P50), csvNum(st.P95), csvNum(st.Best), csvNum(st.Worst))
+		}
+		for _, k := range probes.Kinds {
+			row = append(row, strconv.Itoa(g.Failures[k]))
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// num is a figure with prec decimals and its unit, "-" where undefined.
+func num(v *float64, prec int, unit string) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*v, 'f', prec, 64) + unit
+}

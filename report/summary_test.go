@@ -1,0 +1,117 @@
+package report
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"tpsrace/probes"
+)
+
+// The testdata files were written by `tpsrace watch --history` (probes
+// eu-west and us-east; eu-west's first race moved to the day before, to
+// show the per-day rows) and `tpsrace bench --format json` (concurrency 1
+// and 4), racing the simulator: two healthy providers, a one-event answer
+// (no output speed), an HTTP 503 and a connection cut mid-stream.
+func testdataRecords(t *testing.T, names ...string) []Record {
+	t.Helper()
+	var all []Record
+	for _, n := range names {
+		records, err := ReadRecords(filepath.Join("testdata", n))
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, records...)
+	}
+	return all
+}
+
+func TestOverviewGoldens(t *testing.T) {
+	o := Summarise(testdataRecords(t, "history-eu-west.jsonl", "history-us-east.jsonl", "bench-c1.json"))
+	for _, format := range []string{"markdown", "csv"} {
+		t.Run(format, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := o.Write(&out, format); err != nil {
+				t.Fatal(err)
+			}
+			golden.RequireEqual(t, out.Bytes())
+		})
+	}
+}
+
+func TestCompareGoldens(t *testing.T) {
+	changes := Compare(Summarise(testdataRecords(t, "bench-c1.json")), Summarise(testdataRecords(t, "bench-c4.json")))
+	for _, format := range []string{"markdown", "csv"} {
+		t.Run(format, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := WriteComparison(&out, changes, "bench-c1.json", "bench-c4.json", format); err != nil {
+				t.Fatal(err)
+			}
+			golden.RequireEqual(t, out.Bytes())
+		})
+	}
+}
+
+// record is a one-race history line of one provider's runs.
+func record(probe string, at time.Time, runs ...Run) Record {
+	return Record{Bench: Bench{Schema: Schema, StartedAt: at, Providers: []Provider{{Name: "p", Model: "m", Runs: runs}}}, Probe: probe}
+}
+
+func okRun(ttft, tps, e2e float64) Run {
+	return Run{OK: true, TTFTms: &ttft, OutputTPS: &tps, E2Ems: e2e}
+}
+
+func failedRun(kind string) Run {
+	return Run{Error: ptr("boom"), ErrorKind: &kind, E2Ems: 5}
+}
+
+func TestSummariseGroupsAndDirections(t *testing.T) {
+	day1 := time.Date(2026, 3, 1, 23, 0, 0, 0, time.UTC)
+	day2 := day1.Add(2 * time.Hour)
+	interrupted := okRun(1, 1, 1)
+	interrupted.Interrupted = true
+	o := Summarise([]Record{
+		record("eu", day1, okRun(100, 50, 1000), failedRun(probes.KindHTTP)),
+		record("eu", day2, okRun(300, 150, 3000), interrupted),
+		record("us", day2, okRun(200, 100, 2000), failedRun(probes.KindTimeout), failedRun(probes.KindHTTP)),
+	})
+	if len(o.Providers) != 1 || len(o.ByProbeDay) != 3 || o.Interrupted != 1 {
+		t.Fatalf("%d provider groups, %d probe/day groups, %d interrupted; want 1, 3 (eu twice, us once), 1", len(o.Providers), len(o.ByProbeDay), o.Interrupted)
+	}
+	g := o.Providers[0]
+	if g.Races != 3 || g.OK != 3 || g.Failed != 3 || g.Failures[probes.KindHTTP] != 2 || g.Failures[probes.KindTimeout] != 1 {
+		t.Errorf("group %+v: want 3 races, 3 ok, 3 failed (http 2, timeout 1)", g)
+	}
+	if *g.TTFTms.P50 != 200 || *g.TTFTms.Best != 100 || *g.TTFTms.Worst != 300 {
+		t.Errorf("TTFT p50/best/worst %v/%v/%v: want 200, the lowest 100, the highest 300", *g.TTFTms.P50, *g.TTFTms.Best, *g.TTFTms.Worst)
+	}
+	if *g.OutputTPS.Best != 150 || *g.OutputTPS.Worst != 50 || *g.OutputTPS.P95 != 145 {
+		t.Errorf("speed best/worst/p95 %v/%v/%v: want the highest 150, the lowest 50, p95 145", *g.OutputTPS.Best, *g.OutputTPS.Worst, *g.OutputTPS.P95)
+	}
+	if eu1 := o.ByProbeDay[0]; eu1.Probe != "eu" || eu1.Day != "2026-03-01" || eu1.OK != 1 || eu1.Failed != 1 {
+		t.Errorf("first probe/day group %+v", eu1)
+	}
+}
+
+// A provider that never completed has no figures: "-" in Markdown, blank
+// in CSV, never 0; its failures by kind are there.
+func TestUndefinedFiguresAreNeverZero(t *testing.T) {
+	o := Summarise([]Record{record("", time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), failedRun(probes.KindNetwork))})
+	var md, csv bytes.Buffer
+	o.Write(&md, "markdown")
+	o.Write(&csv, "csv")
+	if !strings.Contains(md.String(), "| p | m | 1 | 0 | 1 | - | - | - | - | - | - | - | - | - | - | network 1 |") {
+		t.Errorf("markdown:\n%s", md.String())
+	}
+	if rows := strings.Split(csv.String(), "\n"); rows[1] != "p,m,,2026-03-01,1,0,1,,,,,,,,,,,,,1,0,0,0,0,0,0" {
+		t.Errorf("csv row %q", rows[1])
+	}
+	changes := Compare(o, Summarise(nil))
+	if c := changes[0]; c.A != nil || c.B != nil || c.changeText() != "-" {
+		t.Errorf("comparing undefined TTFTs: %+v, change %q; want undefined", c, c.changeText())
+	}
+}

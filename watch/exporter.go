@@ -1,0 +1,156 @@
+// Package watch runs races on a schedule and exports what they measured to
+// Prometheus (`tpsrace watch`). It aggregates nothing itself: every figure
+// comes from package metrics, and Prometheus and Grafana do the rest.
+//
+//	exp := watch.NewExporter()
+//	http.Handle("/metrics", exp.Handler())
+//	exp.Observe("eu-west", cfg.Providers, race.Run(ctx, nil))
+package watch
+
+import (
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"tpsrace/config"
+	"tpsrace/metrics"
+	"tpsrace/probes"
+)
+
+// Bucket bounds, chosen for LLM speeds (docs/WATCH.md explains them): each
+// spans the fastest provider measured today to the slowest a user would still
+// wait for, denser where providers cluster.
+var (
+	// TTFTBuckets in seconds: LPU and wafer-scale chips answer in 0.1–0.3 s,
+	// GPU clouds in 0.3–1 s, queues and reasoning models take seconds.
+	TTFTBuckets = []float64{0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.75, 1, 1.5, 2, 3, 5, 10, 30, 60}
+	// SpeedBuckets in tokens/s: a laptop makes 10–40, GPU clouds 50–200,
+	// LPUs 300–1000, wafer-scale chips 1000–3000.
+	SpeedBuckets = []float64{5, 10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000, 3000, 5000}
+	// E2EBuckets in seconds: a 400-token answer takes 0.3 s at 2000 tok/s
+	// and 16 s at 25 tok/s; the default total limit is 5 minutes.
+	E2EBuckets = []float64{0.25, 0.5, 1, 2, 3, 5, 7.5, 10, 15, 20, 30, 45, 60, 120, 300}
+)
+
+// Labels of every series. Their values are bounded: the configured provider
+// names and models, the probe name, and (failures only) the failure kind.
+// Prompt text and error messages never become labels.
+var labels = []string{"provider", "model", "probe"}
+
+// Exporter holds the tpsrace series in a registry of its own (plus the Go
+// and process collectors), never the global default one.
+type Exporter struct {
+	registry *prometheus.Registry
+
+	ttft, speed, e2e      *prometheus.HistogramVec
+	outputTokens, races   *prometheus.CounterVec
+	failures              *prometheus.CounterVec
+	lastTTFT, lastSpeed   *prometheus.GaugeVec
+	lastE2E, lastRaceTime *prometheus.GaugeVec
+	lastOK                *prometheus.GaugeVec
+}
+
+// NewExporter registers every series.
+func NewExporter() *Exporter {
+	hist := func(name, help string, buckets []float64) *prometheus.HistogramVec {
+		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels)
+	}
+	gauge := func(name, help string) *prometheus.GaugeVec {
+		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, labels)
+	}
+	e := &Exporter{
+		registry: prometheus.NewRegistry(),
+		ttft:     hist("tpsrace_ttft_seconds", "Time to first token (release to the first text event) of each completed stream.", TTFTBuckets),
+		speed:    hist("tpsrace_output_tokens_per_second", "Per-user output speed of each completed stream (tokens after the first event / time from first to last text event).", SpeedBuckets),
+		e2e:      hist("tpsrace_e2e_seconds", "Total time (release to end of stream) of each completed stream.", E2EBuckets),
+		outputTokens: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tpsrace_output_tokens_total",
+			Help: "Output tokens received, failed streams included (usage when reported, else the o200k count)."}, labels),
+		races: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tpsrace_races_total",
+			Help: "Races the provider took part in."}, labels),
+		failures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tpsrace_failures_total",
+			Help: "Streams that failed, by failure kind (network, http, protocol, stream, timeout, unknown)."}, append(slices.Clone(labels), "kind")),
+		lastTTFT:     gauge("tpsrace_last_ttft_seconds", "TTFT of the provider's last race (median of its completed streams)."),
+		lastSpeed:    gauge("tpsrace_last_output_tokens_per_second", "Output speed of the provider's last race (median of its completed streams)."),
+		lastE2E:      gauge("tpsrace_last_e2e_seconds", "Total time of the provider's last race (median of its completed streams)."),
+		lastRaceTime: gauge("tpsrace_last_race_timestamp_seconds", "When the provider's last race was released (Unix time)."),
+		lastOK:       gauge("tpsrace_last_race_ok", "1 when every stream of the provider's last race completed, else 0."),
+	}
+	e.registry.MustRegister(e.ttft, e.speed, e.e2e, e.outputTokens, e.races, e.failures,
+		e.lastTTFT, e.lastSpeed, e.lastE2E, e.lastRaceTime, e.lastOK,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return e
+}
+
+// Handler serves the registry in the Prometheus exposition format.
+func (e *Exporter) Handler() http.Handler {
+	return promhttp.HandlerFor(e.registry, promhttp.HandlerOpts{Registry: e.registry})
+}
+
+// Observe records one race: results[provider][stream] of providers, raced
+// from probe. Streams cut short because tpsrace itself was stopped are left
+// out: they say nothing about the provider.
+func (e *Exporter) Observe(probe string, providers []config.Provider, results [][]probes.Result) {
+	for i, p := range providers {
+		if i >= len(results) {
+			break
+		}
+		l := prometheus.Labels{"provider": p.Name, "model": p.Model, "probe": probe}
+		var ttft, speed, e2e []float64
+		var release time.Time
+		observed, failed := 0, 0
+		for _, res := range results[i] {
+			if res.Interrupted {
+				continue
+			}
+			observed++
+			release = res.Release
+			f := metrics.Compute(&res, 0)
+			e.outputTokens.With(l).Add(float64(f.OutputTokens))
+			if !res.OK() {
+				failed++
+				e.failures.MustCurryWith(l).WithLabelValues(probes.KindOf(res.Err)).Inc()
+				continue
+			}
+			e2e = append(e2e, f.E2E.Seconds())
+			e.e2e.With(l).Observe(f.E2E.Seconds())
+			if f.HasTTFT {
+				ttft = append(ttft, f.TTFT.Seconds())
+				e.ttft.With(l).Observe(f.TTFT.Seconds())
+			}
+			if f.HasOutputTPS {
+				speed = append(speed, f.OutputTPS)
+				e.speed.With(l).Observe(f.OutputTPS)
+			}
+		}
+		if observed == 0 {
+			continue
+		}
+		e.races.With(l).Inc()
+		e.lastRaceTime.With(l).Set(float64(release.UnixNano()) / 1e9)
+		e.lastOK.With(l).Set(boolFloat(failed == 0))
+		setMedian(e.lastTTFT.With(l), ttft)
+		setMedian(e.lastSpeed.With(l), speed)
+		setMedian(e.lastE2E.With(l), e2e)
+	}
+}
+
+// setMedian sets g to the median of v; a race with no defined value leaves
+// the gauge at the last value it had (tpsrace_last_race_ok says it failed).
+func setMedian(g prometheus.Gauge, v []float64) {
+	if len(v) == 0 {
+		return
+	}
+	slices.Sort(v)
+	g.Set(metrics.Percentile(v, 50))
+}
+
+func boolFloat(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,96 @@
+package watch
+
+import (
+	"context"
+	"testing"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"tpsrace/config"
+	"tpsrace/probes"
+	"tpsrace/sim"
+)
+
+// series finds one series of a gathered family by its label values.
+func series(t *testing.T, families []*dto.MetricFamily, name string, labels map[string]string) *dto.Metric {
+	t.Helper()
+	for _, f := range families {
+		if f.GetName() != name {
+			continue
+		}
+	metrics:
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if want, ok := labels[l.GetName()]; ok && want != l.GetValue() {
+					continue metrics
+				}
+			}
+			return m
+		}
+	}
+	return nil
+}
+
+// One real race against the simulator: a completed stream is observed in
+// every histogram, a one-event answer has no output speed to observe, a
+// failure counts under its kind only, and a stream cut because tpsrace was
+// stopped is left out altogether.
+func TestObserveARace(t *testing.T) {
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	providers := []config.Provider{
+		{Name: "ok", BaseURL: srv.URL(), Model: "sim:ttft=20ms,tps=500,tokens=20"},
+		{Name: "one-event", BaseURL: srv.URL(), Model: "sim:ttft=20ms,tokens=1"},
+		{Name: "broken", BaseURL: srv.URL(), Model: "sim:fault=503"},
+	}
+	results := probes.Race{Providers: providers, Request: probes.Request{Prompt: "p", MaxTokens: 20}}.Run(context.Background(), nil)
+	interrupted := results[0][0]
+	interrupted.Interrupted = true
+	e := NewExporter()
+	e.Observe("here", providers, results)
+	e.Observe("here", providers[:1], [][]probes.Result{{interrupted}})
+
+	families, err := e.registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(name, provider string) uint64 {
+		m := series(t, families, name, map[string]string{"provider": provider, "probe": "here"})
+		if m == nil {
+			return 0
+		}
+		return m.GetHistogram().GetSampleCount()
+	}
+	for _, tc := range []struct {
+		provider            string
+		ttft, speed, e2e    uint64
+		races, http, lastOK float64
+	}{
+		{"ok", 1, 1, 1, 1, 0, 1},
+		{"one-event", 1, 0, 1, 1, 0, 1},
+		{"broken", 0, 0, 0, 1, 1, 0},
+	} {
+		if got := [3]uint64{count("tpsrace_ttft_seconds", tc.provider), count("tpsrace_output_tokens_per_second", tc.provider), count("tpsrace_e2e_seconds", tc.provider)}; got != [3]uint64{tc.ttft, tc.speed, tc.e2e} {
+			t.Errorf("%s: TTFT, speed, E2E observations %v, want %v", tc.provider, got, [3]uint64{tc.ttft, tc.speed, tc.e2e})
+		}
+		l := map[string]string{"provider": tc.provider}
+		if m := series(t, families, "tpsrace_races_total", l); m.GetCounter().GetValue() != tc.races {
+			t.Errorf("%s: races %v, want %v", tc.provider, m.GetCounter().GetValue(), tc.races)
+		}
+		if m := series(t, families, "tpsrace_failures_total", map[string]string{"provider": tc.provider, "kind": probes.KindHTTP}); m.GetCounter().GetValue() != tc.http {
+			t.Errorf("%s: http failures %v, want %v", tc.provider, m.GetCounter().GetValue(), tc.http)
+		}
+		if m := series(t, families, "tpsrace_last_race_ok", l); m.GetGauge().GetValue() != tc.lastOK {
+			t.Errorf("%s: last race ok %v, want %v", tc.provider, m.GetGauge().GetValue(), tc.lastOK)
+		}
+	}
+	if m := series(t, families, "tpsrace_output_tokens_total", map[string]string{"provider": "ok"}); m.GetCounter().GetValue() != 20 {
+		t.Errorf("output tokens %v, want 20 (the interrupted copy left out)", m.GetCounter().GetValue())
+	}
+	if m := series(t, families, "tpsrace_last_output_tokens_per_second", map[string]string{"provider": "ok"}); m.GetGauge().GetValue() < 400 || m.GetGauge().GetValue() > 600 {
+		t.Errorf("last speed %v, want about 500", m.GetGauge().GetValue())
+	}
+}
