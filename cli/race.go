@@ -97,7 +97,7 @@ func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error
 	}
 	f.keepOnly(cfg)
 	skipLocal(ctx, cfg, stderr)
-	s := &session{cfg: cfg, local: &local{info: map[string]string{}}}
+	s := &session{cfg: cfg, local: &local{info: map[string]string{}, slots: map[string]int{}}}
 	s.close = s.local.stop
 	if len(cfg.Providers) == 0 {
 		srv, err := sim.Start("127.0.0.1:0", sim.Options{})
