@@ -10,12 +10,14 @@ import (
 	"testing"
 
 	"tpsrace/sim"
+	"tpsrace/tokens"
 )
 
 // countingSim is the simulator behind a counter of the requests it got.
 func countingSim(t *testing.T) (url string, requests *atomic.Int64) {
 	t.Helper()
 	requests = &atomic.Int64{}
+	tokens.Warm() // as sim.Start does: the first stream must not wait for the vocabulary
 	h := sim.NewHandler(sim.Options{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)
