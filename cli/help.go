@@ -31,6 +31,9 @@ var helpTopics = map[string]struct {
 }{
 	"bench": {"tpsrace bench [flags]: race without the dashboard and print the leaderboard.", func() *flag.FlagSet { return (&benchCmd{}).flags() }},
 	"sim":   {"tpsrace sim [flags]: run the simulated OpenAI-compatible server alone.", func() *flag.FlagSet { return (&simCmd{}).flags() }},
+	"version": {"tpsrace version (or --version): print the version, the commit and the Go version it was built with.", func() *flag.FlagSet {
+		return flag.NewFlagSet("tpsrace version", flag.ContinueOnError)
+	}},
 }
 
 // help prints the help of topic ("" for tpsrace itself: the commands, then
@@ -43,11 +46,20 @@ func help(topic string, w io.Writer) error {
 	}
 	t, ok := helpTopics[topic]
 	if !ok {
-		return usageError{fmt.Errorf("help: no command %q (want bench, sim, version)", topic)}
+		return usageError{fmt.Errorf("help: no command %q (want bench, sim or version)", topic)}
 	}
-	fmt.Fprintf(w, "%s\n\nFlags:\n", t.about)
-	printFlags(t.flags(), w)
+	fmt.Fprintf(w, "%s\n", t.about)
+	if fs := t.flags(); hasFlags(fs) {
+		fmt.Fprint(w, "\nFlags:\n")
+		printFlags(fs, w)
+	}
 	return nil
+}
+
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
 }
 
 func printFlags(fs *flag.FlagSet, w io.Writer) {

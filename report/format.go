@@ -195,11 +195,18 @@ func (b *Bench) heading(markdown bool) string {
 		prompt = append(prompt[:promptLimit], '…')
 	}
 	parts := []string{fmt.Sprintf("%q", string(prompt)), b.StartedAt.Format("2006-01-02 15:04 MST"),
-		fmt.Sprintf("C=%d", b.Concurrency), fmt.Sprintf("%d run(s)", b.Runs), fmt.Sprintf("max_tokens %s", format.Count(b.MaxTokens))}
+		fmt.Sprintf("C=%d", b.Concurrency), plural(b.Runs, "run"), fmt.Sprintf("max_tokens %s", format.Count(b.MaxTokens))}
 	if markdown {
 		return "**Prompt** " + strings.ReplaceAll(strings.Join(parts, " · "), "|", `\|`)
 	}
 	return "Prompt " + strings.Join(parts, " · ")
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return format.Count(n) + " " + noun + "s"
 }
 
 // failures are the notes of the failed streams: identical failures of a
