@@ -53,6 +53,20 @@ func tryWrite(path string) error {
 	return os.Remove(path)
 }
 
+// checkDirWritable says why a file cannot be created in dir (nil when it can).
+func checkDirWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".tpsrace-check-*")
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
 // noticeCost says, for each paid provider raced above costNoticeAbove
 // streams, the most its races may cost: every stream's prompt and max_tokens
 // at the provider's prices.
