@@ -24,16 +24,14 @@ simulated providers.
 `
 
 // helpTopics are the commands "tpsrace help COMMAND" explains: a line of
-// what it does and its flags.
+// what it does and its flags (nil: none).
 var helpTopics = map[string]struct {
 	about string
 	flags func() *flag.FlagSet
 }{
-	"bench": {"tpsrace bench [flags]: race without the dashboard and print the leaderboard.", func() *flag.FlagSet { return (&benchCmd{}).flags() }},
-	"sim":   {"tpsrace sim [flags]: run the simulated OpenAI-compatible server alone.", func() *flag.FlagSet { return (&simCmd{}).flags() }},
-	"version": {"tpsrace version (or --version): print the version, the commit and the Go version it was built with.", func() *flag.FlagSet {
-		return flag.NewFlagSet("tpsrace version", flag.ContinueOnError)
-	}},
+	"bench":   {"tpsrace bench [flags]: race without the dashboard and print the leaderboard.", func() *flag.FlagSet { return (&benchCmd{}).flags() }},
+	"sim":     {"tpsrace sim [flags]: run the simulated OpenAI-compatible server alone.", func() *flag.FlagSet { return (&simCmd{}).flags() }},
+	"version": {"tpsrace version (or --version): print the version, the commit and the Go version it was built with.", nil},
 }
 
 // help prints the help of topic ("" for tpsrace itself: the commands, then
@@ -49,17 +47,11 @@ func help(topic string, w io.Writer) error {
 		return usageError{fmt.Errorf("help: no command %q (want bench, sim or version)", topic)}
 	}
 	fmt.Fprintf(w, "%s\n", t.about)
-	if fs := t.flags(); hasFlags(fs) {
+	if t.flags != nil {
 		fmt.Fprint(w, "\nFlags:\n")
-		printFlags(fs, w)
+		printFlags(t.flags(), w)
 	}
 	return nil
-}
-
-func hasFlags(fs *flag.FlagSet) bool {
-	n := 0
-	fs.VisitAll(func(*flag.Flag) { n++ })
-	return n > 0
 }
 
 func printFlags(fs *flag.FlagSet, w io.Writer) {

@@ -21,8 +21,8 @@ import (
 var Formats = []string{"table", "json", "csv", "markdown"}
 
 // Write renders b in one of Formats.
-func (b *Bench) Write(w io.Writer, format string) error {
-	switch format {
+func (b *Bench) Write(w io.Writer, as string) error {
+	switch as {
 	case "json":
 		return b.WriteJSON(w)
 	case "csv":
@@ -32,7 +32,7 @@ func (b *Bench) Write(w io.Writer, format string) error {
 	case "table", "":
 		return b.writeLeaderboard(w, false)
 	}
-	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	return fmt.Errorf("unknown format %q (want one of %s)", as, strings.Join(Formats, ", "))
 }
 
 // WriteJSON writes the tpsrace.bench/v1 document.
