@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -35,11 +37,37 @@ func (b *Bench) Write(w io.Writer, as string) error {
 	return fmt.Errorf("unknown format %q (want one of %s)", as, strings.Join(Formats, ", "))
 }
 
-// WriteJSON writes the tpsrace.bench/v1 document.
+// WriteJSON writes the tpsrace.bench/v1 document. Every string is exactly
+// what was received; the runes a terminal could act on (encoding/json leaves
+// C1 controls, DEL and bidi overrides raw) are written as \uXXXX escapes, so
+// the document is also safe to print.
 func (b *Bench) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(b)
+	if err := enc.Encode(b); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeUnsafe(buf.Bytes()))
+	return err
+}
+
+// escapeUnsafe writes the safetext.Unsafe runes of encoded JSON as \uXXXX.
+// Outside strings JSON is ASCII without controls, so only strings change,
+// and they decode to the same text.
+func escapeUnsafe(doc []byte) []byte {
+	if !bytes.ContainsFunc(doc, safetext.Unsafe) {
+		return doc
+	}
+	out := make([]byte, 0, len(doc)+64)
+	for _, r := range string(doc) {
+		if r != '\n' && safetext.Unsafe(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = utf8.AppendRune(out, r)
+		}
+	}
+	return out
 }
 
 // Ranked returns the providers best first by metrics.Rank, the dashboard's
