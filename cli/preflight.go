@@ -10,6 +10,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/tokens"
+	"tpsrace/ui/format"
 )
 
 // maxConcurrency is the most simultaneous streams per provider tpsrace
@@ -80,8 +81,8 @@ func noticeCost(cfg *config.Config, concurrency, runs int, stderr io.Writer) {
 			continue
 		}
 		most := metrics.Cost(*p.Price, promptTokens, cfg.MaxTokens) * float64(concurrency*runs)
-		fmt.Fprintf(stderr, "%s: %d streams × %d race(s) may cost up to $%.4f (max_tokens %d at its prices)\n",
-			p.Name, concurrency, runs, most, cfg.MaxTokens)
+		fmt.Fprintf(stderr, "%s: %d streams × %d race(s) may cost up to %s (max_tokens %d at its prices)\n",
+			p.Name, concurrency, runs, format.USD(most), cfg.MaxTokens)
 	}
 }
 
