@@ -13,6 +13,9 @@ import (
 	"tpsrace/ui"
 )
 
+// saveDir is where the dashboard's s key writes its results.
+const saveDir = "."
+
 // dashCmd is `tpsrace`: the live race dashboard.
 type dashCmd struct {
 	race raceFlags
@@ -32,6 +35,9 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unknown command %q (want bench or sim; see tpsrace help)", fs.Arg(0))}
 	}
+	if err := checkDirWritable(saveDir); err != nil {
+		return usageError{fmt.Errorf("the dashboard saves races (s) in this folder, and cannot write it: %w; run it from a folder you can write", err)}
+	}
 	if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
 		return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts and pipes use: tpsrace bench --format json")}
 	}
@@ -47,7 +53,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	prepare := func(ctx context.Context, progress func(provider int, msg string)) []error {
 		return s.local.start(ctx, s.cfg, progress)
 	}
-	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".",
+	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: saveDir,
 		Details: s.local.info, Slots: s.local.slots, Prepare: prepare, Save: saveJSON})
 }
 

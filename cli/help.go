@@ -27,14 +27,15 @@ simulated providers.
 `
 
 // helpTopics are the commands "tpsrace help COMMAND" explains: a line of
-// what it does and its flags.
+// what it does and its flags (nil: none).
 var helpTopics = map[string]struct {
 	about string
 	flags func() *flag.FlagSet
 }{
-	"bench": {"tpsrace bench [flags]: race without the dashboard and print the leaderboard.", func() *flag.FlagSet { return (&benchCmd{}).flags() }},
-	"sim":   {"tpsrace sim [flags]: run the simulated OpenAI-compatible server alone.", func() *flag.FlagSet { return (&simCmd{}).flags() }},
-	"watch": {"tpsrace watch [flags]: race on a schedule and serve the figures to Prometheus.", func() *flag.FlagSet { return (&watchCmd{}).flagSet(io.Discard) }},
+	"bench":   {"tpsrace bench [flags]: race without the dashboard and print the leaderboard.", func() *flag.FlagSet { return (&benchCmd{}).flags() }},
+	"sim":     {"tpsrace sim [flags]: run the simulated OpenAI-compatible server alone.", func() *flag.FlagSet { return (&simCmd{}).flags() }},
+	"version": {"tpsrace version (or --version): print the version, the commit and the Go version it was built with.", nil},
+	"watch":   {"tpsrace watch [flags]: race on a schedule and serve the figures to Prometheus.", func() *flag.FlagSet { return (&watchCmd{}).flagSet(io.Discard) }},
 }
 
 // help prints the help of topic ("" for tpsrace itself: the commands, then
@@ -47,10 +48,13 @@ func help(topic string, w io.Writer) error {
 	}
 	t, ok := helpTopics[topic]
 	if !ok {
-		return usageError{fmt.Errorf("help: no command %q (want bench, sim, version)", topic)}
+		return usageError{fmt.Errorf("help: no command %q (want bench, sim or version)", topic)}
 	}
-	fmt.Fprintf(w, "%s\n\nFlags:\n", t.about)
-	printFlags(t.flags(), w)
+	fmt.Fprintf(w, "%s\n", t.about)
+	if t.flags != nil {
+		fmt.Fprint(w, "\nFlags:\n")
+		printFlags(t.flags(), w)
+	}
 	return nil
 }
 

@@ -26,6 +26,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"help", "bench"}, []string{"tpsrace bench [flags]:", "-format", "-runs", "-out"}},
 		{[]string{"bench", "-h"}, []string{"tpsrace bench [flags]:", "-format"}},
 		{[]string{"help", "sim"}, []string{"tpsrace sim [flags]:", "-addr", "-slots"}},
+		{[]string{"help", "version"}, []string{"tpsrace version (or --version)"}},
 	} {
 		code, out, errOut := run(t, t.TempDir(), tc.args...)
 		if code != 0 || errOut != "" {

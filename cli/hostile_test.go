@@ -75,8 +75,11 @@ func TestHostileTextStaysText(t *testing.T) {
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if e := doc.Providers[1].Runs[0].Error; e == nil || !strings.Contains(*e, "\x1b]0;PWNED\x07") {
-		t.Errorf("JSON must keep the error exactly as sent: %v", e)
+	if e := doc.Providers[1].Runs[0].Error; e == nil || !strings.Contains(*e, "\x1b]0;PWNED\x07 \x1b[2J\u009b31m") {
+		t.Errorf("JSON must keep the error exactly as sent: %q", *e)
+	}
+	if hasControl(string(raw)) {
+		t.Errorf("the JSON file holds raw control characters (they must be \\u escapes):\n%q", raw)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/tokens"
+	"tpsrace/ui/format"
 )
 
 // maxConcurrency is the most simultaneous streams per provider tpsrace
@@ -53,6 +54,20 @@ func tryWrite(path string) error {
 	return os.Remove(path)
 }
 
+// checkDirWritable says why a file cannot be created in dir (nil when it can).
+func checkDirWritable(dir string) error {
+	f, err := os.CreateTemp(dir, ".tpsrace-check-*")
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
 // noticeCost says, for each paid provider raced above costNoticeAbove
 // streams, the most its races may cost: every stream's prompt and max_tokens
 // at the provider's prices.
@@ -66,8 +81,8 @@ func noticeCost(cfg *config.Config, concurrency, runs int, stderr io.Writer) {
 			continue
 		}
 		most := metrics.Cost(*p.Price, promptTokens, cfg.MaxTokens) * float64(concurrency*runs)
-		fmt.Fprintf(stderr, "%s: %d streams × %d race(s) may cost up to $%.4f (max_tokens %d at its prices)\n",
-			p.Name, concurrency, runs, most, cfg.MaxTokens)
+		fmt.Fprintf(stderr, "%s: %d streams × %d race(s) may cost up to %s (max_tokens %d at its prices)\n",
+			p.Name, concurrency, runs, format.USD(most), cfg.MaxTokens)
 	}
 }
 

@@ -10,12 +10,14 @@ import (
 	"testing"
 
 	"tpsrace/sim"
+	"tpsrace/tokens"
 )
 
 // countingSim is the simulator behind a counter of the requests it got.
 func countingSim(t *testing.T) (url string, requests *atomic.Int64) {
 	t.Helper()
 	requests = &atomic.Int64{}
+	tokens.Warm() // as sim.Start does: the first stream must not wait for the vocabulary
 	h := sim.NewHandler(sim.Options{})
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		requests.Add(1)
@@ -88,5 +90,24 @@ func TestCheckWritableLeavesNoFile(t *testing.T) {
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("checkWritable left %s behind (%v)", path, err)
+	}
+}
+
+// The dashboard saves in the folder it runs in: one it cannot write is
+// refused before anything starts.
+func TestDashboardNeedsAWritableFolder(t *testing.T) {
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	gone := filepath.Join(t.TempDir(), "gone")
+	if err := os.Mkdir(gone, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(gone); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(gone) // a folder removed under the process: nothing can be created in it, even by root
+	var out, errOut strings.Builder
+	if code := Main(nil, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "cannot write it") {
+		t.Errorf("exit %d, stderr %q: want 2 saying the folder cannot be written", code, errOut.String())
 	}
 }

@@ -9,8 +9,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"tpsrace/sim"
 )
 
 // SIGTERM mid-race: bench cancels every stream, still writes what it
@@ -24,12 +22,8 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
-	cfg := write(t, dir, "p.yaml", "providers:\n  - name: endless\n    base_url: "+srv.URL()+"\n    model: \"sim:ttft=10ms,tps=200,fault=endless\"\n")
+	url, requests := countingSim(t)
+	cfg := write(t, dir, "p.yaml", "providers:\n  - name: endless\n    base_url: "+url+"\n    model: \"sim:ttft=10ms,tps=200,fault=endless\"\n")
 	out := filepath.Join(dir, "r.json")
 	cmd := exec.Command(bin, "bench", "--config", cfg, "--format", "json", "--out", out, "--concurrency", "3")
 	var stderr strings.Builder
@@ -37,9 +31,14 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(2 * time.Second)
+	// Stop it once every stream is under way (a busy machine may take a
+	// while to start the binary) and has streamed for a second.
+	for deadline := time.Now().Add(30 * time.Second); requests.Load() < 3 && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(time.Second)
 	cmd.Process.Signal(syscall.SIGTERM)
-	err = cmd.Wait()
+	err := cmd.Wait()
 	if code := cmd.ProcessState.ExitCode(); code != 130 {
 		t.Fatalf("exit %d (%v), want 130; stderr:\n%s", code, err, stderr.String())
 	}

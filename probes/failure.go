@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"tpsrace/safetext"
 )
 
 // Failure kinds, from the first moment a stream can fail to the last.
@@ -99,11 +101,13 @@ func httpFailure(status int, body []byte) *Failure {
 		f.Message = http.StatusText(status) + ", body " + snippet(trimmed)
 	default:
 		var v any
-		if json.Unmarshal(trimmed, &v) == nil {
+		if json.Unmarshal(trimmed, &v) != nil {
+			f.Message = plainText(trimmed)
+		} else {
 			f.Message, f.Code = errorReason(v)
 		}
-		if f.Message == "" {
-			f.Message = plainText(trimmed)
+		if strings.TrimSpace(safetext.Line(f.Message)) == "" { // no reason, or none a terminal shows
+			f.Message = http.StatusText(status) + ", body " + snippet(trimmed)
 		}
 	}
 	f.Code = codeUnlessStatus(f.Code, status)

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -21,8 +23,8 @@ import (
 var Formats = []string{"table", "json", "csv", "markdown"}
 
 // Write renders b in one of Formats.
-func (b *Bench) Write(w io.Writer, format string) error {
-	switch format {
+func (b *Bench) Write(w io.Writer, as string) error {
+	switch as {
 	case "json":
 		return b.WriteJSON(w)
 	case "csv":
@@ -32,14 +34,40 @@ func (b *Bench) Write(w io.Writer, format string) error {
 	case "table", "":
 		return b.writeLeaderboard(w, false)
 	}
-	return fmt.Errorf("unknown format %q (want one of %s)", format, strings.Join(Formats, ", "))
+	return fmt.Errorf("unknown format %q (want one of %s)", as, strings.Join(Formats, ", "))
 }
 
-// WriteJSON writes the tpsrace.bench/v1 document.
+// WriteJSON writes the tpsrace.bench/v1 document. Every string is exactly
+// what was received; the runes a terminal could act on (encoding/json leaves
+// C1 controls, DEL and bidi overrides raw) are written as \uXXXX escapes, so
+// the document is also safe to print.
 func (b *Bench) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
-	return enc.Encode(b)
+	if err := enc.Encode(b); err != nil {
+		return err
+	}
+	_, err := w.Write(escapeUnsafe(buf.Bytes()))
+	return err
+}
+
+// escapeUnsafe writes the safetext.Unsafe runes of encoded JSON as \uXXXX.
+// Outside strings JSON is ASCII without controls, so only strings change,
+// and they decode to the same text.
+func escapeUnsafe(doc []byte) []byte {
+	if !bytes.ContainsFunc(doc, safetext.Unsafe) {
+		return doc
+	}
+	out := make([]byte, 0, len(doc)+64)
+	for _, r := range string(doc) {
+		if r != '\n' && safetext.Unsafe(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = utf8.AppendRune(out, r)
+		}
+	}
+	return out
 }
 
 // Ranked returns the providers best first by metrics.Rank, the dashboard's
@@ -195,11 +223,18 @@ func (b *Bench) heading(markdown bool) string {
 		prompt = append(prompt[:promptLimit], '…')
 	}
 	parts := []string{fmt.Sprintf("%q", string(prompt)), b.StartedAt.Format("2006-01-02 15:04 MST"),
-		fmt.Sprintf("C=%d", b.Concurrency), fmt.Sprintf("%d run(s)", b.Runs), fmt.Sprintf("max_tokens %s", format.Count(b.MaxTokens))}
+		fmt.Sprintf("C=%d", b.Concurrency), plural(b.Runs, "run"), fmt.Sprintf("max_tokens %s", format.Count(b.MaxTokens))}
 	if markdown {
 		return "**Prompt** " + strings.ReplaceAll(strings.Join(parts, " · "), "|", `\|`)
 	}
 	return "Prompt " + strings.Join(parts, " · ")
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return format.Count(n) + " " + noun + "s"
 }
 
 // failures are the notes of the failed streams: identical failures of a

@@ -7,7 +7,8 @@
 //
 //	fmt.Fprintln(os.Stderr, safetext.Line(err.Error()))
 //
-// JSON output is never passed through it: JSON stays exact.
+// JSON output is never passed through it: JSON stays exact (it escapes
+// these runes as \uXXXX, which keeps their value).
 package safetext
 
 import (
@@ -26,7 +27,7 @@ func Text(s string) string { return clean(s, true) }
 
 func clean(s string, newlines bool) string {
 	s = ansi.Strip(strings.ToValidUTF8(s, "\uFFFD"))
-	if strings.IndexFunc(s, unsafe) < 0 {
+	if strings.IndexFunc(s, Unsafe) < 0 {
 		return s
 	}
 	var b strings.Builder
@@ -36,7 +37,7 @@ func clean(s string, newlines bool) string {
 			b.WriteRune(r)
 		case r == '\n' || r == '\t' || r == '\r' && !newlines:
 			b.WriteByte(' ')
-		case unsafe(r):
+		case Unsafe(r):
 		default:
 			b.WriteRune(r)
 		}
@@ -44,8 +45,9 @@ func clean(s string, newlines bool) string {
 	return b.String()
 }
 
-// unsafe: a control character (C0, DEL, C1) or a bidirectional override.
-func unsafe(r rune) bool {
+// Unsafe reports a rune a terminal may act on rather than show: a control
+// character (C0, DEL, C1) or a bidirectional override.
+func Unsafe(r rune) bool {
 	return unicode.IsControl(r) || (r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069')
 }
 
