@@ -7,6 +7,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"tpsrace/config"
+	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/sim"
 )
@@ -90,7 +91,8 @@ func TestObserveARace(t *testing.T) {
 	if m := series(t, families, "tpsrace_output_tokens_total", map[string]string{"provider": "ok"}); m.GetCounter().GetValue() != 20 {
 		t.Errorf("output tokens %v, want 20 (the interrupted copy left out)", m.GetCounter().GetValue())
 	}
-	if m := series(t, families, "tpsrace_last_output_tokens_per_second", map[string]string{"provider": "ok"}); m.GetGauge().GetValue() < 400 || m.GetGauge().GetValue() > 600 {
-		t.Errorf("last speed %v, want about 500", m.GetGauge().GetValue())
+	// The last-value gauge is the figure metrics.Compute defines, exactly.
+	if m, f := series(t, families, "tpsrace_last_output_tokens_per_second", map[string]string{"provider": "ok"}), metrics.Compute(&results[0][0], 0); m.GetGauge().GetValue() != f.OutputTPS {
+		t.Errorf("last speed %v, want metrics.Compute's %v", m.GetGauge().GetValue(), f.OutputTPS)
 	}
 }
