@@ -26,7 +26,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return usageError{err}
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unknown command %q (want bench or sim; see tpsrace help)", fs.Arg(0))}
+		return usageError{fmt.Errorf("unknown command %q (want bench, watch, report, check or sim; see tpsrace help)", fs.Arg(0))}
 	}
 	if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
 		return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts and pipes use: tpsrace bench --format json")}
