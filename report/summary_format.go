@@ -30,12 +30,10 @@ var groupHeader = []string{"races", "ok", "failed", "TTFT p50", "TTFT p95", "TTF
 
 // cells are a group's figures as shown in Markdown and HTML, in groupHeader's order.
 func (g Group) cells() []string {
-	msCell := func(v *float64) string { return num(v, 0, " ms") }
-	tpsCell := func(v *float64) string { return num(v, 1, "") }
 	return []string{strconv.Itoa(g.Races), strconv.Itoa(g.OK), strconv.Itoa(g.Failed),
-		msCell(g.TTFTms.P50), msCell(g.TTFTms.P95), msCell(g.TTFTms.Best), msCell(g.TTFTms.Worst),
-		tpsCell(g.OutputTPS.P50), tpsCell(g.OutputTPS.P95), tpsCell(g.OutputTPS.Best), tpsCell(g.OutputTPS.Worst),
-		msCell(g.E2Ems.P50), msCell(g.E2Ems.P95), g.failureText()}
+		duration(g.TTFTms.P50), duration(g.TTFTms.P95), duration(g.TTFTms.Best), duration(g.TTFTms.Worst),
+		speed(g.OutputTPS.P50), speed(g.OutputTPS.P95), speed(g.OutputTPS.Best), speed(g.OutputTPS.Worst),
+		duration(g.E2Ems.P50), duration(g.E2Ems.P95), g.failureText()}
 }
 
 // failureText is "http 2, timeout 1" in the order of probes.Kinds, "none" without failures.
@@ -69,7 +67,7 @@ func (s Overview) notes() []string {
 	if s.Interrupted > 0 {
 		notes = append(notes, fmt.Sprintf("%d interrupted stream(s) left out: tpsrace was stopped while they ran.", s.Interrupted))
 	}
-	return append(notes, "Percentiles, best and worst are over completed streams; TTFT and E2E in ms, output speed in tok/s.")
+	return append(notes, "Percentiles, best and worst are over completed streams; output speed (tok/s) is per user.")
 }
 
 func (s Overview) writeMarkdown(w io.Writer) error {
@@ -116,7 +114,7 @@ func csvNum(v *float64) string {
 	if v == nil {
 		return ""
 	}
-	return num(v, 3, "")
+	return strconv.FormatFloat(*v, 'f', 3, 64)
 }
 
 // writeCSV writes one row per provider, model, probe and day, with one
