@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -13,7 +14,7 @@ import (
 
 	"tpsrace/probes"
 	"tpsrace/report"
-	"tpsrace/tokens"
+	"tpsrace/safetext"
 )
 
 // benchCmd is `tpsrace bench`: races without the dashboard and prints the
@@ -28,15 +29,19 @@ type benchCmd struct {
 // errAllFailed: the bench ran, but no stream completed.
 var errAllFailed = errors.New("every stream failed (see the report)")
 
-func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (c *benchCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace bench", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	c.race.register(fs)
 	fs.IntVar(&c.runs, "runs", 1, "races to run one after another")
 	fs.StringVar(&c.format, "format", "table", "output: "+strings.Join(report.Formats, ", "))
-	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout (checked before any request)")
+	return fs
+}
+
+func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := c.flags()
+	if err := parseFlags(fs, args, stdout); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("bench takes no arguments, got %q", fs.Args())}
@@ -47,12 +52,16 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if !slices.Contains(append(report.Formats, "md"), c.format) {
 		return usageError{fmt.Errorf("--format %q: want one of %s", c.format, strings.Join(report.Formats, ", "))}
 	}
-	s, race, err := c.race.startHeadless(ctx, stderr)
+	if c.out != "" {
+		if err := checkWritable(c.out); err != nil {
+			return usageError{fmt.Errorf("--out %s: cannot write it: %w (nothing was sent)", c.out, err)}
+		}
+	}
+	s, race, err := c.race.startHeadless(ctx, c.runs, stderr)
 	if err != nil {
 		return err
 	}
 	defer s.close()
-	tokens.Warm()
 
 	in := report.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now()}
 	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, c.runs)
@@ -79,20 +88,8 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	reportServerTotals(before, serverTotals(context.WithoutCancel(ctx), s.cfg), stderr)
 
 	b := report.Build(in)
-	w := stdout
-	if c.out != "" {
-		f, err := os.Create(c.out)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		w = f
-	}
-	if err := b.Write(w, c.format); err != nil {
+	if err := c.write(b, stdout, stderr); err != nil {
 		return err
-	}
-	if c.out != "" {
-		fmt.Fprintln(stderr, "wrote", c.out)
 	}
 	if in.Interrupted {
 		return errInterrupted
@@ -103,6 +100,27 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 	}
 	return errAllFailed
+}
+
+// write puts the report in --out, else on stdout. When --out cannot be
+// written after all (the disk filled, the folder went away), the report goes
+// to stdout instead, so a race is never lost.
+func (c *benchCmd) write(b *report.Bench, stdout, stderr io.Writer) error {
+	if c.out == "" {
+		return b.Write(stdout, c.format)
+	}
+	var buf bytes.Buffer
+	if err := b.Write(&buf, c.format); err != nil {
+		return err
+	}
+	if err := os.WriteFile(c.out, buf.Bytes(), 0o644); err != nil {
+		if _, werr := stdout.Write(buf.Bytes()); werr != nil {
+			return fmt.Errorf("writing the report: %w, and to stdout: %w", err, werr)
+		}
+		return fmt.Errorf("could not write the report (%w): it is on stdout instead", err)
+	}
+	fmt.Fprintln(stderr, "wrote", c.out)
+	return nil
 }
 
 // progress is the line bench keeps on stderr while it runs: rewritten in
@@ -118,6 +136,9 @@ type progress struct {
 }
 
 func newProgress(w io.Writer, streams, runs int) *progress {
+	if sw, ok := w.(safetext.Writer); ok {
+		w = sw.W // only figures are written here, and "\r" must reach the terminal
+	}
 	f, ok := w.(*os.File)
 	return &progress{w: w, tty: ok && isTerminal(f), streams: streams, runs: runs}
 }

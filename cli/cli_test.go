@@ -38,7 +38,7 @@ func TestBenchWithoutConfigRacesTheSimulator(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"| # | provider |", "| 1 | sim-wafer |", "| 2 | sim-lpu |", "SIMULATED"} {
+	for _, want := range []string{"|   # | provider ", "|   1 | sim-wafer ", "|   2 | sim-lpu ", "SIMULATED"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, out)
 		}

@@ -18,12 +18,16 @@ type dashCmd struct {
 	race raceFlags
 }
 
-func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (c *dashCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	c.race.register(fs)
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	return fs
+}
+
+func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := c.flags()
+	if err := parseFlags(fs, args, stdout); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unknown command %q (want bench, watch, report, check or sim; see tpsrace help)", fs.Arg(0))}
@@ -36,6 +40,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return err
 	}
 	defer s.close()
+	c.race.preflight(s.cfg, 1, stderr)
 	// The dashboard starts the local servers itself, loading in their lanes:
 	// start sets their base URLs in s.cfg and fills s.local.info, both read
 	// by the dashboard only once start has returned.

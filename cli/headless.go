@@ -10,12 +10,13 @@ import (
 // startHeadless loads the race of a command without the dashboard (bench,
 // watch): local servers started with their progress on stderr, those that
 // fail left out, and the race ready to run again and again on connections
-// reused across races. The session's close ends all of it.
-func (f *raceFlags) startHeadless(ctx context.Context, stderr io.Writer) (*session, probes.Race, error) {
+// reused across races (runs of them, for the cost notice). The session's close ends all of it.
+func (f *raceFlags) startHeadless(ctx context.Context, runs int, stderr io.Writer) (*session, probes.Race, error) {
 	s, err := f.load(ctx, stderr)
 	if err != nil {
 		return nil, probes.Race{}, err
 	}
+	f.preflight(s.cfg, runs, stderr)
 	s.local.startForBench(ctx, s.cfg, f.concurrency, stderr)
 	if len(s.cfg.Providers) == 0 {
 		s.close()

@@ -7,34 +7,26 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/mattn/go-isatty"
+
+	"tpsrace/safetext"
 )
 
 // errInterrupted: the user stopped the command (Ctrl-C, SIGTERM); what was
 // measured has been written.
 var errInterrupted = errors.New("interrupted")
 
-const usage = `tpsrace races one prompt against LLM providers and shows who is fastest.
-
-Usage:
-  tpsrace [flags]          open the race dashboard
-  tpsrace bench [flags]    race without the dashboard and print the leaderboard
-  tpsrace sim [flags]      run the simulated OpenAI-compatible server alone
-  tpsrace watch [flags]    race on a schedule and serve the figures to Prometheus
-  tpsrace report FILE…     summarise watch history and bench JSON files
-  tpsrace check [flags]    validate providers.yaml; ask each provider for its models (no tokens)
-
-Run "tpsrace COMMAND -h" for a command's flags. Without providers.yaml (or
-with no API key set) tpsrace races its built-in simulated providers.
-`
-
 // Main runs tpsrace with args (without the program name) and returns the
 // process exit status: 0 ok, 1 failed, 2 bad flags or config, 130 interrupted.
 func Main(args []string, stdout, stderr io.Writer) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Notices and errors quote what providers and files say: nothing in them
+	// may act on the terminal.
+	stderr = safetext.Writer{W: stderr}
 	var err error
 	switch {
 	case len(args) > 0 && args[0] == "bench":
@@ -47,9 +39,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = (&checkCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && args[0] == "sim":
 		err = (&simCmd{}).run(ctx, args[1:], stdout, stderr)
-	case len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):
-		fmt.Fprint(stdout, usage)
+	case len(args) > 0 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version"):
+		version(stdout)
 		return 0
+	case len(args) > 0 && args[0] == "help":
+		err = help(strings.Join(args[1:], " "), stdout)
 	default:
 		err = (&dashCmd{}).run(ctx, args, stdout, stderr)
 	}

@@ -3,6 +3,7 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -40,7 +41,7 @@ func (f *raceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.configPath, "config", "", "providers file (default ./providers.yaml when present, else the built-in simulated providers)")
 	fs.StringVar(&f.prompt, "prompt", "", "prompt to race (overrides the file's prompt)")
 	fs.IntVar(&f.maxTokens, "max-tokens", 0, "max_tokens for every provider (overrides the file's)")
-	fs.IntVar(&f.concurrency, "concurrency", 1, "simultaneous streams (users) per provider")
+	fs.IntVar(&f.concurrency, "concurrency", 1, fmt.Sprintf("simultaneous streams (users) per provider, at most %d", maxConcurrency))
 	fs.StringVar(&f.only, "only", "", "comma-separated provider names to race (default: all)")
 	fs.IntVar(&f.retries, "retries", 0, "retry a request that fails before its first byte up to N times (recorded as retries)")
 	fs.DurationVar(&f.timeouts.Connect, "connect-timeout", 0, "limit until response headers (default from file, else 10s)")
@@ -52,16 +53,32 @@ func (f *raceFlags) register(fs *flag.FlagSet) {
 // session is a loaded race: its config and whatever must be stopped after it.
 type session struct {
 	cfg   *config.Config
+	known []string // every provider name considered, for --only's message
 	local *local
 	close func()
 }
 
 // load resolves the flags into a race: the providers file (explicit, else
 // ./providers.yaml when present), minus skipped providers, or the built-in
-// simulated providers when none remain. Notices and warnings go to stderr.
+// simulated providers when none remain. Notices and warnings go to stderr,
+// once --only has been checked: a mistyped name prints its error alone.
 func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error) {
-	if f.concurrency < 1 {
-		return nil, usageError{fmt.Errorf("--concurrency must be at least 1, got %d", f.concurrency)}
+	var notices bytes.Buffer
+	s, err := f.resolve(ctx, &notices)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.checkOnly(s.cfg, s.known); err != nil {
+		s.close()
+		return nil, err
+	}
+	_, err = notices.WriteTo(stderr)
+	return s, err
+}
+
+func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, error) {
+	if f.concurrency < 1 || f.concurrency > maxConcurrency {
+		return nil, usageError{fmt.Errorf("--concurrency must be 1 to %d streams per provider, got %d (more measures this machine's sockets, not the provider)", maxConcurrency, f.concurrency)}
 	}
 	if f.maxTokens < 0 {
 		return nil, usageError{fmt.Errorf("--max-tokens must be positive, got %d", f.maxTokens)}
@@ -95,9 +112,9 @@ func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error
 	if f.maxTokens > 0 {
 		cfg.MaxTokens = f.maxTokens
 	}
+	s := &session{cfg: cfg, known: names(cfg), local: &local{info: map[string]string{}}}
 	f.keepOnly(cfg)
 	skipLocal(ctx, cfg, stderr)
-	s := &session{cfg: cfg, local: &local{info: map[string]string{}}}
 	s.close = s.local.stop
 	if len(cfg.Providers) == 0 {
 		srv, err := sim.Start("127.0.0.1:0", sim.Options{})
@@ -106,6 +123,9 @@ func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error
 		}
 		s.close = func() { srv.Close(); s.local.stop() }
 		cfg.Providers, cfg.Simulated = sim.DemoProviders(srv.URL()), true
+		for _, p := range cfg.Providers {
+			s.known = append(s.known, p.Name)
+		}
 		f.keepOnly(cfg)
 		if path == "" {
 			fmt.Fprintln(stderr, "no providers.yaml: racing the built-in SIMULATED providers (see README: providers.yaml)")
@@ -113,15 +133,18 @@ func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error
 			fmt.Fprintf(stderr, "%s: no provider left to race (see above): racing the built-in SIMULATED providers\n", path)
 		}
 	}
-	if err := f.checkOnly(cfg); err != nil {
-		s.close()
-		return nil, err
-	}
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
 		p.Timeout = f.timeouts.Or(p.Timeout).Or(config.DefaultTimeouts)
 	}
 	return s, nil
+}
+
+// preflight says, before anything is sent, what a large race may cost and
+// whether this process may open enough sockets for it.
+func (f *raceFlags) preflight(cfg *config.Config, runs int, stderr io.Writer) {
+	noticeCost(cfg, f.concurrency, runs, stderr)
+	ensureOpenFiles(len(cfg.Providers)*f.concurrency, stderr)
 }
 
 func (f *raceFlags) onlyNames() []string {
@@ -143,8 +166,21 @@ func (f *raceFlags) keepOnly(cfg *config.Config) {
 	}
 }
 
-// checkOnly fails when --only names a provider that is not in the race.
-func (f *raceFlags) checkOnly(cfg *config.Config) error {
+// names are the providers of cfg, skipped ones included.
+func names(cfg *config.Config) []string {
+	var all []string
+	for _, p := range cfg.Providers {
+		all = append(all, p.Name)
+	}
+	for _, n := range cfg.Skipped {
+		all = append(all, n.Provider)
+	}
+	return all
+}
+
+// checkOnly fails when --only names a provider that is not in the race,
+// saying which names exist (known) and the closest one.
+func (f *raceFlags) checkOnly(cfg *config.Config, known []string) error {
 	var have []string
 	for _, p := range cfg.Providers {
 		have = append(have, p.Name)
@@ -158,7 +194,11 @@ func (f *raceFlags) checkOnly(cfg *config.Config) error {
 				return usageError{fmt.Errorf("--only: %s is skipped: %s", name, n.Reason)}
 			}
 		}
-		return usageError{fmt.Errorf("--only: no provider named %q (racing: %s)", name, strings.Join(have, ", "))}
+		msg := fmt.Sprintf("--only: no provider named %q: providers are %s", name, strings.Join(known, ", "))
+		if c := config.Closest(name, known); c != "" {
+			msg += fmt.Sprintf("; did you mean %s?", c)
+		}
+		return usageError{errors.New(msg)}
 	}
 	return nil
 }

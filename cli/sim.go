@@ -16,15 +16,18 @@ type simCmd struct {
 	opts sim.Options
 }
 
-func (c *simCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (c *simCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace sim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.StringVar(&c.addr, "addr", "127.0.0.1:8088", "address to listen on")
 	fs.DurationVar(&c.opts.LoadTime, "load-time", 0, "answer /health with 503 \"Loading model\" for this long, as llama-server does")
 	fs.IntVar(&c.opts.Slots, "slots", 0, "generate at most N streams at once, queueing the rest (llama-server --parallel); 0 = unlimited")
 	fs.DurationVar(&c.opts.AcceptDelay, "accept-delay", 0, "accept each connection this late (a slow-connect fault)")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	return fs
+}
+
+func (c *simCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if err := parseFlags(c.flags(), args, stdout); err != nil {
+		return err
 	}
 	srv, err := sim.Start(c.addr, c.opts)
 	if err != nil {

@@ -67,7 +67,7 @@ func (c *watchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		return usageError{fmt.Errorf("--metrics-addr: %w", err)}
 	}
 	defer ln.Close()
-	s, race, err := c.race.startHeadless(ctx, stderr)
+	s, race, err := c.race.startHeadless(ctx, 1, stderr)
 	if err != nil {
 		return err
 	}

@@ -61,11 +61,36 @@ func syntaxError(file string, data []byte, err error) *Error {
 	e := &Error{File: file, Line: line, Col: 1, Msg: "YAML syntax error: " + problem}
 	text := bytes.TrimRight(lines[line-1], "\r\n")
 	e.Col = len(text) - len(bytes.TrimLeft(text, " ")) + 1
-	if bytes.Contains(text, []byte("\t")) {
+	previous := []byte{}
+	if line > 1 {
+		previous = lines[line-2]
+	}
+	switch {
+	case bytes.Contains(text, []byte("\t")):
 		e.Hint = "indent with spaces, not tabs"
+	case listItemWithoutSpace.Match(previous) || listItemWithoutSpace.Match(text):
+		e.Hint = `put a space after the dash of a list item: "- name:"`
+	case varRef.Match(text) && strings.Contains(problem, "'}'"):
+		// In a flow mapping {…} the braces of ${VAR} end the mapping.
+		ref := varRef.FindIndex(text)
+		e.Col = ref[0] + 1
+		e.Hint = fmt.Sprintf(`quote it: "%s"; inside {…} its braces end the mapping`, text[ref[0]:ref[1]])
+	case strings.Contains(problem, "mapping values are not allowed"):
+		if m := colonInValue.FindSubmatchIndex(text); m != nil {
+			e.Col = m[2] + 1
+			e.Hint = fmt.Sprintf("a colon and a space inside a value start a new key: quote the value, %s: %q",
+				bytes.TrimSpace(text[:m[2]-2]), bytes.TrimSpace(text[m[2]:]))
+		}
 	}
 	return e
 }
+
+// The shapes of common YAML mistakes, for syntaxError's hints.
+var (
+	varRef               = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
+	listItemWithoutSpace = regexp.MustCompile(`^\s*-[A-Za-z_]+:`)                      // "-name: groq"
+	colonInValue         = regexp.MustCompile(`^\s*(?:- )?[\w.-]+: +([^"'\s].*: .*)$`) // "prompt: Summarize this: the cache"
+)
 
 // yamlProblem returns a yaml.v3 error without its prefix and line; "" for nil.
 func yamlProblem(err error) string {
@@ -99,9 +124,9 @@ func quote(s string) string {
 	return strconv.Quote(s)
 }
 
-// closest returns the candidate nearest to key, ignoring case, if it is near
+// Closest returns the candidate nearest to key, ignoring case, if it is near
 // enough to be a likely typo; "" otherwise.
-func closest(key string, candidates []string) string {
+func Closest(key string, candidates []string) string {
 	allowed := min(max(utf8.RuneCountInString(key)/3, 1), 3)
 	best, bestDistance := "", allowed+1
 	for _, c := range candidates {

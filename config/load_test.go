@@ -148,6 +148,12 @@ providers:
 		{"negative price", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, price: {input_per_mtok: -1}}\n", []string{`2:80|providers[0].price.input_per_mtok: must be zero or more, got "-1"`}},
 		{"price not a number", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, price: {output_per_mtok: cheap}}\n", []string{`2:81|providers[0].price.output_per_mtok: expected a number (USD per million tokens), got "cheap"`}},
 		{"price not a mapping", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, price: 0.5}\n", []string{`2:63|providers[0].price: expected a mapping (key: value), got "0.5"`}},
+		{"colon in a value", "prompt: Summarize this: the cache\nproviders: []\n", []string{`1:9|mapping values are not allowed|quote the value, prompt: "Summarize this: the cache"`}},
+		{"variable in a flow mapping", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, api_key: ${GROQ_API_KEY}}\n", []string{`2:65|quote it: "${GROQ_API_KEY}"; inside {…} its braces end the mapping`}},
+		{"price with a currency sign", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, price: {input_per_mtok: \"$0.59\"}}\n", []string{`2:80|providers[0].price.input_per_mtok: expected a number (USD per million tokens), got "$0.59" (write a number: 0.59)`}},
+		{"quoted number", "max_tokens: \"400\"\n", []string{`1:13|max_tokens: expected a whole number, got "400" (remove the quotes)`}},
+		{"list item without a space", "providers:\n  -name: a\n   base_url: https://x.test/v1\n", []string{`3:4|put a space after the dash of a list item: "- name:"`}},
+		{"lone list item without a space", "providers:\n  -name: a\n", []string{`2:3|providers: expected a list of providers, got a mapping (put a space after the dash of a list item: "- name:")`}},
 		{"every error, in file order", `
 max_tokens: lots
 providers:
@@ -539,8 +545,8 @@ func TestClosest(t *testing.T) {
 		"modle": "model", "Model": "model", "base-url": "base_url", "baseurl": "base_url",
 		"apikey": "api_key", "header": "headers", "nmae": "name", "xyz": "", "temperature": "",
 	} {
-		if got := closest(key, keys); got != want {
-			t.Errorf("closest(%q) = %q, want %q", key, got, want)
+		if got := Closest(key, keys); got != want {
+			t.Errorf("Closest(%q) = %q, want %q", key, got, want)
 		}
 	}
 }

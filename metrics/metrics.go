@@ -54,10 +54,15 @@ type Figures struct {
 	OutputTPS    float64
 	HasOutputTPS bool
 
-	// ITL: gaps between consecutive text events.
-	ITL Percentiles
-	// TokensPerEvent: OutputTokens / text events.
-	TokensPerEvent float64
+	// ITL: gaps between consecutive text events; HasITL false with fewer than two.
+	ITL    Percentiles
+	HasITL bool
+	// TokensPerEvent: OutputTokens / text events; HasTokensPerEvent false without events.
+	TokensPerEvent    float64
+	HasTokensPerEvent bool
+
+	// Completed: the stream ended without a failure.
+	Completed bool
 
 	ContentChars   int // Unicode code points of the answer
 	ReasoningChars int // Unicode code points of the reasoning
@@ -74,7 +79,7 @@ type Figures struct {
 // Compute returns the figures of one finished (or failed) stream.
 // promptTokens is used for cost only when the provider reported no usage.
 func Compute(r *probes.Result, promptTokens int) Figures {
-	f := Figures{E2E: r.End}
+	f := Figures{E2E: r.End, Completed: r.OK()}
 	var content, reasoning strings.Builder
 	for _, e := range r.Events {
 		content.WriteString(e.Content)
@@ -85,7 +90,13 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 	}
 	f.ContentChars = utf8.RuneCountInString(content.String())
 	f.ReasoningChars = utf8.RuneCountInString(reasoning.String())
-	f.O200kTokens = tokens.Count(content.String()) + tokens.Count(reasoning.String())
+	// The probe counts a stream as it arrives; a Result made elsewhere (a
+	// test, a recording) is counted here. Text always has a token, so 0
+	// with text means not counted.
+	f.O200kTokens = r.O200kTokens
+	if f.O200kTokens == 0 && content.Len()+reasoning.Len() > 0 {
+		f.O200kTokens = tokens.Count(content.String()) + tokens.Count(reasoning.String())
+	}
 
 	f.OutputTokens, f.TokenSource = f.O200kTokens, SourceEstimate
 	if r.Usage != nil && r.Usage.CompletionTokens > 0 {
@@ -96,9 +107,9 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 	if n := len(r.Events); n > 0 {
 		first, last := r.Events[0], r.Events[n-1]
 		f.TTFT, f.HasTTFT = first.At, true
-		f.TokensPerEvent = float64(f.OutputTokens) / float64(n)
+		f.TokensPerEvent, f.HasTokensPerEvent = float64(f.OutputTokens)/float64(n), true
 		f.OutputTPS, f.HasOutputTPS = OutputTPS(f.OutputTokens, first, last)
-		f.ITL = ITL(r.Events)
+		f.ITL, f.HasITL = ITL(r.Events), n >= 2
 	}
 	if r.Price != nil {
 		f.CostUSD = Cost(*r.Price, promptTokens, f.OutputTokens)
@@ -184,15 +195,19 @@ func SoFar(events []probes.Event) (tokensSoFar int, tps float64, ok bool) {
 
 // AggregateTPS is one provider's throughput across its simultaneous streams:
 // every stream's output tokens (failed streams count what they delivered)
-// divided by the time from release to the end of its last stream.
+// divided by the time from release to the end of its last stream. It is
+// undefined when none of the streams completed: a provider that served no
+// answer has no throughput to report.
 func AggregateTPS(figs []Figures) (float64, bool) {
 	var tok int
 	var end time.Duration
+	completed := false
 	for _, f := range figs {
 		tok += f.OutputTokens
 		end = max(end, f.E2E)
+		completed = completed || f.Completed
 	}
-	if end <= 0 {
+	if end <= 0 || !completed {
 		return 0, false
 	}
 	return float64(tok) / end.Seconds(), true

@@ -113,12 +113,16 @@ func TestPercentileInterpolates(t *testing.T) {
 }
 
 func TestAggregateTPS(t *testing.T) {
-	figs := []Figures{{OutputTokens: 100, E2E: time.Second}, {OutputTokens: 100, E2E: 2 * time.Second}}
+	// The failed stream's 100 tokens count, and its end.
+	figs := []Figures{{OutputTokens: 100, E2E: time.Second, Completed: true}, {OutputTokens: 100, E2E: 2 * time.Second}}
 	if got, ok := AggregateTPS(figs); !ok || got != 100 {
 		t.Errorf("aggregate = %v, want 200 tokens / 2 s = 100", got)
 	}
 	if _, ok := AggregateTPS(nil); ok {
 		t.Error("no streams: want undefined")
+	}
+	if _, ok := AggregateTPS(figs[1:]); ok {
+		t.Error("no completed stream: want undefined")
 	}
 }
 

@@ -21,8 +21,9 @@ import (
 // Both arms below read the same body from the same loopback server, which
 // writes it in one call so that nearly all the process's CPU is the
 // client's. The reference is the least a client can do: plain net/http,
-// split lines, decode each event's JSON. scripts/bench.sh turns the
-// cpu-ns/token of both into the ratio in docs/BENCHMARKS.md.
+// split lines, decode each event's JSON. This is the in-process view;
+// what a user pays, whole processes with start-up, is scripts/costs's
+// (docs/BENCHMARKS.md).
 
 const costTokens = 20000
 

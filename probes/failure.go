@@ -1,7 +1,13 @@
 package probes
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/json"
 	"fmt"
+	"net/http"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -78,4 +84,138 @@ func Redact(s string, secrets ...string) string {
 		}
 	}
 	return s
+}
+
+// httpFailure is the Failure of an error status whose body go-openai could
+// not read as {"error":{"message":…}}: the reason is found in whatever shape
+// the server sent (see errorReason); an HTML page is quoted as a snippet.
+func httpFailure(status int, body []byte) *Failure {
+	f := &Failure{Kind: KindHTTP, Status: status}
+	trimmed := bytes.TrimSpace(body)
+	switch {
+	case len(trimmed) == 0:
+		f.Message = http.StatusText(status) + " (empty body)"
+	case isHTML(trimmed):
+		f.Message = http.StatusText(status) + ", body " + snippet(trimmed)
+	default:
+		var v any
+		if json.Unmarshal(trimmed, &v) == nil {
+			f.Message, f.Code = errorReason(v)
+		}
+		if f.Message == "" {
+			f.Message = plainText(trimmed)
+		}
+	}
+	f.Code = codeUnlessStatus(f.Code, status)
+	return f
+}
+
+// errorReason finds the message and code of an error in any JSON shape
+// providers and the servers in front of them send:
+//   - a string: {"error":"Invalid username or password."}
+//   - an object with message, msg, detail or description, and code, type or
+//     status: {"error":{"message":…,"type":…,"code":…}} (OpenAI), {"message":…}
+//     at the top level (vLLM, Mistral), {"error":{"code":"x"}} with no message
+//   - a nested error or detail: {"detail":"Not Found"}, FastAPI's
+//     {"detail":[{"loc":["body","model"],"msg":"Field required"}]}
+//   - an array of any of these: [{"error":{…}}] (Gemini), {"errors":[…]} (Cloudflare)
+//
+// The message falls back to the code or type, so a reason is never empty
+// when the body holds any.
+func errorReason(v any) (message, code string) {
+	switch v := v.(type) {
+	case string:
+		return strings.TrimSpace(v), ""
+	case []any:
+		var msgs []string
+		for _, item := range v {
+			if m, c := errorReason(item); m != "" {
+				msgs = append(msgs, m)
+				code = cmp.Or(code, c)
+			}
+		}
+		return strings.Join(slices.Compact(msgs), "; "), code
+	case map[string]any:
+		for _, key := range []string{"error", "errors", "detail"} {
+			if inner, ok := v[key]; ok {
+				if m, c := errorReason(inner); m != "" {
+					return m, cmp.Or(c, scalar(v["code"]), scalar(v["type"]))
+				}
+			}
+		}
+		code = cmp.Or(scalar(v["code"]), scalar(v["type"]), scalar(v["status"]))
+		for _, key := range []string{"message", "msg", "description", "error_description", "title"} {
+			if m, _ := errorReason(v[key]); m != "" {
+				if loc := location(v["loc"]); loc != "" {
+					m = loc + ": " + m // FastAPI: where in the request body the problem is
+				}
+				return m, code
+			}
+		}
+		return code, code
+	}
+	return "", ""
+}
+
+// scalar is a JSON string or number as text ("" for anything else).
+func scalar(v any) string {
+	switch v := v.(type) {
+	case string:
+		return v
+	case float64:
+		return strconv.FormatFloat(v, 'f', -1, 64)
+	}
+	return ""
+}
+
+// location is FastAPI's loc path (["body","messages",0]) as "body.messages.0".
+func location(v any) string {
+	parts, _ := v.([]any)
+	var s []string
+	for _, p := range parts {
+		if x := scalar(p); x != "" {
+			s = append(s, x)
+		}
+	}
+	return strings.Join(s, ".")
+}
+
+// codeUnlessStatus drops a code that only repeats the HTTP status (or is 0).
+func codeUnlessStatus(code string, status int) string {
+	if code == "0" || code == strconv.Itoa(status) {
+		return ""
+	}
+	return code
+}
+
+func isHTML(body []byte) bool {
+	return len(body) > 0 && body[0] == '<'
+}
+
+// plainText is a text body as a one-line reason, shortened.
+func plainText(body []byte) string {
+	const limit = 200
+	s := strings.Join(strings.Fields(strings.ToValidUTF8(string(body), "?")), " ")
+	if len(s) > limit {
+		s = strings.ToValidUTF8(s[:limit], "") + "…"
+	}
+	return s
+}
+
+// withReason gives f a message when the server sent none, so no failure is
+// ever shown without a reason.
+func (f *Failure) withReason() *Failure {
+	if strings.TrimSpace(f.Message) != "" {
+		return f
+	}
+	switch {
+	case f.Code != "":
+		f.Message = f.Code
+	case f.Status != 0:
+		f.Message = http.StatusText(f.Status)
+	}
+	if strings.TrimSpace(f.Message) == "" {
+		f.Message = f.Kind + " failure (the server gave no reason)"
+	}
+	return f
 }

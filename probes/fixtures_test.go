@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"tpsrace/config"
+	"tpsrace/tokens"
 )
 
 // fixtureDir holds real provider streams with the totals a correct parser
@@ -101,6 +102,10 @@ func TestRecordedProviderStreams(t *testing.T) {
 			}
 			if got := utf8.RuneCountInString(reasoning.String()); got != want.reasoning {
 				t.Errorf("reasoning = %d code points, want %d", got, want.reasoning)
+			}
+			// Counted as it arrived, in the provider's events cut at odd bytes.
+			if got, whole := res.O200kTokens, tokens.Count(content.String())+tokens.Count(reasoning.String()); got != whole {
+				t.Errorf("o200k tokens counted as they arrived = %d, counting the whole text %d", got, whole)
 			}
 			if want.errContains != "" {
 				if res.Err == nil || !strings.Contains(res.Err.Error(), want.errContains) {

@@ -1,16 +1,14 @@
 package probes
 
 import (
-	"bufio"
 	"bytes"
-	"io"
 	"strings"
 	"testing"
 )
 
-// FuzzStream feeds arbitrary bytes through the whole parsing path (framing
-// normaliser, then chunk decoder): it must never panic, and every line it
-// passes on must be a data line.
+// FuzzStream feeds arbitrary bytes through the whole parsing path (SSE
+// reader, then chunk decoder): it must never panic, and [DONE] ends the
+// stream instead of passing for a payload.
 func FuzzStream(f *testing.F) {
 	f.Add([]byte("data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\ndata: [DONE]\n\n"))
 	f.Add([]byte(": keep-alive\n\nevent: error\ndata: {\"error\":{\"message\":\"boom\",\"code\":500}}\n\n"))
@@ -18,20 +16,16 @@ func FuzzStream(f *testing.F) {
 	f.Add([]byte("<html><body>502 Bad Gateway</body></html>"))
 	f.Add([]byte("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2,\"total_tokens\":9}}\r\n\r\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		sse := newSSEBody(io.NopCloser(bytes.NewReader(body)), nil)
-		r := bufio.NewReader(sse)
+		sse := newSSEReader(bytes.NewReader(body), nil)
 		for {
-			line, err := r.ReadBytes('\n')
-			if len(line) > 0 {
-				payload, ok := bytes.CutPrefix(line, []byte("data: "))
-				if !ok {
-					t.Fatalf("normalised line is not a data line: %q", line)
-				}
-				decodeChunk(bytes.TrimSuffix(payload, []byte("\n")))
-			}
+			payload, err := sse.next()
 			if err != nil {
 				return
 			}
+			if bytes.Equal(payload, []byte("[DONE]")) {
+				t.Fatalf("[DONE] passed on as a payload")
+			}
+			decodeChunk(payload)
 		}
 	})
 }

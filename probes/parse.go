@@ -1,9 +1,8 @@
 package probes
 
-// All stream parsing lives in this file: sseBody normalises the wire framing
-// so go-openai's line reader (RecvRaw) sees one data payload per line, and
-// decodeChunk turns each payload into what it means, for every provider
-// dialect in ../shared/fixtures/sse.
+// All stream parsing lives in this file: sseReader splits the wire framing
+// into data payloads, and decodeChunk turns each payload into what it means,
+// for every provider dialect in ../shared/fixtures/sse.
 
 import (
 	"bufio"
@@ -17,95 +16,83 @@ import (
 	"strings"
 )
 
-// sseBody wraps a response body and rewrites server-sent events into plain
-// "data: PAYLOAD\n" lines. go-openai's reader has gaps this closes:
-//   - every non-data line (comments, event:, id:, retry:, blank) goes into its
-//     error accumulator and counts toward EmptyMessagesLimit; a comment such
-//     as ": OPENROUTER PROCESSING" then corrupts any later error it decodes;
-//   - a payload starting {"error": makes it read one more line (which may
-//     never come) and drop the message when the accumulator is dirty;
-//   - a last line without a trailing newline is discarded.
-//
-// So only data lines pass, error payloads get a space after "{" (decodeChunk
-// reads them instead), and a final newline is added at EOF. It also records
-// whether [DONE] arrived and rejects bodies that are not SSE at all.
-type sseBody struct {
+// sseReader reads a response body as server-sent events and returns the
+// data payloads one at a time. Comments (": OPENROUTER PROCESSING"), blank
+// lines and the other SSE fields are skipped; an error event's payload says
+// it is an error itself. A last line without a trailing newline still
+// counts. data: [DONE] ends the stream (later lines are not read), and a
+// body that is not SSE at all is rejected at its first line.
+type sseReader struct {
 	src     *bufio.Reader
-	closer  io.Closer
-	out     []byte // normalised bytes not yet read
+	long    []byte // a line longer than src's buffer, gathered; kept for the next one
 	done    bool   // saw data: [DONE]
 	lines   int    // non-empty lines seen, for the "not SSE" check
 	onBytes func() // called after every read that returned bytes (stall timer)
-	err     error
 }
 
-func newSSEBody(body io.ReadCloser, onBytes func()) *sseBody {
-	return &sseBody{src: bufio.NewReaderSize(body, 64<<10), closer: body, onBytes: onBytes}
+// sseBuffer is the read buffer of a stream: a line longer than this (a
+// >1 MiB event) is gathered in sseReader.long instead, so a stream of short
+// events keeps only this much.
+const sseBuffer = 4 << 10
+
+func newSSEReader(body io.Reader, onBytes func()) *sseReader {
+	return &sseReader{src: bufio.NewReaderSize(body, sseBuffer), onBytes: onBytes}
 }
 
 var (
-	dataField  = []byte("data:")
-	errorStart = []byte(`{"error"`)
+	dataField = []byte("data:")
+	doneData  = []byte("[DONE]")
 )
 
-func (b *sseBody) Read(p []byte) (int, error) {
-	for len(b.out) == 0 {
-		if b.err != nil {
-			return 0, b.err
+// next returns the next data payload, valid until the following call, or
+// io.EOF at the end of the stream.
+func (r *sseReader) next() ([]byte, error) {
+	for !r.done {
+		line, err := r.line()
+		if err != nil && !errors.Is(err, io.EOF) { // a broken connection: its partial line means nothing
+			return nil, err
 		}
-		b.next()
+		line = bytes.TrimRight(line, "\r\n")
+		if len(line) > 0 {
+			r.lines++
+		}
+		switch {
+		case len(line) == 0, line[0] == ':': // blank line or comment (keep-alive)
+		case bytes.HasPrefix(line, dataField):
+			payload := bytes.TrimSpace(line[len(dataField):])
+			if bytes.Equal(payload, doneData) {
+				r.done = true
+				break
+			}
+			return payload, nil
+		case isSSEField(line):
+		default:
+			if r.lines == 1 {
+				return nil, &Failure{Kind: KindProtocol, Message: "response is not an event stream: " + snippet(line)}
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	n := copy(p, b.out)
-	b.out = b.out[n:]
-	return n, nil
+	return nil, io.EOF
 }
 
-// next reads one line from the server and queues its normalised form.
-func (b *sseBody) next() {
-	line, err := b.src.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) { // a line over 64 KiB: gather it whole
-		long := bytes.Clone(line) // ReadSlice's result is overwritten by the next read
+// line reads one line, gathering one longer than the buffer in r.long.
+func (r *sseReader) line() ([]byte, error) {
+	line, err := r.src.ReadSlice('\n')
+	if errors.Is(err, bufio.ErrBufferFull) {
+		r.long = append(r.long[:0], line...) // ReadSlice's result is overwritten by the next read
 		for errors.Is(err, bufio.ErrBufferFull) {
-			line, err = b.src.ReadSlice('\n')
-			long = append(long, line...)
+			line, err = r.src.ReadSlice('\n')
+			r.long = append(r.long, line...)
 		}
-		line = long
+		line = r.long
 	}
-	if len(line) > 0 && b.onBytes != nil {
-		b.onBytes()
+	if len(line) > 0 && r.onBytes != nil {
+		r.onBytes()
 	}
-	if err != nil && !errors.Is(err, io.EOF) { // a broken connection: its partial line means nothing
-		b.err = err
-		return
-	}
-	line = bytes.TrimRight(line, "\r\n")
-	switch {
-	case len(line) == 0, line[0] == ':': // blank line or comment (keep-alive)
-	case bytes.HasPrefix(line, dataField):
-		payload := bytes.TrimLeft(line[len(dataField):], " ")
-		if bytes.Equal(payload, []byte("[DONE]")) {
-			b.done = true
-		}
-		b.out = append(b.out[:0], "data: "...)
-		if bytes.HasPrefix(payload, errorStart) {
-			b.out = append(b.out, "{ "...)
-			payload = payload[1:]
-		}
-		b.out = append(b.out, payload...)
-		b.out = append(b.out, '\n')
-	case isSSEField(line):
-	default:
-		if b.lines == 0 {
-			b.err = &Failure{Kind: KindProtocol, Message: "response is not an event stream: " + snippet(line)}
-			return
-		}
-	}
-	if len(line) > 0 {
-		b.lines++
-	}
-	if err != nil {
-		b.err = err
-	}
+	return line, err
 }
 
 // isSSEField reports whether line is one of the other SSE fields, which
@@ -118,8 +105,6 @@ func isSSEField(line []byte) bool {
 	}
 	return false
 }
-
-func (b *sseBody) Close() error { return b.closer.Close() }
 
 // chunk is the union of the streamed chunk shapes providers send.
 type chunk struct {
@@ -284,33 +269,22 @@ func (c *content) UnmarshalJSON(raw []byte) error {
 	return nil
 }
 
-// decodeError reads an error the server sent inside the stream: an object
-// with a message and a string or numeric code, or a bare string.
+// decodeError reads an error the server sent inside the stream, in any of
+// the shapes errorReason knows; a status_code beside it (Groq) is kept.
 func decodeError(raw json.RawMessage) *Failure {
 	f := &Failure{Kind: KindStream}
-	if s := text(raw); s != "" {
-		f.Message = s
-		return f
-	}
-	var e struct {
-		Message    string          `json:"message"`
-		Type       string          `json:"type"`
-		Code       json.RawMessage `json:"code"`
-		StatusCode int             `json:"status_code"`
-	}
-	if json.Unmarshal(raw, &e) != nil {
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
 		f.Message = snippet(raw)
 		return f
 	}
-	f.Message, f.Status = e.Message, e.StatusCode
-	f.Code = strings.Trim(string(e.Code), `"`)
-	if f.Code == "null" {
-		f.Code = ""
+	f.Message, f.Code = errorReason(v)
+	if obj, ok := v.(map[string]any); ok {
+		if status, ok := obj["status_code"].(float64); ok {
+			f.Status = int(status)
+		}
 	}
-	if f.Message == "" {
-		f.Message = e.Type
-	}
-	return f
+	return f.withReason()
 }
 
 // snippet shortens text quoted in an error message.

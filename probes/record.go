@@ -51,6 +51,7 @@ type Result struct {
 	Stream       int       // 0..concurrency-1
 	Release      time.Time // the instant every stream of the race was let go
 	Events       []Event
+	O200kTokens  int    // o200k tokens of all the events' Content, plus of all their Reasoning
 	Usage        *Usage // nil when the provider reported none
 	FinishReason string // last non-null finish_reason of choice 0
 	Timings      *ServerTimings

@@ -135,7 +135,7 @@ func (pb *probe) send(ctx context.Context, cancel context.CancelCauseFunc, relea
 	}()
 
 	var streamed atomic.Int64 // tokens so far, read by the stall timer's goroutine
-	var lastByte atomic.Int64 // since release, stamped by sseBody on every read
+	var lastByte atomic.Int64 // since release, stamped by sseReader on every read
 	var stall *time.Timer
 	// The stall timer checks the last byte's time when it fires and re-arms
 	// for the rest, so a read costs an atomic store, not a timer reset.
@@ -155,7 +155,8 @@ func (pb *probe) send(ctx context.Context, cancel context.CancelCauseFunc, relea
 	cfg := openai.DefaultConfig(pb.provider.APIKey.Reveal())
 	cfg.BaseURL = pb.provider.BaseURL
 	cfg.HTTPClient = doer
-	cfg.EmptyMessagesLimit = 1 << 30 // sseBody passes data lines only; the stall limit guards silence
+	// go-openai builds and sends the request and reads an error status's
+	// body; the events are read from doer.body, never through the stream.
 	stream, err := openai.NewClientWithConfig(cfg).CreateChatCompletionStream(ctx, pb.request)
 	connect.Stop()
 	if err != nil {
@@ -167,11 +168,17 @@ func (pb *probe) send(ctx context.Context, cancel context.CancelCauseFunc, relea
 	res.Events = make([]Event, 0, min(pb.request.MaxTokens, 1<<14))
 
 	var think thinkSplitter
+	// The whole answer's o200k count is kept up to date as it arrives, so
+	// it is ready when the stream ends.
+	var answerCount, reasoningCount tokens.Counter
+	defer func() { res.O200kTokens = answerCount.Total() + reasoningCount.Total() }()
 	record := func(content, reasoning string) {
 		if content == "" && reasoning == "" {
 			return
 		}
 		ev := Event{At: since(), Content: content, Reasoning: reasoning, Tokens: tokens.Count(content) + tokens.Count(reasoning)}
+		answerCount.Add(content)
+		reasoningCount.Add(reasoning)
 		if len(res.Events) == 0 {
 			firstToken.Stop()
 		}
@@ -182,7 +189,7 @@ func (pb *probe) send(ctx context.Context, cancel context.CancelCauseFunc, relea
 		}
 	}
 	for {
-		raw, err := stream.RecvRaw()
+		raw, err := doer.body.next()
 		if errors.Is(err, io.EOF) {
 			record(think.flush())
 			if res.FinishReason == "" && !doer.body.done {
@@ -230,13 +237,18 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 	var reqErr *openai.RequestError
 	switch {
 	case errors.As(err, &f):
+	case errors.As(err, &reqErr):
+		// Before apiErr: go-openai wraps an empty APIError in it when
+		// the body is not {"error":{"message":…}}.
+		f = httpFailure(reqErr.HTTPStatusCode, reqErr.Body)
 	case errors.As(err, &apiErr):
 		f = &Failure{Kind: KindHTTP, Status: apiErr.HTTPStatusCode, Message: apiErr.Message}
-		if code := fmt.Sprint(apiErr.Code); apiErr.Code != nil && code != "0" && code != strconv.Itoa(apiErr.HTTPStatusCode) {
-			f.Code = code
+		if apiErr.Code != nil {
+			f.Code = codeUnlessStatus(fmt.Sprint(apiErr.Code), apiErr.HTTPStatusCode)
 		}
-	case errors.As(err, &reqErr):
-		f = &Failure{Kind: KindHTTP, Status: reqErr.HTTPStatusCode, Message: http.StatusText(reqErr.HTTPStatusCode) + ", body " + snippet(reqErr.Body)}
+		if f.Message == "" { // {"error":{"message":"","type":"…"}}
+			f.Message = apiErr.Type
+		}
 	case errors.Is(err, syscall.ECONNREFUSED):
 		f = &Failure{Kind: KindNetwork, Message: "connection refused", Hint: "is the server at " + config.RedactURL(pb.provider.BaseURL) + " running?"}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
@@ -252,7 +264,7 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 		f.RetryAfter = retryAfter
 		f.Hint = hint(pb.provider, f.Status)
 	}
-	return f
+	return f.withReason()
 }
 
 // urlSecret is the user:password part of a URL, to be redacted from errors.
@@ -282,14 +294,14 @@ func hint(p config.Provider, status int) string {
 }
 
 // streamDoer is go-openai's HTTP client for one stream: it merges params
-// into the body, adds headers, keeps the Retry-After header and installs
-// sseBody under go-openai's reader.
+// into the body, adds headers, keeps the Retry-After header and puts an
+// sseReader on a successful response's body.
 type streamDoer struct {
 	http       *http.Client
 	params     map[string]any
 	headers    map[string]string
 	onBytes    func()
-	body       *sseBody
+	body       *sseReader
 	retryAfter string
 }
 
@@ -308,8 +320,7 @@ func (d *streamDoer) Do(req *http.Request) (*http.Response, error) {
 	}
 	d.retryAfter = resp.Header.Get("Retry-After")
 	if resp.StatusCode < 300 {
-		d.body = newSSEBody(resp.Body, d.onBytes)
-		resp.Body = d.body
+		d.body = newSSEReader(resp.Body, d.onBytes)
 	}
 	return resp, nil
 }
@@ -327,8 +338,7 @@ func mergeParams(req *http.Request, params map[string]any) error {
 		return err
 	}
 	for k, v := range params {
-		switch k {
-		case "model", "messages", "stream":
+		if config.ReservedParam(k) {
 			continue
 		}
 		if v == nil {

@@ -80,6 +80,37 @@ func TestMeasuredSpeedMatchesSchedule(t *testing.T) {
 	}
 }
 
+// TestExtremeSpeedsAreExact: at both ends of what providers do, a laptop's
+// 25 tok/s and a wafer-scale chip's 10,000 tok/s, the measured output speed
+// is within 0.2% of the schedule and TTFT within 2 ms: measuring keeps up
+// with one event every 100 µs.
+func TestExtremeSpeedsAreExact(t *testing.T) {
+	url := startSim(t)
+	const ttft = 50 * time.Millisecond
+	for _, tc := range []struct{ tps, tokens int }{{25, 51}, {10000, 10000}} {
+		t.Run(fmt.Sprintf("%dtps", tc.tps), func(t *testing.T) {
+			p := config.Provider{Name: "sim", BaseURL: url, Model: fmt.Sprintf("sim:ttft=%s,tps=%d,tokens=%d,chunk=1", ttft, tc.tps, tc.tokens)}
+			bestOf3(t, func() (problems []string) {
+				res := raceWarm([]config.Provider{p}, 1)[0][0]
+				if res.Err != nil {
+					t.Fatal(res.Err)
+				}
+				f := metrics.Compute(&res, 0)
+				if f.OutputTokens != tc.tokens || f.O200kTokens != tc.tokens {
+					t.Fatalf("tokens %d, o200k %d; want %d", f.OutputTokens, f.O200kTokens, tc.tokens)
+				}
+				if !f.HasOutputTPS || math.Abs(f.OutputTPS-float64(tc.tps))/float64(tc.tps) > 0.002 {
+					problems = append(problems, fmt.Sprintf("output speed %.3f tok/s, want %d ±0.2%%", f.OutputTPS, tc.tps))
+				}
+				if d := f.TTFT - ttft; d < 0 || d > 2*time.Millisecond {
+					problems = append(problems, fmt.Sprintf("TTFT %v, want %v + at most 2ms", f.TTFT, ttft))
+				}
+				return problems
+			})
+		})
+	}
+}
+
 // TestConcurrentStreamsAggregate: 4 providers × 16 users, every stream
 // measured, and each provider's aggregate throughput about 16 users' worth.
 func TestConcurrentStreamsAggregate(t *testing.T) {

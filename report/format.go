@@ -1,7 +1,6 @@
 package report
 
 import (
-	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -9,7 +8,13 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"tpsrace/metrics"
+	"tpsrace/safetext"
+	"tpsrace/ui/format"
 )
 
 // Formats that Write accepts.
@@ -37,41 +42,74 @@ func (b *Bench) WriteJSON(w io.Writer) error {
 	return enc.Encode(b)
 }
 
-// Ranked returns the providers fastest first: by median output speed, then
-// by median TTFT; providers with no completed stream come last.
+// Ranked returns the providers best first by metrics.Rank, the dashboard's
+// rule: by median output speed, then median TTFT; providers with no
+// completed stream come last.
 func (b *Bench) Ranked() []Provider {
-	ps := slices.Clone(b.Providers)
-	slices.SortStableFunc(ps, func(x, y Provider) int {
-		if c := cmpNil(x.Summary.OutputTPS.P50, y.Summary.OutputTPS.P50, -1); c != 0 {
-			return c
+	standings := make([]metrics.Standing, len(b.Providers))
+	for i, p := range b.Providers {
+		s := &standings[i]
+		s.Failed = p.Summary.OK == 0
+		if v := p.Summary.OutputTPS.P50; v != nil {
+			s.Speed, s.HasSpeed = *v, true
 		}
-		return cmpNil(x.Summary.TTFTms.P50, y.Summary.TTFTms.P50, 1)
-	})
-	return ps
-}
-
-// cmpNil orders nil after any value; dir -1 puts larger values first.
-func cmpNil(x, y *float64, dir int) int {
-	switch {
-	case x == nil && y == nil:
-		return 0
-	case x == nil:
-		return 1
-	case y == nil:
-		return -1
+		if v := p.Summary.TTFTms.P50; v != nil {
+			s.TTFT, s.HasTTFT = time.Duration(*v*float64(time.Millisecond)), true
+		}
 	}
-	return dir * cmp.Compare(*x, *y)
+	ranked := make([]Provider, len(b.Providers))
+	for i, k := range metrics.Rank(standings) {
+		ranked[i] = b.Providers[k]
+	}
+	return ranked
 }
 
-var leaderboardHeader = []string{"#", "provider", "model", "ok", "TTFT p50", "tok/s p50", "tok/s p95", "aggregate tok/s", "E2E p50", "tokens", "cost/req"}
+// column is one column of the leaderboard: numbers are right-aligned.
+type column struct {
+	header string
+	right  bool
+	cell   func(rank int, p Provider) string
+}
 
+// columns of the leaderboard. At C=1 aggregate tok/s is left out: it counts
+// TTFT, so it reads lower than the per-user speed beside it (the JSON keeps it).
+func (b *Bench) columns() []column {
+	cols := []column{
+		{"#", true, func(rank int, p Provider) string { return strconv.Itoa(rank) }},
+		{"provider", false, func(_ int, p Provider) string { return p.Name }},
+		{"model", false, func(_ int, p Provider) string { return p.Model }},
+		{"ok", true, func(_ int, p Provider) string {
+			return fmt.Sprintf("%d/%d", p.Summary.OK, p.Summary.OK+p.Summary.Failed)
+		}},
+		{"TTFT p50", true, func(_ int, p Provider) string { return duration(p.Summary.TTFTms.P50) }},
+		{"tok/s p50", true, func(_ int, p Provider) string { return speed(p.Summary.OutputTPS.P50) }},
+		{"tok/s p95", true, func(_ int, p Provider) string { return speed(p.Summary.OutputTPS.P95) }},
+	}
+	if b.Concurrency > 1 {
+		cols = append(cols, column{"aggregate tok/s", true, func(_ int, p Provider) string { return speed(p.Summary.AggregateTPS) }})
+	}
+	return append(cols,
+		column{"E2E p50", true, func(_ int, p Provider) string { return duration(p.Summary.E2Ems.P50) }},
+		column{"tokens", true, func(_ int, p Provider) string { return tokensCell(p) }},
+		column{"cost/req", true, func(_ int, p Provider) string { return cost(p.Summary.CostUSD) }},
+	)
+}
+
+// writeLeaderboard writes the table (or Markdown) people paste into posts:
+// what was raced and when, the providers best first, then notes, each
+// failure once with how many streams it ended.
 func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
-	rows := [][]string{leaderboardHeader}
+	cols := b.columns()
+	rows := [][]string{make([]string, len(cols))}
+	for j, c := range cols {
+		rows[0][j] = c.header
+	}
 	for i, p := range b.Ranked() {
-		s := p.Summary
-		rows = append(rows, []string{strconv.Itoa(i + 1), p.Name, p.Model, fmt.Sprintf("%d/%d", s.OK, s.OK+s.Failed),
-			num(s.TTFTms.P50, 0, " ms"), num(s.OutputTPS.P50, 1, ""), num(s.OutputTPS.P95, 1, ""), num(s.AggregateTPS, 1, ""),
-			num(s.E2Ems.P50, 0, " ms"), tokensCell(p), cost(s.CostUSD)})
+		row := make([]string, len(cols))
+		for j, c := range cols {
+			row[j] = c.cell(i+1, p)
+		}
+		rows = append(rows, row)
 	}
 	var notes []string
 	if b.Simulated {
@@ -80,22 +118,51 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 	if b.Interrupted {
 		notes = append(notes, "INTERRUPTED: the figures cover what was measured before the stop.")
 	}
-	notes = append(notes, fmt.Sprintf("%d run(s) × %d stream(s) per provider, max_tokens %d.", b.Runs, b.Concurrency, b.MaxTokens))
-	for _, p := range b.Providers {
-		for _, r := range p.Runs {
-			if r.Error != nil {
-				notes = append(notes, fmt.Sprintf("%s run %d stream %d failed: %s", p.Name, r.Run, r.Stream, *r.Error))
+	notes = append(notes, b.failures()...)
+	for _, r := range rows { // providers' words must not act on the terminal
+		for j := range r {
+			r[j] = safetext.Line(r[j])
+			if markdown {
+				r[j] = strings.ReplaceAll(r[j], "|", `\|`)
 			}
 		}
 	}
+	for i := range notes {
+		notes[i] = safetext.Line(notes[i])
+	}
+	widths := make([]int, len(cols))
 	if markdown {
+		for j := range widths {
+			widths[j] = 3 // a Markdown rule is at least "---"
+		}
+	}
+	for _, r := range rows {
+		for j, c := range r {
+			widths[j] = max(widths[j], ansi.StringWidth(c))
+		}
+	}
+	pad := func(j int, s string) string {
+		if cols[j].right {
+			return format.PadLeft(s, widths[j])
+		}
+		return format.PadRight(s, widths[j])
+	}
+	if markdown {
+		fmt.Fprintf(w, "%s\n\n", b.heading(true))
 		for i, r := range rows {
 			for j := range r {
-				r[j] = strings.ReplaceAll(r[j], "|", `\|`)
+				r[j] = pad(j, r[j])
 			}
 			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
 			if i == 0 {
-				fmt.Fprintf(w, "|%s\n", strings.Repeat("---|", len(r)))
+				rule := make([]string, len(cols))
+				for j := range cols {
+					rule[j] = strings.Repeat("-", widths[j])
+					if cols[j].right {
+						rule[j] = rule[j][1:] + ":"
+					}
+				}
+				fmt.Fprintf(w, "| %s |\n", strings.Join(rule, " | "))
 			}
 		}
 		fmt.Fprintln(w)
@@ -104,17 +171,58 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		}
 		return nil
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(w, "%s\n\n", b.heading(false))
 	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
+		for j := range r {
+			r[j] = pad(j, r[j])
+		}
+		fmt.Fprintln(w, strings.TrimRight(strings.Join(r, "  "), " "))
 	}
-	if err := tw.Flush(); err != nil {
-		return err
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
 	}
 	for _, n := range notes {
 		fmt.Fprintln(w, n)
 	}
 	return nil
+}
+
+// heading says what was raced: the prompt, when, how many users (C) and runs.
+func (b *Bench) heading(markdown bool) string {
+	const promptLimit = 100
+	prompt := []rune(safetext.Line(b.Prompt))
+	if len(prompt) > promptLimit {
+		prompt = append(prompt[:promptLimit], '…')
+	}
+	parts := []string{fmt.Sprintf("%q", string(prompt)), b.StartedAt.Format("2006-01-02 15:04 MST"),
+		fmt.Sprintf("C=%d", b.Concurrency), fmt.Sprintf("%d run(s)", b.Runs), fmt.Sprintf("max_tokens %s", format.Count(b.MaxTokens))}
+	if markdown {
+		return "**Prompt** " + strings.ReplaceAll(strings.Join(parts, " · "), "|", `\|`)
+	}
+	return "Prompt " + strings.Join(parts, " · ")
+}
+
+// failures are the notes of the failed streams: identical failures of a
+// provider collapse into one line with a count ("groq: 16 × 401 …").
+func (b *Bench) failures() []string {
+	var notes []string
+	for _, p := range b.Providers {
+		var order []string
+		count := map[string]int{}
+		for _, r := range p.Runs {
+			if r.Error == nil {
+				continue
+			}
+			if count[*r.Error] == 0 {
+				order = append(order, *r.Error)
+			}
+			count[*r.Error]++
+		}
+		for _, e := range order {
+			notes = append(notes, fmt.Sprintf("%s failed: %s × %s", p.Name, format.Count(count[e]), e))
+		}
+	}
+	return notes
 }
 
 // tokensCell is the median output tokens, with the o200k count beside it
@@ -127,40 +235,53 @@ func tokensCell(p Provider) string {
 			o200k = append(o200k, float64(r.O200kTokens))
 		}
 	}
-	o, c := p50p95(out).P50, p50p95(o200k).P50
+	o, c := median(out), median(o200k)
 	if o == nil {
 		return "-"
 	}
-	s := strconv.Itoa(int(*o))
-	if *c > 0 && (*o / *c > 1.05 || *c / *o > 1.05) {
-		s += fmt.Sprintf(" (o200k %d)", int(*c))
+	s := format.Count(int(*o))
+	if metrics.TokenCountsDiffer(int(*o), int(*c)) {
+		s += " (o200k " + format.Count(int(*c)) + ")"
 	}
 	return s
 }
 
-func num(v *float64, prec int, unit string) string {
+// median of v; nil without values.
+func median(v []float64) *float64 {
+	if len(v) == 0 {
+		return nil
+	}
+	return ptr(metrics.Percentile(slices.Sorted(slices.Values(v)), 50))
+}
+
+// duration, speed and cost are written as on the dashboard (ui/format):
+// "850ms", "1.24s"; "1,820", "25.3"; "$0.00042"; "-" when undefined.
+func duration(ms *float64) string {
+	if ms == nil {
+		return "-"
+	}
+	return format.Duration(time.Duration(*ms * float64(time.Millisecond)))
+}
+
+func speed(v *float64) string {
 	if v == nil {
 		return "-"
 	}
-	return strconv.FormatFloat(*v, 'f', prec, 64) + unit
-}
-
-// usd is a cost with all its significant digits (a request costs fractions of a cent).
-func usd(v *float64) string {
-	if v == nil {
-		return ""
-	}
-	return strconv.FormatFloat(*v, 'g', 6, 64)
+	return format.TPS(*v)
 }
 
 func cost(v *float64) string {
-	switch {
-	case v == nil:
+	if v == nil {
 		return "-"
-	case *v == 0:
-		return "$0"
 	}
-	return fmt.Sprintf("$%.6f", *v)
+	return format.USD(*v)
+}
+
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 var csvHeader = []string{"provider", "model", "run", "stream", "ok", "error", "ttft_ms", "ttfa_ms", "e2e_ms", "output_tokens",
@@ -175,21 +296,45 @@ func (b *Bench) WriteCSV(w io.Writer) error {
 		if v == nil {
 			return ""
 		}
-		return num(v, 3, "")
+		return strconv.FormatFloat(*v, 'f', -1, 64)
 	}
+	var itl [3]*float64
 	for _, p := range b.Providers {
 		for _, r := range p.Runs {
 			errText := ""
 			if r.Error != nil {
 				errText = *r.Error
 			}
-			f := func(v float64) string { return strconv.FormatFloat(v, 'f', 3, 64) }
-			cw.Write([]string{p.Name, p.Model, strconv.Itoa(r.Run), strconv.Itoa(r.Stream), strconv.FormatBool(r.OK), errText,
+			f := func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+			itl = [3]*float64{}
+			if r.ITLms != nil {
+				itl = [3]*float64{&r.ITLms.P50, &r.ITLms.P95, &r.ITLms.P99}
+			}
+			row := []string{p.Name, p.Model, strconv.Itoa(r.Run), strconv.Itoa(r.Stream), strconv.FormatBool(r.OK), errText,
 				opt(r.TTFTms), opt(r.TTFAms), f(r.E2Ems), strconv.Itoa(r.OutputTokens), r.TokenSource, strconv.Itoa(r.O200kTokens),
-				opt(r.OutputTPS), f(r.ITLms.P50), f(r.ITLms.P95), f(r.ITLms.P99), strconv.Itoa(r.ContentChars),
-				strconv.Itoa(r.ReasoningChars), r.FinishReason, opt(r.ServerTPS), usd(r.CostUSD), strconv.Itoa(r.Retries)})
+				opt(r.OutputTPS), opt(itl[0]), opt(itl[1]), opt(itl[2]), strconv.Itoa(r.ContentChars),
+				strconv.Itoa(r.ReasoningChars), deref(r.FinishReason), opt(r.ServerTPS), opt(r.CostUSD), strconv.Itoa(r.Retries)}
+			for i := range row {
+				row[i] = csvCell(row[i])
+			}
+			cw.Write(row)
 		}
 	}
 	cw.Flush()
 	return cw.Error()
+}
+
+// csvCell is s safe to open in a spreadsheet and to print: no control
+// characters, and a cell that a spreadsheet would run as a formula (it starts
+// with =, +, - or @) gets a leading ' so it reads as text. Numbers are left
+// as they are.
+func csvCell(s string) string {
+	s = safetext.Line(s)
+	if s == "" || !strings.ContainsRune("=+-@", rune(s[0])) {
+		return s
+	}
+	if _, err := strconv.ParseFloat(s, 64); err == nil {
+		return s
+	}
+	return "'" + s
 }

@@ -5,7 +5,9 @@
 package report
 
 import (
+	"math"
 	"slices"
+	"strconv"
 	"time"
 
 	"tpsrace/config"
@@ -49,32 +51,34 @@ type Provider struct {
 }
 
 // Run is one stream. Pointers are null where a figure is undefined (no text
-// arrived, a one-event answer has no output speed, no price, no server figure).
+// arrived, a one-event answer has no output speed or ITL, no price, no server
+// figure, no finish_reason sent). Times are in ms to the µs, speeds in tok/s
+// to 0.01, costs in USD to 8 significant digits.
 type Run struct {
-	Run            int          `json:"run"`
-	Stream         int          `json:"stream"`
-	OK             bool         `json:"ok"`
-	Error          *string      `json:"error"`
-	ErrorKind      *string      `json:"error_kind"`
-	Interrupted    bool         `json:"interrupted"`
-	Retries        int          `json:"retries"`
-	TTFTms         *float64     `json:"ttft_ms"`
-	TTFAms         *float64     `json:"ttfa_ms"`
-	E2Ems          float64      `json:"e2e_ms"`
-	OutputTokens   int          `json:"output_tokens"`
-	TokenSource    string       `json:"token_source"`
-	O200kTokens    int          `json:"o200k_tokens"`
-	PromptTokens   int          `json:"prompt_tokens"`
-	OutputTPS      *float64     `json:"output_tps"`
-	ContentChars   int          `json:"content_chars"`
-	ReasoningChars int          `json:"reasoning_chars"`
-	FinishReason   string       `json:"finish_reason"`
-	Events         int          `json:"events"`
-	TokensPerEvent float64      `json:"tokens_per_event"`
-	ITLms          Percentiles3 `json:"itl_ms"`
-	ServerTPS      *float64     `json:"server_tps"`
-	CostUSD        *float64     `json:"cost_usd"`
-	PhasesMS       Phases       `json:"phases_ms"`
+	Run            int           `json:"run"`
+	Stream         int           `json:"stream"`
+	OK             bool          `json:"ok"`
+	Error          *string       `json:"error"`
+	ErrorKind      *string       `json:"error_kind"`
+	Interrupted    bool          `json:"interrupted"`
+	Retries        int           `json:"retries"`
+	TTFTms         *float64      `json:"ttft_ms"`
+	TTFAms         *float64      `json:"ttfa_ms"`
+	E2Ems          float64       `json:"e2e_ms"`
+	OutputTokens   int           `json:"output_tokens"`
+	TokenSource    string        `json:"token_source"`
+	O200kTokens    int           `json:"o200k_tokens"`
+	PromptTokens   int           `json:"prompt_tokens"`
+	OutputTPS      *float64      `json:"output_tps"`
+	ContentChars   int           `json:"content_chars"`
+	ReasoningChars int           `json:"reasoning_chars"`
+	FinishReason   *string       `json:"finish_reason"`
+	Events         int           `json:"events"`
+	TokensPerEvent *float64      `json:"tokens_per_event"`
+	ITLms          *Percentiles3 `json:"itl_ms"`
+	ServerTPS      *float64      `json:"server_tps"`
+	CostUSD        *float64      `json:"cost_usd"`
+	PhasesMS       Phases        `json:"phases_ms"`
 }
 
 // Percentiles3 in milliseconds.
@@ -125,7 +129,7 @@ func Build(in Input) *Bench {
 	promptTokens := tokens.Count(cfg.Prompt)
 	for i, p := range cfg.Providers {
 		pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Runs: []Run{}}
-		var ttft, tps, e2e, cost, server, aggregate []float64
+		var ttft, speeds, e2e, cost, server, aggregate []float64
 		for run, race := range in.Races {
 			if i >= len(race) {
 				continue
@@ -142,7 +146,7 @@ func Build(in Input) *Bench {
 				}
 				pr.Summary.OK++
 				collect(&ttft, r.TTFTms)
-				collect(&tps, r.OutputTPS)
+				collect(&speeds, r.OutputTPS)
 				collect(&cost, r.CostUSD)
 				collect(&server, r.ServerTPS)
 				e2e = append(e2e, r.E2Ems)
@@ -152,15 +156,16 @@ func Build(in Input) *Bench {
 			}
 		}
 		s := &pr.Summary
-		s.TTFTms, s.OutputTPS, s.E2Ems = p50p95(ttft), p50p95(tps), p50p95(e2e)
-		s.AggregateTPS = p50p95(aggregate).P50
-		s.ServerTPS = p50p95(server).P50
+		s.TTFTms, s.E2Ems = p50p95(ttft, ms3), p50p95(e2e, ms3)
+		s.OutputTPS = p50p95(speeds, tps)
+		s.AggregateTPS = p50p95(aggregate, tps).P50
+		s.ServerTPS = p50p95(server, tps).P50
 		if len(cost) > 0 {
 			var sum float64
 			for _, c := range cost {
 				sum += c
 			}
-			s.CostUSD = ptr(sum / float64(len(cost)))
+			s.CostUSD = ptr(usd8(sum / float64(len(cost))))
 		}
 		b.Providers = append(b.Providers, pr)
 	}
@@ -171,8 +176,7 @@ func newRun(run int, res *probes.Result, f metrics.Figures, promptTokens int) Ru
 	r := Run{Run: run, Stream: res.Stream, OK: res.OK(), Interrupted: res.Interrupted, Retries: res.Retries,
 		E2Ems: ms(f.E2E), OutputTokens: f.OutputTokens, TokenSource: f.TokenSource, O200kTokens: f.O200kTokens,
 		PromptTokens: promptTokens, ContentChars: f.ContentChars, ReasoningChars: f.ReasoningChars,
-		FinishReason: res.FinishReason, Events: len(res.Events), TokensPerEvent: f.TokensPerEvent,
-		ITLms:    Percentiles3{ms(f.ITL.P50), ms(f.ITL.P95), ms(f.ITL.P99)},
+		Events:   len(res.Events),
 		PhasesMS: Phases{msIf(res.Phases.DNS), msIf(res.Phases.Connected), msIf(res.Phases.TLS), msIf(res.Phases.WroteRequest), msIf(res.Phases.FirstByte)},
 	}
 	if res.Usage != nil {
@@ -186,6 +190,15 @@ func newRun(run int, res *probes.Result, f metrics.Figures, promptTokens int) Ru
 		}
 		r.ErrorKind = &kind
 	}
+	if res.FinishReason != "" {
+		r.FinishReason = &res.FinishReason
+	}
+	if f.HasTokensPerEvent {
+		r.TokensPerEvent = ptr(round(f.TokensPerEvent, 1000))
+	}
+	if f.HasITL {
+		r.ITLms = &Percentiles3{ms(f.ITL.P50), ms(f.ITL.P95), ms(f.ITL.P99)}
+	}
 	if f.HasTTFT {
 		r.TTFTms = ptr(ms(f.TTFT))
 	}
@@ -193,13 +206,13 @@ func newRun(run int, res *probes.Result, f metrics.Figures, promptTokens int) Ru
 		r.TTFAms = ptr(ms(f.TTFA))
 	}
 	if f.HasOutputTPS {
-		r.OutputTPS = ptr(f.OutputTPS)
+		r.OutputTPS = ptr(tps(f.OutputTPS))
 	}
 	if f.HasServerTPS {
-		r.ServerTPS = ptr(f.ServerTPS)
+		r.ServerTPS = ptr(tps(f.ServerTPS))
 	}
 	if f.HasCost {
-		r.CostUSD = ptr(f.CostUSD)
+		r.CostUSD = ptr(usd8(f.CostUSD))
 	}
 	return r
 }
@@ -210,15 +223,29 @@ func collect(into *[]float64, v *float64) {
 	}
 }
 
-func p50p95(v []float64) Percentiles2 {
+// p50p95 of v, each rounded by unit (ms3, tps); null without values.
+func p50p95(v []float64, unit func(float64) float64) Percentiles2 {
 	if len(v) == 0 {
 		return Percentiles2{}
 	}
 	s := slices.Sorted(slices.Values(v))
-	return Percentiles2{ptr(metrics.Percentile(s, 50)), ptr(metrics.Percentile(s, 95))}
+	return Percentiles2{ptr(unit(metrics.Percentile(s, 50))), ptr(unit(metrics.Percentile(s, 95)))}
 }
 
+// The precision of the JSON's figures: what is meaningful, without the
+// float noise of 557.8996500000001.
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+func ms3(v float64) float64      { return round(v, 1000) } // ms to the µs
+func tps(v float64) float64      { return round(v, 100) }  // tok/s to 0.01
+func round(v, per float64) float64 {
+	return math.Round(v*per) / per
+}
+
+// usd8 is a cost to 8 significant digits (a request costs fractions of a cent).
+func usd8(v float64) float64 {
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 8, 64), 64)
+	return r
+}
 
 func msIf(d time.Duration) *float64 {
 	if d == 0 {

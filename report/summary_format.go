@@ -142,3 +142,11 @@ func (s Overview) writeCSV(w io.Writer) error {
 	cw.Flush()
 	return cw.Error()
 }
+
+// num is a figure with prec decimals and its unit, "-" where undefined.
+func num(v *float64, prec int, unit string) string {
+	if v == nil {
+		return "-"
+	}
+	return strconv.FormatFloat(*v, 'f', prec, 64) + unit
+}

@@ -1,36 +1,30 @@
 #!/usr/bin/env bash
-# Runs the benchmarks and rewrites the results table in docs/BENCHMARKS.md.
-#   scripts/bench.sh            # default: 5 samples each
-#   COUNT=10 scripts/bench.sh
-# The ratio row is the cost of measuring: tpsrace's CPU per streamed token
-# over a minimal reference client's, on the same body (target ≤ 1.3).
+# Measures what measuring costs a tpsrace user and rewrites the results in
+# docs/BENCHMARKS.md (which explains every row):
+#   scripts/bench.sh              # 3 samples of each figure, a few minutes
+#   REPEAT=5 scripts/bench.sh
+# Whole processes, side by side with a minimal reference client in the same
+# run (scripts/costs), then the package micro-benchmarks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-count=${COUNT:-5}
-raw=$(mktemp)
-# Each BenchmarkMeasuringCost op streams 20,000 tokens: 20 ops a sample is plenty.
-{ go test -run '^$' -bench . -benchmem -benchtime 20x -count "$count" ./probes
-  go test -run '^$' -bench . -benchmem -count "$count" ./tokens ./sim
-} 2>/dev/null | tee "$raw" | grep -E '^(Benchmark|ok|FAIL)'
+repeat=${REPEAT:-3}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/tpsrace" .
+go build -o "$tmp/costs" ./scripts/costs
+costs=$("$tmp/costs" -tpsrace "$tmp/tpsrace" -repeat "$repeat")
+echo "$costs"
 
-table=$(awk '
-  /^Benchmark/ {
-    name=$1; sub(/-[0-9]+$/, "", name)
-    for (i = 3; i < NF; i++) if ($(i+1) ~ /\/(op|token)$/) { unit=$(i+1); key=name SUBSEP unit; sum[key]+=$i; n[key]++; if (!(key in seen)) { seen[key]=1; order[++k]=key } }
-  }
-  END {
-    print "| benchmark | metric | mean of runs |"
-    print "|---|---|---|"
-    for (j = 1; j <= k; j++) { split(order[j], p, SUBSEP); printf "| %s | %s | %.0f |\n", p[1], p[2], sum[order[j]]/n[order[j]] }
-    r = "BenchmarkMeasuringCost/reference" SUBSEP "cpu-ns/token"; t = "BenchmarkMeasuringCost/tpsrace" SUBSEP "cpu-ns/token"
-    if (n[r] && n[t]) printf "| **cost of measuring** | tpsrace ÷ reference CPU per token | **%.2f×** |\n", (sum[t]/n[t]) / (sum[r]/n[r])
-  }' "$raw")
-rm -f "$raw"
+micro=$(go test -run '^$' -bench . -benchmem -count 1 ./tokens ./probes ./sim 2>/dev/null | awk '
+  /^Benchmark/ { name=$1; sub(/-[0-9]+$/, "", name); printf "| %s |", name; for (i = 3; i < NF; i += 2) printf " %s %s", $i, $(i+1); print " |" }')
+echo "$micro"
 
-machine="$(go env GOOS)/$(go env GOARCH), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3)"
+machine="$(go env GOOS)/$(go env GOARCH), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg) when it ended"
 doc=docs/BENCHMARKS.md
-awk -v table="$table" -v machine="$machine" -v count="$count" -v date="$(date -u +%Y-%m-%d)" '
-  /<!-- results:start -->/ { print; print ""; print "Measured " date " on " machine ", " count " samples per benchmark."; print ""; print table; print ""; skip=1; next }
+awk -v costs="$costs" -v micro="$micro" -v machine="$machine" -v repeat="$repeat" -v date="$(date -u +%Y-%m-%d)" '
+  /<!-- results:start -->/ {
+    print; print ""; print "Measured " date " on " machine "; median of " repeat " samples per figure (more for start-up)."; print ""
+    print costs; print ""; print "| micro-benchmark | per op |"; print "|---|---|"; print micro; print ""; skip=1; next }
   /<!-- results:end -->/ { skip=0 }
   !skip { print }' "$doc" > "$doc.new" && mv "$doc.new" "$doc"
 echo "updated $doc"

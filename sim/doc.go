@@ -68,6 +68,11 @@
 // JSON, before any stream (retry_after adds a Retry-After header). html: 502
 // with an HTML page. echo: 401 whose message echoes every request header,
 // Authorization included (a hostile server, for secret-leak tests).
+// body-string|body-nomessage|body-toplevel|body-detail|body-detail-list|
+// body-array|body-errors|body-text|body-empty answer an error status with a
+// body in the shape a real provider or proxy sends it (errorbody.go);
+// body-hostile sends terminal escape sequences in its message and
+// body-formula a spreadsheet formula.
 //
 // The others act inside a 200 stream, after=N tokens (default 0) first:
 // error (llama-server style "data: {"error":...}", then the body ends), event-error

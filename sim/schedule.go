@@ -88,10 +88,13 @@ func Profiles() []string { return slices.Sorted(maps.Keys(profiles)) }
 
 var statusFaults = slices.Sorted(maps.Keys(statusErrors))
 
+// errorBodyFaults answer an error status with a body in a provider's own shape.
+var errorBodyFaults = slices.Sorted(maps.Keys(errorBodies))
+
 // faultsWithAfter are the faults that first send `after` tokens.
 var faultsWithAfter = []string{FaultError, FaultEventError, FaultClose, FaultStall, FaultBadJSON, FaultBigChunk}
 
-var allFaults = append(append([]string{}, statusFaults...),
+var allFaults = append(slices.Concat(statusFaults, errorBodyFaults),
 	FaultError, FaultEventError, FaultClose, FaultStall, FaultEndless,
 	FaultBadJSON, FaultBigChunk, FaultNobody, FaultHTML, FaultEcho)
 
@@ -251,7 +254,7 @@ func parseEnum(v string, dst *string, allowed ...string) error {
 
 // statusFault reports whether the fault is answered before any stream.
 func (s Schedule) statusFault() bool {
-	return slices.Contains(statusFaults, s.Fault) || s.Fault == FaultHTML || s.Fault == FaultEcho
+	return slices.Contains(statusFaults, s.Fault) || slices.Contains(errorBodyFaults, s.Fault) || s.Fault == FaultHTML || s.Fault == FaultEcho
 }
 
 // cutsStream reports whether the fault replaces the end of the stream, after `after` tokens.

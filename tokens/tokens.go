@@ -1,53 +1,132 @@
 // Package tokens counts o200k_base tokens, the one scale on which tpsrace
-// compares providers whose own tokenizers differ. The vocabulary is compiled
-// into the binary (tiktoken-go-loader), so nothing is ever downloaded.
+// compares providers whose own tokenizers differ. It is tiktoken's o200k_base
+// encoder reduced to counting: a hand-written pre-tokeniser (pretokenize.go),
+// byte-pair merging (bpe.go) and the vocabulary compiled into the binary in a
+// compact form (vocab.go), so nothing is ever downloaded. Counts equal
+// tiktoken's exactly (TestMatchesTiktoken).
 package tokens
 
 import (
-	"sync"
-
-	"github.com/pkoukk/tiktoken-go"
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+	"unicode/utf8"
+	"unsafe"
 )
 
-const vocabURL = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken" // a map key, never fetched
-
-var load = sync.OnceValue(func() *counter {
-	loader := tiktoken_loader.NewOfflineLoader()
-	tiktoken.SetBpeLoader(loader)
-	ranks, err := loader.LoadTiktokenBpe(vocabURL)
-	if err != nil {
-		panic("tokens: embedded o200k vocabulary: " + err.Error())
-	}
-	enc, err := tiktoken.GetEncoding(tiktoken.MODEL_O200K_BASE)
-	if err != nil {
-		panic("tokens: o200k encoding: " + err.Error())
-	}
-	return &counter{ranks: ranks, enc: enc}
-})
-
-type counter struct {
-	ranks map[string]int // read-only after load
-	enc   *tiktoken.Tiktoken
-	mu    sync.Mutex // the encoder is not documented as safe for concurrent use
-}
-
-// Count returns the number of o200k tokens in s. A string that is itself one
-// vocabulary entry (most streamed deltas are) is counted by a map lookup; only
-// the rest goes through the BPE encoder.
+// Count returns the number of o200k tokens in s (tiktoken's EncodeOrdinary:
+// special tokens are plain text). Safe for concurrent use.
 func Count(s string) int {
 	if s == "" {
 		return 0
 	}
-	c := load()
-	if _, ok := c.ranks[s]; ok {
+	v := loadVocab()
+	// Most streamed deltas are one token, which one lookup settles.
+	if r := v.rank(s); r >= 0 && v.single(r) {
 		return 1
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.enc.EncodeOrdinary(s))
+	s = validUTF8(s)
+	n, _ := v.countPieces(s, len(s), nil)
+	return n
 }
 
-// Warm loads the vocabulary now, so the first counted event of a race does
-// not pay for it (about 100 ms).
-func Warm() { load() }
+// countPieces counts the tokens of the pieces of s (valid UTF-8) that start
+// before limit, a piece boundary. parts is scratch space for bpeCount.
+func (v *vocab) countPieces(s string, limit int, parts []bpePart) (int, []bpePart) {
+	n := 0
+	for i := 0; i < limit; {
+		end := nextPiece(s, i)
+		var k int
+		k, parts = v.count(s[i:end], parts)
+		n += k
+		i = end
+	}
+	return n, parts
+}
+
+// count is the number of tokens in one piece: one when the piece is itself
+// a token (most are), else what byte-pair merging makes of it.
+func (v *vocab) count(piece string, parts []bpePart) (int, []bpePart) {
+	if v.rank(piece) >= 0 {
+		return 1, parts
+	}
+	return v.bpeCount(piece, parts)
+}
+
+// validUTF8 replaces every byte that is not part of valid UTF-8 with U+FFFD,
+// one for one, as tiktoken does (its regexp reads the text as runes).
+func validUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	return string([]rune(s))
+}
+
+// Counter counts a text that arrives in parts (a stream's deltas) as it
+// arrives: Total is always Count of everything added so far, but each Add
+// only pre-tokenises the text since the last settled piece. A piece is
+// settled once two more pieces follow it: no alternative of the o200k
+// expression looks further than the piece after next before deciding where
+// a piece ends (see pretokenize.go), so later text cannot move its end.
+// Text is held back while it ends inside a UTF-8 sequence. A Counter is
+// used by one goroutine; counters share nothing but the read-only vocabulary.
+type Counter struct {
+	settled int    // tokens of the settled pieces
+	tail    []byte // valid UTF-8 since the last settled piece
+	partial []byte // an incomplete UTF-8 sequence at the end, held back
+	starts  []int  // scratch: piece starts in tail
+	parts   []bpePart
+}
+
+// Add appends s to the counted text.
+func (c *Counter) Add(s string) {
+	if s == "" {
+		return
+	}
+	c.partial = append(c.partial, s...)
+	complete := len(c.partial) - incompleteSuffix(c.partial)
+	if whole := c.partial[:complete]; utf8.Valid(whole) {
+		c.tail = append(c.tail, whole...)
+	} else {
+		c.tail = append(c.tail, validUTF8(string(whole))...)
+	}
+	c.partial = c.partial[:copy(c.partial, c.partial[complete:])]
+
+	// Find where the last two pieces start; everything before is settled.
+	// tail views c.tail's bytes, which do not change until Add returns.
+	tail := unsafe.String(unsafe.SliceData(c.tail), len(c.tail))
+	c.starts = c.starts[:0]
+	for i := 0; i < len(tail); i = nextPiece(tail, i) {
+		c.starts = append(c.starts, i)
+	}
+	if len(c.starts) <= 2 {
+		return
+	}
+	keep := c.starts[len(c.starts)-2]
+	var n int
+	n, c.parts = loadVocab().countPieces(tail, keep, c.parts)
+	c.settled += n
+	c.tail = append(c.tail[:0], c.tail[keep:]...)
+}
+
+// Total returns Count of all the text added.
+func (c *Counter) Total() int {
+	return c.settled + Count(string(c.tail)+validUTF8(string(c.partial)))
+}
+
+// incompleteSuffix is the length of a UTF-8 sequence at the end of b that
+// more bytes could still complete (0 when b ends on a whole character).
+func incompleteSuffix(b []byte) int {
+	for n := 1; n <= min(utf8.UTFMax-1, len(b)); n++ {
+		if c := b[len(b)-n]; c >= 0xC0 { // a leading byte
+			if !utf8.FullRune(b[len(b)-n:]) {
+				return n
+			}
+			return 0
+		} else if c < 0x80 {
+			return 0
+		}
+	}
+	return 0
+}
+
+// Warm loads the vocabulary now (a few ms), so that the first count does not
+// wait for it.
+func Warm() { loadVocab() }

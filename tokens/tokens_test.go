@@ -1,6 +1,33 @@
 package tokens
 
-import "testing"
+import (
+	"bytes"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+)
+
+// tiktokenCount is the reference: tiktoken-go's o200k_base encoder.
+var tiktokenCount = sync.OnceValue(func() func(string) int {
+	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+	enc, err := tiktoken.GetEncoding(tiktoken.MODEL_O200K_BASE)
+	if err != nil {
+		panic(err)
+	}
+	var mu sync.Mutex
+	return func(s string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(enc.EncodeOrdinary(s))
+	}
+})
 
 func TestCount(t *testing.T) {
 	for _, tc := range []struct {
@@ -8,8 +35,8 @@ func TestCount(t *testing.T) {
 		want int
 	}{
 		{"", 0},
-		{" the", 1},  // fast path: one vocabulary entry
-		{"Hello", 1}, //
+		{" the", 1},
+		{"Hello", 1},
 		{"Hello, world!", 4},
 		{"tokens per second", 3},
 	} {
@@ -19,16 +46,214 @@ func TestCount(t *testing.T) {
 	}
 }
 
-func BenchmarkCountFastPath(b *testing.B) {
+const fixtureDir = "../../shared/fixtures/sse"
+
+// fixtureStreams returns, for every recorded stream, the strings of its
+// data payloads in order (each event's deltas, as a provider split them).
+func fixtureStreams(t testing.TB) map[string][]string {
+	files, _ := filepath.Glob(filepath.Join(fixtureDir, "*.sse"))
+	if len(files) == 0 {
+		t.Skipf("recorded streams not found at %s (the project's shared/ folder)", fixtureDir)
+	}
+	streams := map[string][]string{}
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var texts []string
+		for line := range bytes.Lines(body) {
+			payload, ok := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:"))
+			var v any
+			if ok && json.Unmarshal(payload, &v) == nil {
+				texts = appendStrings(texts, v)
+			}
+		}
+		streams[filepath.Base(f)] = texts
+		streams[filepath.Base(f)+" (raw)"] = []string{string(body)}
+	}
+	return streams
+}
+
+func appendStrings(out []string, v any) []string {
+	switch v := v.(type) {
+	case string:
+		return append(out, v)
+	case []any:
+		for _, e := range v {
+			out = appendStrings(out, e)
+		}
+	case map[string]any:
+		for _, e := range v {
+			out = appendStrings(out, e)
+		}
+	}
+	return out
+}
+
+// tricky are texts at the edges of the pre-tokeniser's alternatives.
+var tricky = []string{
+	"don't", "DON'T", "they're", "we'LL", "I'm", "it'S", "'s", "x'", "x'l", "x're", "ſ'ſ", "'ſ",
+	"\u0301", "\u0301A", "a\u0301b", "A\u0301", "ǅungla", "ǅ", "ʰa", "中文字符", "a中b", "Ǆa",
+	"12345", "1 234", "١٢٣٤", "Ⅻ", "½x",
+	"  x", "x  ", "\n  \n", "\n  ", "  \n  x", "\r\n\r\n", "a\n\nb", " \n", "\t\tx", "x\u00a0\u00a0y", "\u3000x",
+	"!!", " !!\n\n", "a/b//\n/c", "<think>", "...", " ...", "—dash", "😀😀 x", " 😀",
+	"\xff", "a\xffb", "\xe2\x82", "x\xc3", "\xc0\xaf", "Hello\x00world",
+	"```go\nfunc main() {\n\tfmt.Println(\"hi\")\n}\n```",
+}
+
+// TestMatchesTiktoken: the same counts as tiktoken itself on the recorded
+// streams, the tricky texts, every vocabulary entry and random text.
+func TestMatchesTiktoken(t *testing.T) {
+	ref := tiktokenCount()
+	check := func(s string) {
+		t.Helper()
+		if got, want := Count(s), ref(s); got != want {
+			t.Fatalf("Count(%q) = %d, tiktoken %d", s, got, want)
+		}
+	}
+	for _, texts := range fixtureStreams(t) {
+		for _, s := range texts {
+			check(s)
+		}
+		check(strings.Join(texts, ""))
+	}
+	for _, s := range tricky {
+		check(s)
+	}
+	v := loadVocab()
+	for r := range vocabSize {
+		check(v.token(r))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 3000 {
+		check(randomText(rng, 1+rng.IntN(40)))
+	}
+}
+
+// randomText strings together characters of every class the pre-tokeniser
+// tells apart, weighted toward the ones its alternatives hinge on.
+func randomText(rng *rand.Rand, n int) string {
+	const alphabet = "aAzZsStTlLrReEvVdDmM'’ \n\r\t0123456789.,!?/-_()\"\u00a0\u3000\u0301\u0308ʰǅ中ſ١½é😀\xff\xe2"
+	chars := strings.Split(alphabet, "")
+	var b strings.Builder
+	for range n {
+		if rng.IntN(4) == 0 {
+			b.WriteString([]string{"the", " cache", "Hello", "'s", "  ", "\n\n", "HTTP", "n't"}[rng.IntN(8)])
+			continue
+		}
+		b.WriteString(chars[rng.IntN(len(chars))])
+	}
+	return b.String()
+}
+
+func FuzzMatchesTiktoken(f *testing.F) {
+	for _, s := range tricky {
+		f.Add(s)
+	}
+	ref := tiktokenCount()
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := Count(s), ref(s); got != want {
+			t.Fatalf("Count(%q) = %d, tiktoken %d", s, got, want)
+		}
+	})
+}
+
+func BenchmarkCountOneToken(b *testing.B) {
 	Warm()
 	for b.Loop() {
 		Count(" cache")
 	}
 }
 
-func BenchmarkCountEncoder(b *testing.B) {
+func BenchmarkCountSentence(b *testing.B) {
 	Warm()
 	for b.Loop() {
 		Count(" a CPU cache keeps recently used lines close to the core")
 	}
+}
+
+func BenchmarkTiktokenSentence(b *testing.B) {
+	ref := tiktokenCount()
+	for b.Loop() {
+		ref(" a CPU cache keeps recently used lines close to the core")
+	}
+}
+
+func BenchmarkLoadVocab(b *testing.B) {
+	for b.Loop() {
+		newVocab()
+	}
+}
+
+// TestEveryTokenCountsOne is what Count's one-lookup shortcut rests on: the
+// tokens o200k.bin marks single are the ones whose own bytes count 1.
+func TestEveryTokenCountsOne(t *testing.T) {
+	v := loadVocab()
+	var parts []bpePart
+	for r := range vocabSize {
+		tok := validUTF8(v.token(r))
+		if n, _ := v.countPieces(tok, len(tok), parts); (n == 1) != v.single(r) {
+			t.Errorf("token %d %q counts %d, marked single %v", r, v.token(r), n, v.single(r))
+		}
+	}
+}
+
+// counted feeds parts to a Counter and returns its total.
+func counted(parts []string) int {
+	var c Counter
+	for _, p := range parts {
+		c.Add(p)
+	}
+	return c.Total()
+}
+
+// TestCounterEqualsCount: counting as the text arrives gives Count of the
+// whole text, for every recorded stream split as its provider sent it, and
+// for random texts and recorded streams cut at random bytes.
+func TestCounterEqualsCount(t *testing.T) {
+	check := func(name string, parts []string) {
+		t.Helper()
+		if got, want := counted(parts), Count(strings.Join(parts, "")); got != want {
+			t.Fatalf("%s: Counter %d, Count %d, parts %q", name, got, want, parts)
+		}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for name, texts := range fixtureStreams(t) {
+		check(name, texts)
+		whole := strings.Join(texts, "")
+		for range 20 {
+			check(name+" cut at random", randomCuts(rng, whole))
+		}
+	}
+	for _, s := range tricky {
+		for range 20 {
+			check("tricky", randomCuts(rng, s+" "+s+"\n"+s))
+		}
+	}
+	for range 3000 {
+		check("random", randomCuts(rng, randomText(rng, 1+rng.IntN(60))))
+	}
+}
+
+// randomCuts cuts s at random byte offsets, UTF-8 sequences included.
+func randomCuts(rng *rand.Rand, s string) []string {
+	var parts []string
+	for s != "" {
+		n := 1 + rng.IntN(min(len(s), 8))
+		parts, s = append(parts, s[:n]), s[n:]
+	}
+	return parts
+}
+
+func FuzzCounter(f *testing.F) {
+	for _, s := range tricky {
+		f.Add(s, uint64(len(s)))
+	}
+	f.Fuzz(func(t *testing.T, s string, seed uint64) {
+		parts := randomCuts(rand.New(rand.NewPCG(seed, 0)), s)
+		if got, want := counted(parts), Count(s); got != want {
+			t.Fatalf("Counter %d, Count %d, parts %q", got, want, parts)
+		}
+	})
 }

@@ -7,10 +7,10 @@
 //	b, _ = b.Update(leaderboard.FrameMsg{Figures: figures})
 //	fmt.Println(b.View())
 //
-// Ranking: providers with an output speed first, fastest first (per-user
-// speed: metrics.SoFar while streaming, metrics.Compute once ended); then
-// those still waiting; failed providers last; ties by TTFT, then by the
-// order of the config. Finish places go to providers whose streams all
+// Ranking is metrics.Rank of the per-user speeds (metrics.SoFar while
+// streaming, metrics.Compute once ended): providers with a speed first,
+// fastest first; then those still waiting; failed providers last; ties by
+// TTFT, then by the order of the config. Finish places go to providers whose streams all
 // ended and at least one completed, by the time their last stream ended.
 package leaderboard
 
@@ -105,39 +105,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // View is the leaderboard as last rendered.
 func (m Model) View() string { return m.view }
 
-// Order ranks providers (see the package doc); it returns indexes, best first.
+// Order ranks providers by metrics.Rank; it returns indexes, best first.
 func Order(figs []live.Figures) []int {
-	order := make([]int, len(figs))
-	for i := range order {
-		order[i] = i
+	standings := make([]metrics.Standing, len(figs))
+	for i, f := range figs {
+		standings[i] = metrics.Standing{Speed: f.Speed, HasSpeed: f.HasSpeed, TTFT: f.TTFT, HasTTFT: f.HasTTFT, Failed: f.Status == live.Failed}
 	}
-	group := func(f live.Figures) int {
-		switch {
-		case f.Status == live.Failed:
-			return 2
-		case f.HasSpeed:
-			return 0
-		default:
-			return 1
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		fa, fb := figs[a], figs[b]
-		if c := cmp.Compare(group(fa), group(fb)); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(fb.Speed, fa.Speed); c != 0 {
-			return c
-		}
-		if fa.HasTTFT != fb.HasTTFT {
-			if fa.HasTTFT {
-				return -1
-			}
-			return 1
-		}
-		return cmp.Compare(fa.TTFT, fb.TTFT)
-	})
-	return order
+	return metrics.Rank(standings)
 }
 
 // Places are the finish places by provider index (1 = first to finish,
@@ -322,7 +296,7 @@ func tokensCell(f live.Figures) string {
 		return "~" + format.Count(f.Tokens)
 	}
 	s := format.Count(f.Tokens)
-	if o := f.O200kTokens; o > 0 && abs(f.Tokens-o)*20 > o {
+	if o := f.O200kTokens; metrics.TokenCountsDiffer(f.Tokens, o) {
 		s += " (o200k " + format.Count(o) + ")"
 	}
 	return s
@@ -432,5 +406,3 @@ func bar(fraction float64, width int) string {
 	}
 	return s
 }
-
-func abs(n int) int { return max(n, -n) }

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"tpsrace/config"
+	"tpsrace/metrics"
+	"tpsrace/tokens"
+)
+
+// maxConcurrency is the most simultaneous streams per provider tpsrace
+// accepts. Each stream holds a socket and a goroutine on this machine; well
+// before a thousand of them the race measures the client's own sockets and
+// scheduler more than the provider, and real providers rate-limit far lower.
+const maxConcurrency = 1024
+
+// costNoticeAbove is the concurrency above which bench says what a race of
+// a paid provider may cost, before it sends anything.
+const costNoticeAbove = 64
+
+// checkWritable says why path cannot be written (nil when it can), so a paid
+// race is never measured only to be lost. It leaves an existing file as it
+// was and removes a file it had to create.
+func checkWritable(path string) error {
+	err := tryWrite(path)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err // the caller names the path
+	}
+	return err
+}
+
+func tryWrite(path string) error {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return errors.New("it is a directory")
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		f, err = os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		return f.Close()
+	}
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(path)
+}
+
+// noticeCost says, for each paid provider raced above costNoticeAbove
+// streams, the most its races may cost: every stream's prompt and max_tokens
+// at the provider's prices.
+func noticeCost(cfg *config.Config, concurrency, runs int, stderr io.Writer) {
+	if concurrency <= costNoticeAbove {
+		return
+	}
+	promptTokens := tokens.Count(cfg.Prompt)
+	for _, p := range cfg.Providers {
+		if p.Price == nil || (p.Price.InputPerMTok == 0 && p.Price.OutputPerMTok == 0) {
+			continue
+		}
+		most := metrics.Cost(*p.Price, promptTokens, cfg.MaxTokens) * float64(concurrency*runs)
+		fmt.Fprintf(stderr, "%s: %d streams × %d race(s) may cost up to $%.4f (max_tokens %d at its prices)\n",
+			p.Name, concurrency, runs, most, cfg.MaxTokens)
+	}
+}
+
+// openFilesNeeded is how many file descriptors a race of streams needs: one
+// socket each, plus room for the process's own files, logs and listeners.
+func openFilesNeeded(streams int) uint64 { return uint64(streams) + 64 }

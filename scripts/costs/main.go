@@ -1,0 +1,374 @@
+// Command costs measures what measuring costs a tpsrace user: whole
+// processes, side by side with a minimal reference client in the same run.
+// scripts/bench.sh builds tpsrace and runs it; docs/BENCHMARKS.md explains
+// every row.
+//
+//	go run ./scripts/costs -tpsrace /path/to/tpsrace
+//
+// The same binary is the reference client when started with -reference:
+// plain net/http, split SSE lines, decode each event's JSON, nothing else.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+const (
+	streams   = 16    // one race: 16 simultaneous streams
+	manyRuns  = 7     // marginal cost: 7 races minus 1
+	answer    = 2000  // tokens per stream
+	simTPS    = 20000 // the simulator's speed per stream
+	wide      = 256   // streams for the per-stream memory figure
+	dashLabel = "costsim"
+)
+
+func main() {
+	reference := flag.Bool("reference", false, "be the reference client")
+	url := flag.String("url", "", "reference: base URL")
+	model := flag.String("model", "", "reference: model")
+	conc := flag.Int("concurrency", streams, "reference: simultaneous streams")
+	runs := flag.Int("runs", 1, "reference: races one after another")
+	bin := flag.String("tpsrace", "", "tpsrace binary to measure")
+	repeat := flag.Int("repeat", 3, "samples of each figure (the median is reported)")
+	flag.Parse()
+	if *reference {
+		referenceClient(*url, *model, *conc, *runs)
+		return
+	}
+	if *bin == "" {
+		fail(fmt.Errorf("-tpsrace is required"))
+	}
+	self, err := os.Executable()
+	fail(err)
+	m := &measurer{tpsrace: *bin, self: self, repeat: *repeat, dir: must(os.MkdirTemp("", "costs"))}
+	defer os.RemoveAll(m.dir)
+	m.run()
+}
+
+type measurer struct {
+	tpsrace, self, dir string
+	repeat             int
+	simURL             string
+}
+
+// usage is what one finished process cost.
+type usage struct {
+	cpu    time.Duration // user + system
+	maxRSS int64         // bytes
+	stdout []byte
+}
+
+func (m *measurer) run() {
+	sim := exec.Command(m.tpsrace, "sim", "-addr", "127.0.0.1:0")
+	out := must(sim.StdoutPipe())
+	fail(sim.Start())
+	defer sim.Process.Kill()
+	line := must(bufio.NewReader(out).ReadString('\n'))
+	m.simURL = regexp.MustCompile(`base_url (\S+)`).FindStringSubmatch(line)[1]
+
+	fmt.Printf("| figure | tpsrace | reference | tpsrace ÷ reference |\n|---|---|---|---|\n")
+	for _, chunk := range []int{1, 4} {
+		t, r := m.marginalCPU(chunk)
+		fmt.Printf("| CPU per extra token, %d token(s)/event (%d races − 1, %d×%d tokens) | %.0f ns | %.0f ns | **%.2f×** |\n",
+			chunk, manyRuns, streams, answer, ns(t), ns(r), float64(t)/float64(r))
+	}
+	t, r := m.firstRequest()
+	fmt.Printf("| exec → first request sent (`bench`) | %.1f ms | %.1f ms | |\n", ms(t), ms(r))
+	t, r = m.firstFrame()
+	fmt.Printf("| exec → first dashboard frame (pty start-up subtracted) | %.1f ms | %.1f ms (pty echo) | |\n", ms(t), ms(r))
+	t16, r16, t256, r256 := m.memory()
+	fmt.Printf("| peak RSS, one race of %d streams | %.1f MiB | %.1f MiB | |\n", streams, mib(t16), mib(r16))
+	fmt.Printf("| memory per stream at %d streams ((RSS₂₅₆ − RSS₁₆) ÷ 240) | %.3f MB | %.3f MB | |\n", wide,
+		float64(t256-t16)/float64(wide-streams)/1e6, float64(r256-r16)/float64(wide-streams)/1e6)
+	cold, warm, rcold, rwarm := m.ttft()
+	fmt.Printf("| mean TTFT, first (cold) race / later races, loopback, simulator TTFT 0, 16 streams × 20 tokens | %.2f / %.2f ms | %.2f / %.2f ms | |\n", cold, warm, rcold, rwarm)
+	fmt.Printf("| client's own share of cold-race TTFT (tpsrace − reference, cold race) | **%.2f ms** | | |\n", cold-rcold)
+}
+
+func (m *measurer) model(chunk int) string {
+	return fmt.Sprintf("sim:ttft=0ms,tps=%d,tokens=%d,chunk=%d,jitter=0", simTPS, answer, chunk)
+}
+
+// config writes a providers file with one provider at url.
+func (m *measurer) config(url, model string) string {
+	path := filepath.Join(m.dir, "providers.yaml")
+	body := fmt.Sprintf("prompt: \"Explain how a CPU cache works.\"\nmax_tokens: %d\nproviders:\n  - name: %s\n    base_url: %s\n    api_key: bench\n    model: %q\n", answer, dashLabel, url, model)
+	fail(os.WriteFile(path, []byte(body), 0o600))
+	return path
+}
+
+func (m *measurer) bench(model string, conc, runs int) usage {
+	return run(exec.Command(m.tpsrace, "bench", "--config", m.config(m.simURL, model), "--concurrency", fmt.Sprint(conc), "--runs", fmt.Sprint(runs), "--format", "json"))
+}
+
+func (m *measurer) reference(model string, conc, runs int) usage {
+	return run(exec.Command(m.self, "-reference", "-url", m.simURL, "-model", model, "-concurrency", fmt.Sprint(conc), "-runs", fmt.Sprint(runs)))
+}
+
+// marginalCPU is CPU per token of manyRuns races minus one race, which
+// leaves start-up, the vocabulary and the report's fixed part out.
+func (m *measurer) marginalCPU(chunk int) (tpsrace, reference time.Duration) {
+	model := m.model(chunk)
+	perToken := func(measure func(int) usage) time.Duration {
+		return median(m.repeat, func() time.Duration {
+			return (measure(manyRuns).cpu - measure(1).cpu) / time.Duration((manyRuns-1)*streams*answer)
+		})
+	}
+	tpsrace = perToken(func(runs int) usage { return m.bench(model, streams, runs) })
+	reference = perToken(func(runs int) usage { return m.reference(model, streams, runs) })
+	return tpsrace, reference
+}
+
+// firstRequest: from exec to the first request arriving at a local server.
+func (m *measurer) firstRequest() (tpsrace, reference time.Duration) {
+	arrived := make(chan time.Time, 64)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		arrived <- time.Now()
+		io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "text/event-stream")
+		io.WriteString(w, `data: {"choices":[{"index":0,"delta":{"content":"hi"},"finish_reason":"stop"}]}`+"\n\ndata: [DONE]\n\n")
+	})}
+	ln := must(net.Listen("tcp", "127.0.0.1:0"))
+	go srv.Serve(ln)
+	defer srv.Close()
+	url := "http://" + ln.Addr().String() + "/v1"
+	measure := func(cmd func() *exec.Cmd) time.Duration {
+		return median(m.repeat+2, func() time.Duration {
+			c := cmd()
+			start := time.Now()
+			run(c)
+			at := <-arrived
+			for len(arrived) > 0 { // concurrency 1, but drain anything late
+				<-arrived
+			}
+			return at.Sub(start)
+		})
+	}
+	cfg := m.config(url, "bench")
+	tpsrace = measure(func() *exec.Cmd { return exec.Command(m.tpsrace, "bench", "--config", cfg, "--format", "json") })
+	reference = measure(func() *exec.Cmd {
+		return exec.Command(m.self, "-reference", "-url", url, "-model", "bench", "-concurrency", "1")
+	})
+	return tpsrace, reference
+}
+
+// firstFrame: from exec to the first dashboard frame on a terminal (a pty
+// from script(1)), minus the same pty's start-up with a program that prints
+// the provider name at once.
+func (m *measurer) firstFrame() (tpsrace, pty time.Duration) {
+	cfg := m.config(m.simURL, m.model(1))
+	measure := func(command string) time.Duration {
+		return median(m.repeat+2, func() time.Duration {
+			c := exec.Command("script", "-qfec", "stty cols 140 rows 45; exec "+command, "/dev/null")
+			c.Env = append(os.Environ(), "TERM=xterm-256color")
+			c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+			out := must(c.StdoutPipe())
+			in := must(c.StdinPipe())
+			start := time.Now()
+			fail(c.Start())
+			var seen bytes.Buffer
+			buf := make([]byte, 64<<10)
+			var at time.Time
+			answered := 0
+			for {
+				n, err := out.Read(buf)
+				seen.Write(buf[:n])
+				if bytes.Contains(seen.Bytes(), []byte(dashLabel)) {
+					at = time.Now()
+					break
+				}
+				// Answer the terminal queries (background colour, cursor
+				// position) at once, as a terminal emulator does.
+				for ; answered < len(terminalAnswers); answered++ {
+					q := terminalAnswers[answered]
+					if !bytes.Contains(seen.Bytes(), []byte(q.query)) {
+						break
+					}
+					io.WriteString(in, q.answer)
+				}
+				if err != nil {
+					fail(fmt.Errorf("%s: no frame: %v: %q", command, err, seen.Bytes()))
+				}
+			}
+			syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+			c.Wait()
+			return at.Sub(start)
+		})
+	}
+	pty = measure("echo " + dashLabel)
+	tpsrace = measure(m.tpsrace+" --config "+cfg) - pty
+	return tpsrace, pty
+}
+
+// terminalAnswers are the queries a dashboard asks its terminal at start-up, in order.
+var terminalAnswers = []struct{ query, answer string }{
+	{"\x1b]11;?", "\x1b]11;rgb:0000/0000/0000\x1b\\"},
+	{"\x1b[6n", "\x1b[1;1R"},
+}
+
+// memory: peak RSS of one race at 16 and at 256 streams.
+func (m *measurer) memory() (t16, r16, t256, r256 int64) {
+	model := m.model(1)
+	rss := func(measure func() usage) int64 {
+		return median(m.repeat, func() int64 { return measure().maxRSS })
+	}
+	t16 = rss(func() usage { return m.bench(model, streams, 1) })
+	r16 = rss(func() usage { return m.reference(model, streams, 1) })
+	t256 = rss(func() usage { return m.bench(model, wide, 1) })
+	r256 = rss(func() usage { return m.reference(model, wide, 1) })
+	return
+}
+
+// ttft: mean TTFT of the first race and of the later ones, in ms.
+// The streams are short and slow (20 tokens at 1000 tok/s) so that neither
+// side is busy when the next race's first token arrives.
+func (m *measurer) ttft() (cold, warm, refCold, refWarm float64) {
+	model := "sim:ttft=0ms,tps=1000,tokens=20,chunk=1,jitter=0"
+	var report struct {
+		Providers []struct {
+			Runs []struct {
+				Run    int      `json:"run"`
+				TTFTms *float64 `json:"ttft_ms"`
+			} `json:"runs"`
+		} `json:"providers"`
+	}
+	split := func(byRun map[int][]float64) (float64, float64) {
+		var later []float64
+		for run, v := range byRun {
+			if run > 1 {
+				later = append(later, v...)
+			}
+		}
+		return mean(byRun[1]), mean(later)
+	}
+	cold = median(m.repeat, func() float64 {
+		fail(json.Unmarshal(m.bench(model, streams, manyRuns).stdout, &report))
+		byRun := map[int][]float64{}
+		for _, r := range report.Providers[0].Runs {
+			if r.TTFTms != nil {
+				byRun[r.Run] = append(byRun[r.Run], *r.TTFTms)
+			}
+		}
+		c, w := split(byRun)
+		warm = w
+		return c
+	})
+	refCold = median(m.repeat, func() float64 {
+		var byRun map[int][]float64
+		fail(json.Unmarshal(m.reference(model, streams, manyRuns).stdout, &byRun))
+		c, w := split(byRun)
+		refWarm = w
+		return c
+	})
+	return
+}
+
+// referenceClient runs races of conc streams and prints each race's TTFTs
+// (ms, by race number from 1) as JSON.
+func referenceClient(url, model string, conc, runs int) {
+	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, DisableCompression: true}}
+	ttft := map[int][]float64{}
+	body := fmt.Sprintf(`{"model":%q,"messages":[{"role":"user","content":"Explain how a CPU cache works."}],"max_tokens":%d,"stream":true}`, model, answer)
+	for run := 1; run <= runs; run++ {
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		release := time.Now()
+		for range conc {
+			wg.Go(func() {
+				first := referenceStream(client, url, body, release)
+				mu.Lock()
+				ttft[run] = append(ttft[run], ms(first))
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+	}
+	fail(json.NewEncoder(os.Stdout).Encode(ttft))
+}
+
+// referenceStream reads one stream and returns its time to the first text.
+func referenceStream(client *http.Client, url, body string, release time.Time) time.Duration {
+	resp, err := client.Post(url+"/chat/completions", "application/json", strings.NewReader(body))
+	fail(err)
+	defer resp.Body.Close()
+	var first time.Duration
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		payload, ok := bytes.CutPrefix(sc.Bytes(), []byte("data: "))
+		if !ok || string(payload) == "[DONE]" {
+			continue
+		}
+		var c struct {
+			Choices []struct {
+				Delta struct {
+					Content string `json:"content"`
+				} `json:"delta"`
+			} `json:"choices"`
+		}
+		fail(json.Unmarshal(payload, &c))
+		if first == 0 && len(c.Choices) > 0 && c.Choices[0].Delta.Content != "" {
+			first = time.Since(release)
+		}
+	}
+	fail(sc.Err())
+	return first
+}
+
+func run(c *exec.Cmd) usage {
+	var out bytes.Buffer
+	c.Stdout, c.Stderr = &out, io.Discard
+	if err := c.Run(); err != nil {
+		fail(fmt.Errorf("%s: %w", strings.Join(c.Args, " "), err))
+	}
+	ru := c.ProcessState.SysUsage().(*syscall.Rusage)
+	return usage{cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), maxRSS: ru.Maxrss << 10, stdout: out.Bytes()}
+}
+
+func median[T int64 | time.Duration | float64](n int, sample func() T) T {
+	v := make([]T, n)
+	for i := range v {
+		v[i] = sample()
+	}
+	slices.Sort(v)
+	return v[n/2]
+}
+
+func mean(v []float64) float64 {
+	s := 0.0
+	for _, x := range v {
+		s += x
+	}
+	return s / float64(max(len(v), 1))
+}
+
+func ns(d time.Duration) float64 { return float64(d) }
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+func mib(b int64) float64        { return float64(b) / (1 << 20) }
+
+func must[T any](v T, err error) T {
+	fail(err)
+	return v
+}
+
+func fail(err error) {
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "costs:", err)
+		os.Exit(1)
+	}
+}
