@@ -12,6 +12,7 @@ import (
 
 	"tpsrace/config"
 	"tpsrace/probes"
+	"tpsrace/safetext"
 )
 
 // checkCmd is `tpsrace check`: validates providers.yaml and asks each
@@ -55,7 +56,8 @@ func (c *checkCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	for _, p := range s.cfg.Providers {
 		verdict, ok := checkProvider(ctx, p, client)
 		failed = failed || !ok
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", p.Name, p.Model, verdict)
+		// The model ids come from the server: plain text only.
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", safetext.Line(p.Name), safetext.Line(p.Model), safetext.Line(verdict))
 	}
 	tw.Flush()
 	if failed {

@@ -157,7 +157,7 @@ func WriteComparison(w io.Writer, changes []Change, nameA, nameB, format string)
 			if v, ok := c.Relative(); ok {
 				r = &v
 			}
-			cw.Write([]string{c.Provider, c.Model, c.Figure, c.Unit, csvNum(c.A), csvNum(c.B), csvNum(d), csvNum(r)})
+			writeCSVRow(cw, []string{c.Provider, c.Model, c.Figure, c.Unit, csvNum(c.A), csvNum(c.B), csvNum(d), csvNum(r)})
 		}
 		cw.Flush()
 		return cw.Error()

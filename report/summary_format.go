@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"tpsrace/probes"
+	"tpsrace/safetext"
 )
 
 // OverviewFormats that Overview.Write and WriteComparison accept.
@@ -93,13 +94,13 @@ func (s Overview) writeMarkdown(w io.Writer) error {
 	return nil
 }
 
-// writeMarkdownTable writes rows (the first is the header), escaping the
-// pipes that would split a cell.
+// writeMarkdownTable writes rows (the first is the header), plain text
+// (safetext) with the pipes that would split a cell escaped.
 func writeMarkdownTable(w io.Writer, rows [][]string) {
 	for i, r := range rows {
 		cells := make([]string, len(r))
-		for j, c := range r {
-			cells[j] = strings.ReplaceAll(c, "|", `\|`)
+		for j, c := range r { // names from other machines' files must not act on the terminal
+			cells[j] = strings.ReplaceAll(safetext.Line(c), "|", `\|`)
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		if i == 0 {
@@ -137,16 +138,16 @@ func (s Overview) writeCSV(w io.Writer) error {
 		for _, k := range probes.Kinds {
 			row = append(row, strconv.Itoa(g.Failures[k]))
 		}
-		cw.Write(row)
+		writeCSVRow(cw, row)
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-// num is a figure with prec decimals and its unit, "-" where undefined.
-func num(v *float64, prec int, unit string) string {
-	if v == nil {
-		return "-"
+// writeCSVRow writes row with every cell made safe for a spreadsheet (csvCell).
+func writeCSVRow(cw *csv.Writer, row []string) {
+	for i := range row {
+		row[i] = csvCell(row[i])
 	}
-	return strconv.FormatFloat(*v, 'f', prec, 64) + unit
+	cw.Write(row)
 }
