@@ -42,13 +42,13 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	defer s.close()
 	c.race.preflight(s.cfg, 1, stderr)
 	// The dashboard starts the local servers itself, loading in their lanes:
-	// start sets their base URLs in s.cfg and fills s.local.info, both read
-	// by the dashboard only once start has returned.
+	// start sets their base URLs in s.cfg and fills s.local.info and slots,
+	// all read by the dashboard only once start has returned.
 	prepare := func(ctx context.Context, progress func(provider int, msg string)) []error {
-		return s.local.start(ctx, s.cfg, c.race.concurrency, progress)
+		return s.local.start(ctx, s.cfg, progress)
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".",
-		Details: s.local.info, Prepare: prepare, Save: saveJSON})
+		Details: s.local.info, Slots: s.local.slots, Prepare: prepare, Save: saveJSON})
 }
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.

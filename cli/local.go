@@ -10,6 +10,7 @@ import (
 
 	"tpsrace/config"
 	"tpsrace/llamacpp"
+	"tpsrace/metrics"
 )
 
 // local holds the llama-servers tpsrace started and what it learned about
@@ -17,6 +18,7 @@ import (
 type local struct {
 	servers []*llamacpp.Server
 	info    map[string]string // provider name → on-box hardware line (llama.cpp)
+	slots   map[string]int    // provider name → the server's slots (llama.cpp), for llamacpp.QueueNote
 }
 
 func (l *local) stop() {
@@ -53,7 +55,7 @@ func skipLocal(ctx context.Context, cfg *config.Config, stderr io.Writer) {
 // BaseURL in cfg) and describes every llama.cpp provider. progress reports
 // provider i's loading state; a server that fails to start is errs[i] and
 // the rest race on. It must finish before the race that uses cfg starts.
-func (l *local) start(ctx context.Context, cfg *config.Config, concurrency int, progress func(i int, msg string)) (errs []error) {
+func (l *local) start(ctx context.Context, cfg *config.Config, progress func(i int, msg string)) (errs []error) {
 	errs = make([]error, len(cfg.Providers))
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
@@ -71,11 +73,7 @@ func (l *local) start(ctx context.Context, cfg *config.Config, concurrency int, 
 			p.BaseURL, logPath = srv.BaseURL(), srv.LogPath()
 		}
 		if info, err := llamacpp.Describe(ctx, *p, logPath); err == nil {
-			line := info.Line()
-			if note := llamacpp.QueueNote(concurrency, info.Slots); note != "" {
-				line += " · " + note
-			}
-			l.info[p.Name] = line
+			l.info[p.Name], l.slots[p.Name] = info.Line(), info.Slots
 		}
 	}
 	return errs
@@ -85,7 +83,7 @@ func (l *local) start(ctx context.Context, cfg *config.Config, concurrency int, 
 // (with the reason) any that fails.
 func (l *local) startForBench(ctx context.Context, cfg *config.Config, concurrency int, stderr io.Writer) {
 	last := map[int]time.Time{}
-	errs := l.start(ctx, cfg, concurrency, func(i int, msg string) {
+	errs := l.start(ctx, cfg, func(i int, msg string) {
 		if time.Since(last[i]) > time.Second {
 			last[i] = time.Now()
 			fmt.Fprintf(stderr, "%s: %s\n", cfg.Providers[i].Name, msg)
@@ -98,6 +96,9 @@ func (l *local) startForBench(ctx context.Context, cfg *config.Config, concurren
 			continue
 		}
 		if line := l.info[p.Name]; line != "" {
+			if note := llamacpp.QueueNote(concurrency, l.slots[p.Name]); note != "" {
+				line += " · " + note
+			}
 			fmt.Fprintf(stderr, "%s: %s\n", p.Name, line)
 		}
 		keep = append(keep, p)
@@ -158,8 +159,8 @@ func reportServerTotals(before, after map[string]map[string]float64, stderr io.W
 		d := func(key string) float64 { return a[key] - b[key] }
 		tok, secs := d(llamacpp.MetricPredictedTokens), d(llamacpp.MetricPredictedSeconds)
 		line := fmt.Sprintf("%s: server counted %.0f prompt tokens and %.0f generated tokens", name, d(llamacpp.MetricPromptTokens), tok)
-		if secs > 0 {
-			line += fmt.Sprintf(" in %.2f s of generation (%.1f tok/s, summed over slots)", secs, tok/secs)
+		if tps, ok := metrics.ServerCountedTPS(tok, secs); ok {
+			line += fmt.Sprintf(" in %.2f s of generation (%.1f tok/s per slot)", secs, tps)
 		}
 		fmt.Fprintln(stderr, line)
 	}

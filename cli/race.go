@@ -112,7 +112,7 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 	if f.maxTokens > 0 {
 		cfg.MaxTokens = f.maxTokens
 	}
-	s := &session{cfg: cfg, known: names(cfg), local: &local{info: map[string]string{}}}
+	s := &session{cfg: cfg, known: names(cfg), local: &local{info: map[string]string{}, slots: map[string]int{}}}
 	f.keepOnly(cfg)
 	skipLocal(ctx, cfg, stderr)
 	s.close = s.local.stop

@@ -13,12 +13,18 @@ import (
 
 // Counters of llama-server's /metrics, all since the server started: take
 // them before and after a race and subtract, for an attached server that
-// served others before.
+// served others before. The server adds a request to them when it ends.
 const (
 	MetricPromptTokens     = "llamacpp:prompt_tokens_total"            // prompt tokens processed
 	MetricPromptSeconds    = "llamacpp:prompt_seconds_total"           // time spent on prompts, summed over slots
 	MetricPredictedTokens  = "llamacpp:tokens_predicted_total"         // tokens generated
 	MetricPredictedSeconds = "llamacpp:tokens_predicted_seconds_total" // time spent generating, summed over slots
+)
+
+// Gauges of /metrics: the state at the moment of the request.
+const (
+	MetricRequestsProcessing = "llamacpp:requests_processing" // busy slots
+	MetricRequestsDeferred   = "llamacpp:requests_deferred"   // requests waiting for a slot
 )
 
 const metricsLimit = 4 << 20

@@ -17,12 +17,14 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/config"
+	"tpsrace/llamacpp"
 	"tpsrace/probes"
 	"tpsrace/tokens"
 	"tpsrace/ui/format"
 	"tpsrace/ui/lane"
 	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/live"
+	"tpsrace/ui/llamastats"
 	"tpsrace/ui/speedchart"
 )
 
@@ -33,14 +35,15 @@ type Options struct {
 	Retries     int               // retries allowed before a stream's first byte
 	SaveDir     string            // where `s` writes results ("." by default)
 	Details     map[string]string // provider name → on-box hardware line (llama.cpp), shown in its lane
+	Slots       map[string]int    // provider name → llama-server slots: more users than that queue, and the lane says so
 	// Prepare, when set, readies local servers (llama.cpp) in the background
 	// before the first race. It may call progress(i, msg) from its own
 	// goroutine as often as it likes; provider i's lane shows the newest msg
 	// ("loading model… 3.2s") until Prepare returns, the others wait. It
 	// returns one error per provider, nil for ready: a provider with an
 	// error shows it in a failed lane and races in no race. Prepare may set
-	// Config.Providers[i].BaseURL and fill Details: the dashboard reads them
-	// only after it has returned. Its ctx ends when the user quits.
+	// Config.Providers[i].BaseURL and fill Details and Slots: the dashboard
+	// reads them only after it has returned. Its ctx ends when the user quits.
 	Prepare func(ctx context.Context, progress func(provider int, msg string)) []error
 	// Save writes the finished races, races[run][provider][stream].
 	Save func(w io.Writer, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error
@@ -97,6 +100,7 @@ type Model struct {
 	tick        int // the live frame-tick chain; others are dropped
 	paused      bool
 	zoom, focus int // lane index, -1 for none
+	stats       llamastats.Model // the zoomed llama.cpp lane's /metrics line (serverstats.go)
 
 	// Finished races since the prompt or concurrency last changed: what `s` saves.
 	history       [][][]probes.Result
@@ -133,7 +137,7 @@ func newModel(ctx context.Context, opts Options) Model {
 	m := Model{
 		opts: opts, ctx: ctx, keys: DefaultKeyMap(), editorKeys: DefaultEditorKeyMap(), styles: styles, help: h,
 		prompt: opts.Config.Prompt, concurrency: max(opts.Concurrency, 1), clients: &probes.Clients{},
-		zoom: -1, focus: -1, editor: ed,
+		zoom: -1, focus: -1, editor: ed, stats: llamastats.New(llamastats.DefaultStyles()),
 	}
 	if opts.Prepare != nil {
 		m.prep, m.preparing = newPreparation(ctx, len(opts.Config.Providers)), true
@@ -164,7 +168,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.startRace()
 	case preparedMsg:
 		m.preparing, m.notReady = false, msg.errs
-		return m, m.startRace()
+		return m, tea.Batch(m.startRace(), m.watchServer())
+	case llamastats.Msg:
+		var cmd tea.Cmd
+		m.stats, cmd = m.stats.Update(msg)
+		m.compose()
+		return m, cmd
 	case batchMsg:
 		if msg.race != m.raceID {
 			return m, nil
@@ -273,7 +282,7 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.compose()
 		}
 	}
-	return m, nil
+	return m, m.watchServer()
 }
 
 func (m Model) handleEditorKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -359,8 +368,12 @@ func (m *Model) newRace() {
 			m.providers[i] = live.NewProvider(i, p, m.raceConc, promptTokens)
 			m.racing = append(m.racing, i)
 		}
-		if !m.preparing { // Details are Prepare's to fill until it returns
+		if !m.preparing { // Details and Slots are Prepare's to fill until it returns
 			m.providers[i].Detail = m.opts.Details[p.Name]
+			// The note first: a narrow lane cuts the end of the line.
+			if note := llamacpp.QueueNote(m.raceConc, m.opts.Slots[p.Name]); note != "" {
+				m.providers[i].Detail = note + " · " + m.providers[i].Detail
+			}
 		}
 		m.lanes[i] = lane.New(m.providers[i], m.styles.Lane.WithAccent(m.styles.Palette.ProviderColor(i)))
 		names[i] = p.Name
@@ -419,6 +432,7 @@ func (m *Model) shutdown() {
 	if m.prep != nil {
 		m.prep.stop()
 	}
+	m.stats.Stop()
 	m.stop()
 	m.retire()
 	for _, r := range m.cancelled {
@@ -497,7 +511,7 @@ func (m *Model) relayout() {
 		switch {
 		case l.Zoomed:
 			if i == m.zoom {
-				w, h = l.Widths[0], l.Rows[0]
+				w, h = l.Widths[0], l.Rows[0]-m.statsRows()
 			}
 		case l.List:
 			w, h = l.Widths[0], l.Rows[i]
@@ -627,6 +641,9 @@ func (m *Model) compose() {
 		lines = append(lines, m.editorLines()...)
 	case l.Zoomed:
 		lines = append(lines, splitLines(m.lanes[m.zoom].View())...)
+		if m.statsRows() > 0 {
+			lines = append(lines, " "+m.stats.View())
+		}
 	default:
 		lines = append(lines, m.laneLines()...)
 		lines = append(lines, m.bottomLines()...)

@@ -1,0 +1,236 @@
+package llamacpptest
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// A GGUF v3 writer, just enough for a tiny llama.cpp model that the
+// real-server tests can race without downloading one. The format
+// (llama.cpp's gguf.h), all little-endian: "GGUF", version u32, tensor
+// count u64, key-value count u64; each key-value as key (string), value type
+// u32, value; each tensor info as name, dimension count u32, dimensions u64
+// (fastest-varying first), ggml type u32, data offset u64; padding to the
+// alignment; then each tensor's data, padded to the alignment. A string is
+// its byte length u64 and its bytes; an array is its element type u32,
+// length u64 and elements.
+
+// GGUF value types, and ggml's F32 tensor type.
+const (
+	ggufUint32  = 4
+	ggufInt32   = 5
+	ggufFloat32 = 6
+	ggufString  = 8
+	ggufArray   = 9
+
+	ggmlF32       = 0
+	ggufAlignment = 32
+)
+
+// ggufKV is one key-value: uint32, int32, float32, string, or a slice of
+// string, float32 or int32.
+type ggufKV struct {
+	key   string
+	value any
+}
+
+type ggufTensor struct {
+	name string
+	dims []uint64 // fastest-varying first: a matrix of R rows of C columns is {C, R}
+	data []float32
+}
+
+func writeGGUF(w io.Writer, kvs []ggufKV, tensors []ggufTensor) error {
+	var b bytes.Buffer
+	put := func(v any) { _ = binary.Write(&b, binary.LittleEndian, v) } // a bytes.Buffer does not fail
+	putString := func(s string) { put(uint64(len(s))); b.WriteString(s) }
+	pad := func() { b.Write(make([]byte, (ggufAlignment-b.Len()%ggufAlignment)%ggufAlignment)) }
+
+	b.WriteString("GGUF")
+	put(uint32(3))
+	put(uint64(len(tensors)))
+	put(uint64(len(kvs)))
+	for _, kv := range kvs {
+		putString(kv.key)
+		switch v := kv.value.(type) {
+		case uint32:
+			put(uint32(ggufUint32))
+			put(v)
+		case int32:
+			put(uint32(ggufInt32))
+			put(v)
+		case float32:
+			put(uint32(ggufFloat32))
+			put(v)
+		case string:
+			put(uint32(ggufString))
+			putString(v)
+		case []string:
+			put([]uint32{ggufArray, ggufString})
+			put(uint64(len(v)))
+			for _, s := range v {
+				putString(s)
+			}
+		case []float32:
+			put([]uint32{ggufArray, ggufFloat32})
+			put(uint64(len(v)))
+			put(v)
+		case []int32:
+			put([]uint32{ggufArray, ggufInt32})
+			put(uint64(len(v)))
+			put(v)
+		default:
+			return fmt.Errorf("gguf: %s: unsupported value type %T", kv.key, v)
+		}
+	}
+	var offset uint64
+	for _, t := range tensors {
+		n := uint64(1)
+		for _, d := range t.dims {
+			n *= d
+		}
+		if n != uint64(len(t.data)) {
+			return fmt.Errorf("gguf: tensor %s: dimensions %v hold %d values, data has %d", t.name, t.dims, n, len(t.data))
+		}
+		putString(t.name)
+		put(uint32(len(t.dims)))
+		put(t.dims)
+		put(uint32(ggmlF32))
+		put(offset)
+		offset += (4*n + ggufAlignment - 1) / ggufAlignment * ggufAlignment
+	}
+	pad()
+	for _, t := range tensors {
+		put(t.data)
+		pad()
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+// Shape of the tiny model: one layer, two heads of 64 (a head size every
+// llama.cpp backend has kernels for).
+const (
+	tinyEmbd    = 128
+	tinyHeads   = 2
+	tinyFF      = 128
+	tinyContext = 2048
+)
+
+// tinyWords are the model's word tokens, each one o200k token too.
+var tinyWords = []string{"the", "of", "and", "to", "in", "is", "that", "for", "it", "as", "with", "was", "on", "be",
+	"at", "by", "this", "had", "not", "are", "but", "from", "or", "have", "an", "they", "which", "one", "you", "were",
+	"all", "we", "can", "her", "has", "there", "been", "if", "more", "when"}
+
+// SentencePiece token types.
+const (
+	tokenNormal  = 1
+	tokenUnknown = 2
+	tokenControl = 3
+	tokenByte    = 6
+)
+
+// tinyLlama is a llama.cpp model of well under 1 MB that streams words as
+// fast as llama.cpp can run it and never ends on its own. Its layer
+// matrices are zero, so each layer adds nothing and the hidden state is the
+// token's embedding: all ones, for every token. The output matrix scores
+// every word token +1 per dimension, EOS −1 and the rest 0, so sampling
+// always picks a word: generation runs to max_tokens.
+func tinyLlama() ([]ggufKV, []ggufTensor) {
+	tokens := []string{"<unk>", "<s>", "</s>"}
+	types := []int32{tokenUnknown, tokenControl, tokenControl}
+	for b := range 256 {
+		tokens = append(tokens, fmt.Sprintf("<0x%02X>", b))
+		types = append(types, tokenByte)
+	}
+	firstWord := len(tokens)
+	for _, w := range tinyWords {
+		tokens = append(tokens, "▁"+w)
+		types = append(types, tokenNormal)
+	}
+	scores := make([]float32, len(tokens))
+	for i := firstWord; i < len(tokens); i++ {
+		scores[i] = -float32(i - firstWord)
+	}
+	kvs := []ggufKV{
+		{"general.architecture", "llama"},
+		{"general.name", "tpsrace tiny llama"},
+		{"general.alignment", uint32(ggufAlignment)},
+		{"llama.context_length", uint32(tinyContext)},
+		{"llama.embedding_length", uint32(tinyEmbd)},
+		{"llama.block_count", uint32(1)},
+		{"llama.feed_forward_length", uint32(tinyFF)},
+		{"llama.attention.head_count", uint32(tinyHeads)},
+		{"llama.attention.head_count_kv", uint32(tinyHeads)},
+		{"llama.rope.dimension_count", uint32(tinyEmbd / tinyHeads)},
+		{"llama.attention.layer_norm_rms_epsilon", float32(1e-5)},
+		{"tokenizer.ggml.model", "llama"},
+		{"tokenizer.ggml.tokens", tokens},
+		{"tokenizer.ggml.scores", scores},
+		{"tokenizer.ggml.token_type", types},
+		{"tokenizer.ggml.unknown_token_id", uint32(0)},
+		{"tokenizer.ggml.bos_token_id", uint32(1)},
+		{"tokenizer.ggml.eos_token_id", uint32(2)},
+	}
+
+	vocab := uint64(len(tokens))
+	filled := func(n int, v float32) []float32 {
+		s := make([]float32, n)
+		for i := range s {
+			s[i] = v
+		}
+		return s
+	}
+	output := make([]float32, 0, vocab*tinyEmbd) // row t scores token t
+	for t := range int(vocab) {
+		row := float32(0)
+		switch {
+		case t >= firstWord:
+			row = 1
+		case t == 2:
+			row = -1
+		}
+		output = append(output, filled(tinyEmbd, row)...)
+	}
+	matrix := func(name string, cols, rows uint64) ggufTensor {
+		return ggufTensor{name, []uint64{cols, rows}, make([]float32, cols*rows)}
+	}
+	norm := func(name string) ggufTensor { return ggufTensor{name, []uint64{tinyEmbd}, filled(tinyEmbd, 1)} }
+	tensors := []ggufTensor{
+		{"token_embd.weight", []uint64{tinyEmbd, vocab}, filled(int(tinyEmbd*vocab), 1)},
+		norm("output_norm.weight"),
+		{"output.weight", []uint64{tinyEmbd, vocab}, output},
+		norm("blk.0.attn_norm.weight"),
+		matrix("blk.0.attn_q.weight", tinyEmbd, tinyEmbd),
+		matrix("blk.0.attn_k.weight", tinyEmbd, tinyEmbd),
+		matrix("blk.0.attn_v.weight", tinyEmbd, tinyEmbd),
+		matrix("blk.0.attn_output.weight", tinyEmbd, tinyEmbd),
+		norm("blk.0.ffn_norm.weight"),
+		matrix("blk.0.ffn_gate.weight", tinyEmbd, tinyFF),
+		matrix("blk.0.ffn_up.weight", tinyEmbd, tinyFF),
+		matrix("blk.0.ffn_down.weight", tinyFF, tinyEmbd),
+	}
+	return kvs, tensors
+}
+
+// Model writes the tiny model into a temporary directory of t and returns
+// its path.
+func Model(t testing.TB) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "tiny-llama.gguf")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kvs, tensors := tinyLlama()
+	if err := errors.Join(writeGGUF(f, kvs, tensors), f.Close()); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
