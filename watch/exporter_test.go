@@ -51,6 +51,17 @@ func TestObserveARace(t *testing.T) {
 	interrupted := results[0][0]
 	interrupted.Interrupted = true
 	e := NewExporter()
+	e.Start("here", providers)
+	before, err := e.registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := series(t, before, "tpsrace_failures_total", map[string]string{"provider": "ok", "kind": probes.KindTimeout}); m == nil || m.GetCounter().GetValue() != 0 {
+		t.Errorf("before the first race: timeout failures %v, want a series at 0", m)
+	}
+	if m := series(t, before, "tpsrace_last_ttft_seconds", map[string]string{"provider": "ok"}); m != nil {
+		t.Errorf("before the first race: a last TTFT %v nobody measured", m)
+	}
 	e.Observe("here", providers, results)
 	e.Observe("here", providers[:1], [][]probes.Result{{interrupted}})
 
