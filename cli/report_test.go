@@ -53,26 +53,3 @@ func TestWatchReportCheckFlagErrors(t *testing.T) {
 		}
 	}
 }
-
-func TestHelpOfWatchReportCheck(t *testing.T) {
-	for _, tc := range []struct {
-		args []string
-		want []string
-	}{
-		{[]string{"help", "watch"}, []string{"tpsrace watch [flags]:", "-interval", "-metrics-addr", "-probe-name", "-history", "-log-format", "-grace"}},
-		{[]string{"watch", "-h"}, []string{"tpsrace watch [flags]:"}},
-		{[]string{"help", "report"}, []string{"tpsrace report FILE…", "--compare A.json B.json", "-format", "-out"}},
-		{[]string{"report", "a.json", "-h"}, []string{"tpsrace report FILE…"}},
-		{[]string{"help", "check"}, []string{"tpsrace check [flags]:", "-config", "-only"}},
-	} {
-		code, out, errOut := run(t, t.TempDir(), tc.args...)
-		if code != 0 || errOut != "" {
-			t.Errorf("%v: exit %d, stderr %q", tc.args, code, errOut)
-		}
-		for _, want := range tc.want {
-			if !strings.Contains(out, want) {
-				t.Errorf("%v: help lacks %q:\n%s", tc.args, want, out)
-			}
-		}
-	}
-}
