@@ -12,6 +12,7 @@ import (
 
 	"tpsrace/config"
 	"tpsrace/probes"
+	"tpsrace/safetext"
 )
 
 // checkCmd is `tpsrace check`: validates providers.yaml and asks each
@@ -24,13 +25,17 @@ type checkCmd struct {
 // does not serve its model.
 var errCheckFailed = errors.New("some providers did not pass (see above)")
 
-func (c *checkCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (c *checkCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	fs.StringVar(&c.race.configPath, "config", "", "providers file (default ./providers.yaml when present, else the built-in simulated providers)")
 	fs.StringVar(&c.race.only, "only", "", "comma-separated provider names to check (default: all)")
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	return fs
+}
+
+func (c *checkCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := c.flags()
+	if err := parseFlags(fs, args, stdout); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("check takes no arguments, got %q", fs.Args())}
@@ -55,7 +60,8 @@ func (c *checkCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	for _, p := range s.cfg.Providers {
 		verdict, ok := checkProvider(ctx, p, client)
 		failed = failed || !ok
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", p.Name, p.Model, verdict)
+		// The model ids come from the server: plain text only.
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", safetext.Line(p.Name), safetext.Line(p.Model), safetext.Line(verdict))
 	}
 	tw.Flush()
 	if failed {

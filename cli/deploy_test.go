@@ -43,7 +43,8 @@ func TestDeployFilesUseRealWatchFlags(t *testing.T) {
 			t.Errorf("%s: runs %q, want tpsrace watch", where, args)
 			continue
 		}
-		fs := (&watchCmd{}).flagSet(io.Discard)
+		fs := (&watchCmd{}).flags()
+		fs.SetOutput(io.Discard)
 		if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
 			t.Errorf("%s: %v, arguments left %q, in %q", where, err, fs.Args(), args)
 		}

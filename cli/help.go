@@ -32,10 +32,13 @@ var helpTopics = map[string]struct {
 	about string
 	flags func() *flag.FlagSet
 }{
-	"bench":   {"tpsrace bench [flags]: race without the dashboard and print the leaderboard.", func() *flag.FlagSet { return (&benchCmd{}).flags() }},
-	"sim":     {"tpsrace sim [flags]: run the simulated OpenAI-compatible server alone.", func() *flag.FlagSet { return (&simCmd{}).flags() }},
+	"bench": {"tpsrace bench [flags]: race without the dashboard and print the leaderboard.", func() *flag.FlagSet { return (&benchCmd{}).flags() }},
+	"sim":   {"tpsrace sim [flags]: run the simulated OpenAI-compatible server alone.", func() *flag.FlagSet { return (&simCmd{}).flags() }},
+	"watch": {"tpsrace watch [flags]: race on a schedule and serve the figures to Prometheus (docs/WATCH.md).", func() *flag.FlagSet { return (&watchCmd{}).flags() }},
+	"report": {"tpsrace report FILE… [flags]: summarise watch history and bench JSON files (flags may stand among the files);\n" +
+		"tpsrace report --compare A.json B.json: two results side by side.", func() *flag.FlagSet { return (&reportCmd{}).flags() }},
+	"check":   {"tpsrace check [flags]: validate providers.yaml and ask each provider GET /models whether it serves its model (no tokens).", func() *flag.FlagSet { return (&checkCmd{}).flags() }},
 	"version": {"tpsrace version (or --version): print the version, the commit and the Go version it was built with.", nil},
-	"watch":   {"tpsrace watch [flags]: race on a schedule and serve the figures to Prometheus.", func() *flag.FlagSet { return (&watchCmd{}).flagSet(io.Discard) }},
 }
 
 // help prints the help of topic ("" for tpsrace itself: the commands, then
@@ -48,7 +51,7 @@ func help(topic string, w io.Writer) error {
 	}
 	t, ok := helpTopics[topic]
 	if !ok {
-		return usageError{fmt.Errorf("help: no command %q (want bench, sim or version)", topic)}
+		return usageError{fmt.Errorf("help: no command %q (want bench, sim, watch, report, check or version)", topic)}
 	}
 	fmt.Fprintf(w, "%s\n", t.about)
 	if t.flags != nil {

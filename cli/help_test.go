@@ -27,6 +27,11 @@ func TestHelp(t *testing.T) {
 		{[]string{"bench", "-h"}, []string{"tpsrace bench [flags]:", "-format"}},
 		{[]string{"help", "sim"}, []string{"tpsrace sim [flags]:", "-addr", "-slots"}},
 		{[]string{"help", "version"}, []string{"tpsrace version (or --version)"}},
+		{[]string{"help", "watch"}, []string{"tpsrace watch [flags]:", "-interval", "-metrics-addr", "-probe-name", "-history", "-log-format", "-grace"}},
+		{[]string{"watch", "-h"}, []string{"tpsrace watch [flags]:"}},
+		{[]string{"help", "report"}, []string{"tpsrace report FILE…", "--compare A.json B.json", "-format", "-out"}},
+		{[]string{"report", "a.json", "-h"}, []string{"tpsrace report FILE…"}},
+		{[]string{"help", "check"}, []string{"tpsrace check [flags]:", "-config", "-only"}},
 	} {
 		code, out, errOut := run(t, t.TempDir(), tc.args...)
 		if code != 0 || errOut != "" {

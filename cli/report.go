@@ -21,19 +21,18 @@ type reportCmd struct {
 	compare bool
 }
 
-func (c *reportCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (c *reportCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace report", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: tpsrace report FILE… [--format markdown|csv|html] [--out FILE]\n       tpsrace report --compare A.json B.json [--format markdown|csv]")
-		fs.PrintDefaults()
-	}
 	fs.StringVar(&c.format, "format", "markdown", "output: "+strings.Join(report.OverviewFormats, ", "))
 	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout")
-	fs.BoolVar(&c.compare, "compare", false, "put two results (A B) side by side with the change of each figure")
-	files, err := parseInterleaved(fs, args)
+	fs.BoolVar(&c.compare, "compare", false, "put two results (A B) side by side with the change of each figure (markdown or csv)")
+	return fs
+}
+
+func (c *reportCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	files, err := parseInterleaved(c.flags(), args, stdout)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	if !slices.Contains(append(report.OverviewFormats, "md"), c.format) {
 		return usageError{fmt.Errorf("--format %q: want one of %s", c.format, strings.Join(report.OverviewFormats, ", "))}
@@ -83,10 +82,10 @@ func (c *reportCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 
 // parseInterleaved parses flags wherever they stand among the arguments
 // (`report a.jsonl --format csv b.jsonl`), returning the arguments in order.
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
 	var rest []string
 	for {
-		if err := fs.Parse(args); err != nil {
+		if err := parseFlags(fs, args, stdout); err != nil {
 			return nil, err
 		}
 		if fs.NArg() == 0 {

@@ -23,7 +23,7 @@ func TestReportCommand(t *testing.T) {
 		t.Errorf("html: exit %d, stderr %q, %d bytes", code, errOut, len(page))
 	}
 	code, out, _ = run(t, dir, "report", "--compare", c1, c4)
-	if code != 0 || !strings.Contains(out, "| gpu | sim:gpu | tok/s p50 | 125.9 tok/s | 104.9 tok/s | -21.0 tok/s (-16.7%) |") {
+	if code != 0 || !strings.Contains(out, "| gpu | sim:gpu | tok/s p50 | 126 tok/s | 105 tok/s | -21.0 tok/s (-16.7%) |") {
 		t.Errorf("compare: exit %d:\n%s", code, out)
 	}
 }

@@ -27,11 +27,10 @@ type watchCmd struct {
 	logFormat   string
 }
 
-// flagSet declares the watch's flags on a set of its own (the deploy/
-// files are checked against it).
-func (c *watchCmd) flagSet(stderr io.Writer) *flag.FlagSet {
+// flags declares the watch's flags on a set of its own (the deploy/ files
+// are checked against it).
+func (c *watchCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace watch", flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	c.race.register(fs)
 	host, _ := os.Hostname()
 	fs.DurationVar(&c.interval, "interval", time.Minute, "time between race starts (each start moves by up to ±10%; races never overlap)")
@@ -44,9 +43,9 @@ func (c *watchCmd) flagSet(stderr io.Writer) *flag.FlagSet {
 }
 
 func (c *watchCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) (err error) {
-	fs := c.flagSet(stderr)
-	if err := fs.Parse(args); err != nil {
-		return usageError{err}
+	fs := c.flags()
+	if err := parseFlags(fs, args, stdout); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("watch takes no arguments, got %q", fs.Args())}

@@ -4,8 +4,8 @@ import (
 	"encoding/csv"
 	"fmt"
 	"io"
+	"math"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -89,15 +89,8 @@ var comparedFigures = []struct {
 	}},
 }
 
-// precision of a figure in the comparison, by unit.
-func precision(unit string) int {
-	if unit == "ms" {
-		return 0
-	}
-	return 1
-}
-
-// changeText is "+20 ms (+9.4%)", "+5.0 points" for a success rate, "-" when undefined.
+// changeText is "+20ms (+9.4%)", "-21.0 tok/s (-16.7%)", "+5.0 points"
+// for the share of completed streams, "-" when undefined.
 func (c Change) changeText() string {
 	d, ok := c.Delta()
 	if !ok {
@@ -106,28 +99,40 @@ func (c Change) changeText() string {
 	if c.Unit == "%" {
 		return fmt.Sprintf("%+.1f points", d)
 	}
-	s := strconv.FormatFloat(d, 'f', precision(c.Unit), 64)
+	s := c.value(math.Abs(d))
 	switch {
-	case strings.Trim(s, "-0.") == "": // rounds to nothing: no sign
-		s = strings.TrimPrefix(s, "-")
+	case strings.Trim(s, "0.,ms") == "": // rounds to nothing: no sign
 	case d > 0:
 		s = "+" + s
+	default:
+		s = "-" + s
 	}
-	s += " " + c.Unit
 	if r, ok := c.Relative(); ok {
 		s += fmt.Sprintf(" (%+.1f%%)", r)
 	}
 	return s
 }
 
-// cells are the change's row as shown in Markdown and HTML.
-func (c Change) cells() []string {
-	unit := " " + c.Unit
-	if c.Unit == "%" {
-		unit = "%"
+// value is v written in the figure's unit, as the overview writes it.
+func (c Change) value(v float64) string {
+	switch c.Unit {
+	case "ms":
+		return duration(&v)
+	case "%":
+		return fmt.Sprintf("%.1f%%", v)
 	}
-	p := precision(c.Unit)
-	return []string{c.Provider, c.Model, c.Figure, num(c.A, p, unit), num(c.B, p, unit), c.changeText()}
+	return speed(&v) + " tok/s"
+}
+
+// cells are the change's row as shown in Markdown.
+func (c Change) cells() []string {
+	value := func(v *float64) string {
+		if v == nil {
+			return "-"
+		}
+		return c.value(*v)
+	}
+	return []string{c.Provider, c.Model, c.Figure, value(c.A), value(c.B), c.changeText()}
 }
 
 // WriteComparison renders changes as Markdown or CSV; nameA and nameB head
@@ -152,7 +157,7 @@ func WriteComparison(w io.Writer, changes []Change, nameA, nameB, format string)
 			if v, ok := c.Relative(); ok {
 				r = &v
 			}
-			cw.Write([]string{c.Provider, c.Model, c.Figure, c.Unit, csvNum(c.A), csvNum(c.B), csvNum(d), csvNum(r)})
+			writeCSVRow(cw, []string{c.Provider, c.Model, c.Figure, c.Unit, csvNum(c.A), csvNum(c.B), csvNum(d), csvNum(r)})
 		}
 		cw.Flush()
 		return cw.Error()

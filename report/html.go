@@ -204,7 +204,7 @@ func writeChart(b *strings.Builder, title string, series []probeSeries, value fu
 	}
 	fmt.Fprintf(b, "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", padLeft, chartW-padRight, y(0), y(0))
 	fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\">%s</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-		padLeft, chartH-6, from.Format("01-02 15:04"), chartW-padRight, chartH-6, to.Format("01-02 15:04"))
+		padLeft, chartH-6, from.Format("2006-01-02 15:04"), chartW-padRight, chartH-6, to.Format("2006-01-02 15:04"))
 	for i, s := range series {
 		color := seriesColors[i%len(seriesColors)]
 		var line []string

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"tpsrace/probes"
+	"tpsrace/safetext"
 )
 
 // OverviewFormats that Overview.Write and WriteComparison accept.
@@ -30,12 +31,10 @@ var groupHeader = []string{"races", "ok", "failed", "TTFT p50", "TTFT p95", "TTF
 
 // cells are a group's figures as shown in Markdown and HTML, in groupHeader's order.
 func (g Group) cells() []string {
-	msCell := func(v *float64) string { return num(v, 0, " ms") }
-	tpsCell := func(v *float64) string { return num(v, 1, "") }
 	return []string{strconv.Itoa(g.Races), strconv.Itoa(g.OK), strconv.Itoa(g.Failed),
-		msCell(g.TTFTms.P50), msCell(g.TTFTms.P95), msCell(g.TTFTms.Best), msCell(g.TTFTms.Worst),
-		tpsCell(g.OutputTPS.P50), tpsCell(g.OutputTPS.P95), tpsCell(g.OutputTPS.Best), tpsCell(g.OutputTPS.Worst),
-		msCell(g.E2Ems.P50), msCell(g.E2Ems.P95), g.failureText()}
+		duration(g.TTFTms.P50), duration(g.TTFTms.P95), duration(g.TTFTms.Best), duration(g.TTFTms.Worst),
+		speed(g.OutputTPS.P50), speed(g.OutputTPS.P95), speed(g.OutputTPS.Best), speed(g.OutputTPS.Worst),
+		duration(g.E2Ems.P50), duration(g.E2Ems.P95), g.failureText()}
 }
 
 // failureText is "http 2, timeout 1" in the order of probes.Kinds, "none" without failures.
@@ -69,7 +68,7 @@ func (s Overview) notes() []string {
 	if s.Interrupted > 0 {
 		notes = append(notes, fmt.Sprintf("%d interrupted stream(s) left out: tpsrace was stopped while they ran.", s.Interrupted))
 	}
-	return append(notes, "Percentiles, best and worst are over completed streams; TTFT and E2E in ms, output speed in tok/s.")
+	return append(notes, "Percentiles, best and worst are over completed streams; output speed (tok/s) is per user.")
 }
 
 func (s Overview) writeMarkdown(w io.Writer) error {
@@ -95,13 +94,13 @@ func (s Overview) writeMarkdown(w io.Writer) error {
 	return nil
 }
 
-// writeMarkdownTable writes rows (the first is the header), escaping the
-// pipes that would split a cell.
+// writeMarkdownTable writes rows (the first is the header), plain text
+// (safetext) with the pipes that would split a cell escaped.
 func writeMarkdownTable(w io.Writer, rows [][]string) {
 	for i, r := range rows {
 		cells := make([]string, len(r))
-		for j, c := range r {
-			cells[j] = strings.ReplaceAll(c, "|", `\|`)
+		for j, c := range r { // names from other machines' files must not act on the terminal
+			cells[j] = strings.ReplaceAll(safetext.Line(c), "|", `\|`)
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		if i == 0 {
@@ -116,7 +115,7 @@ func csvNum(v *float64) string {
 	if v == nil {
 		return ""
 	}
-	return num(v, 3, "")
+	return strconv.FormatFloat(*v, 'f', 3, 64)
 }
 
 // writeCSV writes one row per provider, model, probe and day, with one
@@ -139,16 +138,16 @@ func (s Overview) writeCSV(w io.Writer) error {
 		for _, k := range probes.Kinds {
 			row = append(row, strconv.Itoa(g.Failures[k]))
 		}
-		cw.Write(row)
+		writeCSVRow(cw, row)
 	}
 	cw.Flush()
 	return cw.Error()
 }
 
-// num is a figure with prec decimals and its unit, "-" where undefined.
-func num(v *float64, prec int, unit string) string {
-	if v == nil {
-		return "-"
+// writeCSVRow writes row with every cell made safe for a spreadsheet (csvCell).
+func writeCSVRow(cw *csv.Writer, row []string) {
+	for i := range row {
+		row[i] = csvCell(row[i])
 	}
-	return strconv.FormatFloat(*v, 'f', prec, 64) + unit
+	cw.Write(row)
 }

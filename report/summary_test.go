@@ -115,3 +115,20 @@ func TestUndefinedFiguresAreNeverZero(t *testing.T) {
 		t.Errorf("comparing undefined TTFTs: %+v, change %q; want undefined", c, c.changeText())
 	}
 }
+
+// Names come from other machines' files: in CSV a formula reads as text,
+// and no escape sequence reaches the terminal from Markdown.
+func TestHostileNamesAreDefused(t *testing.T) {
+	r := record("\x1b]0;owned\x07eu", time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC), okRun(100, 50, 1000))
+	r.Providers[0].Name = "=HYPERLINK(\"http://x\")"
+	o := Summarise([]Record{r})
+	var md, csv bytes.Buffer
+	o.Write(&md, "markdown")
+	o.Write(&csv, "csv")
+	if strings.ContainsAny(md.String()+csv.String(), "\x1b\x07") {
+		t.Errorf("an escape sequence got through:\n%q\n%q", md.String(), csv.String())
+	}
+	if rows := strings.Split(csv.String(), "\n"); !strings.HasPrefix(rows[1], `"'=HYPERLINK(""http://x"")",m,`) {
+		t.Errorf("csv row %q: want the formula as text", rows[1])
+	}
+}

@@ -4,6 +4,7 @@
 //
 //	exp := watch.NewExporter()
 //	http.Handle("/metrics", exp.Handler())
+//	exp.Start("eu-west", cfg.Providers)
 //	exp.Observe("eu-west", cfg.Providers, race.Run(ctx, nil))
 package watch
 
@@ -88,6 +89,27 @@ func NewExporter() *Exporter {
 // Handler serves the registry in the Prometheus exposition format.
 func (e *Exporter) Handler() http.Handler {
 	return promhttp.HandlerFor(e.registry, promhttp.HandlerOpts{Registry: e.registry})
+}
+
+// Start creates every counter and histogram series of providers raced from
+// probe at zero, before the first race: increase() and rate() see a
+// series' first step only from a sample before it, so without this the
+// first failure of a kind (and the first race) would not show. Gauges are
+// left out: a last TTFT of 0 would be a figure nobody measured.
+func (e *Exporter) Start(probe string, providers []config.Provider) {
+	for _, p := range providers {
+		l := prometheus.Labels{"provider": p.Name, "model": p.Model, "probe": probe}
+		e.ttft.With(l)
+		e.speed.With(l)
+		e.e2e.With(l)
+		e.outputTokens.With(l)
+		e.races.With(l)
+		for _, kind := range probes.Kinds {
+			if kind != probes.KindCancelled { // cancelled streams are never observed
+				e.failures.MustCurryWith(l).WithLabelValues(kind)
+			}
+		}
+	}
 }
 
 // Observe records one race: results[provider][stream] of providers, raced

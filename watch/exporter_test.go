@@ -7,6 +7,7 @@ import (
 	dto "github.com/prometheus/client_model/go"
 
 	"tpsrace/config"
+	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/sim"
 )
@@ -50,6 +51,17 @@ func TestObserveARace(t *testing.T) {
 	interrupted := results[0][0]
 	interrupted.Interrupted = true
 	e := NewExporter()
+	e.Start("here", providers)
+	before, err := e.registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := series(t, before, "tpsrace_failures_total", map[string]string{"provider": "ok", "kind": probes.KindTimeout}); m == nil || m.GetCounter().GetValue() != 0 {
+		t.Errorf("before the first race: timeout failures %v, want a series at 0", m)
+	}
+	if m := series(t, before, "tpsrace_last_ttft_seconds", map[string]string{"provider": "ok"}); m != nil {
+		t.Errorf("before the first race: a last TTFT %v nobody measured", m)
+	}
 	e.Observe("here", providers, results)
 	e.Observe("here", providers[:1], [][]probes.Result{{interrupted}})
 
@@ -90,7 +102,8 @@ func TestObserveARace(t *testing.T) {
 	if m := series(t, families, "tpsrace_output_tokens_total", map[string]string{"provider": "ok"}); m.GetCounter().GetValue() != 20 {
 		t.Errorf("output tokens %v, want 20 (the interrupted copy left out)", m.GetCounter().GetValue())
 	}
-	if m := series(t, families, "tpsrace_last_output_tokens_per_second", map[string]string{"provider": "ok"}); m.GetGauge().GetValue() < 400 || m.GetGauge().GetValue() > 600 {
-		t.Errorf("last speed %v, want about 500", m.GetGauge().GetValue())
+	// The last-value gauge is the figure metrics.Compute defines, exactly.
+	if m, f := series(t, families, "tpsrace_last_output_tokens_per_second", map[string]string{"provider": "ok"}), metrics.Compute(&results[0][0], 0); m.GetGauge().GetValue() != f.OutputTPS {
+		t.Errorf("last speed %v, want metrics.Compute's %v", m.GetGauge().GetValue(), f.OutputTPS)
 	}
 }
