@@ -251,13 +251,13 @@ func (m *measurer) ttft() (cold, warm, refCold, refWarm float64) {
 	split := func(byRun map[int][]float64) (float64, float64) {
 		var later []float64
 		for run, v := range byRun {
-			if run > 1 {
+			if run > 0 {
 				later = append(later, v...)
 			}
 		}
-		return mean(byRun[1]), mean(later)
+		return mean(byRun[0]), mean(later)
 	}
-	cold = median(m.repeat, func() float64 {
+	cold = median(m.repeat+2, func() float64 {
 		fail(json.Unmarshal(m.bench(model, streams, manyRuns).stdout, &report))
 		byRun := map[int][]float64{}
 		for _, r := range report.Providers[0].Runs {
@@ -269,7 +269,7 @@ func (m *measurer) ttft() (cold, warm, refCold, refWarm float64) {
 		warm = w
 		return c
 	})
-	refCold = median(m.repeat, func() float64 {
+	refCold = median(m.repeat+2, func() float64 {
 		var byRun map[int][]float64
 		fail(json.Unmarshal(m.reference(model, streams, manyRuns).stdout, &byRun))
 		c, w := split(byRun)
@@ -280,12 +280,12 @@ func (m *measurer) ttft() (cold, warm, refCold, refWarm float64) {
 }
 
 // referenceClient runs races of conc streams and prints each race's TTFTs
-// (ms, by race number from 1) as JSON.
+// (ms, by race number from 0, as tpsrace's report numbers them) as JSON.
 func referenceClient(url, model string, conc, runs int) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, DisableCompression: true}}
 	ttft := map[int][]float64{}
 	body := fmt.Sprintf(`{"model":%q,"messages":[{"role":"user","content":"Explain how a CPU cache works."}],"max_tokens":%d,"stream":true}`, model, answer)
-	for run := 1; run <= runs; run++ {
+	for run := range runs {
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		release := time.Now()
