@@ -5,8 +5,8 @@
 //
 //	go run ./scripts/costs -tpsrace /path/to/tpsrace
 //
-// The same binary is the reference client when started with -reference:
-// plain net/http, split SSE lines, decode each event's JSON, nothing else.
+// The same binary is the reference client (package reference) when started
+// with -reference.
 package main
 
 import (
@@ -27,6 +27,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"tpsrace/scripts/costs/reference"
 )
 
 const (
@@ -291,7 +293,8 @@ func referenceClient(url, model string, conc, runs int) {
 		release := time.Now()
 		for range conc {
 			wg.Go(func() {
-				first := referenceStream(client, url, body, release)
+				_, first, err := reference.Stream(client, url, body, release)
+				fail(err)
 				mu.Lock()
 				ttft[run] = append(ttft[run], ms(first))
 				mu.Unlock()
@@ -300,34 +303,6 @@ func referenceClient(url, model string, conc, runs int) {
 		wg.Wait()
 	}
 	fail(json.NewEncoder(os.Stdout).Encode(ttft))
-}
-
-// referenceStream reads one stream and returns its time to the first text.
-func referenceStream(client *http.Client, url, body string, release time.Time) time.Duration {
-	resp, err := client.Post(url+"/chat/completions", "application/json", strings.NewReader(body))
-	fail(err)
-	defer resp.Body.Close()
-	var first time.Duration
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		payload, ok := bytes.CutPrefix(sc.Bytes(), []byte("data: "))
-		if !ok || string(payload) == "[DONE]" {
-			continue
-		}
-		var c struct {
-			Choices []struct {
-				Delta struct {
-					Content string `json:"content"`
-				} `json:"delta"`
-			} `json:"choices"`
-		}
-		fail(json.Unmarshal(payload, &c))
-		if first == 0 && len(c.Choices) > 0 && c.Choices[0].Delta.Content != "" {
-			first = time.Since(release)
-		}
-	}
-	fail(sc.Err())
-	return first
 }
 
 func run(c *exec.Cmd) usage {
