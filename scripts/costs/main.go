@@ -177,7 +177,10 @@ func (m *measurer) firstFrame() (tpsrace, pty time.Duration) {
 	cfg := m.config(m.simURL, m.model(1))
 	measure := func(command string) time.Duration {
 		return median(m.repeat+2, func() time.Duration {
-			c := exec.Command("script", "-qfec", "stty cols 140 rows 45; exec "+command, "/dev/null")
+			// script(1) runs the command in a session of its own, so the
+			// command leaves its pid to be stopped by.
+			pidFile := filepath.Join(m.dir, "pid")
+			c := exec.Command("script", "-qfec", "stty cols 140 rows 45; echo $$ >"+pidFile+"; exec "+command, "/dev/null")
 			c.Env = append(os.Environ(), "TERM=xterm-256color")
 			c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			out := must(c.StdoutPipe())
@@ -206,6 +209,15 @@ func (m *measurer) firstFrame() (tpsrace, pty time.Duration) {
 				}
 				if err != nil {
 					fail(fmt.Errorf("%s: no frame: %v: %q", command, err, seen.Bytes()))
+				}
+			}
+			if pid, err := os.ReadFile(pidFile); err == nil {
+				os.Remove(pidFile)
+				var n int
+				fmt.Sscan(string(pid), &n)
+				// Only while it is still the dashboard: echo's pid may be reused.
+				if cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", n)); err == nil && bytes.Contains(cmd, []byte("--config")) {
+					syscall.Kill(n, syscall.SIGKILL)
 				}
 			}
 			syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
