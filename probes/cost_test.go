@@ -1,10 +1,8 @@
 package probes
 
 import (
-	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -14,6 +12,7 @@ import (
 	"time"
 
 	"tpsrace/config"
+	"tpsrace/scripts/costs/reference"
 	"tpsrace/tokens"
 )
 
@@ -71,7 +70,13 @@ func BenchmarkMeasuringCost(b *testing.B) {
 	url := costServer(b)
 	b.Run("reference", func(b *testing.B) {
 		client := &http.Client{}
-		measureCPU(b, func() int { return referenceStream(b, client, url) })
+		measureCPU(b, func() int {
+			n, _, err := reference.Stream(client, url, `{"model":"bench","stream":true}`, time.Now())
+			if err != nil {
+				b.Fatal(err)
+			}
+			return n
+		})
 	})
 	b.Run("tpsrace", func(b *testing.B) {
 		race := Race{Providers: []config.Provider{{Name: "bench", Model: "bench", BaseURL: url}}, Request: Request{Prompt: "hi", MaxTokens: costTokens}, Clients: &Clients{}}
@@ -83,36 +88,4 @@ func BenchmarkMeasuringCost(b *testing.B) {
 			return len(res.Events)
 		})
 	})
-}
-
-// referenceStream is the minimal client: POST, split lines, decode JSON.
-func referenceStream(b *testing.B, client *http.Client, url string) int {
-	resp, err := client.Post(url+"/chat/completions", "application/json", strings.NewReader(`{"model":"bench","stream":true}`))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	n := 0
-	for sc.Scan() {
-		line := sc.Bytes()
-		payload, ok := bytes.CutPrefix(line, []byte("data: "))
-		if !ok || string(payload) == "[DONE]" {
-			continue
-		}
-		var c struct {
-			Choices []struct {
-				Delta struct {
-					Content string `json:"content"`
-				} `json:"delta"`
-			} `json:"choices"`
-		}
-		if err := json.Unmarshal(payload, &c); err != nil {
-			b.Fatal(err)
-		}
-		if len(c.Choices) > 0 && c.Choices[0].Delta.Content != "" {
-			n++
-		}
-	}
-	return n
 }

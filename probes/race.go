@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"tpsrace/config"
-	"tpsrace/tokens"
 )
 
 // Update is what a race reports while it runs: one update with Released set
@@ -108,12 +107,10 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 			}()
 		}
 	}
+	warmCodecs()
 	ready.Wait()
 	release = time.Now()
 	close(start)
-	// Timestamps do not need the vocabulary, so it loads (a few ms) while
-	// the requests are on their way, not before the release.
-	go tokens.Warm()
 	if updates != nil {
 		updates <- Update{Provider: -1, Stream: -1, Released: release}
 	}

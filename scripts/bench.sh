@@ -23,7 +23,7 @@ machine="$(go env GOOS)/$(go env GOARCH), $(nproc) cores, $(grep -m1 'model name
 doc=docs/BENCHMARKS.md
 awk -v costs="$costs" -v micro="$micro" -v machine="$machine" -v repeat="$repeat" -v date="$(date -u +%Y-%m-%d)" '
   /<!-- results:start -->/ {
-    print; print ""; print "Measured " date " on " machine "; median of " repeat " samples per figure (more for start-up)."; print ""
+    print; print ""; print "Measured " date " on " machine "; median of " repeat " samples per figure (two more for start-up and TTFT)."; print ""
     print costs; print ""; print "| micro-benchmark | per op |"; print "|---|---|"; print micro; print ""; skip=1; next }
   /<!-- results:end -->/ { skip=0 }
   !skip { print }' "$doc" > "$doc.new" && mv "$doc.new" "$doc"

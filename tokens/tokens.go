@@ -127,6 +127,6 @@ func incompleteSuffix(b []byte) int {
 	return 0
 }
 
-// Warm loads the vocabulary now (a few ms), so that the first count does not
-// wait for it.
+// Warm loads the vocabulary now (well under a millisecond), so that the
+// first count does not wait for it.
 func Warm() { loadVocab() }

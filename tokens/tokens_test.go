@@ -103,7 +103,7 @@ var tricky = []string{
 }
 
 // TestMatchesTiktoken: the same counts as tiktoken itself on the recorded
-// streams, the tricky texts, every vocabulary entry and random text.
+// streams, the tricky texts, vocabulary entries and random text.
 func TestMatchesTiktoken(t *testing.T) {
 	ref := tiktokenCount()
 	check := func(s string) {
@@ -121,9 +121,13 @@ func TestMatchesTiktoken(t *testing.T) {
 	for _, s := range tricky {
 		check(s)
 	}
+	// Every token that is not single, and every 8th (TestEveryTokenCountsOne
+	// holds every token to tiktoken's verdict on whether it counts 1).
 	v := loadVocab()
 	for r := range vocabSize {
-		check(v.token(r))
+		if !v.single(r) || r%8 == 0 {
+			check(v.token(r))
+		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 3000 {

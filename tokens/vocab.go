@@ -45,8 +45,8 @@ func newVocab() *vocab {
 	return v
 }
 
-// single reports whether token r's bytes, counted as text, are that one
-// token. A few hundred are not: ones that straddle pre-tokeniser pieces
+// single reports whether token r's bytes, counted as text, are one token
+// (o200k.NotSingle, from tiktoken itself, is clear). A few hundred are not: ones that straddle pre-tokeniser pieces
 // (" I'", "\n//") and parts of a UTF-8 sequence, which tiktoken reads as
 // U+FFFD.
 func (v *vocab) single(r int) bool { return v.info[r]&o200k.NotSingle == 0 }

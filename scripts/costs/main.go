@@ -5,8 +5,8 @@
 //
 //	go run ./scripts/costs -tpsrace /path/to/tpsrace
 //
-// The same binary is the reference client when started with -reference:
-// plain net/http, split SSE lines, decode each event's JSON, nothing else.
+// The same binary is the reference client (package reference) when started
+// with -reference.
 package main
 
 import (
@@ -27,6 +27,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"tpsrace/scripts/costs/reference"
 )
 
 const (
@@ -175,7 +177,10 @@ func (m *measurer) firstFrame() (tpsrace, pty time.Duration) {
 	cfg := m.config(m.simURL, m.model(1))
 	measure := func(command string) time.Duration {
 		return median(m.repeat+2, func() time.Duration {
-			c := exec.Command("script", "-qfec", "stty cols 140 rows 45; exec "+command, "/dev/null")
+			// script(1) runs the command in a session of its own, so the
+			// command leaves its pid to be stopped by.
+			pidFile := filepath.Join(m.dir, "pid")
+			c := exec.Command("script", "-qfec", "stty cols 140 rows 45; echo $$ >"+pidFile+"; exec "+command, "/dev/null")
 			c.Env = append(os.Environ(), "TERM=xterm-256color")
 			c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 			out := must(c.StdoutPipe())
@@ -204,6 +209,15 @@ func (m *measurer) firstFrame() (tpsrace, pty time.Duration) {
 				}
 				if err != nil {
 					fail(fmt.Errorf("%s: no frame: %v: %q", command, err, seen.Bytes()))
+				}
+			}
+			if pid, err := os.ReadFile(pidFile); err == nil {
+				os.Remove(pidFile)
+				var n int
+				fmt.Sscan(string(pid), &n)
+				// Only while it is still the dashboard: echo's pid may be reused.
+				if cmd, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", n)); err == nil && bytes.Contains(cmd, []byte("--config")) {
+					syscall.Kill(n, syscall.SIGKILL)
 				}
 			}
 			syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
@@ -251,13 +265,13 @@ func (m *measurer) ttft() (cold, warm, refCold, refWarm float64) {
 	split := func(byRun map[int][]float64) (float64, float64) {
 		var later []float64
 		for run, v := range byRun {
-			if run > 1 {
+			if run > 0 {
 				later = append(later, v...)
 			}
 		}
-		return mean(byRun[1]), mean(later)
+		return mean(byRun[0]), mean(later)
 	}
-	cold = median(m.repeat, func() float64 {
+	cold = median(m.repeat+2, func() float64 {
 		fail(json.Unmarshal(m.bench(model, streams, manyRuns).stdout, &report))
 		byRun := map[int][]float64{}
 		for _, r := range report.Providers[0].Runs {
@@ -269,7 +283,7 @@ func (m *measurer) ttft() (cold, warm, refCold, refWarm float64) {
 		warm = w
 		return c
 	})
-	refCold = median(m.repeat, func() float64 {
+	refCold = median(m.repeat+2, func() float64 {
 		var byRun map[int][]float64
 		fail(json.Unmarshal(m.reference(model, streams, manyRuns).stdout, &byRun))
 		c, w := split(byRun)
@@ -280,18 +294,19 @@ func (m *measurer) ttft() (cold, warm, refCold, refWarm float64) {
 }
 
 // referenceClient runs races of conc streams and prints each race's TTFTs
-// (ms, by race number from 1) as JSON.
+// (ms, by race number from 0, as tpsrace's report numbers them) as JSON.
 func referenceClient(url, model string, conc, runs int) {
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, DisableCompression: true}}
 	ttft := map[int][]float64{}
 	body := fmt.Sprintf(`{"model":%q,"messages":[{"role":"user","content":"Explain how a CPU cache works."}],"max_tokens":%d,"stream":true}`, model, answer)
-	for run := 1; run <= runs; run++ {
+	for run := range runs {
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		release := time.Now()
 		for range conc {
 			wg.Go(func() {
-				first := referenceStream(client, url, body, release)
+				_, first, err := reference.Stream(client, url, body, release)
+				fail(err)
 				mu.Lock()
 				ttft[run] = append(ttft[run], ms(first))
 				mu.Unlock()
@@ -300,34 +315,6 @@ func referenceClient(url, model string, conc, runs int) {
 		wg.Wait()
 	}
 	fail(json.NewEncoder(os.Stdout).Encode(ttft))
-}
-
-// referenceStream reads one stream and returns its time to the first text.
-func referenceStream(client *http.Client, url, body string, release time.Time) time.Duration {
-	resp, err := client.Post(url+"/chat/completions", "application/json", strings.NewReader(body))
-	fail(err)
-	defer resp.Body.Close()
-	var first time.Duration
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		payload, ok := bytes.CutPrefix(sc.Bytes(), []byte("data: "))
-		if !ok || string(payload) == "[DONE]" {
-			continue
-		}
-		var c struct {
-			Choices []struct {
-				Delta struct {
-					Content string `json:"content"`
-				} `json:"delta"`
-			} `json:"choices"`
-		}
-		fail(json.Unmarshal(payload, &c))
-		if first == 0 && len(c.Choices) > 0 && c.Choices[0].Delta.Content != "" {
-			first = time.Since(release)
-		}
-	}
-	fail(sc.Err())
-	return first
 }
 
 func run(c *exec.Cmd) usage {

@@ -1,0 +1,50 @@
+// Package reference is the least a streaming client can do, the yardstick
+// for what measuring costs: plain net/http, split SSE lines with a
+// bufio.Scanner, decode each event's JSON with encoding/json, nothing else.
+// scripts/costs runs it as a process beside tpsrace; BenchmarkMeasuringCost
+// runs it in-process.
+package reference
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Stream posts body to url/chat/completions and reads the stream. It returns
+// the number of events that carried text and the time from release to the
+// first of them.
+func Stream(client *http.Client, url, body string, release time.Time) (events int, first time.Duration, err error) {
+	resp, err := client.Post(url+"/chat/completions", "application/json", strings.NewReader(body))
+	if err != nil {
+		return 0, 0, err
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		payload, ok := bytes.CutPrefix(sc.Bytes(), []byte("data: "))
+		if !ok || string(payload) == "[DONE]" {
+			continue
+		}
+		var c struct {
+			Choices []struct {
+				Delta struct {
+					Content string `json:"content"`
+				} `json:"delta"`
+			} `json:"choices"`
+		}
+		if err := json.Unmarshal(payload, &c); err != nil {
+			return events, first, err
+		}
+		if len(c.Choices) > 0 && c.Choices[0].Delta.Content != "" {
+			if events == 0 {
+				first = time.Since(release)
+			}
+			events++
+		}
+	}
+	return events, first, sc.Err()
+}
