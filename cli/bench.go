@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"tpsrace/probes"
+	"tpsrace/recording"
 	"tpsrace/report"
 	"tpsrace/tokens"
 )
@@ -23,6 +24,7 @@ type benchCmd struct {
 	runs   int
 	format string
 	out    string
+	record string
 }
 
 // errAllFailed: the bench ran, but no stream completed.
@@ -35,6 +37,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.IntVar(&c.runs, "runs", 1, "races to run one after another")
 	fs.StringVar(&c.format, "format", "table", "output: "+strings.Join(report.Formats, ", "))
 	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout")
+	fs.StringVar(&c.record, "record", "", "also record every race to this file (tpsrace.race/v1, gzipped when it ends in .gz; see tpsrace replay)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}
@@ -44,8 +47,8 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if c.runs < 1 {
 		return usageError{fmt.Errorf("--runs must be at least 1, got %d", c.runs)}
 	}
-	if !slices.Contains(append(report.Formats, "md"), c.format) {
-		return usageError{fmt.Errorf("--format %q: want one of %s", c.format, strings.Join(report.Formats, ", "))}
+	if err := checkFormat(c.format); err != nil {
+		return err
 	}
 	s, err := c.race.load(ctx, stderr)
 	if err != nil {
@@ -63,6 +66,12 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	defer clients.Close()
 	race := probes.Race{Providers: s.cfg.Providers, Request: probes.Request{Prompt: s.cfg.Prompt, MaxTokens: s.cfg.MaxTokens},
 		Concurrency: c.race.concurrency, Retries: c.race.retries, Clients: clients}
+	var rec *recording.Writer
+	if c.record != "" {
+		if rec, err = recording.Create(c.record, recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt), s.cfg); err != nil {
+			return err
+		}
+	}
 	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, c.runs)
 	before := serverTotals(ctx, s.cfg)
 	for run := range c.runs {
@@ -81,30 +90,61 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		close(updates)
 		<-drained
 		in.Races = append(in.Races, results)
+		if rec != nil {
+			rec.Race(results) // its error comes back from Close
+		}
 	}
 	progress.finish()
 	in.Interrupted = ctx.Err() != nil
+	if rec != nil {
+		if err := rec.Close(in.Interrupted); err != nil {
+			fmt.Fprintf(stderr, "tpsrace: recording %s: %v\n", c.record, err)
+		} else {
+			fmt.Fprintln(stderr, "recorded", c.record)
+		}
+	}
 	reportServerTotals(before, serverTotals(context.WithoutCancel(ctx), s.cfg), stderr)
 
 	b := report.Build(in)
+	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
+		return err
+	}
+	if in.Interrupted {
+		return errInterrupted
+	}
+	return anyCompleted(b)
+}
+
+// checkFormat is a usage error unless format is one report.Write takes.
+func checkFormat(format string) error {
+	if !slices.Contains(append(report.Formats, "md"), format) {
+		return usageError{fmt.Errorf("--format %q: want one of %s", format, strings.Join(report.Formats, ", "))}
+	}
+	return nil
+}
+
+// writeReport writes b in format to out, or to stdout when out is "".
+func writeReport(b *report.Bench, format, out string, stdout, stderr io.Writer) error {
 	w := stdout
-	if c.out != "" {
-		f, err := os.Create(c.out)
+	if out != "" {
+		f, err := os.Create(out)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
 		w = f
 	}
-	if err := b.Write(w, c.format); err != nil {
+	if err := b.Write(w, format); err != nil {
 		return err
 	}
-	if c.out != "" {
-		fmt.Fprintln(stderr, "wrote", c.out)
+	if out != "" {
+		fmt.Fprintln(stderr, "wrote", out)
 	}
-	if in.Interrupted {
-		return errInterrupted
-	}
+	return nil
+}
+
+// anyCompleted is errAllFailed when no stream of b completed.
+func anyCompleted(b *report.Bench) error {
 	for _, p := range b.Providers {
 		if p.Summary.OK > 0 {
 			return nil

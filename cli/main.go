@@ -22,6 +22,7 @@ Usage:
   tpsrace [flags]          open the race dashboard
   tpsrace bench [flags]    race without the dashboard and print the leaderboard
   tpsrace sim [flags]      run the simulated OpenAI-compatible server alone
+  tpsrace replay FILE      replay a recorded race (--record) with no network or keys
 
 Run "tpsrace COMMAND -h" for a command's flags. Without providers.yaml (or
 with no API key set) tpsrace races its built-in simulated providers.
@@ -36,6 +37,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	switch {
 	case len(args) > 0 && args[0] == "bench":
 		err = (&benchCmd{}).run(ctx, args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "replay":
+		err = (&replayCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && args[0] == "sim":
 		err = (&simCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help"):

@@ -17,6 +17,7 @@ import (
 
 	"tpsrace/config"
 	"tpsrace/probes"
+	"tpsrace/report"
 )
 
 // Schema is the format this package writes. Readers accept any recording of
@@ -85,19 +86,26 @@ type Race struct {
 	Results [][]probes.Result
 }
 
-// Config is the race's config as far as a recording keeps it: enough for
+// Report is what the bench report needs of the recording; report.Build
+// of it gives exactly the live race's report.
+func (r *Recording) Report() report.Input {
+	return report.Input{Config: r.config(), Concurrency: r.Header.Concurrency, Races: r.results(),
+		Interrupted: r.Interrupted, StartedAt: r.Header.StartedAt}
+}
+
+// config is the race's config as far as a recording keeps it: enough for
 // the report and the dashboard, never a key.
-func (r *Recording) Config() *config.Config {
+func (r *Recording) config() *config.Config {
 	h := r.Header
-	cfg := &config.Config{Path: "", Prompt: h.Prompt, MaxTokens: h.MaxTokens, Simulated: h.Simulated}
+	cfg := &config.Config{Prompt: h.Prompt, MaxTokens: h.MaxTokens, Simulated: h.Simulated}
 	for _, p := range h.Providers {
 		cfg.Providers = append(cfg.Providers, config.Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.BaseURL, Price: p.Price})
 	}
 	return cfg
 }
 
-// Results are every race's results, [race][provider][stream], as the report takes them.
-func (r *Recording) Results() [][][]probes.Result {
+// results are every race's results, [race][provider][stream].
+func (r *Recording) results() [][][]probes.Result {
 	races := make([][][]probes.Result, len(r.Races))
 	for i, race := range r.Races {
 		races[i] = race.Results
