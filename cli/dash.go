@@ -6,22 +6,26 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"tpsrace/config"
 	"tpsrace/probes"
+	"tpsrace/recording"
 	"tpsrace/report"
 	"tpsrace/ui"
 )
 
 // dashCmd is `tpsrace`: the live race dashboard.
 type dashCmd struct {
-	race raceFlags
+	race   raceFlags
+	record string
 }
 
 func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tpsrace", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c.race.register(fs)
+	fs.StringVar(&c.record, "record", "", "record the finished races to this file, rewritten after each race (tpsrace.race/v1; see tpsrace replay)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}
@@ -43,10 +47,15 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return s.local.start(ctx, s.cfg, c.race.concurrency, progress)
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".",
-		Details: s.local.info, Prepare: prepare, Save: saveJSON})
+		Details: s.local.info, Prepare: prepare, Save: saveJSON, Record: saveRecording, RecordPath: c.record})
 }
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.
 func saveJSON(w io.Writer, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
 	return report.Build(report.Input{Config: cfg, Concurrency: concurrency, Races: races, Interrupted: interrupted}).WriteJSON(w)
+}
+
+// saveRecording writes the dashboard's races as a recording (tpsrace replay).
+func saveRecording(path string, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
+	return recording.WriteFile(path, recording.NewHeader(cfg, concurrency, time.Time{}), cfg, races, interrupted)
 }

@@ -44,6 +44,11 @@ type Options struct {
 	Prepare func(ctx context.Context, progress func(provider int, msg string)) []error
 	// Save writes the finished races, races[run][provider][stream].
 	Save func(w io.Writer, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error
+	// Record, when set, writes a recording of the same races to path: `s`
+	// writes it beside the JSON (.tpsr), and RecordPath, when set, is
+	// rewritten after every finished race (--record).
+	Record     func(path string, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error
+	RecordPath string
 }
 
 // concurrencySteps are what `c` cycles through.
@@ -179,6 +184,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.paused {
 			m.refresh()
 		}
+		return m, m.recordHistory()
 	case frameMsg:
 		if msg.tick != m.tick || m.paused {
 			return m, nil
@@ -588,9 +594,10 @@ func (m *Model) save() tea.Cmd {
 	}
 	cfg := *m.opts.Config
 	cfg.Prompt = m.historyPrompt
-	races, conc, dir, write := slices.Clone(m.history), m.historyConc, m.opts.SaveDir, m.opts.Save
+	races, conc, dir, write, record := slices.Clone(m.history), m.historyConc, m.opts.SaveDir, m.opts.Save, m.opts.Record
 	return func() tea.Msg {
-		path := filepath.Join(dir, "tpsrace-"+time.Now().Format("20060102-150405")+".json")
+		stem := filepath.Join(dir, "tpsrace-"+time.Now().Format("20060102-150405"))
+		path := stem + ".json"
 		f, err := os.Create(path)
 		if err != nil {
 			return savedMsg{err: err}
@@ -599,7 +606,27 @@ func (m *Model) save() tea.Cmd {
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
+		if err == nil && record != nil {
+			err = record(stem+".tpsr", &cfg, conc, races, false)
+			path += " and " + stem + ".tpsr"
+		}
 		return savedMsg{path: path, err: err}
+	}
+}
+
+// recordHistory rewrites Options.RecordPath with the races `s` would save.
+func (m *Model) recordHistory() tea.Cmd {
+	if m.opts.RecordPath == "" || m.opts.Record == nil || len(m.history) == 0 {
+		return nil
+	}
+	cfg := *m.opts.Config
+	cfg.Prompt = m.historyPrompt
+	races, conc, path, record := slices.Clone(m.history), m.historyConc, m.opts.RecordPath, m.opts.Record
+	return func() tea.Msg {
+		if err := record(path, &cfg, conc, races, false); err != nil {
+			return savedMsg{err: err}
+		}
+		return nil
 	}
 }
 

@@ -1,0 +1,60 @@
+package ui
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/probes"
+	"tpsrace/recording"
+	"tpsrace/report"
+)
+
+// The dashboard's `s` saves the JSON results and a recording of the same
+// races; --record (RecordPath) keeps a recording of them after every race.
+// Replayed, both give the saved JSON byte for byte.
+func TestSaveAlsoRecords(t *testing.T) {
+	noLeaks(t)
+	srv := startSim(t)
+	cfg := simConfig(srv, "Hi.", 40, "sim:ttft=10ms,tps=1500,tokens=30", "sim:ttft=10ms,tps=900,tokens=20,reasoning=10", "sim:fault=500")
+	dir := t.TempDir()
+	save := func(w io.Writer, c *config.Config, conc int, races [][][]probes.Result, interrupted bool) error {
+		return report.Build(report.Input{Config: c, Concurrency: conc, Races: races, Interrupted: interrupted}).WriteJSON(w)
+	}
+	record := func(path string, c *config.Config, conc int, races [][][]probes.Result, interrupted bool) error {
+		return recording.WriteFile(path, recording.NewHeader(c, conc, time.Time{}), c, races, interrupted)
+	}
+	live := filepath.Join(dir, "live.tpsr")
+	tm := startProgram(t, Options{Config: cfg, SaveDir: dir, Save: save, Record: record, RecordPath: live})
+	waitFor(t, tm, "faster than")
+	tm.Type("r")
+	waitFor(t, tm, "faster than") // the second race's verdict: r cleared the first one's
+	tm.Type("s")
+	waitFor(t, tm, "saved ")
+	quit(t, tm)
+
+	saved, _ := filepath.Glob(filepath.Join(dir, "tpsrace-*.json"))
+	if len(saved) != 1 {
+		t.Fatalf("saved %v, want one JSON file", saved)
+	}
+	want, _ := os.ReadFile(saved[0])
+	for _, path := range []string{strings.TrimSuffix(saved[0], ".json") + ".tpsr", live} {
+		rec, err := recording.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Races) != 2 {
+			t.Errorf("%s: %d races, want 2", path, len(rec.Races))
+		}
+		var got bytes.Buffer
+		report.Build(rec.Report()).WriteJSON(&got)
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s replayed differs from the saved JSON:\nsaved:\n%s\nreplayed:\n%s", path, want, got.Bytes())
+		}
+	}
+}
