@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"time"
 
 	"tpsrace/config"
@@ -40,14 +41,21 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return err
 	}
 	defer s.close()
-	// The dashboard starts the local servers itself, loading in their lanes:
-	// start sets their base URLs in s.cfg and fills s.local.info, both read
-	// by the dashboard only once start has returned.
-	prepare := func(ctx context.Context, progress func(provider int, msg string)) []error {
-		return s.local.start(ctx, s.cfg, c.race.concurrency, progress)
+	// The dashboard starts the local servers itself, loading in their lanes,
+	// and applies what start found to its own copy of the providers: start
+	// works on a copy of the config, never on the one the dashboard reads.
+	prepare := func(ctx context.Context, progress func(provider int, msg string)) []ui.Prepared {
+		cfg := *s.cfg
+		cfg.Providers = slices.Clone(s.cfg.Providers)
+		errs := s.local.start(ctx, &cfg, c.race.concurrency, progress)
+		found := make([]ui.Prepared, len(errs))
+		for i, p := range cfg.Providers {
+			found[i] = ui.Prepared{BaseURL: p.BaseURL, Detail: s.local.info[p.Name], Err: errs[i]}
+		}
+		return found
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".",
-		Details: s.local.info, Prepare: prepare, Save: saveJSON, Record: saveRecording, RecordPath: c.record})
+		Prepare: prepare, Save: saveJSON, Record: saveRecording, RecordPath: c.record})
 }
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.

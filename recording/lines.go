@@ -32,6 +32,7 @@ type streamLine struct {
 	Provider     int           `json:"provider"` // index into the header's providers
 	Stream       int           `json:"stream"`
 	Unreleased   bool          `json:"unreleased,omitempty"` // never raced (its local server could not start)
+	SentNS       int64         `json:"sent_ns"`              // when the stream began its request: the start skew
 	Events       []eventJSON   `json:"events"`
 	EndNS        int64         `json:"end_ns"`
 	FinishReason string        `json:"finish_reason"`
@@ -98,7 +99,7 @@ type endLine struct {
 }
 
 func newStreamLine(race, provider int, r *probes.Result, redact func(string) string) streamLine {
-	l := streamLine{Type: typeStream, Race: race, Provider: provider, Stream: r.Stream, Unreleased: r.Release.IsZero(),
+	l := streamLine{Type: typeStream, Race: race, Provider: provider, Stream: r.Stream, Unreleased: r.Release.IsZero(), SentNS: int64(r.Sent),
 		Events: make([]eventJSON, len(r.Events)), EndNS: int64(r.End), FinishReason: r.FinishReason,
 		Usage: (*usageJSON)(r.Usage), Timings: (*timingsJSON)(r.Timings), Retries: r.Retries, Interrupted: r.Interrupted, Price: r.Price,
 		PhasesNS: phasesJSON{int64(r.Phases.DNS), int64(r.Phases.Connected), int64(r.Phases.TLS), int64(r.Phases.WroteRequest), int64(r.Phases.FirstByte)},
@@ -117,7 +118,7 @@ func newStreamLine(race, provider int, r *probes.Result, redact func(string) str
 }
 
 func (l *streamLine) result(p Provider, release time.Time) probes.Result {
-	r := probes.Result{Provider: p.Name, Model: p.Model, Stream: l.Stream, Release: release, Events: make([]probes.Event, len(l.Events)),
+	r := probes.Result{Provider: p.Name, Model: p.Model, Stream: l.Stream, Release: release, Sent: time.Duration(l.SentNS), Events: make([]probes.Event, len(l.Events)),
 		Usage: (*probes.Usage)(l.Usage), FinishReason: l.FinishReason, Timings: (*probes.ServerTimings)(l.Timings), End: time.Duration(l.EndNS), Retries: l.Retries,
 		Interrupted: l.Interrupted, Price: l.Price,
 		Phases: probes.Phases{DNS: time.Duration(l.PhasesNS.DNS), Connected: time.Duration(l.PhasesNS.Connected), TLS: time.Duration(l.PhasesNS.TLS),

@@ -42,7 +42,8 @@ func TestResizeMidRaceFitsEverySize(t *testing.T) {
 		m = update(m, tea.WindowSizeMsg{Width: s[0], Height: s[1]})
 		check(m, s[0], s[1])
 	}
-	m = update(m, batchMsg{race: m.raceID, updates: updates[:len(updates)/2]})
+	m = update(m, releasedMsg{race: m.s.id, clock: fixedClock(300 * ms)})
+	m = update(m, batchMsg{race: m.s.id, updates: updates[:len(updates)/2]})
 	for _, s := range sizes {
 		m = update(m, tea.WindowSizeMsg{Width: s[0], Height: s[1]})
 		check(m, s[0], s[1])
@@ -50,7 +51,7 @@ func TestResizeMidRaceFitsEverySize(t *testing.T) {
 		check(m, s[0], s[1])
 		m = update(m, press("esc"))
 	}
-	m = update(m, raceDoneMsg{race: m.raceID, results: results})
+	m = update(m, raceDoneMsg{race: m.s.id, results: results})
 	for w := 30; w <= 200; w += 17 {
 		for h := 8; h <= 60; h += 7 {
 			m = update(m, tea.WindowSizeMsg{Width: w, Height: h})
@@ -70,7 +71,7 @@ func TestKeysFocusZoomAndBack(t *testing.T) {
 		t.Fatalf("shift+tab wraps to the last lane, focus %d", m.focus)
 	}
 	m = update(m, press("2"))
-	if m.zoom != 1 || !m.layout.Zoomed || strings.Contains(m.View(), "fast-wafer") {
+	if m.mode != modeZoom || m.zoom != 1 || !m.layout.Zoomed || strings.Contains(m.View(), "fast-wafer") {
 		t.Fatalf("2 zooms lane 2 alone:\n%s", m.View())
 	}
 	m = update(m, press("tab"))
@@ -82,7 +83,7 @@ func TestKeysFocusZoomAndBack(t *testing.T) {
 		t.Fatalf("9 with 4 lanes changed the zoom to %d", m.zoom)
 	}
 	m = update(m, press("esc"))
-	if m.zoom != -1 || m.layout.Zoomed {
+	if m.mode != modeGrid || m.layout.Zoomed {
 		t.Fatal("esc leaves the zoom")
 	}
 	m = update(m, press("esc"))
@@ -95,8 +96,8 @@ func TestKeysConcurrencyPauseHelpEditor(t *testing.T) {
 	m := finishedRace(120, 40)
 	for _, want := range []int{4, 16, 64, 1} {
 		m = update(m, press("c"))
-		if m.concurrency != want {
-			t.Fatalf("c: concurrency %d, want %d", m.concurrency, want)
+		if m.s.concurrency != want {
+			t.Fatalf("c: concurrency %d, want %d", m.s.concurrency, want)
 		}
 	}
 	m = update(m, press("c"))
@@ -114,20 +115,20 @@ func TestKeysConcurrencyPauseHelpEditor(t *testing.T) {
 	m = update(m, press("p"))
 
 	m = update(m, press("?"))
-	if !m.help.ShowAll || !strings.Contains(m.View(), "focus previous lane") {
+	if m.mode != modeHelp || !strings.Contains(m.View(), "focus previous lane") {
 		t.Errorf("? shows the full help:\n%s", m.View())
 	}
 	m = update(m, press("?"))
 
-	prompt := m.prompt
+	prompt := m.s.prompt
 	m = update(m, press("e"))
-	if !m.editing || !strings.Contains(m.View(), "Edit the prompt") {
+	if m.mode != modeEditor || !strings.Contains(m.View(), "Edit the prompt") {
 		t.Fatal("e opens the editor")
 	}
 	m = update(m, press("q")) // typed into the editor, not quitting
 	m = update(m, press("esc"))
-	if m.editing || m.prompt != prompt {
-		t.Fatalf("esc cancels the edit: editing %v, prompt %q", m.editing, m.prompt)
+	if m.mode != modeGrid || m.s.prompt != prompt {
+		t.Fatalf("esc cancels the edit: mode %v, prompt %q", m.mode, m.s.prompt)
 	}
 }
 
@@ -138,9 +139,10 @@ func TestStaleMessagesAreDropped(t *testing.T) {
 		t.Error("a stale tick chain goes on")
 	}
 	_, updates, _ := recordedRace()
-	m = update(m, batchMsg{race: m.raceID - 1, updates: updates})
-	m = update(m, raceDoneMsg{race: m.raceID - 1})
-	if m.View() != before || len(m.history) != 1 {
+	m = update(m, releasedMsg{race: m.s.id - 1, clock: fixedClock(0)})
+	m = update(m, batchMsg{race: m.s.id - 1, updates: updates})
+	m = update(m, raceDoneMsg{race: m.s.id - 1})
+	if m.View() != before || len(m.s.history) != 1 {
 		t.Error("messages of an old race changed the screen")
 	}
 }

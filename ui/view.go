@@ -1,0 +1,254 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/x/ansi"
+
+	"tpsrace/ui/format"
+	"tpsrace/ui/lane"
+	"tpsrace/ui/leaderboard"
+	"tpsrace/ui/speedchart"
+)
+
+// The view: the layout, a frame of every pane and the screen composed of
+// them. The model calls these from Update; View returns m.screen.
+
+// relayout recomputes the layout and sizes every pane.
+func (m *Model) relayout() {
+	m.help.ShowAll = m.mode == modeHelp
+	footer := 1
+	if m.help.ShowAll {
+		footer = len(splitLines(m.help.View(m.helpKeys())))
+	}
+	m.layout = ComputeLayout(m.width, m.height, len(m.lanes), m.zoomed(), footer)
+	l := m.layout
+	m.help.Width = m.width
+	for i := range m.lanes {
+		w, h := 0, 0
+		switch {
+		case l.Zoomed:
+			if i == m.zoom {
+				w, h = l.Widths[0], l.Rows[0]
+			}
+		case l.List:
+			w, h = l.Widths[0], l.Rows[i]
+		case l.Cols > 0:
+			w, h = l.Widths[i%l.Cols], l.Rows[i/l.Cols]
+		}
+		m.lanes[i].SetSize(w, h)
+	}
+	m.board.SetSize(l.Board.Width, l.Board.Height)
+	m.chart.SetSize(l.Chart.Width, l.Chart.Height)
+	m.editor.SetWidth(max(m.width-4, 10))
+	m.editor.SetHeight(max(l.Body-5, 1))
+}
+
+// refresh draws a frame: every provider's figures at the race time on
+// screen, pushed to the lanes, the leaderboard and the chart.
+func (m *Model) refresh() {
+	now := m.s.now()
+	figs := m.s.figures(now)
+	places := leaderboard.Places(figs)
+	preparing := m.s.phase == phasePreparing
+	var loading []string
+	if preparing {
+		loading = m.prep.progress()
+	}
+	for i := range m.lanes {
+		frame := lane.FrameMsg{Now: now, Figures: figs[i], Place: places[i], Preparing: preparing}
+		if i < len(loading) {
+			frame.Loading = loading[i]
+		}
+		m.lanes[i], _ = m.lanes[i].Update(frame)
+	}
+	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs})
+	if m.layout.Chart.Show {
+		series := make([][]float64, len(m.s.live))
+		for i, p := range m.s.live {
+			series[i] = p.Series(now)
+		}
+		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: now, Series: series})
+	}
+	m.compose()
+}
+
+func (m *Model) helpKeys() help.KeyMap {
+	switch {
+	case m.mode == modeEditor:
+		return m.editorKeys
+	case m.zoomed():
+		return zoomedKeys{KeyMap: m.keys, lane: m.lanes[m.zoom].KeyMap}
+	}
+	return m.keys
+}
+
+// compose joins the cached panes into the screen.
+func (m *Model) compose() {
+	l := m.layout
+	if l.Width <= 0 || l.Height <= 0 {
+		m.screen = ""
+		return
+	}
+	var lines []string
+	lines = append(lines, m.header()...)
+	switch {
+	case m.mode == modeEditor:
+		lines = append(lines, m.editorLines()...)
+	case l.Zoomed:
+		lines = append(lines, splitLines(m.lanes[m.zoom].View())...)
+	default:
+		lines = append(lines, m.laneLines()...)
+		lines = append(lines, m.bottomLines()...)
+	}
+	lines = append(lines, m.footer()...)
+	for len(lines) < l.Height {
+		lines = append(lines, "")
+	}
+	lines = lines[:l.Height]
+	for i, line := range lines {
+		lines[i] = ansi.Truncate(line, l.Width, "")
+	}
+	m.screen = strings.Join(lines, "\n")
+}
+
+// status is the header's word for the race's phase.
+func (m *Model) status() string {
+	switch m.s.phase {
+	case phasePreparing:
+		return "starting local servers"
+	case phaseCountdown, phaseStarting:
+		return "starting"
+	case phaseRacing:
+		return "racing " + format.Duration(m.s.now())
+	case phaseFinished:
+		return "finished in " + format.Duration(m.s.end)
+	case phaseStopped:
+		return "stopped"
+	}
+	return ""
+}
+
+func (m *Model) header() []string {
+	s := m.styles
+	sep := s.Label.Render(" · ")
+	var parts []string
+	if status := m.status(); status != "" {
+		parts = append(parts, s.Status.Render(status))
+	}
+	conc := "C=" + itoa(m.s.conc)
+	if m.s.concurrency != m.s.conc {
+		conc += s.Paused.Render(" (next " + itoa(m.s.concurrency) + ")")
+	}
+	parts = append(parts, s.Label.Render(itoa(len(m.lanes))+" providers ")+s.Status.Render(conc))
+	if m.paused {
+		parts = append(parts, s.Paused.Render("⏸ PAUSED"))
+	}
+	rest := strings.Join(parts, sep)
+	title := s.Title.Render("tpsrace")
+	if m.opts.Config.Simulated {
+		// The banner must never be cut: shorter words before a cut.
+		var banner string
+		for _, words := range []string{" SIMULATED providers — no API keys found ", " SIMULATED — no API keys ", " SIMULATED "} {
+			banner = s.Simulated.Render(words)
+			if ansi.StringWidth(banner)+ansi.StringWidth(rest)+13 <= m.width {
+				break
+			}
+		}
+		title += sep + banner
+	}
+	title += sep + rest
+	prompt := s.Label.Render("prompt ") + s.Prompt.Render(oneLine(m.s.prompt)) + s.Label.Render(" · max "+itoa(m.s.maxTokens)+" tokens")
+	if m.layout.Header < 2 {
+		return []string{title + sep + prompt}
+	}
+	return []string{title, prompt}
+}
+
+// laneLines lays the lanes out in the layout's grid (or list).
+func (m *Model) laneLines() []string {
+	l := m.layout
+	if l.List {
+		var lines []string
+		for i := range m.lanes {
+			if l.Rows[i] > 0 {
+				lines = append(lines, splitLines(m.lanes[i].View())...)
+			}
+		}
+		return lines
+	}
+	var lines []string
+	for row := 0; row*l.Cols < len(m.lanes); row++ {
+		var views [][]string
+		for i := row * l.Cols; i < min((row+1)*l.Cols, len(m.lanes)); i++ {
+			views = append(views, splitLines(m.lanes[i].View()))
+		}
+		for k := range l.Rows[row] {
+			var sb strings.Builder
+			for _, v := range views {
+				if k < len(v) {
+					sb.WriteString(v[k])
+				}
+			}
+			lines = append(lines, sb.String())
+		}
+	}
+	return lines
+}
+
+// bottomLines is the leaderboard, with the chart beside or above it.
+func (m *Model) bottomLines() []string {
+	l := m.layout
+	if !l.Board.Show {
+		return nil
+	}
+	board := splitLines(m.board.View())
+	if !l.Chart.Show {
+		return board
+	}
+	chart := splitLines(m.chart.View())
+	if !l.SideBySide {
+		return append(chart, board...)
+	}
+	lines := make([]string, max(len(board), len(chart)))
+	for k := range lines {
+		b, c := "", ""
+		if k < len(board) {
+			b = board[k]
+		}
+		if k < len(chart) {
+			c = chart[k]
+		}
+		lines[k] = format.PadRight(b, l.Board.Width) + c
+	}
+	return lines
+}
+
+func (m *Model) editorLines() []string {
+	title := m.styles.Title.Render("Edit the prompt") + m.styles.Label.Render(" — every provider gets it at the same instant")
+	box := m.styles.Editor.Width(max(m.width-2, 10)).Render(title + "\n\n" + m.editor.View())
+	return splitLines(box)
+}
+
+func (m *Model) footer() []string {
+	helpView := m.help.View(m.helpKeys())
+	if m.message == "" {
+		return splitLines(helpView)
+	}
+	style := m.styles.Message
+	if m.failed {
+		style = m.styles.Error
+	}
+	lines := splitLines(helpView)
+	msg := style.Render(m.message)
+	lines[len(lines)-1] = msg + m.styles.Label.Render("  ") + ansi.Truncate(lines[len(lines)-1], max(m.width-ansi.StringWidth(msg)-2, 0), "…")
+	return lines
+}
+
+// oneLine shows a multi-line prompt on one line.
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func splitLines(s string) []string { return strings.Split(s, "\n") }
+
+func itoa(n int) string { return format.Count(n) }
