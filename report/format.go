@@ -88,6 +88,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 			}
 		}
 	}
+	notes = append(notes, "Verdict: "+b.Verdict.Text)
 	if markdown {
 		for i, r := range rows {
 			for j := range r {

@@ -37,6 +37,7 @@ type Bench struct {
 	Simulated   bool       `json:"simulated"`
 	Interrupted bool       `json:"interrupted"`
 	Providers   []Provider `json:"providers"`
+	Verdict     Verdict    `json:"verdict"` // who is faster over the runs, and how sure (metrics.Decide)
 }
 
 // Provider is one provider's streams and their summary.
@@ -164,6 +165,7 @@ func Build(in Input) *Bench {
 		}
 		b.Providers = append(b.Providers, pr)
 	}
+	b.Verdict = verdict(b, in.Races)
 	return b
 }
 

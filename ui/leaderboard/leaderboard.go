@@ -16,6 +16,7 @@ package leaderboard
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,34 +159,29 @@ func Places(figs []live.Figures) []int {
 }
 
 // Verdict is the one-line summary once every provider has settled ("" before):
-// the fastest completed provider against the slowest, by output speed.
+// metrics.Decide over this one race, the leaderboard's order deciding who
+// is the winner and who the runner-up (the same rule and text as bench).
 func Verdict(names []string, figs []live.Figures) string {
-	var ok, failed []int
-	for i, f := range figs {
+	failed := 0
+	for _, f := range figs {
 		if !f.Settled {
 			return ""
 		}
 		if f.Status == live.Failed {
-			failed = append(failed, i)
-		} else if f.HasSpeed {
-			ok = append(ok, i)
+			failed++
 		}
 	}
-	var s string
-	switch {
-	case len(ok) == 0:
-		s = "no provider completed a stream"
-	case len(ok) == 1:
-		s = names[ok[0]] + " streamed at " + format.TPS(figs[ok[0]].Speed) + " tok/s"
-	default:
-		order := Order(figs)
-		fast, slow := order[0], order[len(ok)-1]
-		ratio := figs[fast].Speed / figs[slow].Speed
-		s = names[fast] + " is " + format.Times(ratio) + " faster than " + names[slow] +
-			" (" + format.TPS(figs[fast].Speed) + " vs " + format.TPS(figs[slow].Speed) + " tok/s)"
+	var ranked []metrics.Contender
+	for _, i := range Order(figs) {
+		speed := math.NaN()
+		if f := figs[i]; f.Status != live.Failed && f.HasSpeed {
+			speed = f.Speed
+		}
+		ranked = append(ranked, metrics.Contender{Name: names[i], Speeds: []float64{speed}})
 	}
-	if len(failed) > 0 {
-		s += " · " + strconv.Itoa(len(failed)) + " failed"
+	s := metrics.Decide(ranked).Text()
+	if failed > 0 {
+		s += " · " + strconv.Itoa(failed) + " failed"
 	}
 	return s
 }
