@@ -5,10 +5,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"tpsrace/recording"
 	"tpsrace/report"
+	"tpsrace/ui"
 )
 
 // replayCmd is `tpsrace replay FILE`: a recorded race again, with no
@@ -17,6 +19,7 @@ type replayCmd struct {
 	bench  bool
 	format string
 	out    string
+	race   int
 }
 
 func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -29,6 +32,7 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	fs.BoolVar(&c.bench, "bench", false, "print the bench report of the recorded races instead of showing the dashboard")
 	fs.StringVar(&c.format, "format", "table", "with --bench: "+strings.Join(report.Formats, ", "))
 	fs.StringVar(&c.out, "out", "", "with --bench: write the report to this file instead of stdout")
+	fs.IntVar(&c.race, "race", 1, "the dashboard (and --cast) show this race of the recording (1 = the first)")
 	path, err := parseWithFile(fs, args)
 	if err != nil {
 		return err
@@ -45,7 +49,15 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		fmt.Fprintln(stderr, "tpsrace: warning:", readErr)
 	}
 	if !c.bench {
-		return usageError{fmt.Errorf("the dashboard replay is not built yet: use tpsrace replay %s --bench", path)}
+		replay, err := c.pick(rec)
+		if err != nil {
+			return err
+		}
+		if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
+			return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts use: tpsrace replay %s --bench", path)}
+		}
+		in := rec.Report()
+		return ui.Run(ctx, ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, SaveDir: ".", Save: saveJSON, Record: saveRecording})
 	}
 	b := report.Build(rec.Report())
 	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
@@ -55,6 +67,14 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		return readErr
 	}
 	return anyCompleted(b)
+}
+
+// pick is the race --race names, for the dashboard.
+func (c *replayCmd) pick(rec *recording.Recording) (*ui.Replay, error) {
+	if c.race < 1 || c.race > len(rec.Races) {
+		return nil, usageError{fmt.Errorf("--race %d: the recording holds %d race(s)", c.race, len(rec.Races))}
+	}
+	return &ui.Replay{Results: rec.Races[c.race-1].Results, RecordedAt: rec.Header.RecordedAt}, nil
 }
 
 // parseWithFile parses flags given before or after the one FILE argument.

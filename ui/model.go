@@ -47,6 +47,9 @@ type Options struct {
 	// live race over HTTP (a recording replayed): it gets the race the
 	// dashboard would run (ready providers, prompt, concurrency).
 	Source func(race probes.Race) Source
+	// Replay, when set, shows a recorded race instead of racing: its Source,
+	// its keys (pause, scrub, speed) and REPLAY in the header.
+	Replay *Replay
 }
 
 // Prepared is what Options.Prepare found for one provider.
@@ -88,6 +91,7 @@ type Model struct {
 	opts       Options
 	ctx        context.Context // Run's: every race runs under it (Update takes none)
 	keys       KeyMap
+	replayKeys ReplayKeyMap
 	editorKeys EditorKeyMap
 	styles     Styles
 	help       help.Model
@@ -126,6 +130,12 @@ func newModel(ctx context.Context, opts Options) Model {
 	if opts.Config == nil {
 		opts.Config = &config.Config{}
 	}
+	if opts.Replay != nil {
+		opts.Replay.clock = newReplayClock()
+		if opts.Source == nil {
+			opts.Source = opts.Replay.source
+		}
+	}
 	if opts.Source == nil {
 		opts.Source = func(r probes.Race) Source { return liveRace{r} }
 	}
@@ -139,7 +149,7 @@ func newModel(ctx context.Context, opts Options) Model {
 	h := help.New()
 	h.Styles = styles.Help
 	m := Model{
-		opts: opts, ctx: ctx, keys: DefaultKeyMap(), editorKeys: DefaultEditorKeyMap(), styles: styles, help: h,
+		opts: opts, ctx: ctx, keys: DefaultKeyMap(), replayKeys: DefaultReplayKeyMap(), editorKeys: DefaultEditorKeyMap(), styles: styles, help: h,
 		clients: &probes.Clients{}, s: newSession(opts.Config, opts.Concurrency, opts.Prepare != nil),
 		focus: -1, editor: ed,
 	}
@@ -222,6 +232,11 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if m.mode == modeEditor {
 		return m.handleEditorKey(msg)
+	}
+	if m.opts.Replay != nil {
+		if cmd, ok := m.replayKey(msg); ok {
+			return m, cmd
+		}
 	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):

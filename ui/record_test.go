@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -56,5 +57,44 @@ func TestSaveAlsoRecords(t *testing.T) {
 		if !bytes.Equal(got.Bytes(), want) {
 			t.Errorf("%s replayed differs from the saved JSON:\nsaved:\n%s\nreplayed:\n%s", path, want, got.Bytes())
 		}
+	}
+}
+
+// A recorded race replayed in the dashboard, with the simulator gone, ends
+// with exactly the live race's figures (every figure the lanes and the
+// leaderboard show) and the live race's results; the header says REPLAY.
+func TestReplayInTheDashboardEqualsLive(t *testing.T) {
+	noLeaks(t)
+	srv := startSim(t)
+	cfg := simConfig(srv, "Hi.", 40, "sim:ttft=10ms,tps=1500,tokens=30", "sim:ttft=20ms,tps=600,tokens=20,reasoning=10", "sim:fault=500")
+	tm := startProgram(t, Options{Config: cfg, Concurrency: 2})
+	waitFor(t, tm, "faster than")
+	live := quit(t, tm)
+	srv.Close()
+
+	path := filepath.Join(t.TempDir(), "race.tpsr")
+	if err := recording.WriteFile(path, recording.NewHeader(cfg, 2, time.Time{}), cfg, live.s.history, false); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recording.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := rec.Report()
+	recordedAt := rec.Header.RecordedAt
+	tm = startProgram(t, Options{Config: recorded.Config, Concurrency: rec.Header.Concurrency,
+		Replay: &Replay{Results: rec.Races[0].Results, RecordedAt: recordedAt}})
+	waitFor(t, tm, "REPLAY")
+	waitFor(t, tm, "faster than")
+	replayed := quit(t, tm)
+
+	if got, want := replayed.figures(), live.figures(); !reflect.DeepEqual(got, want) {
+		t.Errorf("replayed figures differ from the live ones:\nlive     %+v\nreplayed %+v", want, got)
+	}
+	if !reflect.DeepEqual(lastRace(t, replayed), rec.Races[0].Results) {
+		t.Error("the replay's results are not the recorded ones")
+	}
+	if !strings.Contains(replayed.View(), "recorded "+recordedAt.UTC().Format("2006-01-02 15:04 UTC")+" · 1×") {
+		t.Errorf("the header lacks the recording date and speed:\n%s", replayed.View())
 	}
 }

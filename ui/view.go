@@ -80,6 +80,8 @@ func (m *Model) helpKeys() help.KeyMap {
 		return m.editorKeys
 	case m.zoomed():
 		return zoomedKeys{KeyMap: m.keys, lane: m.lanes[m.zoom].KeyMap}
+	case m.opts.Replay != nil:
+		return replayKeys{m.replayKeys, m.keys}
 	}
 	return m.keys
 }
@@ -144,6 +146,9 @@ func (m *Model) header() []string {
 	parts = append(parts, s.Label.Render(itoa(len(m.lanes))+" providers ")+s.Status.Render(conc))
 	if m.paused {
 		parts = append(parts, s.Paused.Render("⏸ PAUSED"))
+	}
+	if m.opts.Replay != nil {
+		parts = append([]string{m.replayStatus()}, parts...)
 	}
 	rest := strings.Join(parts, sep)
 	title := s.Title.Render("tpsrace")
