@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/recording"
@@ -96,5 +98,52 @@ func TestReplayInTheDashboardEqualsLive(t *testing.T) {
 	}
 	if !strings.Contains(replayed.View(), "recorded "+recordedAt.UTC().Format("2006-01-02 15:04 UTC")+" · 1×") {
 		t.Errorf("the header lacks the recording date and speed:\n%s", replayed.View())
+	}
+}
+
+// The replay's keys: space pauses its clock, +/- step its speed (shown in
+// the header), ← replays up to an earlier moment, r from the start; the
+// race still ends with the recorded results.
+func TestReplayKeys(t *testing.T) {
+	noLeaks(t)
+	rec, err := recording.Open("../testdata/race.tpsr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := &Replay{Results: rec.Races[0].Results, RecordedAt: rec.Header.RecordedAt}
+	tm := startProgram(t, Options{Config: rec.Report().Config, Replay: replay})
+	waitFor(t, tm, "REPLAY")
+	tm.Type(" ")
+	waitFor(t, tm, "⏸")
+	paused := replay.clock.Now()
+	time.Sleep(100 * time.Millisecond)
+	if now := replay.clock.Now(); now != paused {
+		t.Errorf("paused clock moved from %v to %v", paused, now)
+	}
+	tm.Type("-")
+	waitFor(t, tm, "0.5×")
+	tm.Type("+++")
+	waitFor(t, tm, "4×")
+	if speed, _ := replay.clock.state(); speed != 4 {
+		t.Errorf("speed %v after -, then + three times from 1×: want 4", speed)
+	}
+	tm.Type(" ")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRight})
+	tm.Send(tea.KeyMsg{Type: tea.KeyRight})
+	before := replay.clock.Now()
+	tm.Send(tea.KeyMsg{Type: tea.KeyLeft})
+	time.Sleep(50 * time.Millisecond)
+	if after := replay.clock.Now(); after >= before {
+		t.Errorf("← moved the clock from %v to %v, want earlier", before, after)
+	}
+	tm.Type("r")
+	time.Sleep(20 * time.Millisecond)
+	if now := replay.clock.Now(); now > time.Second {
+		t.Errorf("r: clock at %v, want near the start", now)
+	}
+	waitFor(t, tm, "faster than")
+	m := quit(t, tm)
+	if !reflect.DeepEqual(lastRace(t, m), rec.Races[0].Results) {
+		t.Error("the replay did not end with the recorded results")
 	}
 }
