@@ -127,23 +127,30 @@ func TestReplayKeys(t *testing.T) {
 	if speed, _ := replay.clock.state(); speed != 4 {
 		t.Errorf("speed %v after -, then + three times from 1×: want 4", speed)
 	}
-	tm.Type(" ")
+	// Still paused: only the keys move the clock.
 	tm.Send(tea.KeyMsg{Type: tea.KeyRight})
-	tm.Send(tea.KeyMsg{Type: tea.KeyRight})
-	before := replay.clock.Now()
+	ahead := eventually(t, replay.clock, func(d time.Duration) bool { return d == paused+replay.step() }, "→ moves a tenth of the race ahead")
 	tm.Send(tea.KeyMsg{Type: tea.KeyLeft})
-	time.Sleep(50 * time.Millisecond)
-	if after := replay.clock.Now(); after >= before {
-		t.Errorf("← moved the clock from %v to %v, want earlier", before, after)
-	}
+	eventually(t, replay.clock, func(d time.Duration) bool { return d == ahead-replay.step() }, "← moves a tenth back")
 	tm.Type("r")
-	time.Sleep(20 * time.Millisecond)
-	if now := replay.clock.Now(); now > time.Second {
-		t.Errorf("r: clock at %v, want near the start", now)
-	}
+	eventually(t, replay.clock, func(d time.Duration) bool { return d == 0 }, "r goes back to the start")
+	tm.Type(" ")
 	waitFor(t, tm, "faster than")
 	m := quit(t, tm)
 	if !reflect.DeepEqual(lastRace(t, m), rec.Races[0].Results) {
 		t.Error("the replay did not end with the recorded results")
 	}
+}
+
+// eventually waits until the clock satisfies ok (the program handles keys
+// in its own goroutine) and returns its time.
+func eventually(t *testing.T, c Clock, ok func(time.Duration) bool, what string) time.Duration {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if d := c.Now(); ok(d) {
+			return d
+		}
+	}
+	t.Fatalf("%s: clock at %v", what, c.Now())
+	return 0
 }
