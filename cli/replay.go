@@ -8,6 +8,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
 	"tpsrace/recording"
 	"tpsrace/report"
 	"tpsrace/ui"
@@ -20,6 +23,9 @@ type replayCmd struct {
 	format string
 	out    string
 	race   int
+	cast   string
+	size   string
+	speed  float64
 }
 
 func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -32,6 +38,9 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	fs.BoolVar(&c.bench, "bench", false, "print the bench report of the recorded races instead of showing the dashboard")
 	fs.StringVar(&c.format, "format", "table", "with --bench: "+strings.Join(report.Formats, ", "))
 	fs.StringVar(&c.out, "out", "", "with --bench: write the report to this file instead of stdout")
+	fs.StringVar(&c.cast, "cast", "", "render the dashboard replay into this asciicast v2 file (asciinema play) instead of showing it")
+	fs.StringVar(&c.size, "size", "120x40", "with --cast: the terminal size, WIDTHxHEIGHT")
+	fs.Float64Var(&c.speed, "speed", 1, "with --cast: playback speed (2 = twice as fast)")
 	fs.IntVar(&c.race, "race", 1, "the dashboard (and --cast) show this race of the recording (1 = the first)")
 	path, err := parseWithFile(fs, args)
 	if err != nil {
@@ -53,11 +62,15 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		if err != nil {
 			return err
 		}
+		in := rec.Report()
+		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, SaveDir: ".", Save: saveJSON, Record: saveRecording}
+		if c.cast != "" {
+			return c.writeCast(opts, stderr)
+		}
 		if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
 			return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts use: tpsrace replay %s --bench", path)}
 		}
-		in := rec.Report()
-		return ui.Run(ctx, ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, SaveDir: ".", Save: saveJSON, Record: saveRecording})
+		return ui.Run(ctx, opts)
 	}
 	b := report.Build(rec.Report())
 	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
@@ -67,6 +80,36 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		return readErr
 	}
 	return anyCompleted(b)
+}
+
+// writeCast renders the replay into c.cast, in 256 colours on a dark
+// background (plain text with NO_COLOR).
+func (c *replayCmd) writeCast(opts ui.Options, stderr io.Writer) error {
+	var width, height int
+	if _, err := fmt.Sscanf(c.size, "%dx%d", &width, &height); err != nil || width < 40 || height < 12 {
+		return usageError{fmt.Errorf("--size %q: want WIDTHxHEIGHT, at least 40x12 (e.g. 120x40)", c.size)}
+	}
+	if c.speed < 0.1 || c.speed > 10 {
+		return usageError{fmt.Errorf("--speed %v: want 0.1 to 10", c.speed)}
+	}
+	profile := termenv.ANSI256
+	if os.Getenv("NO_COLOR") != "" {
+		profile = termenv.Ascii
+	}
+	lipgloss.SetColorProfile(profile)
+	lipgloss.SetHasDarkBackground(true)
+	f, err := os.Create(c.cast)
+	if err != nil {
+		return err
+	}
+	err = ui.WriteCast(f, opts, width, height, c.speed)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		fmt.Fprintln(stderr, "wrote", c.cast, "(asciinema play "+c.cast+")")
+	}
+	return err
 }
 
 // pick is the race --race names, for the dashboard.

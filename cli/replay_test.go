@@ -2,6 +2,7 @@ package cli
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -85,5 +86,33 @@ func TestReplayBadInput(t *testing.T) {
 		if code != tc.code || !strings.Contains(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) {
 			t.Errorf("%q: exit %d (want %d)\nstdout %s\nstderr %s\nwant %q / %q", tc.args, code, tc.code, out, errOut, tc.stdout, tc.stderr)
 		}
+	}
+}
+
+// The cast of the shipped recording is a file asciinema itself reads.
+func TestReplayCast(t *testing.T) {
+	dir := t.TempDir()
+	recorded, _ := filepath.Abs("../testdata/race.tpsr")
+	code, _, errOut := run(t, dir, "replay", recorded, "--cast", "race.cast", "--size", "100x30", "--speed", "4")
+	if code != 0 || !strings.Contains(errOut, "wrote race.cast") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, bad := range [][]string{{"--size", "100"}, {"--size", "20x5"}, {"--speed", "50"}} {
+		if code, _, errOut := run(t, dir, append([]string{"replay", recorded, "--cast", "x.cast"}, bad...)...); code != 2 {
+			t.Errorf("%q: exit %d (%s), want 2", bad, code, errOut)
+		}
+	}
+	asciinema, err := exec.LookPath("asciinema")
+	if err != nil {
+		t.Skip("asciinema is not installed (apt-get install asciinema): the cast was written but not read back by it")
+	}
+	// asciinema 2.2 `cat` opens /dev/tty: script gives it one.
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script (util-linux) is not installed: asciinema cat needs a terminal")
+	}
+	out, err := exec.Command(script, "-qec", asciinema+" cat "+filepath.Join(dir, "race.cast"), "/dev/null").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "faster than") {
+		t.Fatalf("asciinema cat: %v\n%s", err, out)
 	}
 }
