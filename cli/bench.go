@@ -25,6 +25,7 @@ type benchCmd struct {
 	format string
 	out    string
 	record string
+	finish int
 }
 
 // errAllFailed: the bench ran, but no stream completed.
@@ -37,6 +38,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	fs.IntVar(&c.runs, "runs", 1, "races to run one after another")
 	fs.StringVar(&c.format, "format", "table", "output: "+strings.Join(report.Formats, ", "))
 	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout")
+	fs.IntVar(&c.finish, "finish-at", 0, "rank by the time to N output tokens (streams that stop short are marked), not by output speed")
 	fs.StringVar(&c.record, "record", "", "also record every race to this file (tpsrace.race/v1, gzipped when it ends in .gz; see tpsrace replay)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
@@ -50,6 +52,9 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if err := checkFormat(c.format); err != nil {
 		return err
 	}
+	if c.finish < 0 {
+		return usageError{fmt.Errorf("--finish-at must not be negative, got %d", c.finish)}
+	}
 	s, err := c.race.load(ctx, stderr)
 	if err != nil {
 		return err
@@ -61,7 +66,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	tokens.Warm()
 
-	in := report.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now()}
+	in := report.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now(), FinishAt: c.finish}
 	clients := &probes.Clients{}
 	defer clients.Close()
 	race := probes.Race{Providers: s.cfg.Providers, Request: probes.Request{Prompt: s.cfg.Prompt, MaxTokens: s.cfg.MaxTokens},

@@ -26,6 +26,7 @@ type replayCmd struct {
 	cast   string
 	size   string
 	speed  float64
+	finish int
 }
 
 func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -41,6 +42,7 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	fs.StringVar(&c.cast, "cast", "", "render the dashboard replay into this asciicast v2 file (asciinema play) instead of showing it")
 	fs.StringVar(&c.size, "size", "120x40", "with --cast: the terminal size, WIDTHxHEIGHT")
 	fs.Float64Var(&c.speed, "speed", 1, "with --cast: playback speed (2 = twice as fast)")
+	fs.IntVar(&c.finish, "finish-at", 0, "with --bench: rank by the time to N output tokens")
 	fs.IntVar(&c.race, "race", 1, "the dashboard (and --cast) show this race of the recording (1 = the first)")
 	path, err := parseWithFile(fs, args)
 	if err != nil {
@@ -72,7 +74,9 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		}
 		return ui.Run(ctx, opts)
 	}
-	b := report.Build(rec.Report())
+	in := rec.Report()
+	in.FinishAt = max(c.finish, 0)
+	b := report.Build(in)
 	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
 		return err
 	}

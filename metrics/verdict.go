@@ -13,8 +13,10 @@ import (
 
 // The verdict's rules, in one place (README: "The verdict").
 const (
-	// VerdictMetric names what the verdict compares: per-user output speed.
+	// VerdictMetric names what the verdict compares: per-user output speed,
+	// or with --finish-at N the time to N tokens (FinishMetric).
 	VerdictMetric = "output_tps"
+	FinishMetric  = "time_to_n_tokens"
 	// MinRunsForCI: fewer paired runs give no confidence interval.
 	MinRunsForCI = 3
 	// bootstrapResamples and bootstrapSeed make the interval reproducible:
@@ -30,7 +32,9 @@ const (
 type Contender struct {
 	Name string
 	// Speeds: per run, the provider's output speed (median over the run's
-	// completed streams); NaN where no stream of that run has one.
+	// completed streams), or with --finish-at N, N ÷ its time to N tokens
+	// (so that bigger is better either way); NaN where no stream of that
+	// run has one.
 	Speeds []float64
 	// TTFT: per run, the median TTFT of its streams; 0 where none had text.
 	TTFT []time.Duration
@@ -43,6 +47,7 @@ type Verdict struct {
 	Winner   string // "" when no provider has a speed
 	RunnerUp string // "" with fewer than two
 	Metric   string
+	FinishAt int // N of --finish-at; 0: the verdict is on output speed
 	// Ratio: the winner's median speed over the runner-up's, across the
 	// runs where both have one (paired runs).
 	Ratio float64
@@ -65,9 +70,13 @@ type Verdict struct {
 
 // Decide gives the verdict over contenders ranked best first (by the
 // caller's ranking: report.Ranked, the dashboard's leaderboard order): the
-// winner is the first with a speed, the runner-up the next.
-func Decide(ranked []Contender) Verdict {
-	v := Verdict{Metric: VerdictMetric}
+// winner is the first with a speed, the runner-up the next. finishAt is
+// --finish-at's N (0 for none).
+func Decide(ranked []Contender, finishAt int) Verdict {
+	v := Verdict{Metric: VerdictMetric, FinishAt: finishAt}
+	if finishAt > 0 {
+		v.Metric = FinishMetric
+	}
 	var top []Contender
 	for _, c := range ranked {
 		if _, ok := Median(c.Speeds); ok && len(top) < 2 {
@@ -182,16 +191,20 @@ func (v Verdict) Text() string {
 		s = "no provider completed a stream"
 	case v.RunnerUp == "" || v.Runs == 0:
 		s = v.Winner + " streamed at " + format.TPS(v.WinnerSpeed) + " tok/s"
+	case v.Runs == 1 && v.FinishAt > 0:
+		at := func(rate float64) string { return format.Duration(time.Duration(float64(v.FinishAt) / rate * float64(time.Second))) }
+		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " to " + strconv.Itoa(v.FinishAt) +
+			" tokens (" + at(v.WinnerSpeed) + " vs " + at(v.RunnerUpSpeed) + ")"
 	case v.Runs == 1:
 		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp +
 			" (" + format.TPS(v.WinnerSpeed) + " vs " + format.TPS(v.RunnerUpSpeed) + " tok/s)"
 	case !v.HasCI:
-		s = v.Winner + " is faster than " + v.RunnerUp + " in " + v.wins() + " runs; output speed ratio " + ratio(v.Ratio) +
+		s = v.Winner + " is faster than " + v.RunnerUp + " in " + v.wins() + " runs; " + v.label() + " ratio " + ratio(v.Ratio) +
 			" (" + strconv.Itoa(v.Runs) + " runs: too few for a confidence interval)"
 	case v.Confident:
-		s = v.Winner + " is faster than " + v.RunnerUp + " in " + v.wins() + " runs; output speed ratio " + ratio(v.Ratio) + " " + v.ci()
+		s = v.Winner + " is faster than " + v.RunnerUp + " in " + v.wins() + " runs; " + v.label() + " ratio " + ratio(v.Ratio) + " " + v.ci()
 	default:
-		s = "too close to call: " + v.Winner + " vs " + v.RunnerUp + " output speed ratio " + ratio(v.Ratio) + " " + v.ci() +
+		s = "too close to call: " + v.Winner + " vs " + v.RunnerUp + " " + v.label() + " ratio " + ratio(v.Ratio) + " " + v.ci() +
 			"; " + v.Winner + " faster in " + v.wins() + " runs"
 	}
 	if len(v.Cold) > 0 {
@@ -213,6 +226,14 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// label names the compared figure in the text.
+func (v Verdict) label() string {
+	if v.FinishAt > 0 {
+		return "time to " + strconv.Itoa(v.FinishAt) + " tokens"
+	}
+	return "output speed"
 }
 
 func (v Verdict) wins() string { return strconv.Itoa(v.Wins) + "/" + strconv.Itoa(v.Runs) }

@@ -40,6 +40,9 @@ func (b *Bench) WriteJSON(w io.Writer) error {
 // Ranked returns the providers fastest first: by median output speed, then
 // by median TTFT; providers with no completed stream come last.
 func (b *Bench) Ranked() []Provider {
+	if b.FinishAt != nil {
+		return b.rankedByFinish()
+	}
 	ps := slices.Clone(b.Providers)
 	slices.SortStableFunc(ps, func(x, y Provider) int {
 		if c := cmpNil(x.Summary.OutputTPS.P50, y.Summary.OutputTPS.P50, -1); c != 0 {
@@ -87,6 +90,9 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 				notes = append(notes, fmt.Sprintf("%s run %d stream %d failed: %s", p.Name, r.Run, r.Stream, *r.Error))
 			}
 		}
+	}
+	if b.FinishAt != nil {
+		notes = append(notes, b.finishNote())
 	}
 	notes = append(notes, "Verdict: "+b.Verdict.Text)
 	if markdown {

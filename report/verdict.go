@@ -27,8 +27,9 @@ type Verdict struct {
 }
 
 // contender is provider i's runs as metrics.Decide takes them: per run the
-// median output speed and TTFT of its streams, and whether one was answered 429.
-func contender(p Provider, i int, races [][][]probes.Result) metrics.Contender {
+// median output speed (or N ÷ time to N tokens) and TTFT of its streams,
+// and whether one was answered 429.
+func contender(p Provider, i int, races [][][]probes.Result, finishAt int) metrics.Contender {
 	c := metrics.Contender{Name: p.Name}
 	for run, race := range races {
 		var speeds, ttfts []float64
@@ -36,7 +37,11 @@ func contender(p Provider, i int, races [][][]probes.Result) metrics.Contender {
 			if r.Run != run {
 				continue
 			}
-			if r.OK && r.OutputTPS != nil {
+			switch {
+			case !r.OK:
+			case finishAt > 0 && r.TimeToNms != nil:
+				speeds = append(speeds, float64(finishAt)/(*r.TimeToNms/1000))
+			case finishAt == 0 && r.OutputTPS != nil:
 				speeds = append(speeds, *r.OutputTPS)
 			}
 			if r.TTFTms != nil {
@@ -71,9 +76,9 @@ func verdict(b *Bench, races [][][]probes.Result) Verdict {
 	}
 	var ranked []metrics.Contender
 	for _, p := range b.Ranked() {
-		ranked = append(ranked, contender(p, index[p.Name], races))
+		ranked = append(ranked, contender(p, index[p.Name], races, finishAt(b)))
 	}
-	v := metrics.Decide(ranked)
+	v := metrics.Decide(ranked, finishAt(b))
 	out := Verdict{Metric: v.Metric, Wins: v.Wins, Runs: v.Runs, Confident: v.Confident, Text: v.Text(),
 		ColdFirstRun: v.Cold, RateLimited: v.RateLimited}
 	if out.ColdFirstRun == nil {

@@ -17,8 +17,9 @@ import (
 )
 
 // raceRuns races the simulator once per run; models(run) gives each named
-// provider's simulated model for that run, so each run can have its own speed.
-func raceRuns(t *testing.T, runs int, names []string, models func(run int) []string) *report.Bench {
+// provider's simulated model for that run, so each run can have its own
+// speed. finishAt is --finish-at's N.
+func raceRuns(t *testing.T, runs int, names []string, models func(run int) []string, finishAt int) *report.Bench {
 	t.Helper()
 	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
 	if err != nil {
@@ -32,7 +33,7 @@ func raceRuns(t *testing.T, runs int, names []string, models func(run int) []str
 		}
 		return cfg
 	}
-	in := report.Input{Config: config(0), Concurrency: 1}
+	in := report.Input{Config: config(0), Concurrency: 1, FinishAt: finishAt}
 	clients := &probes.Clients{}
 	defer clients.Close()
 	for run := range runs {
@@ -65,13 +66,13 @@ func models(speeds ...[]float64) func(run int) []string {
 
 // designed is the verdict over the speeds the simulator was told to stream at.
 func designed(alpha, bravo []float64) metrics.Verdict {
-	return metrics.Decide([]metrics.Contender{{Name: "alpha", Speeds: alpha}, {Name: "bravo", Speeds: bravo}})
+	return metrics.Decide([]metrics.Contender{{Name: "alpha", Speeds: alpha}, {Name: "bravo", Speeds: bravo}}, 0)
 }
 
 func TestVerdictOfAClearWinner(t *testing.T) {
 	alpha, bravo := spread(1, 5, 300, 0.15), spread(2, 5, 100, 0.15)
 	want := designed(alpha, bravo)
-	v := raceRuns(t, 5, []string{"alpha", "bravo"}, models(alpha, bravo)).Verdict
+	v := raceRuns(t, 5, []string{"alpha", "bravo"}, models(alpha, bravo), 0).Verdict
 	if v.Winner == nil || *v.Winner != "alpha" || v.RunnerUp == nil || *v.RunnerUp != "bravo" || v.Runs != 5 || v.Wins != 5 || !v.Confident {
 		t.Fatalf("verdict %+v, want alpha confidently ahead of bravo in 5/5 runs", v)
 	}
@@ -93,7 +94,7 @@ func TestVerdictTooCloseToCall(t *testing.T) {
 	if d := designed(alpha, bravo); d.Confident || !d.HasCI || d.CI95[0] > 1 || d.CI95[1] < 1 {
 		t.Fatalf("the designed speeds %v and %v are not a close call: %+v", alpha, bravo, d)
 	}
-	v := raceRuns(t, 5, []string{"alpha", "bravo"}, models(alpha, bravo)).Verdict
+	v := raceRuns(t, 5, []string{"alpha", "bravo"}, models(alpha, bravo), 0).Verdict
 	if v.Confident || v.CI95 == nil || v.CI95[0] > 1 || v.CI95[1] < 1 || v.Runs != 5 {
 		t.Fatalf("verdict %+v, want an interval that includes 1 over 5 runs", v)
 	}
@@ -113,7 +114,7 @@ func TestVerdictFlagsColdAndRateLimitedRuns(t *testing.T) {
 			bravo = "sim:fault=429"
 		}
 		return []string{alpha, bravo}
-	})
+	}, 0)
 	v := b.Verdict
 	if !reflect.DeepEqual(v.ColdFirstRun, []string{"alpha"}) || !reflect.DeepEqual(v.RateLimited, map[string][]int{"bravo": {1}}) {
 		t.Fatalf("cold %v, rate-limited %v: want alpha cold, bravo limited in run 1", v.ColdFirstRun, v.RateLimited)

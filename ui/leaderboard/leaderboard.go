@@ -179,7 +179,7 @@ func Verdict(names []string, figs []live.Figures) string {
 		}
 		ranked = append(ranked, metrics.Contender{Name: names[i], Speeds: []float64{speed}})
 	}
-	s := metrics.Decide(ranked).Text()
+	s := metrics.Decide(ranked, 0).Text()
 	if failed > 0 {
 		s += " · " + strconv.Itoa(failed) + " failed"
 	}
