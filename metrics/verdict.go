@@ -192,7 +192,9 @@ func (v Verdict) Text() string {
 	case v.RunnerUp == "" || v.Runs == 0:
 		s = v.Winner + " streamed at " + format.TPS(v.WinnerSpeed) + " tok/s"
 	case v.Runs == 1 && v.FinishAt > 0:
-		at := func(rate float64) string { return format.Duration(time.Duration(float64(v.FinishAt) / rate * float64(time.Second))) }
+		at := func(rate float64) string {
+			return format.Duration(time.Duration(float64(v.FinishAt) / rate * float64(time.Second)))
+		}
 		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " to " + strconv.Itoa(v.FinishAt) +
 			" tokens (" + at(v.WinnerSpeed) + " vs " + at(v.RunnerUpSpeed) + ")"
 	case v.Runs == 1:

@@ -39,7 +39,7 @@ type Bench struct {
 	Interrupted bool       `json:"interrupted"`
 	Providers   []Provider `json:"providers"`
 	FinishAt    *int       `json:"finish_at"` // --finish-at N; null: ranked by output speed
-	Verdict     Verdict    `json:"verdict"` // who is faster over the runs, and how sure (metrics.Decide)
+	Verdict     Verdict    `json:"verdict"`   // who is faster over the runs, and how sure (metrics.Decide)
 }
 
 // Provider is one provider's streams and their summary.
