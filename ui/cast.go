@@ -25,8 +25,9 @@ const castHold = 3 * time.Second
 // (asciinema play, the asciinema web player): the dashboard's own model and
 // View, driven with the messages a replay sends, at the recorded times, on
 // a clock that steps one frame at a time, with no terminal. speed > 1 plays
-// faster. Each event redraws the whole screen; the last shows the final
-// leaderboard. Colours are whatever lipgloss's profile is.
+// faster. Each frame rewrites the lines that changed; the last redraws the
+// whole screen, the final leaderboard. Colours are whatever lipgloss's
+// profile is.
 func WriteCast(out io.Writer, opts Options, width, height int, speed float64) error {
 	rp := opts.Replay
 	if rp == nil || width <= 0 || height <= 0 || speed <= 0 {
@@ -57,6 +58,8 @@ func WriteCast(out io.Writer, opts Options, width, height int, speed float64) er
 		return err
 	}
 	items, last := rp.items(), ""
+	// Frames redraw only the lines that changed, which keeps a cast small;
+	// the last frame redraws the whole screen.
 	for t := time.Duration(0); ; t += CastFrame {
 		raceTime := time.Duration(float64(t) * speed)
 		clock.set(raceTime)
@@ -72,14 +75,17 @@ func WriteCast(out io.Writer, opts Options, width, height int, speed float64) er
 		} else {
 			m = apply(m, frameMsg{tick: m.tick})
 		}
+		if len(items) == 0 { // the final leaderboard, whole, then held
+			if err := emit(t, screen(m.View())); err != nil {
+				return err
+			}
+			return emit(t+castHold, "")
+		}
 		if view := m.View(); view != last {
-			if err := emit(t, screen(view)); err != nil {
+			if err := emit(t, redraw(last, view)); err != nil {
 				return err
 			}
 			last = view
-		}
-		if len(items) == 0 {
-			return emit(t+castHold, "")
 		}
 	}
 }
@@ -87,6 +93,22 @@ func WriteCast(out io.Writer, opts Options, width, height int, speed float64) er
 // screen redraws a whole view from the top left corner.
 func screen(view string) string {
 	return "\x1b[H" + strings.ReplaceAll(view, "\n", "\x1b[K\r\n") + "\x1b[K\x1b[J"
+}
+
+// redraw turns the screen showing before into after: each changed line
+// rewritten in place (the first frame, with nothing before, whole).
+func redraw(before, after string) string {
+	if before == "" {
+		return screen(after)
+	}
+	old, lines := strings.Split(before, "\n"), strings.Split(after, "\n")
+	var b strings.Builder
+	for i, line := range lines {
+		if i >= len(old) || old[i] != line {
+			fmt.Fprintf(&b, "\x1b[%d;1H%s\x1b[K", i+1, line)
+		}
+	}
+	return b.String()
 }
 
 func apply(m Model, msg tea.Msg) Model {

@@ -4,11 +4,15 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"regexp"
 	"strings"
 	"testing"
 
 	"tpsrace/recording"
 )
+
+// lineRedraw opens a frame that rewrites changed lines in place.
+var lineRedraw = regexp.MustCompile(`^\x1b\[\d+;1H`)
 
 type castEvent struct {
 	at   float64
@@ -64,7 +68,7 @@ func TestCast(t *testing.T) {
 			if e.kind != "o" || (i > 0 && e.at < events[i-1].at) {
 				t.Fatalf("event %d %+v: want output events in time order", i, e)
 			}
-			if strings.HasPrefix(e.data, "\x1b[H") {
+			if strings.HasPrefix(e.data, "\x1b[H") || lineRedraw.MatchString(e.data) { // a whole screen, or changed lines
 				frames = append(frames, e)
 			}
 		}
@@ -73,6 +77,9 @@ func TestCast(t *testing.T) {
 			t.Errorf("%v×: %d frames for a %.2fs cast", speed, len(frames), wantEnd)
 		}
 		lastFrame := frames[len(frames)-1]
+		if !strings.HasPrefix(lastFrame.data, "\x1b[H") {
+			t.Errorf("%v×: the last frame is not a whole screen", speed)
+		}
 		if d := lastFrame.at - wantEnd; d < 0 || d > CastFrame.Seconds() {
 			t.Errorf("%v×: last frame at %.3fs, want the race's end at %.3fs", speed, lastFrame.at, wantEnd)
 		}
