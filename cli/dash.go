@@ -20,15 +20,20 @@ import (
 type dashCmd struct {
 	race   raceFlags
 	record string
+	heats  int
 }
 
 func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tpsrace", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c.race.register(fs)
+	fs.IntVar(&c.heats, "heats", 1, "race N times back to back and give the verdict over the heats")
 	fs.StringVar(&c.record, "record", "", "record the finished races to this file, rewritten after each race (tpsrace.race/v1; see tpsrace replay)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
+	}
+	if c.heats < 1 {
+		return usageError{fmt.Errorf("--heats must be at least 1, got %d", c.heats)}
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unknown command %q (want bench or sim; see tpsrace help)", fs.Arg(0))}
@@ -55,7 +60,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return found
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".",
-		Prepare: prepare, Save: saveJSON, Record: saveRecording, RecordPath: c.record})
+		Prepare: prepare, Save: saveJSON, Record: saveRecording, RecordPath: c.record, Heats: c.heats})
 }
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.

@@ -50,6 +50,9 @@ type Options struct {
 	// Replay, when set, shows a recorded race instead of racing: its Source,
 	// its keys (pause, scrub, speed) and REPLAY in the header.
 	Replay *Replay
+	// Heats, above 1, races the first Heats races back to back (--heats N)
+	// and says the verdict over them (the bench verdict) after each.
+	Heats int
 }
 
 // Prepared is what Options.Prepare found for one provider.
@@ -203,7 +206,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.paused {
 			m.refresh()
 		}
-		return m, m.recordHistory()
+		return m, tea.Batch(m.recordHistory(), m.afterHeat())
+	case nextHeatMsg:
+		if msg.race != m.s.id || m.s.phase != phaseFinished {
+			return m, nil // the user started another race meanwhile
+		}
+		return m, m.startRace()
 	case frameMsg:
 		if msg.tick != m.tick || m.paused {
 			return m, nil

@@ -150,6 +150,9 @@ func (m *Model) header() []string {
 	if m.opts.Replay != nil {
 		parts = append([]string{m.replayStatus()}, parts...)
 	}
+	if h := m.heatStatus(); h != "" {
+		parts = append(parts, h)
+	}
 	rest := strings.Join(parts, sep)
 	title := s.Title.Render("tpsrace")
 	if m.opts.Config.Simulated {
