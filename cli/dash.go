@@ -12,19 +12,26 @@ import (
 	"tpsrace/probes"
 	"tpsrace/report"
 	"tpsrace/ui"
+	"tpsrace/ui/theme"
 )
 
 // dashCmd is `tpsrace`: the live race dashboard.
 type dashCmd struct {
-	race raceFlags
+	race  raceFlags
+	theme string
 }
 
 func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tpsrace", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c.race.register(fs)
+	fs.StringVar(&c.theme, "theme", "", "colours: dark, light (for a white background) or high-contrast (default: by the terminal's background)")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
+	}
+	palette, err := theme.ParseName(c.theme)
+	if err != nil {
+		return usageError{fmt.Errorf("--theme: %w", err)}
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unknown command %q (want bench or sim; see tpsrace help)", fs.Arg(0))}
@@ -51,7 +58,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return found
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".",
-		Prepare: prepare, Save: saveJSON})
+		Theme: palette, Prepare: prepare, Save: saveJSON})
 }
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.

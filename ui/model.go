@@ -14,12 +14,14 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/ui/lane"
 	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/speedchart"
+	"tpsrace/ui/theme"
 )
 
 // Options configure the dashboard.
@@ -28,6 +30,7 @@ type Options struct {
 	Concurrency int            // streams per provider (default 1); `c` cycles 1→4→16→64
 	Retries     int            // retries allowed before a stream's first byte
 	SaveDir     string         // where `s` writes results ("." by default)
+	Theme       theme.Name     // the palette (--theme); Auto picks dark or light by the terminal's background
 	// Prepare, when set, readies local servers (llama.cpp) in the background
 	// before the first race. It may call progress(i, msg) from its own
 	// goroutine as often as it likes; provider i's lane shows the newest msg
@@ -130,7 +133,7 @@ func newModel(ctx context.Context, opts Options) Model {
 	ed.CharLimit = 0
 	ed.KeyMap.InsertNewline = DefaultEditorKeyMap().Newline
 	ed.Cursor.SetMode(cursor.CursorStatic) // a blinking cursor would need frames of its own
-	styles := DefaultStyles()
+	styles := DefaultStyles(theme.New(opts.Theme, lipgloss.HasDarkBackground(), lipgloss.ColorProfile()))
 	h := help.New()
 	h.Styles = styles.Help
 	m := Model{

@@ -29,9 +29,8 @@ type Styles struct {
 	Help        help.Styles
 }
 
-// DefaultStyles are the dashboard's styles.
-func DefaultStyles() Styles {
-	p := theme.Default()
+// DefaultStyles are the dashboard's styles, every component's from palette p.
+func DefaultStyles(p theme.Palette) Styles {
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	h := help.New().Styles
 	h.ShortKey, h.FullKey = fg(p.Accent).Bold(true), fg(p.Accent).Bold(true)
@@ -40,7 +39,7 @@ func DefaultStyles() Styles {
 	return Styles{
 		Title:       fg(p.Accent).Bold(true),
 		Simulated:   fg(p.Warn).Bold(true).Reverse(true),
-		Status:      fg(p.Text),
+		Status:      fg(p.Text).Bold(p.Bold),
 		Paused:      fg(p.Warn).Bold(true),
 		Label:       fg(p.Muted),
 		Prompt:      fg(p.Text).Italic(true),
@@ -48,9 +47,9 @@ func DefaultStyles() Styles {
 		Error:       fg(p.Bad).Bold(true),
 		Editor:      lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(p.Focus).Padding(0, 1),
 		Palette:     p,
-		Lane:        lane.DefaultStyles(),
-		Leaderboard: leaderboard.DefaultStyles(),
-		Chart:       speedchart.DefaultStyles(),
+		Lane:        lane.DefaultStyles(p),
+		Leaderboard: leaderboard.DefaultStyles(p),
+		Chart:       speedchart.DefaultStyles(p),
 		Help:        h,
 	}
 }
