@@ -34,7 +34,7 @@ func DefaultKeyMap() KeyMap {
 		Concurrency: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "concurrency 1→4→16→64")),
 		Pause:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause display")),
 		Save:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save results")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help, figures")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
 }

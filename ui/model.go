@@ -111,6 +111,13 @@ type Model struct {
 	message     string // one line for the footer: where results were saved, errors
 	failed      bool   // the message is an error
 
+	// Drawn on resize and mode changes, reused by every frame.
+	skipped string   // the skipped-providers line, "" for none
+	page    []string // the help page, in modeHelp
+	footer  struct {
+		key  footerKey
+		line string
+	}
 	screen string
 }
 
