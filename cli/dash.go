@@ -17,8 +17,9 @@ import (
 
 // dashCmd is `tpsrace`: the live race dashboard.
 type dashCmd struct {
-	race  raceFlags
-	theme string
+	race    raceFlags
+	theme   string
+	present bool
 }
 
 func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -26,6 +27,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs.SetOutput(stderr)
 	c.race.register(fs)
 	fs.StringVar(&c.theme, "theme", "", "colours: dark, light (for a white background) or high-contrast (default: by the terminal's background)")
+	fs.BoolVar(&c.present, "present", false, "presenter mode: 3-2-1 countdown, big tok/s, podium; provider names only; high contrast unless --theme")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}
@@ -58,7 +60,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return found
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".",
-		Theme: palette, Prepare: prepare, Save: saveJSON})
+		Theme: palette, Present: c.present, Prepare: prepare, Save: saveJSON})
 }
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.

@@ -114,7 +114,10 @@ func (m *Model) skippedLine() string {
 	}
 	parts := make([]string, len(skipped))
 	for i, n := range skipped {
-		parts[i] = n.Provider + " — " + n.Reason
+		parts[i] = n.Provider
+		if !m.opts.Present { // a reason can name a base URL
+			parts[i] += " — " + n.Reason
+		}
 	}
 	line := m.styles.Paused.Render("skipped: ") + m.styles.Label.Render(strings.Join(parts, "; "))
 	return ansi.Truncate(line, m.width, "…")

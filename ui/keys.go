@@ -67,6 +67,17 @@ func (k zoomedKeys) FullHelp() [][]key.Binding {
 	return append(k.lane.FullHelp(), k.KeyMap.FullHelp()...)
 }
 
+// presentKeys is the help in presenter mode, which zooms no lane.
+type presentKeys struct{ KeyMap }
+
+func (k presentKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Race, k.Edit, k.Concurrency, k.Save, k.Pause, k.Help, k.Quit}
+}
+
+func (k presentKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Race, k.Edit, k.Concurrency}, {k.Save, k.Pause, k.Help, k.Quit}}
+}
+
 // EditorKeyMap is the keys of the prompt editor.
 type EditorKeyMap struct {
 	Confirm key.Binding

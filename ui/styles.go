@@ -20,7 +20,10 @@ type Styles struct {
 	Prompt    lipgloss.Style
 	Message   lipgloss.Style
 	Error     lipgloss.Style
-	Editor    lipgloss.Style // the prompt editor's box
+	Editor    lipgloss.Style             // the prompt editor's box
+	Verdict   lipgloss.Style             // the presenter's podium verdict
+	Step      lipgloss.Style             // the podium's steps
+	Provider  func(i int) lipgloss.Style // provider i's name and figures in presenter mode
 
 	Palette     theme.Palette
 	Lane        lane.Styles // accented per provider with Palette.ProviderColor
@@ -46,6 +49,9 @@ func DefaultStyles(p theme.Palette) Styles {
 		Message:     fg(p.Good),
 		Error:       fg(p.Bad).Bold(true),
 		Editor:      lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(p.Focus).Padding(0, 1),
+		Verdict:     fg(p.Accent).Bold(true),
+		Step:        fg(p.Border),
+		Provider:    func(i int) lipgloss.Style { return fg(p.ProviderColor(i)).Bold(true) },
 		Palette:     p,
 		Lane:        lane.DefaultStyles(p),
 		Leaderboard: leaderboard.DefaultStyles(p),

@@ -56,6 +56,11 @@ func (m *Model) relayout() {
 func (m *Model) refresh() {
 	now := m.s.now()
 	figs := m.s.figures(now)
+	if m.opts.Present {
+		m.stage = m.presentBody(figs, m.width, m.layout.Body)
+		m.compose()
+		return
+	}
 	places := leaderboard.Places(figs)
 	preparing := m.s.phase == phasePreparing
 	var loading []string
@@ -86,6 +91,8 @@ func (m *Model) helpKeys() help.KeyMap {
 		return m.editorKeys
 	case m.zoomed():
 		return zoomedKeys{KeyMap: m.keys, lane: m.lanes[m.zoom].KeyMap}
+	case m.opts.Present:
+		return presentKeys{m.keys}
 	}
 	return m.keys
 }
@@ -110,6 +117,8 @@ func (m *Model) compose() {
 		body = m.editorLines()
 	case m.mode == modeHelp:
 		body = m.page
+	case m.opts.Present:
+		body = m.stage
 	case l.Zoomed:
 		body = splitLines(m.lanes[m.zoom].View())
 	default:
