@@ -14,19 +14,26 @@ import (
 	"tpsrace/recording"
 	"tpsrace/report"
 	"tpsrace/ui"
+	"tpsrace/ui/theme"
 )
 
 // dashCmd is `tpsrace`: the live race dashboard.
 type dashCmd struct {
-	race   raceFlags
-	record string
-	heats  int
+	race    raceFlags
+	theme   string
+	present bool
+	warm    bool
+	record  string
+	heats   int
 }
 
 func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tpsrace", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	c.race.register(fs)
+	fs.StringVar(&c.theme, "theme", "", "colours: dark, light (for a white background) or high-contrast (default: by the terminal's background)")
+	fs.BoolVar(&c.present, "present", false, "presenter mode: 3-2-1 countdown, big tok/s, podium; provider names only; high contrast unless --theme")
+	fs.BoolVar(&c.warm, "warm", false, "open every provider's connection (TLS included) before each release, so TTFT measures the model, not the handshake")
 	fs.IntVar(&c.heats, "heats", 1, "race N times back to back and give the verdict over the heats")
 	fs.StringVar(&c.record, "record", "", "record the finished races to this file, rewritten after each race (tpsrace.race/v1; see tpsrace replay)")
 	if err := fs.Parse(args); err != nil {
@@ -34,6 +41,10 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	if c.heats < 1 {
 		return usageError{fmt.Errorf("--heats must be at least 1, got %d", c.heats)}
+	}
+	palette, err := theme.ParseName(c.theme)
+	if err != nil {
+		return usageError{fmt.Errorf("--theme: %w", err)}
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unknown command %q (want bench or sim; see tpsrace help)", fs.Arg(0))}
@@ -60,7 +71,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return found
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".",
-		Prepare: prepare, Save: saveJSON, Record: saveRecording, RecordPath: c.record, Heats: c.heats})
+		Theme: palette, Present: c.present, Warm: c.warm, Prepare: prepare, Save: saveJSON, Record: saveRecording, RecordPath: c.record, Heats: c.heats})
 }
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.

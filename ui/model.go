@@ -14,12 +14,14 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/ui/lane"
 	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/speedchart"
+	"tpsrace/ui/theme"
 )
 
 // Options configure the dashboard.
@@ -27,7 +29,14 @@ type Options struct {
 	Config      *config.Config // prompt, max tokens, providers; Simulated labels the header. Never written.
 	Concurrency int            // streams per provider (default 1); `c` cycles 1→4→16→64
 	Retries     int            // retries allowed before a stream's first byte
+	Warm        bool           // open every connection before each release (--warm, probes.Race.Warm)
 	SaveDir     string         // where `s` writes results ("." by default)
+	Theme       theme.Name     // the palette (--theme); Auto picks dark or light by the terminal's background
+	// Present is presenter mode (--present): a 3-2-1 countdown before each
+	// release, big tok/s per provider, a podium at the end; provider names
+	// only (no model IDs, base URLs or error details); high contrast unless
+	// Theme says otherwise.
+	Present bool
 	// Prepare, when set, readies local servers (llama.cpp) in the background
 	// before the first race. It may call progress(i, msg) from its own
 	// goroutine as often as it likes; provider i's lane shows the newest msg
@@ -115,11 +124,20 @@ type Model struct {
 	board       leaderboard.Model
 	chart       speedchart.Model
 	tick        int // the live frame-tick chain; others are dropped
+	count       int // the countdown's number on screen (presenter mode)
 	paused      bool
 	editor      textarea.Model
 	message     string // one line for the footer: where results were saved, errors
 	failed      bool   // the message is an error
 
+	// Drawn on resize and mode changes, reused by every frame.
+	skipped string   // the skipped-providers line, "" for none
+	page    []string // the help page, in modeHelp
+	stage   []string // the presenter's body, drawn by refresh
+	footer  struct {
+		key  footerKey
+		line string
+	}
 	screen string
 }
 
@@ -148,7 +166,10 @@ func newModel(ctx context.Context, opts Options) Model {
 	ed.CharLimit = 0
 	ed.KeyMap.InsertNewline = DefaultEditorKeyMap().Newline
 	ed.Cursor.SetMode(cursor.CursorStatic) // a blinking cursor would need frames of its own
-	styles := DefaultStyles()
+	if opts.Present && opts.Theme == theme.Auto {
+		opts.Theme = theme.HighContrast
+	}
+	styles := DefaultStyles(theme.New(opts.Theme, lipgloss.HasDarkBackground(), lipgloss.ColorProfile()))
 	h := help.New()
 	h.Styles = styles.Help
 	m := Model{
@@ -183,6 +204,16 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.refresh()
 	case raceAgainMsg:
 		return m, m.startRace()
+	case countdownMsg:
+		if msg.race != m.s.id || m.s.phase != phaseCountdown {
+			return m, nil
+		}
+		if msg.left == 0 {
+			return m, m.release()
+		}
+		m.count = msg.left
+		m.refresh()
+		return m, countdownTick(msg.race, msg.left-1)
 	case preparedMsg:
 		m.s.prepared(msg.results)
 		return m, m.startRace()
@@ -257,6 +288,8 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.editor.SetValue(m.s.prompt)
 		m.editor.Focus()
 		return m, nil
+	case m.opts.Present && key.Matches(msg, m.keys.Zoom, m.keys.Focus, m.keys.FocusBack):
+		// One screen for the room: no lane shows a model ID or an error's detail.
 	case key.Matches(msg, m.keys.Zoom):
 		if i := int(msg.Runes[0] - '1'); i < len(m.lanes) {
 			m.setZoom(i)
@@ -391,14 +424,33 @@ func (m *Model) startRace() tea.Cmd {
 	}
 	m.stop()
 	m.retire()
-	m.tick++
 	m.message = "" // a note about the next race ("concurrency 4 from the next race") is now stale
+	if m.opts.Present {
+		m.s.countdown()
+		m.count = countdownFrom
+		m.newPanes()
+		m.relayout()
+		m.refresh()
+		return countdownTick(m.s.id, countdownFrom-1)
+	}
+	return m.release()
+}
+
+// release starts the race: no request is sent before it.
+func (m *Model) release() tea.Cmd {
+	m.tick++
 	race := m.s.begin(m.opts.Retries, m.clients)
+	race.Warm = m.opts.Warm
 	m.newPanes()
 	m.race = startRace(m.ctx, m.s.id, m.opts.Source(race))
 	m.relayout()
 	m.refresh()
 	return tea.Batch(m.race.next(), m.nextFrame())
+}
+
+// countdownTick is the countdown reaching left in a second.
+func countdownTick(race, left int) tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return countdownMsg{race: race, left: left} })
 }
 
 // newPanes makes the lanes, the leaderboard and the chart for the

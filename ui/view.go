@@ -15,16 +15,22 @@ import (
 // The view: the layout, a frame of every pane and the screen composed of
 // them. The model calls these from Update; View returns m.screen.
 
-// relayout recomputes the layout and sizes every pane.
+// relayout recomputes the layout and sizes every pane. The skipped line
+// under the header is taken off the window first.
 func (m *Model) relayout() {
-	m.help.ShowAll = m.mode == modeHelp
-	footer := 1
-	if m.help.ShowAll {
-		footer = len(splitLines(m.help.View(m.helpKeys())))
+	m.skipped = ""
+	if m.height >= minSkippedHeight {
+		m.skipped = m.skippedLine()
 	}
-	m.layout = ComputeLayout(m.width, m.height, len(m.lanes), m.zoomed(), footer)
+	notes := 0
+	if m.skipped != "" {
+		notes = 1
+	}
+	m.layout = ComputeLayout(m.width, m.height-notes, len(m.lanes), m.zoomed(), 1)
 	l := m.layout
-	m.help.Width = m.width
+	if m.mode == modeHelp {
+		m.page = m.helpPage()
+	}
 	for i := range m.lanes {
 		w, h := 0, 0
 		switch {
@@ -50,6 +56,11 @@ func (m *Model) relayout() {
 func (m *Model) refresh() {
 	now := m.s.now()
 	figs := m.s.figures(now)
+	if m.opts.Present {
+		m.stage = m.presentBody(figs, m.width, m.layout.Body)
+		m.compose()
+		return
+	}
 	places := leaderboard.Places(figs)
 	preparing := m.s.phase == phasePreparing
 	var loading []string
@@ -82,35 +93,47 @@ func (m *Model) helpKeys() help.KeyMap {
 		return zoomedKeys{KeyMap: m.keys, lane: m.lanes[m.zoom].KeyMap}
 	case m.opts.Replay != nil:
 		return replayKeys{m.replayKeys, m.keys}
+	case m.opts.Present:
+		return presentKeys{m.keys}
 	}
 	return m.keys
 }
 
+// minSkippedHeight is the least window height that shows the skipped line.
+const minSkippedHeight = 12
+
 // compose joins the cached panes into the screen.
 func (m *Model) compose() {
 	l := m.layout
-	if l.Width <= 0 || l.Height <= 0 {
+	if m.width <= 0 || m.height <= 0 {
 		m.screen = ""
 		return
 	}
-	var lines []string
-	lines = append(lines, m.header()...)
+	lines := m.header()
+	if m.skipped != "" {
+		lines = append(lines, m.skipped)
+	}
+	var body []string
 	switch {
 	case m.mode == modeEditor:
-		lines = append(lines, m.editorLines()...)
+		body = m.editorLines()
+	case m.mode == modeHelp:
+		body = m.page
+	case m.opts.Present:
+		body = m.stage
 	case l.Zoomed:
-		lines = append(lines, splitLines(m.lanes[m.zoom].View())...)
+		body = splitLines(m.lanes[m.zoom].View())
 	default:
-		lines = append(lines, m.laneLines()...)
-		lines = append(lines, m.bottomLines()...)
+		body = append(m.laneLines(), m.bottomLines()...)
 	}
-	lines = append(lines, m.footer()...)
-	for len(lines) < l.Height {
+	lines = append(lines, body[:min(len(body), l.Body)]...)
+	for len(lines) < m.height-l.Footer {
 		lines = append(lines, "")
 	}
-	lines = lines[:l.Height]
+	lines = append(lines, m.footerLine())
+	lines = lines[:m.height]
 	for i, line := range lines {
-		lines[i] = ansi.Truncate(line, l.Width, "")
+		lines[i] = ansi.Truncate(line, m.width, "")
 	}
 	m.screen = strings.Join(lines, "\n")
 }
@@ -144,6 +167,9 @@ func (m *Model) header() []string {
 		conc += s.Paused.Render(" (next " + itoa(m.s.concurrency) + ")")
 	}
 	parts = append(parts, s.Label.Render(itoa(len(m.lanes))+" providers ")+s.Status.Render(conc))
+	if skew, ok := m.s.startSkew(); ok {
+		parts = append(parts, s.Label.Render("start skew ")+s.Status.Render(format.Precise(skew)))
+	}
 	if m.paused {
 		parts = append(parts, s.Paused.Render("⏸ PAUSED"))
 	}
@@ -167,7 +193,13 @@ func (m *Model) header() []string {
 		title += sep + banner
 	}
 	title += sep + rest
-	prompt := s.Label.Render("prompt ") + s.Prompt.Render(oneLine(m.s.prompt)) + s.Label.Render(" · max "+itoa(m.s.maxTokens)+" tokens")
+	// The prompt is cut to the line, with "…" to say so.
+	lead, limit := s.Label.Render("prompt "), s.Label.Render(" · max "+itoa(m.s.maxTokens)+" tokens")
+	room := m.width - ansi.StringWidth(lead) - ansi.StringWidth(limit)
+	if m.layout.Header < 2 {
+		room -= ansi.StringWidth(title + sep)
+	}
+	prompt := lead + s.Prompt.Render(ansi.Truncate(oneLine(m.s.prompt), max(room, 1), "…")) + limit
 	if m.layout.Header < 2 {
 		return []string{title + sep + prompt}
 	}
@@ -237,21 +269,6 @@ func (m *Model) editorLines() []string {
 	title := m.styles.Title.Render("Edit the prompt") + m.styles.Label.Render(" — every provider gets it at the same instant")
 	box := m.styles.Editor.Width(max(m.width-2, 10)).Render(title + "\n\n" + m.editor.View())
 	return splitLines(box)
-}
-
-func (m *Model) footer() []string {
-	helpView := m.help.View(m.helpKeys())
-	if m.message == "" {
-		return splitLines(helpView)
-	}
-	style := m.styles.Message
-	if m.failed {
-		style = m.styles.Error
-	}
-	lines := splitLines(helpView)
-	msg := style.Render(m.message)
-	lines[len(lines)-1] = msg + m.styles.Label.Render("  ") + ansi.Truncate(lines[len(lines)-1], max(m.width-ansi.StringWidth(msg)-2, 0), "…")
-	return lines
 }
 
 // oneLine shows a multi-line prompt on one line.

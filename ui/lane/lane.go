@@ -3,7 +3,7 @@
 // streaming in, word-wrapped and following the tail. Zoomed, the pane shows
 // the whole answer in a scrollable viewport.
 //
-//	l := lane.New(provider, lane.DefaultStyles().WithAccent(color))
+//	l := lane.New(provider, lane.DefaultStyles(p).WithAccent(color))
 //	l.SetSize(60, 14)
 //	l, _ = l.Update(lane.FrameMsg{Now: now, Figures: provider.Figures(now)})
 //	fmt.Println(l.View())
@@ -80,9 +80,8 @@ type Styles struct {
 	Places                [3]lipgloss.Style // 1st, 2nd, 3rd to finish
 }
 
-// DefaultStyles are built from theme.Default.
-func DefaultStyles() Styles {
-	p := theme.Default()
+// DefaultStyles are built from palette p.
+func DefaultStyles(p theme.Palette) Styles {
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	return Styles{
 		Border:         fg(p.Border),
@@ -96,7 +95,7 @@ func DefaultStyles() Styles {
 		Streaming:      fg(p.Live).Bold(true),
 		Done:           fg(p.Good).Bold(true),
 		Failed:         fg(p.Bad).Bold(true),
-		Answer:         fg(p.Text),
+		Answer:         fg(p.Text).Bold(p.Bold),
 		Reasoning:      fg(p.Faint).Italic(true),
 		Note:           fg(p.Muted).Italic(true),
 		Error:          fg(p.Bad),
@@ -306,6 +305,9 @@ func (m *Model) renderBox() string {
 		if m.provider.Detail != "" && ih >= 6 {
 			body = append(body, m.Styles.Label.Render(ansi.Truncate(m.provider.Detail, iw, "…")))
 		}
+		if line := m.networkLine(); m.zoomed && line != "" {
+			body = append(body, ansi.Truncate(line, iw, "…"))
+		}
 		if sparkRows > 0 {
 			body = append(body, m.sparkLines(iw, sparkRows)...)
 		}
@@ -433,6 +435,32 @@ func (m *Model) figureFields() []string {
 		fields = append(fields, m.Styles.Label.Render(itoa(f.Streams)+" streams"))
 	}
 	return fields
+}
+
+// networkLine is where stream 0's time to first token went, apart from
+// the model: its request leaving, DNS, connect and TLS (none on a reused
+// connection, as with --warm), the first response byte; all since the
+// release. "" until the stream has ended.
+func (m *Model) networkLine() string {
+	r := m.provider.Streams[0].Result
+	if r == nil || r.Phases.FirstByte == 0 {
+		return ""
+	}
+	p := r.Phases
+	parts := []string{m.Styles.Label.Render("sent ") + m.Styles.Value.Render("+"+format.Precise(r.Sent))}
+	for _, ph := range []struct {
+		name string
+		at   time.Duration
+	}{{"DNS", p.DNS}, {"connect", p.Connected}, {"TLS", p.TLS}} {
+		if ph.at > 0 {
+			parts = append(parts, m.Styles.Label.Render(ph.name+" ")+m.Styles.Value.Render(format.Precise(ph.at)))
+		}
+	}
+	if p.Connected == 0 {
+		parts = append(parts, m.Styles.Label.Render("reused connection"))
+	}
+	parts = append(parts, m.Styles.Label.Render("first byte ")+m.Styles.Value.Render(format.Precise(p.FirstByte)))
+	return m.Styles.Label.Render("network  ") + strings.Join(parts, m.Styles.Label.Render(" · "))
 }
 
 // badges go in the bottom border: how the speed feels, and how it

@@ -3,7 +3,7 @@
 // fills the width), per-user live tok/s (metrics.LiveTPS) up from zero on a
 // linear axis, one line per provider in its colour, with a legend above.
 //
-//	c := speedchart.New(names, speedchart.DefaultStyles())
+//	c := speedchart.New(names, speedchart.DefaultStyles(p))
 //	c.SetSize(64, 11)
 //	c, _ = c.Update(speedchart.FrameMsg{Until: now, Series: series})
 //	fmt.Println(c.View())
@@ -37,9 +37,8 @@ type Styles struct {
 	Provider func(i int) lipgloss.Style
 }
 
-// DefaultStyles are built from theme.Default.
-func DefaultStyles() Styles {
-	p := theme.Default()
+// DefaultStyles are built from palette p.
+func DefaultStyles(p theme.Palette) Styles {
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	return Styles{
 		Title:    fg(p.Muted).Bold(true),

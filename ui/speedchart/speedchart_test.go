@@ -8,6 +8,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+
+	"tpsrace/ui/theme"
 )
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
@@ -20,7 +22,7 @@ func TestLinesSitOnTheirLabels(t *testing.T) {
 	for i := range steady {
 		steady[i] = 300
 	}
-	c := New([]string{"fast", "idle"}, DefaultStyles())
+	c := New([]string{"fast", "idle"}, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	c.SetSize(60, 11)
 	c, _ = c.Update(FrameMsg{Until: 2 * time.Second, Series: [][]float64{steady, idle}})
 	lines := strings.Split(c.View(), "\n")
@@ -54,7 +56,7 @@ func TestLinesSitOnTheirLabels(t *testing.T) {
 
 func TestTinySizesDrawBlank(t *testing.T) {
 	for _, size := range [][2]int{{0, 0}, {10, 3}, {60, 2}} {
-		c := New([]string{"a"}, DefaultStyles())
+		c := New([]string{"a"}, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 		c.SetSize(size[0], size[1])
 		if strings.TrimSpace(c.View()) != "" {
 			t.Errorf("%v: %q", size, c.View())
