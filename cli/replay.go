@@ -14,19 +14,22 @@ import (
 	"tpsrace/recording"
 	"tpsrace/report"
 	"tpsrace/ui"
+	"tpsrace/ui/theme"
 )
 
 // replayCmd is `tpsrace replay FILE`: a recorded race again, with no
 // network, no keys and no config.
 type replayCmd struct {
-	bench  bool
-	format string
-	out    string
-	race   int
-	cast   string
-	size   string
-	speed  float64
-	finish int
+	bench   bool
+	format  string
+	out     string
+	race    int
+	cast    string
+	size    string
+	speed   float64
+	finish  int
+	present bool
+	theme   string
 }
 
 func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -43,6 +46,8 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	fs.StringVar(&c.size, "size", "120x40", "with --cast: the terminal size, WIDTHxHEIGHT")
 	fs.Float64Var(&c.speed, "speed", 1, "with --cast: playback speed (2 = twice as fast)")
 	fs.IntVar(&c.finish, "finish-at", 0, "with --bench: rank by the time to N output tokens")
+	fs.BoolVar(&c.present, "present", false, "the dashboard (and --cast) in presenter mode, as tpsrace --present")
+	fs.StringVar(&c.theme, "theme", "", "the dashboard's colours, as tpsrace --theme")
 	fs.IntVar(&c.race, "race", 1, "the dashboard (and --cast) show this race of the recording (1 = the first)")
 	path, err := parseWithFile(fs, args)
 	if err != nil {
@@ -50,6 +55,10 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	}
 	if err := checkFormat(c.format); err != nil {
 		return err
+	}
+	palette, err := theme.ParseName(c.theme)
+	if err != nil {
+		return usageError{fmt.Errorf("--theme: %w", err)}
 	}
 	rec, readErr := recording.Open(path)
 	if rec == nil {
@@ -65,7 +74,8 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 			return err
 		}
 		in := rec.Report()
-		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, SaveDir: ".", Save: saveJSON, Record: saveRecording}
+		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay,
+			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON, Record: saveRecording}
 		if c.cast != "" {
 			return c.writeCast(opts, stderr)
 		}

@@ -39,11 +39,6 @@ func WriteCast(out io.Writer, opts Options, width, height int, speed float64) er
 	rp.clock.change(func(c *replayClock) { c.speed, c.paused = speed, false }) // the header shows the cast's speed
 	m = apply(m, tea.WindowSizeMsg{Width: width, Height: height})
 	m = apply(m, raceAgainMsg{})
-	defer func() {
-		m.race.stop()
-		m.shutdown()
-	}()
-	m = apply(m, releasedMsg{race: m.s.id, clock: clock})
 
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
@@ -57,6 +52,20 @@ func WriteCast(out io.Writer, opts Options, width, height int, speed float64) er
 	if err := emit(0, "\x1b[?25l"); err != nil { // no cursor
 		return err
 	}
+	// Presenter mode counts down first, one second a number, at any speed.
+	var lead time.Duration
+	for left := countdownFrom - 1; m.s.phase == phaseCountdown; left-- {
+		if err := emit(lead, screen(m.View())); err != nil {
+			return err
+		}
+		lead += time.Second
+		m = apply(m, countdownMsg{race: m.s.id, left: left})
+	}
+	defer func() {
+		m.race.stop()
+		m.shutdown()
+	}()
+	m = apply(m, releasedMsg{race: m.s.id, clock: clock})
 	items, last := rp.items(), ""
 	// Frames redraw only the lines that changed, which keeps a cast small;
 	// the last frame redraws the whole screen.
@@ -76,13 +85,13 @@ func WriteCast(out io.Writer, opts Options, width, height int, speed float64) er
 			m = apply(m, frameMsg{tick: m.tick})
 		}
 		if len(items) == 0 { // the final leaderboard, whole, then held
-			if err := emit(t, screen(m.View())); err != nil {
+			if err := emit(lead+t, screen(m.View())); err != nil {
 				return err
 			}
-			return emit(t+castHold, "")
+			return emit(lead+t+castHold, "")
 		}
 		if view := m.View(); view != last {
-			if err := emit(t, redraw(last, view)); err != nil {
+			if err := emit(lead+t, redraw(last, view)); err != nil {
 				return err
 			}
 			last = view

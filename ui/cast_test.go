@@ -53,10 +53,14 @@ func TestCast(t *testing.T) {
 		t.Fatal(err)
 	}
 	length := (&Replay{Results: rec.Races[0].Results}).length()
-	for _, speed := range []float64{1, 2} {
+	for _, tc := range []struct {
+		speed   float64
+		present bool
+	}{{1, false}, {2, false}, {1, true}} {
+		speed := tc.speed
 		var out bytes.Buffer
 		replay := &Replay{Results: rec.Races[0].Results, RecordedAt: rec.Header.RecordedAt}
-		if err := WriteCast(&out, Options{Config: rec.Report().Config, Replay: replay}, 100, 30, speed); err != nil {
+		if err := WriteCast(&out, Options{Config: rec.Report().Config, Replay: replay, Present: tc.present}, 100, 30, speed); err != nil {
 			t.Fatal(err)
 		}
 		header, events := readCast(t, out.Bytes())
@@ -73,6 +77,9 @@ func TestCast(t *testing.T) {
 			}
 		}
 		wantEnd := length.Seconds() / speed
+		if tc.present { // the countdown comes first
+			wantEnd += countdownFrom
+		}
 		if len(frames) < int(wantEnd/CastFrame.Seconds())/2 {
 			t.Errorf("%v×: %d frames for a %.2fs cast", speed, len(frames), wantEnd)
 		}
@@ -86,9 +93,13 @@ func TestCast(t *testing.T) {
 		if end := events[len(events)-1].at; end < lastFrame.at+castHold.Seconds() {
 			t.Errorf("%v×: the cast ends at %.2fs, before the final leaderboard was held %v", speed, end, castHold)
 		}
-		for _, want := range []string{"REPLAY", "finished in", "sim-wafer is", "faster than sim-lpu", "sim-flaky", "failed"} {
+		wants := []string{"REPLAY", "finished in", "sim-wafer is", "faster than sim-lpu", "sim-flaky", "failed"}
+		if tc.present {
+			wants = []string{"REPLAY", "1st", "sim-wafer is", "faster than sim-lpu", "sim-flaky failed"} // the podium
+		}
+		for _, want := range wants {
 			if !strings.Contains(lastFrame.data, want) {
-				t.Errorf("%v×: the last frame lacks %q:\n%s", speed, want, lastFrame.data)
+				t.Errorf("%v× (present %v): the last frame lacks %q:\n%s", speed, tc.present, want, lastFrame.data)
 			}
 		}
 	}

@@ -194,7 +194,9 @@ func (m *Model) replayKey(msg tea.KeyMsg) (cmd tea.Cmd, handled bool) {
 		rp.clock.jump(m.s.now() + rp.step())
 	case key.Matches(msg, k.Back):
 		rp.clock.jump(m.s.now() - rp.step())
-		return m.startRace(), true
+		m.stop()
+		m.retire()
+		return m.release(), true // at once: presenter mode's countdown is for a start, not a scrub
 	case key.Matches(msg, k.Faster):
 		rp.clock.faster(1)
 	case key.Matches(msg, k.Slower):
