@@ -1,5 +1,7 @@
 package ui
 
+import "slices"
+
 // Layout is where every pane goes for one window size. It is computed by
 // one pure function from the window size, the number of lanes and the mode,
 // on every resize and mode change, and pushed down to the panes.
@@ -143,4 +145,13 @@ func split(total, n int) []int {
 		}
 	}
 	return parts
+}
+
+// NarrowestLane is the width of the narrowest lane (0 for none): every
+// lane draws its race track this wide, so one length is one distance.
+func (l Layout) NarrowestLane() int {
+	if len(l.Widths) == 0 {
+		return 0
+	}
+	return slices.Min(l.Widths)
 }

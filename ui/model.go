@@ -33,6 +33,7 @@ type Options struct {
 	Retries     int               // retries allowed before a stream's first byte
 	SaveDir     string            // where `s` writes results ("." by default)
 	Details     map[string]string // provider name → on-box hardware line (llama.cpp), shown in its lane
+	FinishAt    int               // the race track's finish line in tokens; 0: max_tokens (live.FinishLine)
 	// Prepare, when set, readies local servers (llama.cpp) in the background
 	// before the first race. It may call progress(i, msg) from its own
 	// goroutine as often as it likes; provider i's lane shows the newest msg
@@ -522,18 +523,21 @@ func (m *Model) refresh() {
 		figs[i] = p.Figures(now)
 	}
 	places := leaderboard.Places(figs)
+	scale := live.SharedScale(m.providers, until)
+	finish := live.FinishLine(m.opts.FinishAt, m.opts.Config.MaxTokens, figs)
 	var loading []string
 	if m.preparing {
 		loading = m.prep.progress()
 	}
 	for i := range m.lanes {
-		frame := lane.FrameMsg{Now: now, Figures: figs[i], Place: places[i], Preparing: m.preparing}
+		frame := lane.FrameMsg{Now: now, Figures: figs[i], Place: places[i], Scale: scale,
+			Finish: finish, TrackWidth: m.layout.NarrowestLane() - 2, Preparing: m.preparing}
 		if i < len(loading) {
 			frame.Loading = loading[i]
 		}
 		m.lanes[i], _ = m.lanes[i].Update(frame)
 	}
-	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs})
+	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs, Finish: finish})
 	if m.layout.Chart.Show {
 		series := make([][]float64, len(m.providers))
 		for i, p := range m.providers {

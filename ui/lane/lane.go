@@ -74,6 +74,8 @@ type Styles struct {
 	Note                  lipgloss.Style // "waiting for the first token…", "thought for…"
 	Error                 lipgloss.Style
 	Spark                 lipgloss.Style
+	Track                 lipgloss.Style // the empty part of the race track, and its finish line
+	Queued                lipgloss.Style // "48 queued"
 	ReadingMarker         lipgloss.Style
 	Slow, Conversational  lipgloss.Style // feel badges
 	VoiceReady            lipgloss.Style
@@ -101,6 +103,8 @@ func DefaultStyles() Styles {
 		Note:           fg(p.Muted).Italic(true),
 		Error:          fg(p.Bad),
 		Spark:          fg(p.Live),
+		Track:          fg(p.Faint),
+		Queued:         fg(p.Warn).Bold(true),
 		ReadingMarker:  fg(p.Warn),
 		Slow:           fg(p.Bad),
 		Conversational: fg(p.Thinking),
@@ -123,6 +127,14 @@ type FrameMsg struct {
 	Now     time.Duration
 	Figures live.Figures
 	Place   int
+	// Scale is the tok/s axis of the sparkline, shared by every lane
+	// (live.SharedScale); the zero Scale scales the lane to itself.
+	Scale live.Scale
+	// Finish is the race track's finish line in per-user tokens
+	// (live.FinishLine), and TrackWidth the width of every lane's track,
+	// so one length means one distance in every lane (0: none, or the
+	// lane's own width).
+	Finish, TrackWidth int
 	// Preparing is set while local servers start, before the first race.
 	// Loading is then the provider's own server's progress ("loading
 	// model… 3.2s"), or "" while it waits for the others.
@@ -143,12 +155,16 @@ type Model struct {
 	zoomed   bool
 	figures  live.Figures
 	place    int
+	scale    live.Scale
+	finish   int
+	trackW   int
 
 	preparing bool   // before the first race (FrameMsg)
 	loading   string // the provider's server's progress meanwhile
 
 	answer, reasoning       wrapper
 	answerLen, reasoningLen int // bytes of the provider's text already wrapped
+	following               int // the stream that text is from
 	spark                   sparkline.Model
 	viewport                viewport.Model
 	viewportText            int // answerLen+reasoningLen when the viewport was filled
@@ -201,11 +217,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case FrameMsg:
 		settled := msg.Figures == m.figures && msg.Place == m.place && msg.Figures.Settled &&
+			msg.Scale == m.scale && msg.Finish == m.finish && msg.TrackWidth == m.trackW &&
 			len(m.provider.Answer()) == m.answerLen && len(m.provider.Reasoning()) == m.reasoningLen
 		if settled {
 			break // nothing moved: keep the drawing
 		}
 		m.figures, m.place = msg.Figures, msg.Place
+		m.scale, m.finish, m.trackW = msg.Scale, msg.Finish, msg.TrackWidth
 		m.preparing, m.loading = msg.Preparing, msg.Loading
 		m.render()
 	case tea.KeyMsg:
@@ -259,9 +277,11 @@ func (m *Model) render() {
 // wrapNewText wraps the text that arrived since the last frame, or all of
 // it again when the width changed.
 func (m *Model) wrapNewText(width int) {
-	if m.answer.width != width {
+	if m.answer.width != width || m.following != m.provider.Following() {
 		m.answer, m.reasoning = newWrapper(width), newWrapper(width)
 		m.answerLen, m.reasoningLen = 0, 0
+		m.following = m.provider.Following()
+		m.viewportText = -1
 	}
 	answer, reasoning := m.provider.Answer(), m.provider.Reasoning()
 	m.answer.Append(answer[m.answerLen:])
@@ -306,6 +326,9 @@ func (m *Model) renderBox() string {
 		if m.provider.Detail != "" && ih >= 6 {
 			body = append(body, m.Styles.Label.Render(ansi.Truncate(m.provider.Detail, iw, "…")))
 		}
+		if m.finish > 0 && ih >= 4 {
+			body = append(body, m.trackLine(iw))
+		}
 		if sparkRows > 0 {
 			body = append(body, m.sparkLines(iw, sparkRows)...)
 		}
@@ -323,8 +346,9 @@ func (m *Model) renderBox() string {
 	if m.focused || m.zoomed {
 		border, b = m.Styles.FocusedBorder, lipgloss.ThickBorder()
 	}
-	title := m.Styles.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.Styles.Model.Render(m.provider.Model)
-	top := edge(border, b.TopLeft, b.Top, b.TopRight, title, m.status(), m.width)
+	status := m.status()
+	title := m.title(iw - ansi.StringWidth(status) - 6)
+	top := edge(border, b.TopLeft, b.Top, b.TopRight, title, status, m.width)
 	elapsed := ""
 	if !m.preparing {
 		elapsed = m.Styles.Label.Render(format.Duration(m.figures.Elapsed))
@@ -339,6 +363,47 @@ func (m *Model) renderBox() string {
 	}
 	sb.WriteString("\n" + bottom)
 	return sb.String()
+}
+
+// title is the lane's number, name and model in at most width cells: the
+// model shortened (format.Model) or left out before the name is cut, so
+// the status beside it always shows.
+func (m *Model) title(width int) string {
+	name := itoa(m.number) + " " + m.provider.Name
+	room := width - ansi.StringWidth(name) - 1
+	if model := format.Model(m.provider.Model, room); model != "" {
+		return m.Styles.Title.Render(name) + " " + m.Styles.Model.Render(model)
+	}
+	return m.Styles.Title.Render(ansi.Truncate(name, max(width, 1), "…"))
+}
+
+// trackLine is the lane's race track: its per-user tokens so far as a bar
+// toward the finish line (┃), on the scale every lane shares, and past
+// the line the finish time once the provider is done.
+func (m *Model) trackLine(width int) string {
+	const suffixW = 10
+	trackW := width - suffixW - 1
+	if m.trackW > 0 {
+		trackW = min(trackW, m.trackW-suffixW-1)
+	}
+	if trackW < 4 {
+		return ""
+	}
+	f := m.figures
+	filled := draw.Bar(live.Progress(f, m.finish), trackW)
+	rest := trackW - ansi.StringWidth(filled)
+	var suffix string
+	switch f.Status {
+	case live.Done:
+		suffix = m.Styles.Done.Render("✓ " + format.Duration(f.Elapsed))
+	case live.Failed:
+		suffix = m.Styles.Failed.Render("✗")
+	default:
+		if f.UserTokens > 0 {
+			suffix = m.Styles.Label.Render(format.Count(f.UserTokens) + " tok")
+		}
+	}
+	return m.Styles.Spark.Render(filled) + m.Styles.Track.Render(strings.Repeat("·", rest)+"┃") + " " + suffix
 }
 
 // status is the lane's state in words, for the top border.
@@ -399,15 +464,23 @@ func (m *Model) figureFields() []string {
 		return s
 	}
 	var fields []string
-	if f.HasTTFT {
+	switch {
+	case f.HasTTFT && f.Streams > 1:
+		fields = append(fields, field("TTFT p50", format.Duration(f.TTFT), "")+" "+field("max", format.Duration(f.TTFTMax), ""))
+	case f.HasTTFT:
 		fields = append(fields, field("TTFT", format.Duration(f.TTFT), ""))
-	} else {
+	default:
 		fields = append(fields, field("TTFT", "–", ""))
+	}
+	if f.Queued > 0 {
+		fields = append(fields, m.Styles.Queued.Render(itoa(f.Queued)+" queued"))
 	}
 	if f.HasTTFA && f.TTFA > f.TTFT {
 		fields = append(fields, field("TTFA", format.Duration(f.TTFA), ""))
 	}
-	if !f.Settled && f.HasTTFT {
+	// With several streams "now" is the median of those streaming: none
+	// streams between a queued stream's wait and its first token.
+	if !f.Settled && f.HasTTFT && (f.Streams == 1 || f.NowTPS > 0) {
 		fields = append(fields, field("now", format.TPS(f.NowTPS), "tok/s"))
 	}
 	fields = append(fields, m.speedField())
@@ -427,7 +500,7 @@ func (m *Model) figureFields() []string {
 	}
 	fields = append(fields, field("", format.Count(f.Tokens), "tok"))
 	if loop, ok := metrics.AgentLoop(f.TTFT, f.Speed); ok && f.HasSpeed {
-		fields = append(fields, field(itoa(metrics.AgentCalls)+"-call loop", format.Duration(loop), ""))
+		fields = append(fields, field(itoa(metrics.AgentCalls)+" agent calls", "≈"+format.Duration(loop), ""))
 	}
 	if f.Streams > 1 {
 		fields = append(fields, m.Styles.Label.Render(itoa(f.Streams)+" streams"))
@@ -457,32 +530,40 @@ func (m *Model) badges(width int) string {
 }
 
 // sparkLines draws per-user live tok/s from the release to now (or to the
-// end), scaled to its own peak, with a dotted marker at reading speed
-// where the bars stay below it, and the peak and the marker labelled.
+// end) on the scale every lane shares (FrameMsg.Scale), with a dotted
+// marker at reading speed where the bars stay below it, and the top and
+// the marker labelled ("log" when the scale is logarithmic).
 func (m *Model) sparkLines(width, rows int) []string {
-	const gutter = 6
+	series := m.provider.Series(m.figures.Elapsed)
+	scale := m.scale
+	if scale.Top <= 0 {
+		scale = live.SharedScale([]*live.Provider{m.provider}, m.figures.Elapsed)
+	}
+	topLabel := format.Short(scale.Top)
+	if scale.Log {
+		topLabel += " log"
+	}
+	gutter := max(6, len(topLabel)+1)
 	sw := width - gutter
 	if sw < 4 {
 		return nil
-	}
-	series := m.provider.Series(m.figures.Elapsed)
-	peak := metrics.ReadingTPS
-	for _, v := range series {
-		peak = max(peak, v)
 	}
 	if m.spark.Width() != sw || m.spark.Height() != rows {
 		m.spark.Resize(sw, rows)
 	}
 	m.spark.Style = m.Styles.Spark
-	m.spark.SetMax(peak)
+	m.spark.SetMax(1)
 	columns := live.Resample(series, sw)
 	if columns == nil {
 		columns = make([]float64, sw)
 	}
+	for k, v := range columns {
+		columns[k] = scale.Fraction(v)
+	}
 	m.spark.PushAll(columns) // sw values: the whole ring buffer is replaced
 	m.spark.DrawColumnsOnly()
 
-	markerRow := min(int(metrics.ReadingTPS/peak*float64(rows)), rows-1) // from the bottom
+	markerRow := min(int(scale.Fraction(metrics.ReadingTPS)*float64(rows)), rows-1) // from the bottom
 	y := rows - 1 - markerRow
 	dot := canvas.NewCellWithStyle('┈', m.Styles.ReadingMarker)
 	for x := range sw {
@@ -496,7 +577,7 @@ func (m *Model) sparkLines(width, rows int) []string {
 		label := ""
 		switch {
 		case i == 0:
-			label = m.Styles.Label.Render(format.Short(peak))
+			label = m.Styles.Label.Render(topLabel)
 		case i == y:
 			label = m.Styles.ReadingMarker.Render("read")
 		}
@@ -673,16 +754,24 @@ func flow(fields []string, width, maxLines int) []string {
 }
 
 // edge is a top or bottom border with a text at each end: "╭─ left ──── right ─╮".
-// The right text goes first when both do not fit; the left one is cut.
+// The right text (the lane's status) is kept whole and the left one is
+// cut to make room; the right goes only when it does not fit alone.
 func edge(style lipgloss.Style, leftCorner, fill, rightCorner, left, right string, width int) string {
 	inner := width - 2
 	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
-	if right != "" && lw+rw+6 > inner {
+	if right != "" && rw+4 > inner {
 		right, rw = "", 0
 	}
-	if left != "" && lw+4 > inner {
-		left = ansi.Truncate(left, max(inner-4, 0), "…")
+	room := inner - 4
+	if right != "" {
+		room = inner - rw - 6
+	}
+	if left != "" && lw > room {
+		left = ansi.Truncate(left, max(room, 0), "…")
 		lw = ansi.StringWidth(left)
+	}
+	if lw == 0 {
+		left = ""
 	}
 	var sb strings.Builder
 	used := 0

@@ -26,6 +26,7 @@ import (
 
 	"tpsrace/metrics"
 	"tpsrace/ui/format"
+	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 	"tpsrace/ui/theme"
 )
@@ -56,8 +57,13 @@ func DefaultStyles() Styles {
 	}
 }
 
-// FrameMsg gives the leaderboard every provider's figures, by index.
-type FrameMsg struct{ Figures []live.Figures }
+// FrameMsg gives the leaderboard every provider's figures, by index, and
+// the race track's finish line in per-user tokens (live.FinishLine; 0
+// draws no track).
+type FrameMsg struct {
+	Figures []live.Figures
+	Finish  int
+}
 
 // Model is the leaderboard.
 type Model struct {
@@ -69,6 +75,7 @@ type Model struct {
 	height      int
 	focus       int // provider index, -1 for none
 	figures     []live.Figures
+	finish      int
 	view        string
 }
 
@@ -96,7 +103,7 @@ func (m *Model) SetFocus(i int) {
 // Update handles FrameMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if msg, ok := msg.(FrameMsg); ok && len(msg.Figures) == len(m.names) {
-		m.figures = msg.Figures
+		m.figures, m.finish = msg.Figures, msg.Finish
 		m.render()
 	}
 	return m, nil
@@ -362,11 +369,7 @@ func (m *Model) render() {
 	for _, c := range cols {
 		used += c.width + 2
 	}
-	barW := m.width - used - 1
-	var fastest float64
-	for _, f := range m.figures {
-		fastest = max(fastest, f.Speed)
-	}
+	trackW := m.width - used - 2 // and the finish line
 
 	cells := func(texts []string) string {
 		var sb strings.Builder
@@ -385,7 +388,11 @@ func (m *Model) render() {
 	for k, c := range cols {
 		headers[k] = m.Styles.Header.Render(c.header)
 	}
-	lines := []string{cells(headers)}
+	header := cells(headers)
+	if trackW >= 8 && m.finish > 0 {
+		header += m.Styles.Header.Render(format.PadLeft("finish "+format.Count(m.finish)+" tok", trackW+1))
+	}
+	lines := []string{header}
 
 	order, places := Order(m.figures), Places(m.figures)
 	for rank, i := range order {
@@ -395,8 +402,9 @@ func (m *Model) render() {
 			texts[k] = c.cell(row{index: i, rank: rank + 1, place: places[i], f: f})
 		}
 		line := cells(texts)
-		if barW >= 8 && f.HasSpeed && fastest > 0 {
-			line += m.Styles.Provider(i).Render(bar(f.Speed/fastest, barW))
+		if trackW >= 8 && m.finish > 0 && f.Status != live.Failed {
+			filled := draw.Bar(live.Progress(f, m.finish), trackW)
+			line += m.Styles.Provider(i).Render(filled) + m.Styles.Muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
 		}
 		if i == m.focus {
 			line = m.Styles.Focused.Render(ansi.Strip(line))
@@ -420,17 +428,6 @@ func (m *Model) render() {
 		lines[k] = format.PadRight(ansi.Truncate(lines[k], m.width, "…"), m.width)
 	}
 	m.view = strings.Join(lines[:m.height], "\n")
-}
-
-// bar is a horizontal bar of fraction (0..1) of width cells, in eighths.
-func bar(fraction float64, width int) string {
-	eighths := int(fraction*float64(width*8) + 0.5)
-	full, rest := eighths/8, eighths%8
-	s := strings.Repeat("█", full)
-	if rest > 0 {
-		s += string([]rune("▏▎▍▌▋▊▉")[rest-1])
-	}
-	return s
 }
 
 func abs(n int) int { return max(n, -n) }

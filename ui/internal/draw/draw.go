@@ -44,3 +44,14 @@ func Canvas(c *canvas.Model) string {
 	}
 	return sb.String()
 }
+
+// Bar is a horizontal bar of fraction (0..1) of width cells, in eighths.
+func Bar(fraction float64, width int) string {
+	eighths := int(max(min(fraction, 1), 0)*float64(width*8) + 0.5)
+	full, rest := eighths/8, eighths%8
+	s := strings.Repeat("█", full)
+	if rest > 0 {
+		s += string([]rune("▏▎▍▌▋▊▉")[rest-1])
+	}
+	return s
+}
