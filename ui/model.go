@@ -262,6 +262,9 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.tick++
 			return m, m.nextFrame()
 		}
+	case key.Matches(msg, m.keys.Chart):
+		m.chart.Toggle()
+		m.compose()
 	case key.Matches(msg, m.keys.Save):
 		return m, m.save()
 	case key.Matches(msg, m.keys.Help):
@@ -367,10 +370,9 @@ func (m *Model) newRace() {
 		names[i] = p.Name
 	}
 	m.board = leaderboard.New(names, m.raceConc, m.styles.Leaderboard)
+	plot := m.chart.Plot
 	m.chart = speedchart.New(names, m.styles.Chart)
-	if m.raceConc > 1 {
-		m.chart.Title = "live tok/s per user"
-	}
+	m.chart.Plot, m.chart.PerUser = plot, m.raceConc > 1
 	if m.zoom >= len(m.lanes) {
 		m.zoom = -1
 	}
@@ -539,11 +541,7 @@ func (m *Model) refresh() {
 	}
 	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs, Finish: finish})
 	if m.layout.Chart.Show {
-		series := make([][]float64, len(m.providers))
-		for i, p := range m.providers {
-			series[i] = p.Series(until)
-		}
-		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: until, Series: series})
+		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: until, Providers: m.providers, Finish: finish, Scale: scale})
 	}
 	m.compose()
 }

@@ -372,16 +372,7 @@ func (p *Provider) liveAt(t time.Duration) (perUser, aggregate float64) {
 // every stream failed. Final samples are kept, as in Series; the result
 // must not be modified.
 func (p *Provider) TokenSeries(until time.Duration) (times []time.Duration, tokens []float64) {
-	settled, ok := true, false
-	var end time.Duration
-	for i := range p.Streams {
-		s := &p.Streams[i]
-		settled = settled && s.Result != nil
-		ok = ok || !s.failed()
-		if s.Result != nil {
-			end = max(end, s.Result.End)
-		}
-	}
+	end, settled, ok := p.End()
 	if !ok {
 		return nil, nil
 	}
@@ -409,6 +400,21 @@ func (p *Provider) TokenSeries(until time.Duration) (times []time.Duration, toke
 		times, tokens = append(times, until), append(tokens, p.tokensAt(until))
 	}
 	return times, tokens
+}
+
+// End is the race time of the provider's last stream's end once settled
+// (every stream ended); ok is false when every stream failed.
+func (p *Provider) End() (end time.Duration, settled, ok bool) {
+	settled = true
+	for i := range p.Streams {
+		s := &p.Streams[i]
+		settled = settled && s.Result != nil
+		ok = ok || !s.failed()
+		if s.Result != nil {
+			end = max(end, s.Result.End)
+		}
+	}
+	return end, settled, ok
 }
 
 // tokensAt is the median tokens so far at t across the streams that have
