@@ -505,7 +505,7 @@ func (m *Model) relayout() {
 		case l.List:
 			w, h = l.Widths[0], l.Rows[i]
 		case l.Cols > 0:
-			w, h = l.Widths[i%l.Cols], l.Rows[i/l.Cols]
+			w, h = l.LaneSize(i)
 		}
 		m.lanes[i].SetSize(w, h)
 	}

@@ -68,7 +68,7 @@ func TestTokensPlotShowsTheRace(t *testing.T) {
 		t.Fatalf("the top row is the finish line, where fast ends:\n%s", view)
 	}
 	at := strings.IndexRune(top, '●')
-	for _, r := range top[at+len("●"):strings.LastIndex(top, "● fast")] {
+	for _, r := range top[at+len("●") : strings.LastIndex(top, "● fast")] {
 		if isBraille(r) {
 			t.Fatalf("fast's line goes on past its end:\n%s", view)
 		}
