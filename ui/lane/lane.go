@@ -14,12 +14,11 @@ package lane
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/NimbleMarkets/ntcharts/canvas"
-	"github.com/NimbleMarkets/ntcharts/sparkline"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -113,6 +112,26 @@ func DefaultStyles() Styles {
 	}
 }
 
+// paints are the lane's Styles as escape sequences, taken once in New.
+type paints struct {
+	Border, FocusedBorder, Title, Model, Label, Value    draw.Paint
+	Waiting, Thinking, Streaming, Done, Failed           draw.Paint
+	Answer, Reasoning, Note, Error, Spark, Track, Queued draw.Paint
+	ReadingMarker, Slow, Conversational, VoiceReady      draw.Paint
+	Places                                               [3]draw.Paint
+}
+
+func newPaints(s Styles) paints {
+	p := draw.NewPaint
+	return paints{
+		Border: p(s.Border), FocusedBorder: p(s.FocusedBorder), Title: p(s.Title), Model: p(s.Model), Label: p(s.Label), Value: p(s.Value),
+		Waiting: p(s.Waiting), Thinking: p(s.Thinking), Streaming: p(s.Streaming), Done: p(s.Done), Failed: p(s.Failed),
+		Answer: p(s.Answer), Reasoning: p(s.Reasoning), Note: p(s.Note), Error: p(s.Error), Spark: p(s.Spark), Track: p(s.Track), Queued: p(s.Queued),
+		ReadingMarker: p(s.ReadingMarker), Slow: p(s.Slow), Conversational: p(s.Conversational), VoiceReady: p(s.VoiceReady),
+		Places: [3]draw.Paint{p(s.Places[0]), p(s.Places[1]), p(s.Places[2])},
+	}
+}
+
 // WithAccent colours the title and the sparkline.
 func (s Styles) WithAccent(c lipgloss.TerminalColor) Styles {
 	s.Title = s.Title.Foreground(c)
@@ -145,7 +164,8 @@ type FrameMsg struct {
 // Model is one lane.
 type Model struct {
 	KeyMap KeyMap
-	Styles Styles
+	Styles Styles // read by New
+	paint  paints
 
 	provider *live.Provider
 	number   int // shown before the name: the key that zooms this lane
@@ -165,7 +185,6 @@ type Model struct {
 	answer, reasoning       wrapper
 	answerLen, reasoningLen int // bytes of the provider's text already wrapped
 	following               int // the stream that text is from
-	spark                   sparkline.Model
 	viewport                viewport.Model
 	viewportText            int // answerLen+reasoningLen when the viewport was filled
 	viewportWidth           int // and its width then
@@ -177,8 +196,8 @@ func New(p *live.Provider, styles Styles) Model {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = viewport.KeyMap{} // the lane's KeyMap drives it
 	vp.MouseWheelEnabled = true
-	m := Model{KeyMap: DefaultKeyMap(), Styles: styles, provider: p, number: p.Index + 1,
-		spark: sparkline.New(1, 1, sparkline.WithStyle(styles.Spark)), viewport: vp, viewportText: -1}
+	m := Model{KeyMap: DefaultKeyMap(), Styles: styles, paint: newPaints(styles), provider: p, number: p.Index + 1,
+		viewport: vp, viewportText: -1}
 	m.render()
 	return m
 }
@@ -292,9 +311,9 @@ func (m *Model) wrapNewText(width int) {
 // renderBare is the borderless lane of a tiny terminal: one summary line,
 // then as much of the answer's tail as fits.
 func (m *Model) renderBare() string {
-	summary := m.Styles.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.status() + "  " + m.speedField()
+	summary := m.paint.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.status() + "  " + m.speedField()
 	if m.focused || m.zoomed {
-		summary = m.Styles.FocusedBorder.Render("▸ ") + summary
+		summary = m.paint.FocusedBorder.Render("▸ ") + summary
 	}
 	lines := []string{summary}
 	lines = append(lines, m.textLines(m.width, m.height-1)...)
@@ -324,7 +343,7 @@ func (m *Model) renderBox() string {
 	if !failedBeforeText && !m.preparing {
 		body = flow(m.figureFields(), iw, figureRows)
 		if m.provider.Detail != "" && ih >= 6 {
-			body = append(body, m.Styles.Label.Render(ansi.Truncate(m.provider.Detail, iw, "…")))
+			body = append(body, m.paint.Label.Render(ansi.Truncate(m.provider.Detail, iw, "…")))
 		}
 		if m.finish > 0 && ih >= 4 {
 			body = append(body, m.trackLine(iw))
@@ -342,16 +361,16 @@ func (m *Model) renderBox() string {
 
 	// The focused lane's border is thick as well as coloured, so it shows
 	// without colour too.
-	border, b := m.Styles.Border, lipgloss.RoundedBorder()
+	border, b := m.paint.Border, lipgloss.RoundedBorder()
 	if m.focused || m.zoomed {
-		border, b = m.Styles.FocusedBorder, lipgloss.ThickBorder()
+		border, b = m.paint.FocusedBorder, lipgloss.ThickBorder()
 	}
 	status := m.status()
 	title := m.title(iw - ansi.StringWidth(status) - 6)
 	top := edge(border, b.TopLeft, b.Top, b.TopRight, title, status, m.width)
 	elapsed := ""
 	if !m.preparing {
-		elapsed = m.Styles.Label.Render(format.Duration(m.figures.Elapsed))
+		elapsed = m.paint.Label.Render(format.Duration(m.figures.Elapsed))
 	}
 	bottom := edge(border, b.BottomLeft, b.Bottom, b.BottomRight, m.badges(iw-ansi.StringWidth(elapsed)-6), elapsed, m.width)
 
@@ -372,9 +391,9 @@ func (m *Model) title(width int) string {
 	name := itoa(m.number) + " " + m.provider.Name
 	room := width - ansi.StringWidth(name) - 1
 	if model := format.Model(m.provider.Model, room); model != "" {
-		return m.Styles.Title.Render(name) + " " + m.Styles.Model.Render(model)
+		return m.paint.Title.Render(name) + " " + m.paint.Model.Render(model)
 	}
-	return m.Styles.Title.Render(ansi.Truncate(name, max(width, 1), "…"))
+	return m.paint.Title.Render(ansi.Truncate(name, max(width, 1), "…"))
 }
 
 // trackLine is the lane's race track: its per-user tokens so far as a bar
@@ -395,15 +414,15 @@ func (m *Model) trackLine(width int) string {
 	var suffix string
 	switch f.Status {
 	case live.Done:
-		suffix = m.Styles.Done.Render("✓ " + format.Duration(f.Elapsed))
+		suffix = m.paint.Done.Render("✓ " + format.Duration(f.Elapsed))
 	case live.Failed:
-		suffix = m.Styles.Failed.Render("✗")
+		suffix = m.paint.Failed.Render("✗")
 	default:
 		if f.UserTokens > 0 {
-			suffix = m.Styles.Label.Render(format.Count(f.UserTokens) + " tok")
+			suffix = m.paint.Label.Render(format.Count(f.UserTokens) + " tok")
 		}
 	}
-	return m.Styles.Spark.Render(filled) + m.Styles.Track.Render(strings.Repeat("·", rest)+"┃") + " " + suffix
+	return m.paint.Spark.Render(filled) + m.paint.Track.Render(strings.Repeat("·", rest)+"┃") + " " + suffix
 }
 
 // status is the lane's state in words, for the top border.
@@ -411,30 +430,30 @@ func (m *Model) status() string {
 	f := m.figures
 	switch {
 	case m.loading != "":
-		return m.Styles.Thinking.Render("◌ loading")
+		return m.paint.Thinking.Render("◌ loading")
 	case m.preparing:
-		return m.Styles.Waiting.Render("◌ waiting")
+		return m.paint.Waiting.Render("◌ waiting")
 	}
 	switch f.Status {
 	case live.Thinking:
-		return m.Styles.Thinking.Render("◆ thinking")
+		return m.paint.Thinking.Render("◆ thinking")
 	case live.Streaming:
-		return m.Styles.Streaming.Render("▶ streaming")
+		return m.paint.Streaming.Render("▶ streaming")
 	case live.Done:
 		if m.place >= 1 && m.place <= 3 {
-			return m.Styles.Places[m.place-1].Render("✓ " + format.Ordinal(m.place))
+			return m.paint.Places[m.place-1].Render("✓ " + format.Ordinal(m.place))
 		}
 		if m.place > 3 {
-			return m.Styles.Done.Render("✓ " + format.Ordinal(m.place))
+			return m.paint.Done.Render("✓ " + format.Ordinal(m.place))
 		}
-		return m.Styles.Done.Render("✓ done")
+		return m.paint.Done.Render("✓ done")
 	case live.Failed:
 		if interrupted(f.Err) {
-			return m.Styles.Waiting.Render("■ stopped")
+			return m.paint.Waiting.Render("■ stopped")
 		}
-		return m.Styles.Failed.Render("✗ failed")
+		return m.paint.Failed.Render("✗ failed")
 	}
-	return m.Styles.Waiting.Render("◌ waiting")
+	return m.paint.Waiting.Render("◌ waiting")
 }
 
 // speedField is the lane's headline speed: per-user output speed.
@@ -445,21 +464,21 @@ func (m *Model) speedField() string {
 		label = "per-user "
 	}
 	if !f.HasSpeed {
-		return m.Styles.Label.Render(label + "–")
+		return m.paint.Label.Render(label + "–")
 	}
-	return m.Styles.Label.Render(label) + m.Styles.Value.Render(format.TPS(f.Speed)) + m.Styles.Label.Render(" tok/s")
+	return m.paint.Label.Render(label) + m.paint.Value.Render(format.TPS(f.Speed)) + m.paint.Label.Render(" tok/s")
 }
 
 // figureFields are the live figures, most important first, for flow.
 func (m *Model) figureFields() []string {
 	f := m.figures
 	field := func(label, value, unit string) string {
-		s := m.Styles.Value.Render(value)
+		s := m.paint.Value.Render(value)
 		if label != "" {
-			s = m.Styles.Label.Render(label+" ") + s
+			s = m.paint.Label.Render(label+" ") + s
 		}
 		if unit != "" {
-			s += m.Styles.Label.Render(" " + unit)
+			s += m.paint.Label.Render(" " + unit)
 		}
 		return s
 	}
@@ -473,7 +492,7 @@ func (m *Model) figureFields() []string {
 		fields = append(fields, field("TTFT", "–", ""))
 	}
 	if f.Queued > 0 {
-		fields = append(fields, m.Styles.Queued.Render(itoa(f.Queued)+" queued"))
+		fields = append(fields, m.paint.Queued.Render(itoa(f.Queued)+" queued"))
 	}
 	if f.HasTTFA && f.TTFA > f.TTFT {
 		fields = append(fields, field("TTFA", format.Duration(f.TTFA), ""))
@@ -503,7 +522,7 @@ func (m *Model) figureFields() []string {
 		fields = append(fields, field(itoa(metrics.AgentCalls)+" agent calls", "≈"+format.Duration(loop), ""))
 	}
 	if f.Streams > 1 {
-		fields = append(fields, m.Styles.Label.Render(itoa(f.Streams)+" streams"))
+		fields = append(fields, m.paint.Label.Render(itoa(f.Streams)+" streams"))
 	}
 	return fields
 }
@@ -516,11 +535,11 @@ func (m *Model) badges(width int) string {
 		return ""
 	}
 	feel := metrics.Feel(f.Speed)
-	style := map[string]lipgloss.Style{"slow": m.Styles.Slow, "conversational": m.Styles.Conversational, "voice-ready": m.Styles.VoiceReady}[feel]
+	style := map[string]draw.Paint{"slow": m.paint.Slow, "conversational": m.paint.Conversational, "voice-ready": m.paint.VoiceReady}[feel]
 	badge := style.Render(feel)
 	if r := f.Speed / metrics.ReadingTPS; r >= 1 {
 		for _, words := range []string{" reading speed", " reading"} {
-			reading := m.Styles.ReadingMarker.Render(format.Times(r) + words)
+			reading := m.paint.ReadingMarker.Render(format.Times(r) + words)
 			if ansi.StringWidth(badge)+2+ansi.StringWidth(reading) <= width {
 				return badge + "  " + reading
 			}
@@ -548,42 +567,64 @@ func (m *Model) sparkLines(width, rows int) []string {
 	if sw < 4 {
 		return nil
 	}
-	if m.spark.Width() != sw || m.spark.Height() != rows {
-		m.spark.Resize(sw, rows)
-	}
-	m.spark.Style = m.Styles.Spark
-	m.spark.SetMax(1)
 	columns := live.Resample(series, sw)
-	if columns == nil {
-		columns = make([]float64, sw)
-	}
+	eighths := make([]int, sw) // each column's height in eighths of a row
 	for k, v := range columns {
-		columns[k] = scale.Fraction(v)
+		eighths[k] = int(math.Round(scale.Fraction(v) * float64(rows*8)))
 	}
-	m.spark.PushAll(columns) // sw values: the whole ring buffer is replaced
-	m.spark.DrawColumnsOnly()
-
 	markerRow := min(int(scale.Fraction(metrics.ReadingTPS)*float64(rows)), rows-1) // from the bottom
 	y := rows - 1 - markerRow
-	dot := canvas.NewCellWithStyle('┈', m.Styles.ReadingMarker)
-	for x := range sw {
-		if m.spark.Canvas.Cell(canvas.Point{X: x, Y: y}).Rune == 0 {
-			m.spark.Canvas.SetCell(canvas.Point{X: x, Y: y}, dot)
+	lines := make([]string, rows)
+	var sb strings.Builder
+	run := make([]rune, 0, sw)
+	for i := range lines {
+		sb.Reset()
+		fromBottom := rows - 1 - i
+		marker := false // the run is the reading-speed marker, not bars
+		flush := func() {
+			if marker {
+				sb.WriteString(m.paint.ReadingMarker.Render(string(run)))
+			} else {
+				sb.WriteString(m.paint.Spark.Render(string(run)))
+			}
+			run = run[:0]
 		}
+		for _, e := range eighths {
+			r, isMarker := sparkRune(e-8*fromBottom), false
+			if r == ' ' && i == y {
+				r, isMarker = '┈', true
+			}
+			if isMarker != marker && len(run) > 0 {
+				flush()
+			}
+			marker = isMarker
+			run = append(run, r)
+		}
+		flush()
+		lines[i] = sb.String()
 	}
-
-	lines := strings.Split(draw.Canvas(&m.spark.Canvas), "\n")
 	for i := range lines {
 		label := ""
 		switch {
 		case i == 0:
-			label = m.Styles.Label.Render(topLabel)
+			label = m.paint.Label.Render(topLabel)
 		case i == y:
-			label = m.Styles.ReadingMarker.Render("read")
+			label = m.paint.ReadingMarker.Render("read")
 		}
 		lines[i] += " " + format.PadLeft(label, gutter-1)
 	}
 	return lines
+}
+
+// sparkRune is a sparkline cell filled eighths eighths from its bottom.
+func sparkRune(eighths int) rune {
+	switch {
+	case eighths <= 0:
+		return ' '
+	case eighths >= 8:
+		return '█'
+	}
+	return []rune("▁▂▃▄▅▆▇")[eighths-1]
 }
 
 // textLines is what the lane says below its figures: the tail of the
@@ -595,11 +636,11 @@ func (m *Model) textLines(width, rows int) []string {
 	}
 	f := m.figures
 	if f.Status == live.Failed {
-		return styleLines(m.Styles.Error, wrapOnce(failureText(f), width, rows))
+		return styleLines(m.paint.Error, wrapOnce(failureText(f), width, rows))
 	}
 	var footer []string
 	if f.Failed > 0 && rows > 1 {
-		footer = styleLines(m.Styles.Error, wrapOnce(failureText(f), width, 1))
+		footer = styleLines(m.paint.Error, wrapOnce(failureText(f), width, 1))
 		rows--
 	}
 	var lines []string
@@ -607,17 +648,17 @@ func (m *Model) textLines(width, rows int) []string {
 	case m.answerLen == 0 && m.reasoningLen == 0:
 		switch f.Status {
 		case live.Waiting:
-			lines = []string{m.Styles.Note.Render(m.waitingNote())}
+			lines = []string{m.paint.Note.Render(m.waitingNote())}
 		case live.Done:
-			lines = []string{m.Styles.Note.Render("(no text)")}
+			lines = []string{m.paint.Note.Render("(no text)")}
 		}
 	case m.answerLen == 0:
-		lines = append([]string{m.thinkingNote()}, styleLines(m.Styles.Reasoning, m.reasoning.Tail(rows-1))...)
+		lines = append([]string{m.thinkingNote()}, styleLines(m.paint.Reasoning, m.reasoning.Tail(rows-1))...)
 	default:
 		if m.reasoningLen > 0 && rows > 1 {
 			lines = append(lines, m.thinkingNote())
 		}
-		lines = append(lines, styleLines(m.Styles.Answer, m.answer.Tail(rows-len(lines)))...)
+		lines = append(lines, styleLines(m.paint.Answer, m.answer.Tail(rows-len(lines)))...)
 	}
 	return append(lines, footer...)
 }
@@ -638,12 +679,12 @@ func (m *Model) thinkingNote() string {
 	tokens := format.Count(m.provider.ReasoningTokens()) + " tokens"
 	f := m.figures
 	if m.answerLen == 0 {
-		return m.Styles.Thinking.Render("thinking… " + tokens)
+		return m.paint.Thinking.Render("thinking… " + tokens)
 	}
 	if f.HasTTFA && f.HasTTFT {
-		return m.Styles.Note.Render("thought for " + format.Duration(f.TTFA-f.TTFT) + " · " + tokens)
+		return m.paint.Note.Render("thought for " + format.Duration(f.TTFA-f.TTFT) + " · " + tokens)
 	}
-	return m.Styles.Note.Render("thought · " + tokens)
+	return m.paint.Note.Render("thought · " + tokens)
 }
 
 // viewportLines is the zoomed lane's whole text, scrolled by the viewport
@@ -654,14 +695,14 @@ func (m *Model) viewportLines(width, rows int) []string {
 		follow := m.viewport.AtBottom()
 		var lines []string
 		if f := m.figures; f.Err != nil {
-			lines = append(lines, styleLines(m.Styles.Error, wrapOnce(failureText(f), width, 1000))...)
+			lines = append(lines, styleLines(m.paint.Error, wrapOnce(failureText(f), width, 1000))...)
 		}
 		if m.reasoningLen > 0 {
 			lines = append(lines, m.thinkingNote())
-			lines = append(lines, styleLines(m.Styles.Reasoning, m.reasoning.Lines())...)
+			lines = append(lines, styleLines(m.paint.Reasoning, m.reasoning.Lines())...)
 			lines = append(lines, "")
 		}
-		lines = append(lines, styleLines(m.Styles.Answer, m.answer.Lines())...)
+		lines = append(lines, styleLines(m.paint.Answer, m.answer.Lines())...)
 		m.viewport.SetContent(strings.Join(lines, "\n"))
 		if follow {
 			m.viewport.GotoBottom()
@@ -702,7 +743,7 @@ func wrapOnce(s string, width, rows int) []string {
 	return lines[:min(len(lines), rows)]
 }
 
-func styleLines(style lipgloss.Style, lines []string) []string {
+func styleLines(style draw.Paint, lines []string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		out[i] = style.Render(l)
@@ -715,7 +756,11 @@ func fit(lines []string, width, height int) []string {
 	out := make([]string, height)
 	for i := range out {
 		if i < len(lines) {
-			out[i] = format.PadRight(ansi.Truncate(lines[i], width, "…"), width)
+			line, w := lines[i], ansi.StringWidth(lines[i])
+			if w > width {
+				line, w = ansi.Truncate(line, width, "…"), width
+			}
+			out[i] = line + strings.Repeat(" ", max(width-w, 0))
 		} else {
 			out[i] = strings.Repeat(" ", width)
 		}
@@ -756,7 +801,7 @@ func flow(fields []string, width, maxLines int) []string {
 // edge is a top or bottom border with a text at each end: "╭─ left ──── right ─╮".
 // The right text (the lane's status) is kept whole and the left one is
 // cut to make room; the right goes only when it does not fit alone.
-func edge(style lipgloss.Style, leftCorner, fill, rightCorner, left, right string, width int) string {
+func edge(style draw.Paint, leftCorner, fill, rightCorner, left, right string, width int) string {
 	inner := width - 2
 	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
 	if right != "" && rw+4 > inner {

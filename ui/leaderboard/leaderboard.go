@@ -57,6 +57,23 @@ func DefaultStyles() Styles {
 	}
 }
 
+// paints are the Styles as escape sequences, taken once in New (draw.Paint).
+type paints struct {
+	header, muted, failed, verdict, bold draw.Paint
+	places                               [3]draw.Paint
+	providers                            []draw.Paint
+}
+
+func newPaints(s Styles, providers int) paints {
+	p := draw.NewPaint
+	ps := paints{header: p(s.Header), muted: p(s.Muted), failed: p(s.Failed), verdict: p(s.Verdict), bold: p(lipgloss.NewStyle().Bold(true)),
+		places: [3]draw.Paint{p(s.Places[0]), p(s.Places[1]), p(s.Places[2])}}
+	for i := range providers {
+		ps.providers = append(ps.providers, p(s.Provider(i)))
+	}
+	return ps
+}
+
 // FrameMsg gives the leaderboard every provider's figures, by index, and
 // the race track's finish line in per-user tokens (live.FinishLine; 0
 // draws no track).
@@ -67,7 +84,8 @@ type FrameMsg struct {
 
 // Model is the leaderboard.
 type Model struct {
-	Styles Styles
+	Styles Styles // read by New
+	paint  paints
 
 	names       []string
 	concurrency int
@@ -81,7 +99,7 @@ type Model struct {
 
 // New is a leaderboard for these providers (in config order).
 func New(names []string, concurrency int, styles Styles) Model {
-	m := Model{Styles: styles, names: names, concurrency: max(concurrency, 1), focus: -1, figures: make([]live.Figures, len(names))}
+	m := Model{Styles: styles, paint: newPaints(styles, len(names)), names: names, concurrency: max(concurrency, 1), focus: -1, figures: make([]live.Figures, len(names))}
 	m.render()
 	return m
 }
@@ -213,8 +231,8 @@ type row struct {
 }
 
 func (m *Model) columns() []column {
-	s := m.Styles
-	dash := s.Muted.Render("–")
+	s := m.paint
+	dash := s.muted.Render("–")
 	nameW := len("provider")
 	for _, n := range m.names {
 		nameW = max(nameW, ansi.StringWidth(n))
@@ -233,22 +251,22 @@ func (m *Model) columns() []column {
 			if r.index == m.focus { // marked in words too: reverse video is lost without colour
 				return "▸" + strconv.Itoa(r.rank)
 			}
-			return s.Muted.Render(strconv.Itoa(r.rank))
+			return s.muted.Render(strconv.Itoa(r.rank))
 		}},
 		{header: "provider", width: nameW, priority: 0, cell: func(r row) string {
-			return s.Provider(r.index).Render(ansi.Truncate(m.names[r.index], nameW, "…"))
+			return s.providers[r.index].Render(ansi.Truncate(m.names[r.index], nameW, "…"))
 		}},
 		{header: "finish", width: 6, priority: 3, cell: func(r row) string {
 			f, place := r.f, r.place
 			switch {
 			case f.Status == live.Failed:
-				return s.Failed.Render("failed")
+				return s.failed.Render("failed")
 			case place >= 1 && place <= 3:
-				return s.Places[place-1].Render(format.Ordinal(place))
+				return s.places[place-1].Render(format.Ordinal(place))
 			case place > 3:
 				return format.Ordinal(place)
 			case f.HasTTFT:
-				return s.Muted.Render("…")
+				return s.muted.Render("…")
 			}
 			return dash
 		}},
@@ -264,7 +282,7 @@ func (m *Model) columns() []column {
 			if !f.HasSpeed {
 				return dash
 			}
-			return lipgloss.NewStyle().Bold(true).Render(format.TPS(f.Speed))
+			return s.bold.Render(format.TPS(f.Speed))
 		}},
 		{header: "words/s", width: 7, right: true, priority: 4, cell: func(r row) string {
 			f := r.f
@@ -281,7 +299,7 @@ func (m *Model) columns() []column {
 			case f.HasAggregateTPS:
 				return format.TPS(f.AggregateTPS)
 			case !f.Settled && f.HasTTFT:
-				return s.Muted.Render(format.TPS(f.NowAggregateTPS))
+				return s.muted.Render(format.TPS(f.NowAggregateTPS))
 			}
 			return dash
 		}})
@@ -290,7 +308,7 @@ func (m *Model) columns() []column {
 		column{header: "total", width: 6, right: true, priority: 2, cell: func(r row) string {
 			f := r.f
 			if !f.Settled {
-				return s.Muted.Render(format.Duration(f.Elapsed))
+				return s.muted.Render(format.Duration(f.Elapsed))
 			}
 			return format.Duration(f.Elapsed)
 		}},
@@ -386,11 +404,11 @@ func (m *Model) render() {
 	}
 	headers := make([]string, len(cols))
 	for k, c := range cols {
-		headers[k] = m.Styles.Header.Render(c.header)
+		headers[k] = m.paint.header.Render(c.header)
 	}
 	header := cells(headers)
 	if trackW >= 8 && m.finish > 0 {
-		header += m.Styles.Header.Render(format.PadLeft("finish "+format.Count(m.finish)+" tok", trackW+1))
+		header += m.paint.header.Render(format.PadLeft("finish "+format.Count(m.finish)+" tok", trackW+1))
 	}
 	lines := []string{header}
 
@@ -404,7 +422,7 @@ func (m *Model) render() {
 		line := cells(texts)
 		if trackW >= 8 && m.finish > 0 && f.Status != live.Failed {
 			filled := draw.Bar(live.Progress(f, m.finish), trackW)
-			line += m.Styles.Provider(i).Render(filled) + m.Styles.Muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
+			line += m.paint.providers[i].Render(filled) + m.paint.muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
 		}
 		if i == m.focus {
 			line = m.Styles.Focused.Render(ansi.Strip(line))
@@ -414,7 +432,7 @@ func (m *Model) render() {
 
 	verdict := Verdict(m.names, m.figures)
 	if verdict != "" {
-		verdict = m.Styles.Verdict.Render("▶ " + verdict)
+		verdict = m.paint.verdict.Render("▶ " + verdict)
 	}
 	keep := max(m.height-1, 0)
 	if len(lines) > keep {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
+	"tpsrace/ui/internal/draw"
 )
 
 // grid is a plot of braille cells: each cell holds 2×4 dots and the
@@ -90,7 +90,7 @@ func (g *grid) mark(p point, r rune, provider int) {
 }
 
 // writeRow writes row y, a run of cells of one provider at a time.
-func (g *grid) writeRow(sb *strings.Builder, y int, style func(int) lipgloss.Style) {
+func (g *grid) writeRow(sb *strings.Builder, y int, paints []draw.Paint) {
 	run := make([]rune, 0, g.w)
 	owner := -1
 	flush := func() {
@@ -100,7 +100,7 @@ func (g *grid) writeRow(sb *strings.Builder, y int, style func(int) lipgloss.Sty
 		if owner < 0 {
 			sb.WriteString(string(run))
 		} else {
-			sb.WriteString(style(owner).Render(string(run)))
+			sb.WriteString(paints[owner].Render(string(run)))
 		}
 		run = run[:0]
 	}

@@ -33,6 +33,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/ui/format"
+	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 	"tpsrace/ui/theme"
 )
@@ -66,6 +67,20 @@ func DefaultStyles() Styles {
 	}
 }
 
+// paints are the Styles as escape sequences, taken once in New (draw.Paint).
+type paints struct {
+	title, axis, label draw.Paint
+	providers          []draw.Paint
+}
+
+func newPaints(s Styles, providers int) paints {
+	ps := paints{title: draw.NewPaint(s.Title), axis: draw.NewPaint(s.Axis), label: draw.NewPaint(s.Label)}
+	for i := range providers {
+		ps.providers = append(ps.providers, draw.NewPaint(s.Provider(i)))
+	}
+	return ps
+}
+
 // FrameMsg is the race up to Until: the providers (by index), the race
 // track's finish line in per-user tokens (the Tokens plot's top) and the
 // lanes' shared tok/s scale (the Speed plot's axis).
@@ -78,7 +93,8 @@ type FrameMsg struct {
 
 // Model is the chart.
 type Model struct {
-	Styles  Styles
+	Styles  Styles // read by New
+	paint   paints
 	Plot    Plot
 	PerUser bool // several streams per provider: the titles say "per user"
 
@@ -91,7 +107,7 @@ type Model struct {
 
 // New is a chart of these providers (in config order).
 func New(names []string, styles Styles) Model {
-	m := Model{Styles: styles, names: names}
+	m := Model{Styles: styles, paint: newPaints(styles, len(names)), names: names}
 	m.render()
 	return m
 }
@@ -186,17 +202,17 @@ func (m *Model) render() {
 		var sb strings.Builder
 		axis := "│"
 		if t, ok := tickRows[y]; ok {
-			sb.WriteString(m.Styles.Label.Render(format.PadLeft(t.text, tickW)))
+			sb.WriteString(m.paint.label.Render(format.PadLeft(t.text, tickW)))
 			axis = "┤"
 		} else {
 			sb.WriteString(strings.Repeat(" ", tickW))
 		}
-		sb.WriteString(m.Styles.Axis.Render(axis))
-		g.writeRow(&sb, y, m.Styles.Provider)
+		sb.WriteString(m.paint.axis.Render(axis))
+		g.writeRow(&sb, y, m.paint.providers)
 		label := ""
 		if t, ok := labelRows[y]; ok {
 			label = " " + ansi.Truncate(t.text, labelW-1, "…")
-			label = m.Styles.Provider(t.provider).Render(label)
+			label = m.paint.providers[t.provider].Render(label)
 		}
 		sb.WriteString(format.PadRight(label, labelW))
 		out = append(out, sb.String())
@@ -272,9 +288,9 @@ func (m *Model) titleLine(title string) string {
 	if m.Plot == Speed {
 		other = "v: tokens"
 	}
-	t := " " + m.Styles.Title.Render(ansi.Truncate(title, m.width-1, "…")) // apart from the pane beside it
+	t := " " + m.paint.title.Render(ansi.Truncate(title, m.width-1, "…")) // apart from the pane beside it
 	if gap := m.width - ansi.StringWidth(t) - len(other); gap >= 2 {
-		return t + strings.Repeat(" ", gap) + m.Styles.Label.Render(other)
+		return t + strings.Repeat(" ", gap) + m.paint.label.Render(other)
 	}
 	return format.PadRight(t, m.width)
 }
@@ -297,7 +313,7 @@ func (m *Model) timeAxis(x0, width int) string {
 	if mid := format.Duration(until / 2); width > 2*len(end)+len(mid)+8 {
 		put(x0+(width-len(mid))/2, mid)
 	}
-	return m.Styles.Label.Render(string(line))
+	return m.paint.label.Render(string(line))
 }
 
 // rowsOf places labels on the rows of a plot rows high, each at the row
