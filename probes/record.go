@@ -48,8 +48,9 @@ type Phases struct {
 type Result struct {
 	Provider     string
 	Model        string
-	Stream       int       // 0..concurrency-1
-	Release      time.Time // the instant every stream of the race was let go
+	Stream       int           // 0..concurrency-1
+	Release      time.Time     // the instant every stream of the race was let go
+	Sent         time.Duration // release to the instant this stream began its request: the start skew
 	Events       []Event
 	Usage        *Usage // nil when the provider reported none
 	FinishReason string // last non-null finish_reason of choice 0

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
@@ -17,8 +18,9 @@ func finishedRace(w, h int) Model {
 	cfg, updates, results := recordedRace()
 	m := New(Options{Config: cfg})
 	m = update(m, tea.WindowSizeMsg{Width: w, Height: h})
-	m = update(m, batchMsg{race: m.raceID, updates: updates})
-	return update(m, raceDoneMsg{race: m.raceID, results: results})
+	m = update(m, releasedMsg{race: m.s.id, clock: fixedClock(time.Second)})
+	m = update(m, batchMsg{race: m.s.id, updates: updates})
+	return update(m, raceDoneMsg{race: m.s.id, results: results})
 }
 
 // Goldens of the final view (go test ./ui -update rewrites them).

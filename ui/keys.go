@@ -36,7 +36,7 @@ func DefaultKeyMap() KeyMap {
 		Pause:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause display")),
 		Chart:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "chart: tokens / tok/s")),
 		Save:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save results")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help, figures")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
 }
@@ -67,6 +67,17 @@ func (k zoomedKeys) ShortHelp() []key.Binding {
 
 func (k zoomedKeys) FullHelp() [][]key.Binding {
 	return append(k.lane.FullHelp(), k.KeyMap.FullHelp()...)
+}
+
+// presentKeys is the help in presenter mode, which zooms no lane.
+type presentKeys struct{ KeyMap }
+
+func (k presentKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Race, k.Edit, k.Concurrency, k.Save, k.Pause, k.Help, k.Quit}
+}
+
+func (k presentKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Race, k.Edit, k.Concurrency}, {k.Save, k.Pause, k.Help, k.Quit}}
 }
 
 // EditorKeyMap is the keys of the prompt editor.

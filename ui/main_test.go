@@ -22,6 +22,11 @@ func TestMain(m *testing.M) {
 
 const ms = time.Millisecond
 
+// fixedClock is a race clock stopped at one race time.
+type fixedClock time.Duration
+
+func (c fixedClock) Now() time.Duration { return time.Duration(c) }
+
 // recordedRace is a deterministic race: four providers with exact event
 // times — a fast one, a reasoning one, a slow one, and one whose key is
 // refused — as the updates a live race would deliver, and its results.
@@ -77,7 +82,7 @@ func recordedRace() (*config.Config, []probes.Update, [][]probes.Result) {
 		{done(2, stream(600*ms, 40*ms, 0, 60), nil)},
 		{done(3, nil, &probes.Failure{Kind: probes.KindHTTP, Status: 401, Code: "invalid_api_key", Message: "Invalid API Key", Hint: "check GROQ_API_KEY"})},
 	}
-	updates := []probes.Update{{Provider: -1, Stream: -1, Released: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}}
+	var updates []probes.Update
 	for i, streams := range results {
 		for s := range streams {
 			for k := range streams[s].Events {

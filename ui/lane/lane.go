@@ -3,7 +3,7 @@
 // streaming in, word-wrapped and following the tail. Zoomed, the pane shows
 // the whole answer in a scrollable viewport.
 //
-//	l := lane.New(provider, lane.DefaultStyles().WithAccent(color))
+//	l := lane.New(provider, lane.DefaultStyles(p).WithAccent(color))
 //	l.SetSize(60, 14)
 //	l, _ = l.Update(lane.FrameMsg{Now: now, Figures: provider.Figures(now)})
 //	fmt.Println(l.View())
@@ -81,9 +81,8 @@ type Styles struct {
 	Places                [3]lipgloss.Style // 1st, 2nd, 3rd to finish
 }
 
-// DefaultStyles are built from theme.Default.
-func DefaultStyles() Styles {
-	p := theme.Default()
+// DefaultStyles are built from palette p.
+func DefaultStyles(p theme.Palette) Styles {
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	return Styles{
 		Border:         fg(p.Border),
@@ -97,7 +96,7 @@ func DefaultStyles() Styles {
 		Streaming:      fg(p.Live).Bold(true),
 		Done:           fg(p.Good).Bold(true),
 		Failed:         fg(p.Bad).Bold(true),
-		Answer:         fg(p.Text),
+		Answer:         fg(p.Text).Bold(p.Bold),
 		Reasoning:      fg(p.Faint).Italic(true),
 		Note:           fg(p.Muted).Italic(true),
 		Error:          fg(p.Bad),

@@ -16,6 +16,7 @@ import (
 	"tpsrace/probes"
 	"tpsrace/ui/format"
 	"tpsrace/ui/live"
+	"tpsrace/ui/theme"
 )
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
@@ -45,7 +46,7 @@ func flat(v string) string {
 }
 
 func view(p *live.Provider, w, h int, now time.Duration) string {
-	m := New(p, DefaultStyles())
+	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(w, h)
 	m, _ = m.Update(FrameMsg{Now: now, Figures: p.Figures(now), Place: 1})
 	return m.View()
@@ -103,7 +104,7 @@ func TestShowsTheFailure(t *testing.T) {
 
 func TestZoomScrollsTheWholeAnswer(t *testing.T) {
 	p := streamed(true)
-	m := New(p, DefaultStyles())
+	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(40, 12)
 	m.SetZoomed(true)
 	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
@@ -125,7 +126,7 @@ func TestZoomScrollsTheWholeAnswer(t *testing.T) {
 
 func TestPreparingShowsLoadingOrWaiting(t *testing.T) {
 	p := live.NewProvider(0, config.Provider{Name: "laptop", Model: "qwen"}, 1, 12)
-	m := New(p, DefaultStyles())
+	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(50, 8)
 	m, _ = m.Update(FrameMsg{Figures: p.Figures(0), Preparing: true, Loading: "loading model… 3.2s"})
 	if v := flat(m.View()); !strings.Contains(v, "◌ loading") || !strings.Contains(v, "loading model… 3.2s") || strings.Contains(v, "TTFT") {
@@ -146,7 +147,7 @@ func TestPreparingShowsLoadingOrWaiting(t *testing.T) {
 func TestZoomRewrapsAtItsWidth(t *testing.T) {
 	p := live.NewProvider(0, config.Provider{Name: "broken"}, 1, 0)
 	p.Record(probes.Update{Done: &probes.Result{Err: errors.New(strings.Repeat("word ", 30) + "the-end")}})
-	m := New(p, DefaultStyles())
+	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(20, 10)
 	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
 	m.SetZoomed(true)

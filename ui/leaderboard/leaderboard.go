@@ -2,7 +2,7 @@
 // live by output speed and settled when every stream has ended, with the
 // finish order, the headline figures and a one-line verdict.
 //
-//	b := leaderboard.New(names, concurrency, leaderboard.DefaultStyles())
+//	b := leaderboard.New(names, concurrency, leaderboard.DefaultStyles(p))
 //	b.SetSize(96, 6)
 //	b, _ = b.Update(leaderboard.FrameMsg{Figures: figures})
 //	fmt.Println(b.View())
@@ -42,9 +42,8 @@ type Styles struct {
 	Provider func(i int) lipgloss.Style // provider i's name and speed bar
 }
 
-// DefaultStyles are built from theme.Default.
-func DefaultStyles() Styles {
-	p := theme.Default()
+// DefaultStyles are built from palette p.
+func DefaultStyles(p theme.Palette) Styles {
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	return Styles{
 		Header:   fg(p.Muted).Bold(true).Underline(true),

@@ -11,6 +11,7 @@ import (
 
 	"tpsrace/metrics"
 	"tpsrace/ui/live"
+	"tpsrace/ui/theme"
 )
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
@@ -80,7 +81,7 @@ func TestViewFitsAndDropsColumnsWhenNarrow(t *testing.T) {
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 25, HasTTFT: true, TTFT: 600 * time.Millisecond, Elapsed: 7 * time.Second, Tokens: 160, O200kTokens: 160, TokenSource: metrics.SourceUsage},
 	}
 	for _, width := range []int{30, 60, 80, 140} {
-		b := New(names, 1, DefaultStyles())
+		b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 		b.SetSize(width, 4)
 		b, _ = b.Update(FrameMsg{Figures: figs})
 		lines := strings.Split(b.View(), "\n")

@@ -15,7 +15,7 @@
 // the height where the line ends, so no legend wraps. A provider whose
 // every stream failed draws nothing.
 //
-//	c := speedchart.New(names, speedchart.DefaultStyles())
+//	c := speedchart.New(names, speedchart.DefaultStyles(p))
 //	c.SetSize(64, 11)
 //	c, _ = c.Update(speedchart.FrameMsg{Until: now, Providers: providers, Finish: 400, Scale: scale})
 //	fmt.Println(c.View())
@@ -55,9 +55,8 @@ type Styles struct {
 	Provider func(i int) lipgloss.Style
 }
 
-// DefaultStyles are built from theme.Default.
-func DefaultStyles() Styles {
-	p := theme.Default()
+// DefaultStyles are built from palette p.
+func DefaultStyles(p theme.Palette) Styles {
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	return Styles{
 		Title:    fg(p.Muted).Bold(true),

@@ -12,6 +12,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/ui/live"
+	"tpsrace/ui/theme"
 )
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
@@ -34,7 +35,7 @@ func provider(i int, name string, first, gap time.Duration, n int, end time.Dura
 
 func chart(t *testing.T, plot Plot, w, h int, msg FrameMsg, names ...string) []string {
 	t.Helper()
-	c := New(names, DefaultStyles())
+	c := New(names, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	c.Plot = plot
 	c.SetSize(w, h)
 	c, _ = c.Update(msg)
@@ -123,7 +124,7 @@ func TestSpeedPlotUsesTheSharedScale(t *testing.T) {
 
 func TestTinySizesDrawBlank(t *testing.T) {
 	for _, size := range [][2]int{{0, 0}, {10, 3}, {60, 2}} {
-		c := New([]string{"a"}, DefaultStyles())
+		c := New([]string{"a"}, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 		c.SetSize(size[0], size[1])
 		if strings.TrimSpace(c.View()) != "" {
 			t.Errorf("%v: %q", size, c.View())
