@@ -6,10 +6,11 @@ import (
 )
 
 // QueueFactor defines a queued stream: one whose first token came (or has
-// not come yet) more than QueueFactor × the median TTFT of its provider's
-// streams. At C > 1 a server with fewer slots than users serves the rest
-// only when a slot frees up: their TTFT grows with concurrency while the
-// median stays at the model's own time to first token.
+// not come yet) more than QueueFactor × the fastest first token among its
+// provider's simultaneous streams. A server with fewer slots than users
+// starts the others only as slots free up, so their TTFT grows by whole
+// answers, while the fastest stream shows the model's own time to first
+// token; network jitter stays well under 2×.
 const QueueFactor = 2
 
 // Queued counts the queued streams among one provider's simultaneous
@@ -21,11 +22,9 @@ func Queued(ttfts []time.Duration, waiting int, now time.Duration) int {
 	if len(ttfts) == 0 {
 		return 0
 	}
-	sorted := slices.Clone(ttfts)
-	slices.Sort(sorted)
-	bound := QueueFactor * Percentile(sorted, 50)
+	bound := QueueFactor * slices.Min(ttfts)
 	n := 0
-	for _, t := range sorted {
+	for _, t := range ttfts {
 		if t > bound {
 			n++
 		}

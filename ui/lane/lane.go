@@ -385,11 +385,12 @@ func (m *Model) renderBox() string {
 
 // title is the lane's number, name and model in at most width cells: the
 // model shortened (format.Model) or left out before the name is cut, so
-// the status beside it always shows.
+// the status beside it always shows. A model cut to under 10 cells says
+// nothing and is left out.
 func (m *Model) title(width int) string {
 	name := itoa(m.number) + " " + m.provider.Name
 	room := width - ansi.StringWidth(name) - 1
-	if model := format.Model(m.provider.Model, room); model != "" {
+	if model := format.Model(m.provider.Model, room); model != "" && (room >= 10 || model == m.provider.Model) {
 		return m.paint.Title.Render(name) + " " + m.paint.Model.Render(model)
 	}
 	return m.paint.Title.Render(ansi.Truncate(name, max(width, 1), "…"))
