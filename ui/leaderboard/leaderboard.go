@@ -1,6 +1,7 @@
 // Package leaderboard is the race's standings: a row per provider, ranked
 // live by output speed and settled when every stream has ended, with the
-// finish order, the headline figures and a one-line verdict.
+// finish order, the headline figures, a compact race track (progress to the
+// finish line every lane shares) and a one-line verdict.
 //
 //	b := leaderboard.New(names, concurrency, leaderboard.DefaultStyles(p))
 //	b.SetSize(96, 6)
@@ -255,7 +256,7 @@ func (m *Model) columns() []column {
 		{header: "provider", width: nameW, priority: 0, cell: func(r row) string {
 			return s.providers[r.index].Render(ansi.Truncate(m.names[r.index], nameW, "…"))
 		}},
-		{header: "finish", width: 6, priority: 3, cell: func(r row) string {
+		{header: "finish", width: 6, priority: 1, cell: func(r row) string {
 			f, place := r.f, r.place
 			switch {
 			case f.Status == live.Failed:
@@ -292,7 +293,7 @@ func (m *Model) columns() []column {
 		}},
 	}
 	if m.concurrency > 1 {
-		cols = append(cols, column{header: "aggregate", width: 9, right: true, priority: 2, cell: func(r row) string {
+		cols = append(cols, column{header: "aggregate", width: 9, right: true, priority: 1, cell: func(r row) string {
 			f := r.f
 			switch {
 			case f.HasAggregateTPS:
@@ -381,7 +382,14 @@ func (m *Model) render() {
 		m.view = ""
 		return
 	}
-	cols := fitColumns(m.columns(), m.width)
+	// The track keeps minTrack cells where the table is wide enough: the
+	// least important columns go first to make room.
+	const minTrack, trackFrom = 16, 70
+	room := m.width
+	if m.finish > 0 && m.width >= trackFrom {
+		room -= minTrack + 2
+	}
+	cols := fitColumns(m.columns(), room)
 	used := 0
 	for _, c := range cols {
 		used += c.width + 2
@@ -406,7 +414,7 @@ func (m *Model) render() {
 		headers[k] = m.paint.header.Render(c.header)
 	}
 	header := cells(headers)
-	if trackW >= 8 && m.finish > 0 {
+	if trackW >= minTrack && m.finish > 0 {
 		header += m.paint.header.Render(format.PadLeft("finish "+format.Count(m.finish)+" tok", trackW+1))
 	}
 	lines := []string{header}
@@ -419,7 +427,7 @@ func (m *Model) render() {
 			texts[k] = c.cell(row{index: i, rank: rank + 1, place: places[i], f: f})
 		}
 		line := cells(texts)
-		if trackW >= 8 && m.finish > 0 && f.Status != live.Failed {
+		if trackW >= minTrack && m.finish > 0 && f.Status != live.Failed {
 			filled := draw.Bar(live.Progress(f, m.finish), trackW)
 			line += m.paint.providers[i].Render(filled) + m.paint.muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
 		}
