@@ -36,10 +36,10 @@ func recordedRace() (*config.Config, []probes.Update, [][]probes.Result) {
 		Prompt:    "Explain how a CPU cache works in three paragraphs.",
 		MaxTokens: 400,
 		Providers: []config.Provider{
-			{Name: "fast-wafer", Model: "wafer-70b", Price: price},
-			{Name: "deep-thinker", Model: "r1-distill"},
-			{Name: "laptop", Model: "llama3.2:3b"},
-			{Name: "groq", Model: "llama-3.3-70b", KeyVar: "GROQ_API_KEY"},
+			{Name: "fast-wafer", Model: "accounts/fireworks/models/llama-v3p3-70b-instruct", Price: price},
+			{Name: "deep-thinker", Model: "deepseek-ai/DeepSeek-R1-Distill-Llama-70B"},
+			{Name: "laptop", Model: "llama3.2:3b-instruct-q4_K_M"},
+			{Name: "groq", Model: "meta-llama/Llama-3.3-70B-Instruct-Turbo", KeyVar: "GROQ_API_KEY"},
 		},
 	}
 	words := strings.Fields(`a cache keeps the data a core will need next close to it so most loads
@@ -86,6 +86,12 @@ func recordedRace() (*config.Config, []probes.Update, [][]probes.Result) {
 		{done(2, stream(600*ms, 40*ms, 0, 60), nil)},
 		{done(3, nil, &probes.Failure{Kind: probes.KindHTTP, Status: 401, Code: "invalid_api_key", Message: "Invalid API Key", Hint: "check GROQ_API_KEY"})},
 	}
+	return cfg, updatesOf(results), results
+}
+
+// updatesOf is how a live race delivers results: every event, then the end
+// of its stream.
+func updatesOf(results [][]probes.Result) []probes.Update {
 	var updates []probes.Update
 	for i, streams := range results {
 		for s := range streams {
@@ -95,5 +101,5 @@ func recordedRace() (*config.Config, []probes.Update, [][]probes.Result) {
 			updates = append(updates, probes.Update{Provider: i, Stream: s, Done: &streams[s]})
 		}
 	}
-	return cfg, updates, results
+	return updates
 }

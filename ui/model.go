@@ -37,6 +37,9 @@ type Options struct {
 	// only (no model IDs, base URLs or error details); high contrast unless
 	// Theme says otherwise.
 	Present bool
+	// FinishAt is the race track's finish line in per-user tokens; 0:
+	// max_tokens (live.FinishLine).
+	FinishAt int
 	// Prepare, when set, readies local servers (llama.cpp) in the background
 	// before the first race. It may call progress(i, msg) from its own
 	// goroutine as often as it likes; provider i's lane shows the newest msg
@@ -332,6 +335,9 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.tick++
 			return m, m.nextFrame()
 		}
+	case key.Matches(msg, m.keys.Chart):
+		m.chart.Toggle()
+		m.compose()
 	case key.Matches(msg, m.keys.Save):
 		return m, m.save()
 	case key.Matches(msg, m.keys.Help):
@@ -463,10 +469,9 @@ func (m *Model) newPanes() {
 		names[i] = p.Name
 	}
 	m.board = leaderboard.New(names, m.s.conc, m.styles.Leaderboard)
+	plot := m.chart.Plot
 	m.chart = speedchart.New(names, m.styles.Chart)
-	if m.s.conc > 1 {
-		m.chart.Title = "live tok/s per user"
-	}
+	m.chart.Plot, m.chart.PerUser = plot, m.s.conc > 1
 	if m.zoom >= len(m.lanes) {
 		m.zoom, m.mode, m.back = 0, modeGrid, modeGrid
 	}

@@ -35,7 +35,7 @@ var bigGlyphs = map[rune][5]string{
 	'8': {"████", "█  █", "████", "█  █", "████"},
 	'9': {"████", "█  █", "████", "   █", "████"},
 	'.': {"  ", "  ", "  ", "  ", "█ "},
-	',': {"  ", "  ", "  ", "▄ ", "▀ "},
+	',': {"  ", "  ", "  ", " █", "█ "},
 	'–': {"    ", "    ", "████", "    ", "    "},
 }
 
@@ -124,7 +124,7 @@ func (m *Model) cards(figs []live.Figures, width, height int) []string {
 	}
 	cols := (n + rows - 1) / rows
 	widths, heights := split(width, cols), split(height, rows)
-	finish := m.finishLine(figs)
+	finish := live.FinishLine(m.opts.FinishAt, m.s.maxTokens, figs)
 	places := leaderboard.Places(figs)
 	var lines []string
 	for r := range rows {
@@ -143,20 +143,6 @@ func (m *Model) cards(figs []live.Figures, width, height int) []string {
 		}
 	}
 	return lines
-}
-
-// finishLine is the token count every card's progress is measured
-// against: max_tokens, or the longest answer once every stream has ended.
-func (m *Model) finishLine(figs []live.Figures) int {
-	longest, settled := 0, true
-	for _, f := range figs {
-		longest = max(longest, f.Tokens)
-		settled = settled && f.Settled
-	}
-	if settled || m.s.maxTokens <= 0 {
-		return max(longest, 1)
-	}
-	return max(m.s.maxTokens, longest)
 }
 
 func (m *Model) card(i int, f live.Figures, place, finish, width, height int) []string {
@@ -182,7 +168,7 @@ func (m *Model) card(i int, f live.Figures, place, finish, width, height int) []
 	}
 	name := center(accent.Render(m.s.live[i].Name)+"  "+status, iw)
 	bar := max(iw-4, 1)
-	filled := min(bar*f.Tokens/finish, bar)
+	filled := int(live.Progress(f, finish) * float64(bar))
 	progress := center(accent.Render(strings.Repeat("█", filled))+s.Label.Render(strings.Repeat("░", bar-filled)), iw)
 	figures := s.Label.Render("TTFT ") + s.Status.Render(ttft) + s.Label.Render("  ·  ") + s.Status.Render(itoa(f.Tokens)) + s.Label.Render(" tokens")
 	// The biggest digits that fit, then the rest as room allows.

@@ -9,6 +9,7 @@ import (
 	"tpsrace/ui/format"
 	"tpsrace/ui/lane"
 	"tpsrace/ui/leaderboard"
+	"tpsrace/ui/live"
 	"tpsrace/ui/speedchart"
 )
 
@@ -41,7 +42,7 @@ func (m *Model) relayout() {
 		case l.List:
 			w, h = l.Widths[0], l.Rows[i]
 		case l.Cols > 0:
-			w, h = l.Widths[i%l.Cols], l.Rows[i/l.Cols]
+			w, h = l.LaneSize(i)
 		}
 		m.lanes[i].SetSize(w, h)
 	}
@@ -62,25 +63,24 @@ func (m *Model) refresh() {
 		return
 	}
 	places := leaderboard.Places(figs)
+	scale := live.SharedScale(m.s.live, now)
+	finish := live.FinishLine(m.opts.FinishAt, m.s.maxTokens, figs)
 	preparing := m.s.phase == phasePreparing
 	var loading []string
 	if preparing {
 		loading = m.prep.progress()
 	}
 	for i := range m.lanes {
-		frame := lane.FrameMsg{Now: now, Figures: figs[i], Place: places[i], Preparing: preparing}
+		frame := lane.FrameMsg{Now: now, Figures: figs[i], Place: places[i], Scale: scale,
+			Finish: finish, TrackWidth: m.layout.NarrowestLane() - 2, Preparing: preparing}
 		if i < len(loading) {
 			frame.Loading = loading[i]
 		}
 		m.lanes[i], _ = m.lanes[i].Update(frame)
 	}
-	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs})
+	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs, Finish: finish})
 	if m.layout.Chart.Show {
-		series := make([][]float64, len(m.s.live))
-		for i, p := range m.s.live {
-			series[i] = p.Series(now)
-		}
-		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: now, Series: series})
+		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: now, Providers: m.s.live, Finish: finish, Scale: scale})
 	}
 	m.compose()
 }
