@@ -45,7 +45,7 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	fs.StringVar(&c.cast, "cast", "", "render the dashboard replay into this asciicast v2 file (asciinema play) instead of showing it")
 	fs.StringVar(&c.size, "size", "120x40", "with --cast: the terminal size, WIDTHxHEIGHT")
 	fs.Float64Var(&c.speed, "speed", 1, "with --cast: playback speed (2 = twice as fast)")
-	fs.IntVar(&c.finish, "finish-at", 0, "with --bench: rank by the time to N output tokens")
+	fs.IntVar(&c.finish, "finish-at", 0, "rank by the time to N output tokens (as bench and the dashboard do)")
 	fs.BoolVar(&c.present, "present", false, "the dashboard (and --cast) in presenter mode, as tpsrace --present")
 	fs.StringVar(&c.theme, "theme", "", "the dashboard's colours, as tpsrace --theme")
 	fs.IntVar(&c.race, "race", 1, "the dashboard (and --cast) show this race of the recording (1 = the first)")
@@ -74,7 +74,7 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 			return err
 		}
 		in := rec.Report()
-		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay,
+		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: max(c.finish, 0),
 			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON, Record: saveRecording}
 		if c.cast != "" {
 			return c.writeCast(opts, stderr)

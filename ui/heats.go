@@ -30,7 +30,8 @@ func (m *Model) afterHeat() tea.Cmd {
 	if n == 0 || len(m.s.history) > m.opts.Heats {
 		return nil
 	}
-	b := report.Build(report.Input{Config: m.s.saveConfig(m.opts.Config), Concurrency: m.s.historyConc, Races: m.s.history[:n]})
+	b := report.Build(report.Input{Config: m.s.saveConfig(m.opts.Config), Concurrency: m.s.historyConc, Races: m.s.history[:n],
+		FinishAt: m.opts.FinishAt})
 	m.say(false, "heat "+itoa(n)+"/"+itoa(m.opts.Heats)+": "+b.Verdict.Text)
 	if n == m.opts.Heats {
 		return nil

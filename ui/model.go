@@ -38,7 +38,8 @@ type Options struct {
 	// Theme says otherwise.
 	Present bool
 	// FinishAt is the race track's finish line in per-user tokens; 0:
-	// max_tokens (live.FinishLine).
+	// max_tokens (live.FinishLine). Set, the leaderboard ranks by the time
+	// to FinishAt tokens (--finish-at).
 	FinishAt int
 	// Prepare, when set, readies local servers (llama.cpp) in the background
 	// before the first race. It may call progress(i, msg) from its own
@@ -180,6 +181,7 @@ func newModel(ctx context.Context, opts Options) Model {
 		clients: &probes.Clients{}, s: newSession(opts.Config, opts.Concurrency, opts.Prepare != nil),
 		focus: -1, editor: ed,
 	}
+	m.s.finishAt = opts.FinishAt
 	if opts.Prepare != nil {
 		m.prep = newPreparation(ctx, len(opts.Config.Providers))
 	}

@@ -36,6 +36,7 @@ type session struct {
 	details     []string          // provider index → on-box hardware line, "" for none
 	notReady    []error           // provider index → why Prepare could not ready it
 	maxTokens   int
+	finishAt    int    // --finish-at N: figures race to N tokens
 	prompt      string // for the next race
 	concurrency int    // for the next race
 
@@ -191,6 +192,9 @@ func (s *session) figures(now time.Duration) []live.Figures {
 	figs := make([]live.Figures, len(s.live))
 	for i, p := range s.live {
 		figs[i] = p.Figures(now)
+		if s.finishAt > 0 {
+			p.RaceTo(&figs[i], s.finishAt)
+		}
 	}
 	return figs
 }

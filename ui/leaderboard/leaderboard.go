@@ -133,6 +133,9 @@ func (m Model) View() string { return m.view }
 
 // Order ranks providers (see the package doc); it returns indexes, best first.
 func Order(figs []live.Figures) []int {
+	if len(figs) > 0 && figs[0].FinishAt > 0 {
+		return orderToFinish(figs)
+	}
 	order := make([]int, len(figs))
 	for i := range order {
 		order[i] = i
@@ -197,14 +200,20 @@ func Verdict(names []string, figs []live.Figures) string {
 		}
 	}
 	var ranked []metrics.Contender
+	finishAt := 0
 	for _, i := range Order(figs) {
-		speed := math.NaN()
-		if f := figs[i]; f.Status != live.Failed && f.HasSpeed {
+		f, speed := figs[i], math.NaN()
+		finishAt = f.FinishAt
+		switch {
+		case f.Status == live.Failed:
+		case finishAt > 0 && f.HasTimeToN:
+			speed = float64(finishAt) / f.TimeToN.Seconds() // bigger is better, as metrics.Contender wants
+		case finishAt == 0 && f.HasSpeed:
 			speed = f.Speed
 		}
 		ranked = append(ranked, metrics.Contender{Name: names[i], Speeds: []float64{speed}})
 	}
-	s := metrics.Decide(ranked, 0).Text()
+	s := metrics.Decide(ranked, finishAt).Text() + stoppedShort(names, figs)
 	if failed > 0 {
 		s += " · " + strconv.Itoa(failed) + " failed"
 	}

@@ -204,6 +204,12 @@ type Figures struct {
 	ServerTPS    float64
 	HasServerTPS bool
 
+	// With --finish-at N (FinishAt > 0), TimeToN is the median time to N
+	// tokens (metrics.TimeToTokens) over the streams that got there; see RaceTo.
+	FinishAt   int
+	TimeToN    time.Duration
+	HasTimeToN bool
+
 	Streams int   // streams in the race
 	Failed  int   // streams that ended with an error
 	Err     error // the first failure, to show in the lane
