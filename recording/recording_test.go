@@ -232,3 +232,32 @@ func TestRefusesWhatItCannotRead(t *testing.T) {
 		}
 	}
 }
+
+// A provider whose local server could not start never raced: its one
+// stream is a plain error with no release (as the dashboard records it).
+// It replays as it was, error text and null figures included.
+func TestUnreleasedProviderReplays(t *testing.T) {
+	cfg := simConfig(t)
+	cfg.Providers = append(cfg.Providers[:1], config.Provider{Name: "local", Kind: config.KindLlamaCpp, Model: "tiny.gguf"})
+	r := probes.Race{Providers: cfg.Providers[:1], Request: probes.Request{Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens}}
+	results := append(r.Run(context.Background(), nil), []probes.Result{{Provider: "local", Model: "tiny.gguf",
+		Err: errors.New("llama-server exited before its model was loaded")}})
+	live := report.Input{Config: cfg, Concurrency: 1, Races: [][][]probes.Result{results}}
+
+	var b bytes.Buffer
+	w := recording.NewWriter(&b, recording.NewHeader(cfg, 1, time.Time{}), cfg, false)
+	w.Race(results)
+	if err := w.Close(false); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recording.Read(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.Races[0].Results[1][0]; !got.Release.IsZero() || got.Err == nil || got.Err.Error() != results[1][0].Err.Error() {
+		t.Fatalf("the unreleased stream came back as %+v", got)
+	}
+	if want, got := benchJSON(t, live), benchJSON(t, rec.Report()); !bytes.Equal(got, want) {
+		t.Fatalf("replayed bench JSON differs:\nlive:\n%s\nreplayed:\n%s", want, got)
+	}
+}
