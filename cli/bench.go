@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tpsrace/probes"
+	"tpsrace/recording"
 	"tpsrace/report"
 	"tpsrace/safetext"
 )
@@ -24,6 +25,8 @@ type benchCmd struct {
 	runs   int
 	format string
 	out    string
+	record string
+	finish int
 }
 
 // errAllFailed: the bench ran, but no stream completed.
@@ -35,6 +38,8 @@ func (c *benchCmd) flags() *flag.FlagSet {
 	fs.IntVar(&c.runs, "runs", 1, "races to run one after another")
 	fs.StringVar(&c.format, "format", "table", "output: "+strings.Join(report.Formats, ", "))
 	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout (checked before any request)")
+	fs.IntVar(&c.finish, "finish-at", 0, "rank by the time to N output tokens (streams that stop short are marked), not by output speed")
+	fs.StringVar(&c.record, "record", "", "also record every race to this file (tpsrace.race/v1, gzipped when it ends in .gz; see tpsrace replay)")
 	return fs
 }
 
@@ -49,12 +54,18 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if c.runs < 1 {
 		return usageError{fmt.Errorf("--runs must be at least 1, got %d", c.runs)}
 	}
-	if !slices.Contains(append(report.Formats, "md"), c.format) {
-		return usageError{fmt.Errorf("--format %q: want one of %s", c.format, strings.Join(report.Formats, ", "))}
+	if err := checkFormat(c.format); err != nil {
+		return err
 	}
-	if c.out != "" {
-		if err := checkWritable(c.out); err != nil {
-			return usageError{fmt.Errorf("--out %s: cannot write it: %w (nothing was sent)", c.out, err)}
+	if c.finish < 0 {
+		return usageError{fmt.Errorf("--finish-at must not be negative, got %d", c.finish)}
+	}
+	for flag, path := range map[string]string{"--out": c.out, "--record": c.record} {
+		if path == "" {
+			continue
+		}
+		if err := checkWritable(path); err != nil {
+			return usageError{fmt.Errorf("%s %s: cannot write it: %w (nothing was sent)", flag, path, err)}
 		}
 	}
 	s, race, err := c.race.startHeadless(ctx, c.runs, stderr)
@@ -63,7 +74,13 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	defer s.close()
 
-	in := report.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now()}
+	in := report.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now(), FinishAt: c.finish}
+	var rec *recording.Writer
+	if c.record != "" {
+		if rec, err = recording.Create(c.record, recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt), s.cfg); err != nil {
+			return err
+		}
+	}
 	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, c.runs)
 	before := serverTotals(ctx, s.cfg)
 	for run := range c.runs {
@@ -82,18 +99,62 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		close(updates)
 		<-drained
 		in.Races = append(in.Races, results)
+		if rec != nil {
+			rec.Race(results) // its error comes back from Close
+		}
 	}
 	progress.finish()
 	in.Interrupted = ctx.Err() != nil
+	if rec != nil {
+		if err := rec.Close(in.Interrupted); err != nil {
+			fmt.Fprintf(stderr, "tpsrace: recording %s: %v\n", c.record, err)
+		} else {
+			fmt.Fprintln(stderr, "recorded", c.record)
+		}
+	}
 	reportServerTotals(before, serverTotals(context.WithoutCancel(ctx), s.cfg), stderr)
 
 	b := report.Build(in)
-	if err := c.write(b, stdout, stderr); err != nil {
+	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
 		return err
 	}
 	if in.Interrupted {
 		return errInterrupted
 	}
+	return anyCompleted(b)
+}
+
+// checkFormat is a usage error unless format is one report.Write takes.
+func checkFormat(format string) error {
+	if !slices.Contains(append(report.Formats, "md"), format) {
+		return usageError{fmt.Errorf("--format %q: want one of %s", format, strings.Join(report.Formats, ", "))}
+	}
+	return nil
+}
+
+// writeReport puts the report in out, else on stdout. When out cannot be
+// written after all (the disk filled, the folder went away), the report goes
+// to stdout instead, so a race is never lost.
+func writeReport(b *report.Bench, format, out string, stdout, stderr io.Writer) error {
+	if out == "" {
+		return b.Write(stdout, format)
+	}
+	var buf bytes.Buffer
+	if err := b.Write(&buf, format); err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, buf.Bytes(), 0o644); err != nil {
+		if _, werr := stdout.Write(buf.Bytes()); werr != nil {
+			return fmt.Errorf("writing the report: %w, and to stdout: %w", err, werr)
+		}
+		return fmt.Errorf("could not write the report (%w): it is on stdout instead", err)
+	}
+	fmt.Fprintln(stderr, "wrote", out)
+	return nil
+}
+
+// anyCompleted is errAllFailed when no stream of b completed.
+func anyCompleted(b *report.Bench) error {
 	for _, p := range b.Providers {
 		if p.Summary.OK > 0 {
 			return nil
@@ -102,26 +163,6 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	return errAllFailed
 }
 
-// write puts the report in --out, else on stdout. When --out cannot be
-// written after all (the disk filled, the folder went away), the report goes
-// to stdout instead, so a race is never lost.
-func (c *benchCmd) write(b *report.Bench, stdout, stderr io.Writer) error {
-	if c.out == "" {
-		return b.Write(stdout, c.format)
-	}
-	var buf bytes.Buffer
-	if err := b.Write(&buf, c.format); err != nil {
-		return err
-	}
-	if err := os.WriteFile(c.out, buf.Bytes(), 0o644); err != nil {
-		if _, werr := stdout.Write(buf.Bytes()); werr != nil {
-			return fmt.Errorf("writing the report: %w, and to stdout: %w", err, werr)
-		}
-		return fmt.Errorf("could not write the report (%w): it is on stdout instead", err)
-	}
-	fmt.Fprintln(stderr, "wrote", c.out)
-	return nil
-}
 
 // progress is the line bench keeps on stderr while it runs: rewritten in
 // place on a terminal, one line per finished race otherwise (logs, CI).

@@ -155,6 +155,7 @@ func TestFlagErrors(t *testing.T) {
 		{"bench", "--only", "nobody"},
 		{"bench", "--runs", "0"},
 		{"frobnicate"},
+		{"--theme", "solarized"},
 	} {
 		if code, _, errOut := run(t, t.TempDir(), args...); code != 2 || errOut == "" {
 			t.Errorf("%v: exit %d (%q), want 2 with a message", args, code, errOut)

@@ -6,11 +6,15 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"time"
 
 	"tpsrace/config"
 	"tpsrace/probes"
+	"tpsrace/recording"
 	"tpsrace/report"
 	"tpsrace/ui"
+	"tpsrace/ui/theme"
 )
 
 // saveDir is where the dashboard's s key writes its results.
@@ -18,12 +22,24 @@ const saveDir = "."
 
 // dashCmd is `tpsrace`: the live race dashboard.
 type dashCmd struct {
-	race raceFlags
+	race    raceFlags
+	theme   string
+	present bool
+	warm    bool
+	record  string
+	heats   int
+	finish  int
 }
 
 func (c *dashCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace", flag.ContinueOnError)
 	c.race.register(fs)
+	fs.StringVar(&c.theme, "theme", "", "colours: dark, light (for a white background) or high-contrast (default: by the terminal's background)")
+	fs.BoolVar(&c.present, "present", false, "presenter mode: 3-2-1 countdown, big tok/s, podium; provider names only; high contrast unless --theme")
+	fs.BoolVar(&c.warm, "warm", false, "open every provider's connection (TLS included) before each release, so TTFT measures the model, not the handshake")
+	fs.IntVar(&c.finish, "finish-at", 0, "finish line at N output tokens: the leaderboard ranks by the time to N (streams that stop short are named)")
+	fs.IntVar(&c.heats, "heats", 1, "race N times back to back and give the verdict over the heats")
+	fs.StringVar(&c.record, "record", "", "record the finished races to this file, rewritten after each race (tpsrace.race/v1; see tpsrace replay)")
 	return fs
 }
 
@@ -31,6 +47,16 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	fs := c.flags()
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
+	}
+	if c.finish < 0 {
+		return usageError{fmt.Errorf("--finish-at must not be negative, got %d", c.finish)}
+	}
+	if c.heats < 1 {
+		return usageError{fmt.Errorf("--heats must be at least 1, got %d", c.heats)}
+	}
+	palette, err := theme.ParseName(c.theme)
+	if err != nil {
+		return usageError{fmt.Errorf("--theme: %w", err)}
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("unknown command %q (want bench, watch, report, check or sim; see tpsrace help)", fs.Arg(0))}
@@ -47,17 +73,29 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	}
 	defer s.close()
 	c.race.preflight(s.cfg, 1, stderr)
-	// The dashboard starts the local servers itself, loading in their lanes:
-	// start sets their base URLs in s.cfg and fills s.local.info and slots,
-	// all read by the dashboard only once start has returned.
-	prepare := func(ctx context.Context, progress func(provider int, msg string)) []error {
-		return s.local.start(ctx, s.cfg, progress)
+	// The dashboard starts the local servers itself, loading in their lanes,
+	// and applies what start found to its own copy of the providers: start
+	// works on a copy of the config, never on the one the dashboard reads.
+	prepare := func(ctx context.Context, progress func(provider int, msg string)) []ui.Prepared {
+		cfg := *s.cfg
+		cfg.Providers = slices.Clone(s.cfg.Providers)
+		errs := s.local.start(ctx, &cfg, progress)
+		found := make([]ui.Prepared, len(errs))
+		for i, p := range cfg.Providers {
+			found[i] = ui.Prepared{BaseURL: p.BaseURL, Detail: s.local.info[p.Name], Slots: s.local.slots[p.Name], Err: errs[i]}
+		}
+		return found
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: saveDir,
-		Details: s.local.info, Slots: s.local.slots, Prepare: prepare, Save: saveJSON})
+		Theme: palette, Present: c.present, Warm: c.warm, Prepare: prepare, Save: saveJSON, Record: saveRecording, RecordPath: c.record, Heats: c.heats, FinishAt: c.finish})
 }
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.
 func saveJSON(w io.Writer, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
 	return report.Build(report.Input{Config: cfg, Concurrency: concurrency, Races: races, Interrupted: interrupted}).WriteJSON(w)
+}
+
+// saveRecording writes the dashboard's races as a recording (tpsrace replay).
+func saveRecording(path string, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
+	return recording.WriteFile(path, recording.NewHeader(cfg, concurrency, time.Time{}), cfg, races, interrupted)
 }

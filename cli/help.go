@@ -18,6 +18,7 @@ Usage:
   tpsrace watch [flags]    race on a schedule and serve the figures to Prometheus
   tpsrace report FILE…     summarise watch history and bench JSON files
   tpsrace check [flags]    validate providers.yaml; ask each provider for its models (no tokens)
+  tpsrace replay FILE      replay a recorded race (--record) with no network or keys
   tpsrace version          print the version, commit and Go version
   tpsrace help [COMMAND]   print this help, or a command's
 

@@ -232,13 +232,19 @@ const (
 // WordsPerSecond converts tokens/s to approximate English words/s.
 func WordsPerSecond(tps float64) float64 { return tps * WordsPerToken }
 
+// Feel's thresholds, in tok/s per user.
+const (
+	ConversationalTPS = 50
+	VoiceReadyTPS     = 150
+)
+
 // Feel names what a per-user speed feels like: about 20 tok/s feels slow,
 // about 80 is conversational, 150 and up is fast enough for voice.
 func Feel(tps float64) string {
 	switch {
-	case tps >= 150:
+	case tps >= VoiceReadyTPS:
 		return "voice-ready"
-	case tps >= 50:
+	case tps >= ConversationalTPS:
 		return "conversational"
 	default:
 		return "slow"

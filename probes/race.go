@@ -13,13 +13,11 @@ import (
 	"tpsrace/config"
 )
 
-// Update is what a race reports while it runs: one update with Released set
-// (events may precede it by a moment), then for each stream its text events
-// and finally its Result.
+// Update is what a race reports while it runs: for each stream its text
+// events and finally its Result.
 type Update struct {
-	Provider int       // index into Race.Providers
-	Stream   int       // 0..Concurrency-1
-	Released time.Time // set on the first update of a race only
+	Provider int // index into Race.Providers
+	Stream   int // 0..Concurrency-1
 	Event    *Event
 	Done     *Result
 }
@@ -31,6 +29,14 @@ type Race struct {
 	Concurrency int // streams per provider; 0 means 1
 	Retries     int // retries allowed before a stream's first byte
 	Clients     *Clients
+	// Warm opens every stream's connection (DNS, TCP, TLS) before the
+	// release, with the pooled client the stream then reuses, so that TTFT
+	// measures the model and not the handshake (--warm).
+	Warm bool
+	// OnRelease, when set, is called once with the release instant, before
+	// any stream is let go (so before any update). It must not block: the
+	// streams wait for it.
+	OnRelease func(release time.Time)
 }
 
 // Clients keeps one HTTP client per provider, so connections are reused
@@ -81,6 +87,13 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 		defer clients.Close()
 	}
 	results := make([][]Result, len(r.Providers))
+	if r.Warm {
+		var warming sync.WaitGroup
+		for _, p := range r.Providers {
+			warming.Go(func() { warmUp(ctx, clients.get(p, conc), p, conc) })
+		}
+		warming.Wait()
+	}
 	var ready, done sync.WaitGroup
 	start := make(chan struct{})
 	var release time.Time // written before start is closed, read after
@@ -99,7 +112,9 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 				defer done.Done()
 				ready.Done()
 				<-start
+				sent := time.Since(release)
 				res := pb.run(ctx, release)
+				res.Sent = sent
 				results[i][s] = res
 				if updates != nil {
 					updates <- Update{Provider: i, Stream: s, Done: &res}
@@ -110,10 +125,10 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	warmCodecs()
 	ready.Wait()
 	release = time.Now()
-	close(start)
-	if updates != nil {
-		updates <- Update{Provider: -1, Stream: -1, Released: release}
+	if r.OnRelease != nil {
+		r.OnRelease(release)
 	}
+	close(start)
 	done.Wait()
 	return results
 }

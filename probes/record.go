@@ -48,8 +48,9 @@ type Phases struct {
 type Result struct {
 	Provider     string
 	Model        string
-	Stream       int       // 0..concurrency-1
-	Release      time.Time // the instant every stream of the race was let go
+	Stream       int           // 0..concurrency-1
+	Release      time.Time     // the instant every stream of the race was let go
+	Sent         time.Duration // release to the instant this stream began its request: the start skew
 	Events       []Event
 	O200kTokens  int    // o200k tokens of all the events' Content, plus of all their Reasoning
 	Usage        *Usage // nil when the provider reported none

@@ -72,8 +72,11 @@ func escapeUnsafe(doc []byte) []byte {
 
 // Ranked returns the providers best first by metrics.Rank, the dashboard's
 // rule: by median output speed, then median TTFT; providers with no
-// completed stream come last.
+// completed stream come last. With --finish-at, by the time to N tokens.
 func (b *Bench) Ranked() []Provider {
+	if b.FinishAt != nil {
+		return b.rankedByFinish()
+	}
 	standings := make([]metrics.Standing, len(b.Providers))
 	for i, p := range b.Providers {
 		s := &standings[i]
@@ -147,6 +150,10 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		notes = append(notes, "INTERRUPTED: the figures cover what was measured before the stop.")
 	}
 	notes = append(notes, b.failures()...)
+	if b.FinishAt != nil {
+		notes = append(notes, b.finishNote())
+	}
+	notes = append(notes, "Verdict: "+b.Verdict.Text)
 	for _, r := range rows { // providers' words must not act on the terminal
 		for j := range r {
 			r[j] = safetext.Line(r[j])

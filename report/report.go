@@ -26,6 +26,7 @@ type Input struct {
 	Races       [][][]probes.Result // [run][provider][stream]
 	Interrupted bool                // the user stopped it; the races hold what was measured
 	StartedAt   time.Time           // zero: the first race's release
+	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
 }
 
 // Bench is the report. Field names and units are the JSON contract.
@@ -39,6 +40,8 @@ type Bench struct {
 	Simulated   bool       `json:"simulated"`
 	Interrupted bool       `json:"interrupted"`
 	Providers   []Provider `json:"providers"`
+	FinishAt    *int       `json:"finish_at"` // --finish-at N; null: ranked by output speed
+	Verdict     Verdict    `json:"verdict"`   // who is faster over the runs, and how sure (metrics.Decide)
 }
 
 // Provider is one provider's streams and their summary.
@@ -79,6 +82,8 @@ type Run struct {
 	ServerTPS      *float64      `json:"server_tps"`
 	CostUSD        *float64      `json:"cost_usd"`
 	PhasesMS       Phases        `json:"phases_ms"`
+	TimeToNms      *float64      `json:"time_to_n_ms"`  // --finish-at N: time to N tokens; null without it or when stopped short
+	StoppedShort   bool          `json:"stopped_short"` // --finish-at N: the stream ended before N tokens
 }
 
 // Percentiles3 in milliseconds.
@@ -116,6 +121,7 @@ type Summary struct {
 	AggregateTPS *float64     `json:"aggregate_tps"`
 	CostUSD      *float64     `json:"cost_usd"`
 	ServerTPS    *float64     `json:"server_tps"` // median of the server's own figure, when reported
+	TimeToNms    Percentiles2 `json:"time_to_n_ms"`
 }
 
 // Build computes every figure of in.
@@ -126,10 +132,13 @@ func Build(in Input) *Bench {
 	}
 	b := &Bench{Schema: Schema, StartedAt: in.StartedAt.UTC(), Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens,
 		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted}
+	if in.FinishAt > 0 {
+		b.FinishAt = ptr(in.FinishAt)
+	}
 	promptTokens := tokens.Count(cfg.Prompt)
 	for i, p := range cfg.Providers {
 		pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Runs: []Run{}}
-		var ttft, speeds, e2e, cost, server, aggregate []float64
+		var ttft, speeds, e2e, cost, server, aggregate, timeToN []float64
 		for run, race := range in.Races {
 			if i >= len(race) {
 				continue
@@ -139,6 +148,7 @@ func Build(in Input) *Bench {
 				f := metrics.Compute(&res, promptTokens)
 				figs = append(figs, f)
 				r := newRun(run, &res, f, promptTokens)
+				finishRun(&r, &res, in.FinishAt)
 				pr.Runs = append(pr.Runs, r)
 				if !r.OK {
 					pr.Summary.Failed++
@@ -149,6 +159,7 @@ func Build(in Input) *Bench {
 				collect(&speeds, r.OutputTPS)
 				collect(&cost, r.CostUSD)
 				collect(&server, r.ServerTPS)
+				collect(&timeToN, r.TimeToNms)
 				e2e = append(e2e, r.E2Ems)
 			}
 			if agg, ok := metrics.AggregateTPS(figs); ok {
@@ -160,6 +171,7 @@ func Build(in Input) *Bench {
 		s.OutputTPS = p50p95(speeds, tps)
 		s.AggregateTPS = p50p95(aggregate, tps).P50
 		s.ServerTPS = p50p95(server, tps).P50
+		s.TimeToNms = p50p95(timeToN, ms3)
 		if len(cost) > 0 {
 			var sum float64
 			for _, c := range cost {
@@ -169,6 +181,7 @@ func Build(in Input) *Bench {
 		}
 		b.Providers = append(b.Providers, pr)
 	}
+	b.Verdict = verdict(b, in.Races)
 	return b
 }
 

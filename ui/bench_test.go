@@ -14,8 +14,9 @@ func BenchmarkFrame(b *testing.B) {
 	cfg, updates, _ := recordedRace()
 	m := New(Options{Config: cfg})
 	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
-	m = update(m, batchMsg{race: m.raceID, updates: updates[:len(updates)/2]})
-	m.running, m.released = true, time.Now().Add(-time.Second)
+	m.s.phase = phaseRacing
+	m = update(m, releasedMsg{race: m.s.id, clock: wallClock(time.Now().Add(-time.Second))})
+	m = update(m, batchMsg{race: m.s.id, updates: updates[:len(updates)/2]})
 	b.ResetTimer()
 	for range b.N {
 		m.refresh()

@@ -1,10 +1,17 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
+
+	"tpsrace/config"
+	"tpsrace/probes"
+	"tpsrace/tokens"
 )
 
 func update(m Model, msg tea.Msg) Model {
@@ -12,19 +19,121 @@ func update(m Model, msg tea.Msg) Model {
 	return next.(Model)
 }
 
+// raceAt is the dashboard at w × h with a recorded race played up to race
+// time at: the events that arrived by then and the streams that had ended,
+// on a clock stopped at at. Nothing depends on the wall clock.
+func raceAt(opts Options, updates []probes.Update, at time.Duration, w, h int) Model {
+	m := New(opts)
+	m = update(m, tea.WindowSizeMsg{Width: w, Height: h})
+	m.s.phase = phaseRacing
+	m = update(m, releasedMsg{race: m.s.id, clock: fixedClock(at)})
+	var arrived []probes.Update
+	for _, u := range updates {
+		if u.Event != nil && u.Event.At <= at || u.Done != nil && u.Done.End <= at {
+			arrived = append(arrived, u)
+		}
+	}
+	m = update(m, batchMsg{race: m.s.id, updates: arrived})
+	m.refresh()
+	return m
+}
+
 // finishedRace is the dashboard at the end of recordedRace, at w × h.
 func finishedRace(w, h int) Model {
 	cfg, updates, results := recordedRace()
-	m := New(Options{Config: cfg})
-	m = update(m, tea.WindowSizeMsg{Width: w, Height: h})
-	m = update(m, batchMsg{race: m.raceID, updates: updates})
-	return update(m, raceDoneMsg{race: m.raceID, results: results})
+	m := raceAt(Options{Config: cfg}, updates, time.Hour, w, h)
+	return update(m, raceDoneMsg{race: m.s.id, results: results})
 }
 
-// Goldens of the final view (go test ./ui -update rewrites them).
-func TestGoldenFinished80x24(t *testing.T) {
-	golden.RequireEqual(t, []byte(finishedRace(80, 24).View()))
+// goldenSizes are the window sizes every golden state is drawn at.
+var goldenSizes = [][2]int{{80, 24}, {120, 40}, {160, 48}, {240, 60}}
+
+// goldenStates are the dashboard's states, each built at a size. Their
+// configs carry real-looking long model IDs, which must never push a
+// lane's badge out of its title.
+var goldenStates = []struct {
+	name  string
+	build func(w, h int) Model
+}{
+	{"mid-race", func(w, h int) Model {
+		cfg, updates, _ := recordedRace()
+		return raceAt(Options{Config: cfg}, updates, 700*ms, w, h)
+	}},
+	{"finished", finishedRace},
+	{"failed", func(w, h int) Model {
+		cfg, updates, _ := failingRace()
+		return raceAt(Options{Config: cfg}, updates, 2*time.Second, w, h)
+	}},
+	{"zoomed", func(w, h int) Model { return update(finishedRace(w, h), press("2")) }},
+	{"C=16", func(w, h int) Model {
+		cfg, updates := queuedRace(16)
+		return raceAt(Options{Config: cfg, Concurrency: 16}, updates, 2500*ms, w, h)
+	}},
+	{"presenter", func(w, h int) Model {
+		cfg, updates, _ := recordedRace()
+		return raceAt(Options{Config: cfg, Present: true}, updates, 700*ms, w, h)
+	}},
 }
-func TestGoldenFinished160x48(t *testing.T) {
-	golden.RequireEqual(t, []byte(finishedRace(160, 48).View()))
+
+// Goldens of every state at every size (go test ./ui -update rewrites
+// them under testdata/TestGolden/).
+func TestGolden(t *testing.T) {
+	for _, s := range goldenStates {
+		for _, size := range goldenSizes {
+			t.Run(fmt.Sprintf("%s/%dx%d", s.name, size[0], size[1]), func(t *testing.T) {
+				view := s.build(size[0], size[1]).View()
+				if lines := strings.Split(view, "\n"); len(lines) != size[1] {
+					t.Errorf("%d lines", len(lines))
+				}
+				golden.RequireEqual(t, []byte(view))
+			})
+		}
+	}
+}
+
+// failingRace is recordedRace where the laptop's connection breaks after
+// 20 words and the reasoning model's server answers 503: only one
+// provider completes.
+func failingRace() (*config.Config, []probes.Update, [][]probes.Result) {
+	cfg, _, results := recordedRace()
+	laptop := &results[2][0]
+	laptop.Events = laptop.Events[:20]
+	laptop.Usage, laptop.FinishReason = nil, ""
+	laptop.End = laptop.Events[19].At + 30*ms
+	laptop.Err = &probes.Failure{Kind: probes.KindNetwork, Message: "connection reset by peer"}
+	results[1][0] = probes.Result{Provider: "deep-thinker", Model: cfg.Providers[1].Model, End: 90 * ms,
+		Err: &probes.Failure{Kind: probes.KindHTTP, Status: 503, Message: "model is overloaded", RetryAfter: "2"}}
+	return cfg, updatesOf(results), results
+}
+
+// queuedRace is two providers racing c users each: a local server with 4
+// slots, whose later streams wait in its queue (TTFT grows in steps of
+// one answer's time), and a cloud API that serves every user at once.
+func queuedRace(c int) (*config.Config, []probes.Update) {
+	cfg := &config.Config{
+		Prompt:    "Summarise the plot of Hamlet in two sentences.",
+		MaxTokens: 120,
+		Providers: []config.Provider{
+			{Name: "my-vllm", Model: "Qwen/Qwen2.5-7B-Instruct-GPTQ-Int4"},
+			{Name: "together", Model: "meta-llama/Llama-3.3-70B-Instruct-Turbo"},
+		},
+	}
+	words := strings.Fields("a prince returns home to find his father dead and his uncle on the throne and a ghost tells him to take revenge")
+	stream := func(provider, ttft, gap time.Duration, n int) probes.Result {
+		r := probes.Result{Provider: cfg.Providers[provider].Name}
+		at := ttft
+		for i := range n {
+			w := " " + words[i%len(words)]
+			r.Events = append(r.Events, probes.Event{At: at, Content: w, Tokens: tokens.Count(w)})
+			at += gap
+		}
+		r.End, r.FinishReason = at, "stop"
+		return r
+	}
+	results := make([][]probes.Result, 2)
+	for k := range c {
+		results[0] = append(results[0], stream(0, 120*ms+time.Duration(k/4)*800*ms, 8*ms, 100))
+		results[1] = append(results[1], stream(1, 350*ms+time.Duration(k)*7*ms, 14*ms, 100))
+	}
+	return cfg, updatesOf(results)
 }

@@ -17,6 +17,7 @@ type KeyMap struct {
 	FocusBack   key.Binding
 	Concurrency key.Binding
 	Pause       key.Binding
+	Chart       key.Binding
 	Save        key.Binding
 	Help        key.Binding
 	Quit        key.Binding
@@ -33,8 +34,9 @@ func DefaultKeyMap() KeyMap {
 		FocusBack:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "focus previous lane")),
 		Concurrency: key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "concurrency 1→4→16→64")),
 		Pause:       key.NewBinding(key.WithKeys("p"), key.WithHelp("p", "pause display")),
+		Chart:       key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "chart: tokens / tok/s")),
 		Save:        key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save results")),
-		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
+		Help:        key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help, figures")),
 		Quit:        key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
 }
@@ -49,7 +51,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Race, k.Edit, k.Concurrency},
 		{k.Zoom, k.Back, k.Focus, k.FocusBack},
-		{k.Save, k.Pause, k.Help, k.Quit},
+		{k.Chart, k.Save, k.Pause, k.Help, k.Quit},
 	}
 }
 
@@ -65,6 +67,17 @@ func (k zoomedKeys) ShortHelp() []key.Binding {
 
 func (k zoomedKeys) FullHelp() [][]key.Binding {
 	return append(k.lane.FullHelp(), k.KeyMap.FullHelp()...)
+}
+
+// presentKeys is the help in presenter mode, which zooms no lane.
+type presentKeys struct{ KeyMap }
+
+func (k presentKeys) ShortHelp() []key.Binding {
+	return []key.Binding{k.Race, k.Edit, k.Concurrency, k.Save, k.Pause, k.Help, k.Quit}
+}
+
+func (k presentKeys) FullHelp() [][]key.Binding {
+	return [][]key.Binding{{k.Race, k.Edit, k.Concurrency}, {k.Save, k.Pause, k.Help, k.Quit}}
 }
 
 // EditorKeyMap is the keys of the prompt editor.

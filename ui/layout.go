@@ -1,5 +1,7 @@
 package ui
 
+import "slices"
+
 // Layout is where every pane goes for one window size. It is computed by
 // one pure function from the window size, the number of lanes and the mode,
 // on every resize and mode change, and pushed down to the panes.
@@ -18,19 +20,23 @@ package ui
 //     number of lanes is tried, keeping those whose lanes are at least
 //     MinLaneWidth × MinLaneHeight, and the one whose lanes are "squarest"
 //     for text wins (the larger of min(width, 3×height); fewer columns on a
-//     tie). When no grid fits, lanes become a list of borderless full-width
-//     rows: a summary line, then the tail of the answer.
+//     tie). A last row short of lanes shares the whole width among those it
+//     has (3, 5, 7 lanes leave no empty cell). When no grid fits, lanes
+//     become a list of borderless full-width rows: a summary line, then the
+//     tail of the answer.
 type Layout struct {
 	Width, Height int
 	Header        int // lines
 	Footer        int // lines
 	Body          int // lines between header and footer
 
-	Zoomed bool
-	List   bool  // lanes as borderless rows (too small for a grid)
-	Cols   int   // lanes per row
-	Widths []int // width of each column of lanes
-	Rows   []int // height of each row of lanes (List: of each lane)
+	Zoomed  bool
+	List    bool // lanes as borderless rows (too small for a grid)
+	Cols    int  // lanes per row
+	Lanes   int
+	Widths  []int // width of each column of lanes
+	LastRow []int // width of each lane of a last row short of lanes; nil when it is full
+	Rows    []int // height of each row of lanes (List: of each lane)
 
 	Board      Pane
 	Chart      Pane
@@ -56,7 +62,7 @@ const (
 // footer lines of help.
 func ComputeLayout(width, height, lanes int, zoomed bool, footer int) Layout {
 	width, height, lanes = max(width, 0), max(height, 0), max(lanes, 0)
-	l := Layout{Width: width, Height: height, Header: 2, Footer: footer, Zoomed: zoomed}
+	l := Layout{Width: width, Height: height, Header: 2, Footer: footer, Zoomed: zoomed, Lanes: lanes}
 	if height < 16 {
 		l.Header = 1
 	}
@@ -85,6 +91,9 @@ func ComputeLayout(width, height, lanes int, zoomed bool, footer int) Layout {
 		l.Cols = cols
 		l.Widths = split(width, cols)
 		l.Rows = split(avail, (lanes+cols-1)/cols)
+		if short := lanes % cols; short > 0 {
+			l.LastRow = split(width, short)
+		}
 		return l
 	}
 	l.List, l.Cols, l.Widths, l.Rows = true, 1, []int{width}, split(avail, lanes)
@@ -143,4 +152,29 @@ func split(total, n int) []int {
 		}
 	}
 	return parts
+}
+
+// LaneSize is lane i's size in the grid or the list (zoomed: the zoomed
+// lane's, whatever i).
+func (l Layout) LaneSize(i int) (width, height int) {
+	switch {
+	case l.Cols == 0 || i < 0 || i >= l.Lanes:
+		return 0, 0
+	case l.Zoomed:
+		return l.Widths[0], l.Rows[0]
+	case l.List:
+		return l.Widths[0], l.Rows[i]
+	case l.LastRow != nil && i >= l.Lanes-len(l.LastRow):
+		return l.LastRow[i-(l.Lanes-len(l.LastRow))], l.Rows[len(l.Rows)-1]
+	}
+	return l.Widths[i%l.Cols], l.Rows[i/l.Cols]
+}
+
+// NarrowestLane is the width of the narrowest lane (0 for none): every
+// lane draws its race track this wide, so one length is one distance.
+func (l Layout) NarrowestLane() int {
+	if len(l.Widths) == 0 {
+		return 0
+	}
+	return slices.Min(l.Widths)
 }

@@ -23,7 +23,12 @@ func TestLayoutBreakpoints(t *testing.T) {
 		{60, 9, 4, "list cols=1 widths=[60] rows=[2 2 2 1] board=- chart=-"},
 		// One provider, many providers.
 		{80, 24, 1, "grid cols=1 widths=[80] rows=[18] board=80x3 chart=-"},
-		{240, 60, 9, "grid cols=5 widths=[48 48 48 48 48] rows=[22 21] board=144x14 chart=96x14 side"},
+		{240, 60, 9, "grid cols=5 widths=[48 48 48 48 48] last=[60 60 60 60] rows=[22 21] board=144x14 chart=96x14 side"},
+		// 3, 5, 7 lanes: a last row short of lanes shares the width, no cell stays empty.
+		{80, 24, 3, "grid cols=2 widths=[40 40] last=[80] rows=[8 8] board=80x5 chart=-"},
+		{120, 40, 3, "grid cols=2 widths=[60 60] last=[120] rows=[14 14] board=72x9 chart=48x9 side"},
+		{160, 48, 5, "grid cols=3 widths=[54 53 53] last=[80 80] rows=[17 17] board=96x11 chart=64x11 side"},
+		{240, 60, 7, "grid cols=4 widths=[60 60 60 60] last=[80 80 80] rows=[22 21] board=144x14 chart=96x14 side"},
 	} {
 		l := ComputeLayout(c.w, c.h, c.lanes, false, 1)
 		if got := describe(l); got != c.want {
@@ -43,7 +48,7 @@ func TestLayoutZoomed(t *testing.T) {
 // Every size from nothing up to 250×70 lays out without a panic, and
 // everything fits in the window.
 func TestLayoutNeverOverflows(t *testing.T) {
-	for lanes := 0; lanes <= 10; lanes += 3 {
+	for lanes := 0; lanes <= 10; lanes++ {
 		for w := 0; w <= 250; w += 7 {
 			for h := 0; h <= 70; h += 3 {
 				checkFits(t, ComputeLayout(w, h, lanes, false, 1), lanes)
@@ -76,6 +81,22 @@ func checkFits(t *testing.T, l Layout, lanes int) {
 	if got := sum(l.Widths); lanes > 0 && got != l.Width {
 		t.Errorf("%dx%d, %d lanes: lane widths add to %d", l.Width, l.Height, lanes, got)
 	}
+	// Every row of the grid is filled: the lanes of each row add up to the width.
+	if lanes > 0 && l.Cols > 0 && !l.List && !l.Zoomed {
+		rowW := map[int]int{}
+		for i := range lanes {
+			w, h := l.LaneSize(i)
+			rowW[i/l.Cols] += w
+			if h != l.Rows[i/l.Cols] {
+				t.Errorf("%dx%d, %d lanes: lane %d is %d high in a row of %d", l.Width, l.Height, lanes, i, h, l.Rows[i/l.Cols])
+			}
+		}
+		for row, w := range rowW {
+			if w != l.Width {
+				t.Errorf("%dx%d, %d lanes: row %d holds %d of %d columns", l.Width, l.Height, lanes, row, w, l.Width)
+			}
+		}
+	}
 	if l.SideBySide && l.Board.Width+l.Chart.Width != l.Width {
 		t.Errorf("%dx%d: board and chart are %d+%d wide", l.Width, l.Height, l.Board.Width, l.Chart.Width)
 	}
@@ -92,7 +113,11 @@ func describe(l Layout) string {
 		}
 		return fmt.Sprintf("%dx%d", p.Width, p.Height)
 	}
-	s := fmt.Sprintf("%s cols=%d widths=%v rows=%v board=%s chart=%s", kind, l.Cols, l.Widths, l.Rows, pane(l.Board), pane(l.Chart))
+	s := fmt.Sprintf("%s cols=%d widths=%v", kind, l.Cols, l.Widths)
+	if l.LastRow != nil {
+		s += fmt.Sprintf(" last=%v", l.LastRow)
+	}
+	s += fmt.Sprintf(" rows=%v board=%s chart=%s", l.Rows, pane(l.Board), pane(l.Chart))
 	if l.SideBySide {
 		s += " side"
 	}

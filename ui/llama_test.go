@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"testing"
 
 	"tpsrace/config"
@@ -20,8 +21,8 @@ func TestLlamaLaneQueueNoteAndServerMetrics(t *testing.T) {
 	cfg := &config.Config{Prompt: "Hi.", MaxTokens: 100, Providers: []config.Provider{{
 		Name: "laptop", Kind: config.KindLlamaCpp, BaseURL: srv.URL(), Model: "sim:ttft=10ms,tps=100,tokens=40,timings=1", Timeout: config.DefaultTimeouts,
 	}}}
-	tm := startProgram(t, Options{Config: cfg, Concurrency: 3,
-		Details: map[string]string{"laptop": "tiny · 1 slot"}, Slots: map[string]int{"laptop": 1}})
+	prepared := func(context.Context, func(int, string)) []Prepared { return []Prepared{{Detail: "tiny · 1 slot", Slots: 1}} }
+	tm := startProgram(t, Options{Config: cfg, Concurrency: 3, Prepare: prepared})
 	waitFor(t, tm, "3 users > 1 slot: 2 queue on the server · tiny · 1 slot")
 	waitFor(t, tm, "streamed at")
 

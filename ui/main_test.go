@@ -22,6 +22,11 @@ func TestMain(m *testing.M) {
 
 const ms = time.Millisecond
 
+// fixedClock is a race clock stopped at one race time.
+type fixedClock time.Duration
+
+func (c fixedClock) Now() time.Duration { return time.Duration(c) }
+
 // recordedRace is a deterministic race: four providers with exact event
 // times — a fast one, a reasoning one, a slow one, and one whose key is
 // refused — as the updates a live race would deliver, and its results.
@@ -31,10 +36,10 @@ func recordedRace() (*config.Config, []probes.Update, [][]probes.Result) {
 		Prompt:    "Explain how a CPU cache works in three paragraphs.",
 		MaxTokens: 400,
 		Providers: []config.Provider{
-			{Name: "fast-wafer", Model: "wafer-70b", Price: price},
-			{Name: "deep-thinker", Model: "r1-distill"},
-			{Name: "laptop", Model: "llama3.2:3b"},
-			{Name: "groq", Model: "llama-3.3-70b", KeyVar: "GROQ_API_KEY"},
+			{Name: "fast-wafer", Model: "accounts/fireworks/models/llama-v3p3-70b-instruct", Price: price},
+			{Name: "deep-thinker", Model: "deepseek-ai/DeepSeek-R1-Distill-Llama-70B"},
+			{Name: "laptop", Model: "llama3.2:3b-instruct-q4_K_M"},
+			{Name: "groq", Model: "meta-llama/Llama-3.3-70B-Instruct-Turbo", KeyVar: "GROQ_API_KEY"},
 		},
 	}
 	words := strings.Fields(`a cache keeps the data a core will need next close to it so most loads
@@ -57,7 +62,11 @@ func recordedRace() (*config.Config, []probes.Update, [][]probes.Result) {
 		return events
 	}
 	done := func(i int, events []probes.Event, err error) probes.Result {
-		r := probes.Result{Provider: cfg.Providers[i].Name, Model: cfg.Providers[i].Model, Events: events, Err: err, Price: cfg.Providers[i].Price}
+		r := probes.Result{Provider: cfg.Providers[i].Name, Model: cfg.Providers[i].Model, Events: events, Err: err, Price: cfg.Providers[i].Price,
+			Sent: time.Duration(12+9*i) * time.Microsecond}
+		if len(events) > 0 { // a fresh connection, then the answer
+			r.Phases = probes.Phases{DNS: ms, Connected: 2 * ms, TLS: 9 * ms, WroteRequest: 9 * ms, FirstByte: events[0].At - ms}
+		}
 		n := 0
 		for _, e := range events {
 			n += e.Tokens
@@ -77,7 +86,13 @@ func recordedRace() (*config.Config, []probes.Update, [][]probes.Result) {
 		{done(2, stream(600*ms, 40*ms, 0, 60), nil)},
 		{done(3, nil, &probes.Failure{Kind: probes.KindHTTP, Status: 401, Code: "invalid_api_key", Message: "Invalid API Key", Hint: "check GROQ_API_KEY"})},
 	}
-	updates := []probes.Update{{Provider: -1, Stream: -1, Released: time.Date(2025, 1, 2, 3, 4, 5, 0, time.UTC)}}
+	return cfg, updatesOf(results), results
+}
+
+// updatesOf is how a live race delivers results: every event, then the end
+// of its stream.
+func updatesOf(results [][]probes.Result) []probes.Update {
+	var updates []probes.Update
 	for i, streams := range results {
 		for s := range streams {
 			for k := range streams[s].Events {
@@ -86,5 +101,5 @@ func recordedRace() (*config.Config, []probes.Update, [][]probes.Result) {
 			updates = append(updates, probes.Update{Provider: i, Stream: s, Done: &streams[s]})
 		}
 	}
-	return cfg, updates, results
+	return updates
 }

@@ -14,43 +14,81 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textarea"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/lipgloss"
 
 	"tpsrace/config"
-	"tpsrace/llamacpp"
 	"tpsrace/probes"
-	"tpsrace/tokens"
-	"tpsrace/ui/format"
 	"tpsrace/ui/lane"
 	"tpsrace/ui/leaderboard"
-	"tpsrace/ui/live"
 	"tpsrace/ui/llamastats"
 	"tpsrace/ui/speedchart"
+	"tpsrace/ui/theme"
 )
 
 // Options configure the dashboard.
 type Options struct {
-	Config      *config.Config    // prompt, max tokens, providers; Simulated labels the header
-	Concurrency int               // streams per provider (default 1); `c` cycles 1→4→16→64
-	Retries     int               // retries allowed before a stream's first byte
-	SaveDir     string            // where `s` writes results ("." by default)
-	Details     map[string]string // provider name → on-box hardware line (llama.cpp), shown in its lane
-	Slots       map[string]int    // provider name → llama-server slots: more users than that queue, and the lane says so
+	Config      *config.Config // prompt, max tokens, providers; Simulated labels the header. Never written.
+	Concurrency int            // streams per provider (default 1); `c` cycles 1→4→16→64
+	Retries     int            // retries allowed before a stream's first byte
+	Warm        bool           // open every connection before each release (--warm, probes.Race.Warm)
+	SaveDir     string         // where `s` writes results ("." by default)
+	Theme       theme.Name     // the palette (--theme); Auto picks dark or light by the terminal's background
+	// Present is presenter mode (--present): a 3-2-1 countdown before each
+	// release, big tok/s per provider, a podium at the end; provider names
+	// only (no model IDs, base URLs or error details); high contrast unless
+	// Theme says otherwise.
+	Present bool
+	// FinishAt is the race track's finish line in per-user tokens; 0:
+	// max_tokens (live.FinishLine). Set, the leaderboard ranks by the time
+	// to FinishAt tokens (--finish-at).
+	FinishAt int
 	// Prepare, when set, readies local servers (llama.cpp) in the background
 	// before the first race. It may call progress(i, msg) from its own
 	// goroutine as often as it likes; provider i's lane shows the newest msg
 	// ("loading model… 3.2s") until Prepare returns, the others wait. It
-	// returns one error per provider, nil for ready: a provider with an
-	// error shows it in a failed lane and races in no race. Prepare may set
-	// Config.Providers[i].BaseURL and fill Details and Slots: the dashboard
-	// reads them only after it has returned. Its ctx ends when the user quits.
-	Prepare func(ctx context.Context, progress func(provider int, msg string)) []error
+	// returns what it found, one Prepared per provider: the dashboard
+	// applies it to its own copy of the providers. Its ctx ends when the
+	// user quits.
+	Prepare func(ctx context.Context, progress func(provider int, msg string)) []Prepared
 	// Save writes the finished races, races[run][provider][stream].
 	Save func(w io.Writer, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error
+	// Record, when set, writes a recording of the same races to path: `s`
+	// writes it beside the JSON (.tpsr), and RecordPath, when set, is
+	// rewritten after every finished race (--record).
+	Record     func(path string, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error
+	RecordPath string
+	// Source, when set, is where each race's events come from instead of a
+	// live race over HTTP (a recording replayed): it gets the race the
+	// dashboard would run (ready providers, prompt, concurrency).
+	Source func(race probes.Race) Source
+	// Replay, when set, shows a recorded race instead of racing: its Source,
+	// its keys (pause, scrub, speed) and REPLAY in the header.
+	Replay *Replay
+	// Heats, above 1, races the first Heats races back to back (--heats N)
+	// and says the verdict over them (the bench verdict) after each.
+	Heats int
+}
+
+// Prepared is what Options.Prepare found for one provider.
+type Prepared struct {
+	BaseURL string // where its server listens; "" keeps the config's
+	Detail  string // its on-box hardware line, shown in its lane
+	Slots   int    // its server's slots (llama.cpp): more users than that queue, and the lane says so
+	Err     error  // why it cannot race; nil when ready
 }
 
 // concurrencySteps are what `c` cycles through.
 var concurrencySteps = []int{1, 4, 16, 64}
+
+// mode is what the screen shows.
+type mode int
+
+const (
+	modeGrid   mode = iota // every lane, the leaderboard and the chart
+	modeZoom               // one lane, the whole of its answer
+	modeEditor             // the prompt editor
+	modeHelp               // every key, over the mode help was opened from
+)
 
 // Messages of the root model.
 type (
@@ -63,55 +101,50 @@ type (
 )
 
 // Model is the dashboard: a header, a lane per provider, the leaderboard and
-// the chart, and the help. All drawing happens in Update (on the frame tick,
-// on resize and on mode changes) into a cached screen that View returns.
+// the chart, and the help. The session holds the races; the model starts
+// them, turns their messages into the session's records and draws. All
+// drawing happens in Update (on the frame tick, on resize and on mode
+// changes) into a cached screen that View returns (view.go).
 type Model struct {
-	opts        Options
-	ctx         context.Context // Run's: every race runs under it (Update takes none)
-	keys        KeyMap
-	editorKeys  EditorKeyMap
-	styles      Styles
-	help        help.Model
-	width       int
-	height      int
-	layout      Layout
-	prompt      string
-	concurrency int // for the next race
-	clients     *probes.Clients
+	opts       Options
+	ctx        context.Context // Run's: every race runs under it (Update takes none)
+	keys       KeyMap
+	replayKeys ReplayKeyMap
+	editorKeys EditorKeyMap
+	styles     Styles
+	help       help.Model
+	width      int
+	height     int
+	layout     Layout
+	clients    *probes.Clients
 
-	// Local servers being readied before the first race (Options.Prepare).
-	prep      *preparation // nil without Prepare
-	preparing bool         // Prepare has not returned yet
-	notReady  []error      // provider index → why Prepare could not ready it
+	prep      *preparation // Options.Prepare running; nil without it
+	s         *session
+	race      *runner   // the race on screen, nil before the first
+	cancelled []*runner // earlier races, stopped and maybe still winding down
 
-	// The race on screen.
-	raceID      int
-	race        *runner
-	cancelled   []*runner // earlier races, stopped and maybe still winding down
-	raceConc    int       // its concurrency
-	racing      []int     // the race's providers, by provider index: those ready
-	running     bool
-	released    time.Time
-	end         time.Duration // race time of the last stream's end, once finished
-	providers   []*live.Provider
+	mode        mode
+	back        mode // the mode help returns to
+	zoom, focus int  // zoom: the zoomed lane in modeZoom; focus: -1 for none
 	lanes       []lane.Model
 	board       leaderboard.Model
 	chart       speedchart.Model
-	tick        int // the live frame-tick chain; others are dropped
-	paused      bool
-	zoom, focus int // lane index, -1 for none
 	stats       llamastats.Model // the zoomed llama.cpp lane's /metrics line (serverstats.go)
+	tick        int              // the live frame-tick chain; others are dropped
+	count       int              // the countdown's number on screen (presenter mode)
+	paused      bool
+	editor      textarea.Model
+	message     string // one line for the footer: where results were saved, errors
+	failed      bool   // the message is an error
 
-	// Finished races since the prompt or concurrency last changed: what `s` saves.
-	history       [][][]probes.Result
-	historyPrompt string
-	historyConc   int
-
-	editing bool
-	editor  textarea.Model
-	message string // one line for the footer: where results were saved, errors
-	failed  bool   // the message is an error
-
+	// Drawn on resize and mode changes, reused by every frame.
+	skipped string   // the skipped-providers line, "" for none
+	page    []string // the help page, in modeHelp
+	stage   []string // the presenter's body, drawn by refresh
+	footer  struct {
+		key  footerKey
+		line string
+	}
 	screen string
 }
 
@@ -125,30 +158,43 @@ func newModel(ctx context.Context, opts Options) Model {
 	if opts.Config == nil {
 		opts.Config = &config.Config{}
 	}
+	if opts.Replay != nil {
+		opts.Replay.clock = newReplayClock()
+		if opts.Source == nil {
+			opts.Source = opts.Replay.source
+		}
+	}
+	if opts.Source == nil {
+		opts.Source = func(r probes.Race) Source { return liveRace{r} }
+	}
 	ed := textarea.New()
 	ed.ShowLineNumbers = false
 	ed.Placeholder = "the prompt to race"
 	ed.CharLimit = 0
 	ed.KeyMap.InsertNewline = DefaultEditorKeyMap().Newline
 	ed.Cursor.SetMode(cursor.CursorStatic) // a blinking cursor would need frames of its own
-	styles := DefaultStyles()
+	if opts.Present && opts.Theme == theme.Auto {
+		opts.Theme = theme.HighContrast
+	}
+	styles := DefaultStyles(theme.New(opts.Theme, lipgloss.HasDarkBackground(), lipgloss.ColorProfile()))
 	h := help.New()
 	h.Styles = styles.Help
 	m := Model{
-		opts: opts, ctx: ctx, keys: DefaultKeyMap(), editorKeys: DefaultEditorKeyMap(), styles: styles, help: h,
-		prompt: opts.Config.Prompt, concurrency: max(opts.Concurrency, 1), clients: &probes.Clients{},
-		zoom: -1, focus: -1, editor: ed, stats: llamastats.New(llamastats.DefaultStyles()),
+		opts: opts, ctx: ctx, keys: DefaultKeyMap(), replayKeys: DefaultReplayKeyMap(), editorKeys: DefaultEditorKeyMap(), styles: styles, help: h,
+		clients: &probes.Clients{}, s: newSession(opts.Config, opts.Concurrency, opts.Prepare != nil),
+		focus: -1, editor: ed, stats: llamastats.New(styles.Stats),
 	}
+	m.s.finishAt = opts.FinishAt
 	if opts.Prepare != nil {
-		m.prep, m.preparing = newPreparation(ctx, len(opts.Config.Providers)), true
+		m.prep = newPreparation(ctx, len(opts.Config.Providers))
 	}
-	m.newRace() // empty lanes until Init's race starts
+	m.newPanes() // empty lanes until Init's race starts
 	return m
 }
 
 // Init starts the first race, or Prepare, whose end starts it.
 func (m Model) Init() tea.Cmd {
-	if m.preparing {
+	if m.s.phase == phasePreparing {
 		return tea.Batch(m.prep.run(m.opts.Prepare), m.nextFrame())
 	}
 	return func() tea.Msg { return raceAgainMsg{} }
@@ -157,7 +203,7 @@ func (m Model) Init() tea.Cmd {
 // View is the screen drawn by the last Update.
 func (m Model) View() string { return m.screen }
 
-// Update handles the race's batches, the frame tick, keys, mouse and resizes.
+// Update handles the race's messages, the frame tick, keys, mouse and resizes.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -166,28 +212,52 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.refresh()
 	case raceAgainMsg:
 		return m, m.startRace()
+	case countdownMsg:
+		if msg.race != m.s.id || m.s.phase != phaseCountdown {
+			return m, nil
+		}
+		if msg.left == 0 {
+			return m, m.release()
+		}
+		m.count = msg.left
+		m.refresh()
+		return m, countdownTick(msg.race, msg.left-1)
 	case preparedMsg:
-		m.preparing, m.notReady = false, msg.errs
+		m.s.prepared(msg.results)
 		return m, tea.Batch(m.startRace(), m.watchServer())
 	case llamastats.Msg:
 		var cmd tea.Cmd
 		m.stats, cmd = m.stats.Update(msg)
-		m.compose()
+		if !m.paused {
+			m.compose()
+		}
 		return m, cmd
-	case batchMsg:
-		if msg.race != m.raceID {
+	case releasedMsg:
+		if msg.race != m.s.id {
 			return m, nil
 		}
-		m.record(msg.updates)
+		m.s.released(msg.clock)
+		return m, m.race.next()
+	case batchMsg:
+		if msg.race != m.s.id {
+			return m, nil
+		}
+		m.s.record(msg.updates)
 		return m, m.race.next()
 	case raceDoneMsg:
-		if msg.race != m.raceID {
+		if msg.race != m.s.id {
 			return m, nil
 		}
-		m.finish(msg.results)
+		m.s.finish(msg.results)
 		if !m.paused {
 			m.refresh()
 		}
+		return m, tea.Batch(m.recordHistory(), m.afterHeat())
+	case nextHeatMsg:
+		if msg.race != m.s.id || m.s.phase != phaseFinished {
+			return m, nil // the user started another race meanwhile
+		}
+		return m, m.startRace()
 	case frameMsg:
 		if msg.tick != m.tick || m.paused {
 			return m, nil
@@ -205,7 +275,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return m.handleKey(msg)
 	case tea.MouseMsg:
-		if m.zoom >= 0 {
+		if m.zoomed() {
 			m.lanes[m.zoom], _ = m.lanes[m.zoom].Update(msg)
 			m.compose()
 		}
@@ -214,8 +284,21 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
-	if m.editing {
+	next, cmd := m.handleKeyOf(msg)
+	if m, ok := next.(Model); ok && cmd == nil {
+		return m, m.watchServer() // a key may have zoomed a llama.cpp lane, or left it
+	}
+	return next, cmd
+}
+
+func (m Model) handleKeyOf(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
+	if m.mode == modeEditor {
 		return m.handleEditorKey(msg)
+	}
+	if m.opts.Replay != nil {
+		if cmd, ok := m.replayKey(msg); ok {
+			return m, cmd
+		}
 	}
 	switch {
 	case key.Matches(msg, m.keys.Quit):
@@ -224,20 +307,22 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, m.keys.Race):
 		return m, m.startRace()
 	case key.Matches(msg, m.keys.Edit):
-		m.editing = true
-		m.editor.SetValue(m.prompt)
+		m.setMode(modeEditor)
+		m.editor.SetValue(m.s.prompt)
 		m.editor.Focus()
-		m.relayout()
-		m.compose()
 		return m, nil
+	case m.opts.Present && key.Matches(msg, m.keys.Zoom, m.keys.Focus, m.keys.FocusBack):
+		// One screen for the room: no lane shows a model ID or an error's detail.
 	case key.Matches(msg, m.keys.Zoom):
 		if i := int(msg.Runes[0] - '1'); i < len(m.lanes) {
 			m.setZoom(i)
 		}
 	case key.Matches(msg, m.keys.Back):
 		switch {
-		case m.zoom >= 0:
-			m.setZoom(-1)
+		case m.mode == modeHelp:
+			m.setMode(m.back)
+		case m.mode == modeZoom:
+			m.setMode(modeGrid)
 		case m.focus >= 0:
 			m.setFocus(-1)
 		}
@@ -248,17 +333,17 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 				next = (max(m.focus, 0) + n - 1) % n
 			}
 			m.setFocus(next)
-			if m.zoom >= 0 {
+			if m.zoomed() {
 				m.setZoom(next)
 			}
 		}
 	case key.Matches(msg, m.keys.Concurrency):
-		m.concurrency = nextConcurrency(m.concurrency)
+		m.s.concurrency = nextConcurrency(m.s.concurrency)
 		when := " from the next race: press r to race"
-		if m.preparing {
+		if m.s.phase == phasePreparing {
 			when = " for the first race"
 		}
-		m.say(false, "concurrency "+itoa(m.concurrency)+when)
+		m.say(false, "concurrency "+itoa(m.s.concurrency)+when)
 	case key.Matches(msg, m.keys.Pause):
 		m.paused = !m.paused
 		if m.paused {
@@ -270,19 +355,25 @@ func (m Model) handleKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.tick++
 			return m, m.nextFrame()
 		}
+	case key.Matches(msg, m.keys.Chart):
+		m.chart.Toggle()
+		m.compose()
 	case key.Matches(msg, m.keys.Save):
 		return m, m.save()
 	case key.Matches(msg, m.keys.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		m.relayout()
-		m.refresh()
+		if m.mode == modeHelp {
+			m.setMode(m.back)
+		} else {
+			m.back = m.mode
+			m.setMode(modeHelp)
+		}
 	default:
-		if m.zoom >= 0 {
+		if m.zoomed() {
 			m.lanes[m.zoom], _ = m.lanes[m.zoom].Update(msg)
 			m.compose()
 		}
 	}
-	return m, m.watchServer()
+	return m, nil
 }
 
 func (m Model) handleEditorKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
@@ -297,10 +388,9 @@ func (m Model) handleEditorKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		prompt := strings.TrimSpace(m.editor.Value())
 		if prompt == "" {
 			m.say(true, "the prompt is empty")
-			m.compose()
 			return m, nil
 		}
-		m.prompt = prompt
+		m.s.prompt = prompt
 		m.closeEditor()
 		return m, m.startRace()
 	}
@@ -311,80 +401,102 @@ func (m Model) handleEditorKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 }
 
 func (m *Model) closeEditor() {
-	m.editing = false
 	m.editor.Blur()
+	m.setMode(modeGrid)
+}
+
+// setMode switches the screen to mode md.
+func (m *Model) setMode(md mode) {
+	m.mode = md
+	for i := range m.lanes {
+		m.lanes[i].SetZoomed(m.zoomed() && i == m.zoom)
+	}
 	m.relayout()
 	m.refresh()
+}
+
+// zoomed is whether one lane fills the screen: zoomed, or help over a zoom.
+func (m *Model) zoomed() bool {
+	return m.mode == modeZoom || m.mode == modeHelp && m.back == modeZoom
+}
+
+// setZoom zooms lane i.
+func (m *Model) setZoom(i int) {
+	m.zoom, m.focus = i, i
+	m.applyFocus()
+	m.setMode(modeZoom)
+}
+
+func (m *Model) setFocus(i int) {
+	m.focus = i
+	m.applyFocus()
+	m.compose()
+}
+
+func (m *Model) applyFocus() {
+	for i := range m.lanes {
+		m.lanes[i].SetFocused(i == m.focus)
+	}
+	m.board.SetFocus(m.focus)
 }
 
 // startRace cancels the race on screen, if any, and starts a new one with
 // the current prompt and concurrency. While Prepare runs it starts nothing:
 // the first race, at its end, takes the prompt and concurrency set meanwhile.
 func (m *Model) startRace() tea.Cmd {
-	if m.preparing {
+	if m.s.phase == phasePreparing {
 		m.say(false, "the race starts once the local servers are ready")
 		return nil
 	}
 	m.stop()
 	m.retire()
-	m.raceID++
-	m.tick++
 	m.message = "" // a note about the next race ("concurrency 4 from the next race") is now stale
-	m.newRace()
-	ready := make([]config.Provider, len(m.racing))
-	for k, i := range m.racing {
-		ready[k] = m.opts.Config.Providers[i]
+	if m.opts.Present {
+		m.s.countdown()
+		m.count = countdownFrom
+		m.newPanes()
+		m.relayout()
+		m.refresh()
+		return countdownTick(m.s.id, countdownFrom-1)
 	}
-	m.race = startRace(m.ctx, m.raceID, probes.Race{
-		Providers:   ready,
-		Request:     probes.Request{Prompt: m.prompt, MaxTokens: m.opts.Config.MaxTokens},
-		Concurrency: m.raceConc,
-		Retries:     m.opts.Retries,
-		Clients:     m.clients,
-	})
-	m.running = true
+	return m.release()
+}
+
+// release starts the race: no request is sent before it.
+func (m *Model) release() tea.Cmd {
+	m.tick++
+	race := m.s.begin(m.opts.Retries, m.clients)
+	race.Warm = m.opts.Warm
+	m.newPanes()
+	m.race = startRace(m.ctx, m.s.id, m.opts.Source(race))
 	m.relayout()
 	m.refresh()
 	return tea.Batch(m.race.next(), m.nextFrame())
 }
 
-// newRace resets the screen for a race at the current prompt and
-// concurrency. A provider Prepare could not ready has failed already: its
-// one stream is its error, and it stays out of the race.
-func (m *Model) newRace() {
-	cfg := m.opts.Config
-	m.raceConc = m.concurrency
-	m.released, m.end = time.Time{}, 0
-	promptTokens := tokens.Count(m.prompt)
-	m.providers = make([]*live.Provider, len(cfg.Providers))
-	m.lanes = make([]lane.Model, len(cfg.Providers))
-	m.racing = nil
-	names := make([]string, len(cfg.Providers))
-	for i, p := range cfg.Providers {
-		if err := m.notReadyErr(i); err != nil {
-			m.providers[i] = live.NewProvider(i, p, 1, promptTokens)
-			m.providers[i].Record(probes.Update{Done: &probes.Result{Provider: p.Name, Model: p.Model, Err: err}})
-		} else {
-			m.providers[i] = live.NewProvider(i, p, m.raceConc, promptTokens)
-			m.racing = append(m.racing, i)
-		}
-		if !m.preparing { // Details and Slots are Prepare's to fill until it returns
-			m.providers[i].Detail = m.opts.Details[p.Name]
-			// The note first: a narrow lane cuts the end of the line.
-			if note := llamacpp.QueueNote(m.raceConc, m.opts.Slots[p.Name]); note != "" {
-				m.providers[i].Detail = note + " · " + m.providers[i].Detail
-			}
-		}
-		m.lanes[i] = lane.New(m.providers[i], m.styles.Lane.WithAccent(m.styles.Palette.ProviderColor(i)))
+// countdownTick is the countdown reaching left in a second.
+func countdownTick(race, left int) tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return countdownMsg{race: race, left: left} })
+}
+
+// newPanes makes the lanes, the leaderboard and the chart for the
+// session's race on screen.
+func (m *Model) newPanes() {
+	names := make([]string, len(m.s.live))
+	m.lanes = make([]lane.Model, len(m.s.live))
+	for i, p := range m.s.live {
+		m.lanes[i] = lane.New(p, m.styles.Lane.WithAccent(m.styles.Palette.ProviderColor(i)))
 		names[i] = p.Name
 	}
-	m.board = leaderboard.New(names, m.raceConc, m.styles.Leaderboard)
+	m.board = leaderboard.New(names, m.s.conc, m.styles.Leaderboard)
+	plot := m.chart.Plot
 	m.chart = speedchart.New(names, m.styles.Chart)
-	if m.raceConc > 1 {
-		m.chart.Title = "live tok/s per user"
-	}
+	m.chart.Plot, m.chart.PerUser = plot, m.s.conc > 1
 	if m.zoom >= len(m.lanes) {
-		m.zoom = -1
+		m.zoom, m.mode, m.back = 0, modeGrid, modeGrid
+	}
+	if m.zoomed() {
+		m.lanes[m.zoom].SetZoomed(true)
 	}
 	if m.focus >= len(m.lanes) {
 		m.focus = -1
@@ -392,20 +504,12 @@ func (m *Model) newRace() {
 	m.applyFocus()
 }
 
-// notReadyErr is why Prepare could not ready provider i, nil when it did.
-func (m *Model) notReadyErr(i int) error {
-	if i < len(m.notReady) {
-		return m.notReady[i]
-	}
-	return nil
-}
-
 // stop cancels the race in flight; its streams end in the background.
 func (m *Model) stop() {
-	if m.race != nil && m.running {
+	if m.race != nil && m.s.phase.running() {
 		m.race.stop()
 	}
-	m.running = false
+	m.s.stop()
 }
 
 // retire keeps the race on screen among the cancelled ones until it has
@@ -441,148 +545,12 @@ func (m *Model) shutdown() {
 	m.clients.Close()
 }
 
-func (m *Model) record(updates []probes.Update) {
-	for _, u := range updates {
-		switch {
-		case !u.Released.IsZero():
-			m.released = u.Released
-		case u.Provider >= 0 && u.Provider < len(m.racing):
-			m.providers[m.racing[u.Provider]].Record(u)
-		}
-	}
-}
-
-// finish settles the race and keeps its results for `s`: by provider
-// index, with the failures of those Prepare could not ready, so that the
-// saved races line up with the config.
-func (m *Model) finish(raced [][]probes.Result) {
-	m.running = false
-	results := make([][]probes.Result, len(m.providers))
-	for k, streams := range raced {
-		results[m.racing[k]] = streams
-	}
-	for i, p := range m.providers {
-		if m.notReadyErr(i) != nil {
-			results[i], _ = p.Results()
-		}
-	}
-	for _, streams := range results {
-		for _, r := range streams {
-			m.end = max(m.end, r.End)
-		}
-	}
-	if m.historyPrompt != m.prompt || m.historyConc != m.raceConc {
-		m.history, m.historyPrompt, m.historyConc = nil, m.prompt, m.raceConc
-	}
-	m.history = append(m.history, results)
-}
-
-// now is the race time on screen: since the release while running, the
-// last stream's end once finished.
-func (m *Model) now() time.Duration {
-	switch {
-	case !m.running:
-		return m.end
-	case m.released.IsZero():
-		return 0
-	}
-	return time.Since(m.released)
-}
-
 // ticking is whether frames are due: a race runs, or Prepare's progress comes.
-func (m *Model) ticking() bool { return m.running || m.preparing }
+func (m *Model) ticking() bool { return m.s.phase.running() || m.s.phase == phasePreparing }
 
 func (m *Model) nextFrame() tea.Cmd {
 	tick := m.tick
 	return tea.Tick(FrameInterval, func(time.Time) tea.Msg { return frameMsg{tick: tick} })
-}
-
-// relayout recomputes the layout and sizes every pane.
-func (m *Model) relayout() {
-	footer := 1
-	if m.help.ShowAll {
-		footer = len(splitLines(m.help.View(m.helpKeys())))
-	}
-	m.layout = ComputeLayout(m.width, m.height, len(m.lanes), m.zoom >= 0, footer)
-	l := m.layout
-	m.help.Width = m.width
-	for i := range m.lanes {
-		w, h := 0, 0
-		switch {
-		case l.Zoomed:
-			if i == m.zoom {
-				w, h = l.Widths[0], l.Rows[0]-m.statsRows()
-			}
-		case l.List:
-			w, h = l.Widths[0], l.Rows[i]
-		case l.Cols > 0:
-			w, h = l.Widths[i%l.Cols], l.Rows[i/l.Cols]
-		}
-		m.lanes[i].SetSize(w, h)
-	}
-	m.board.SetSize(l.Board.Width, l.Board.Height)
-	m.chart.SetSize(l.Chart.Width, l.Chart.Height)
-	m.editor.SetWidth(max(m.width-4, 10))
-	m.editor.SetHeight(max(l.Body-5, 1))
-}
-
-// refresh draws a frame: every provider's figures at the race time on
-// screen, pushed to the lanes, the leaderboard and the chart.
-func (m *Model) refresh() {
-	now := m.now()
-	figs := make([]live.Figures, len(m.providers))
-	until := now
-	for i, p := range m.providers {
-		figs[i] = p.Figures(now)
-	}
-	places := leaderboard.Places(figs)
-	var loading []string
-	if m.preparing {
-		loading = m.prep.progress()
-	}
-	for i := range m.lanes {
-		frame := lane.FrameMsg{Now: now, Figures: figs[i], Place: places[i], Preparing: m.preparing}
-		if i < len(loading) {
-			frame.Loading = loading[i]
-		}
-		m.lanes[i], _ = m.lanes[i].Update(frame)
-	}
-	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs})
-	if m.layout.Chart.Show {
-		series := make([][]float64, len(m.providers))
-		for i, p := range m.providers {
-			series[i] = p.Series(until)
-		}
-		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: until, Series: series})
-	}
-	m.compose()
-}
-
-func (m *Model) setZoom(i int) {
-	if m.zoom >= 0 {
-		m.lanes[m.zoom].SetZoomed(false)
-	}
-	m.zoom = i
-	if i >= 0 {
-		m.lanes[i].SetZoomed(true)
-		m.focus = i
-	}
-	m.applyFocus()
-	m.relayout()
-	m.refresh()
-}
-
-func (m *Model) setFocus(i int) {
-	m.focus = i
-	m.applyFocus()
-	m.compose()
-}
-
-func (m *Model) applyFocus() {
-	for i := range m.lanes {
-		m.lanes[i].SetFocused(i == m.focus)
-	}
-	m.board.SetFocus(m.focus)
 }
 
 func (m *Model) say(failed bool, message string) {
@@ -596,196 +564,44 @@ func (m *Model) save() tea.Cmd {
 	case m.opts.Save == nil:
 		m.say(true, "saving is not available here")
 		return nil
-	case len(m.history) == 0:
+	case len(m.s.history) == 0:
 		m.say(true, "nothing to save yet: no race has finished")
 		return nil
 	}
-	cfg := *m.opts.Config
-	cfg.Prompt = m.historyPrompt
-	races, conc, dir, write := slices.Clone(m.history), m.historyConc, m.opts.SaveDir, m.opts.Save
+	cfg := m.s.saveConfig(m.opts.Config)
+	races, conc, dir, write, record := slices.Clone(m.s.history), m.s.historyConc, m.opts.SaveDir, m.opts.Save, m.opts.Record
 	return func() tea.Msg {
-		path := filepath.Join(dir, "tpsrace-"+time.Now().Format("20060102-150405")+".json")
+		stem := filepath.Join(dir, "tpsrace-"+time.Now().Format("20060102-150405"))
+		path := stem + ".json"
 		f, err := os.Create(path)
 		if err != nil {
 			return savedMsg{err: err}
 		}
-		err = write(f, &cfg, conc, races, false)
+		err = write(f, cfg, conc, races, false)
 		if cerr := f.Close(); err == nil {
 			err = cerr
+		}
+		if err == nil && record != nil {
+			err = record(stem+".tpsr", cfg, conc, races, false)
+			path += " and " + stem + ".tpsr"
 		}
 		return savedMsg{path: path, err: err}
 	}
 }
 
-func (m *Model) helpKeys() help.KeyMap {
-	switch {
-	case m.editing:
-		return m.editorKeys
-	case m.zoom >= 0:
-		return zoomedKeys{KeyMap: m.keys, lane: m.lanes[m.zoom].KeyMap}
-	}
-	return m.keys
-}
-
-// compose joins the cached panes into the screen.
-func (m *Model) compose() {
-	l := m.layout
-	if l.Width <= 0 || l.Height <= 0 {
-		m.screen = ""
-		return
-	}
-	var lines []string
-	lines = append(lines, m.header()...)
-	switch {
-	case m.editing:
-		lines = append(lines, m.editorLines()...)
-	case l.Zoomed:
-		lines = append(lines, splitLines(m.lanes[m.zoom].View())...)
-		if m.statsRows() > 0 {
-			lines = append(lines, " "+m.stats.View())
-		}
-	default:
-		lines = append(lines, m.laneLines()...)
-		lines = append(lines, m.bottomLines()...)
-	}
-	lines = append(lines, m.footer()...)
-	for len(lines) < l.Height {
-		lines = append(lines, "")
-	}
-	lines = lines[:l.Height]
-	for i, line := range lines {
-		lines[i] = ansi.Truncate(line, l.Width, "")
-	}
-	m.screen = strings.Join(lines, "\n")
-}
-
-func (m *Model) header() []string {
-	s := m.styles
-	sep := s.Label.Render(" · ")
-	var parts []string
-	status := ""
-	switch {
-	case m.preparing:
-		status = "starting local servers"
-	case m.running && m.released.IsZero():
-		status = "starting"
-	case m.running:
-		status = "racing " + format.Duration(m.now())
-	case m.end > 0:
-		status = "finished in " + format.Duration(m.end)
-	case m.raceID > 0:
-		status = "stopped"
-	}
-	if status != "" {
-		parts = append(parts, s.Status.Render(status))
-	}
-	conc := "C=" + itoa(m.raceConc)
-	if m.concurrency != m.raceConc {
-		conc += s.Paused.Render(" (next " + itoa(m.concurrency) + ")")
-	}
-	parts = append(parts, s.Label.Render(itoa(len(m.lanes))+" providers ")+s.Status.Render(conc))
-	if m.paused {
-		parts = append(parts, s.Paused.Render("⏸ PAUSED"))
-	}
-	rest := strings.Join(parts, sep)
-	title := s.Title.Render("tpsrace")
-	if m.opts.Config.Simulated {
-		// The banner must never be cut: shorter words before a cut.
-		var banner string
-		for _, words := range []string{" SIMULATED providers — no API keys found ", " SIMULATED — no API keys ", " SIMULATED "} {
-			banner = s.Simulated.Render(words)
-			if ansi.StringWidth(banner)+ansi.StringWidth(rest)+13 <= m.width {
-				break
-			}
-		}
-		title += sep + banner
-	}
-	title += sep + rest
-	prompt := s.Label.Render("prompt ") + s.Prompt.Render(oneLine(m.prompt)) + s.Label.Render(" · max "+itoa(m.opts.Config.MaxTokens)+" tokens")
-	if m.layout.Header < 2 {
-		return []string{title + sep + prompt}
-	}
-	return []string{title, prompt}
-}
-
-// laneLines lays the lanes out in the layout's grid (or list).
-func (m *Model) laneLines() []string {
-	l := m.layout
-	if l.List {
-		var lines []string
-		for i := range m.lanes {
-			if l.Rows[i] > 0 {
-				lines = append(lines, splitLines(m.lanes[i].View())...)
-			}
-		}
-		return lines
-	}
-	var lines []string
-	for row := 0; row*l.Cols < len(m.lanes); row++ {
-		var views [][]string
-		for i := row * l.Cols; i < min((row+1)*l.Cols, len(m.lanes)); i++ {
-			views = append(views, splitLines(m.lanes[i].View()))
-		}
-		for k := range l.Rows[row] {
-			var sb strings.Builder
-			for _, v := range views {
-				if k < len(v) {
-					sb.WriteString(v[k])
-				}
-			}
-			lines = append(lines, sb.String())
-		}
-	}
-	return lines
-}
-
-// bottomLines is the leaderboard, with the chart beside or above it.
-func (m *Model) bottomLines() []string {
-	l := m.layout
-	if !l.Board.Show {
+// recordHistory rewrites Options.RecordPath with the races `s` would save.
+func (m *Model) recordHistory() tea.Cmd {
+	if m.opts.RecordPath == "" || m.opts.Record == nil || len(m.s.history) == 0 {
 		return nil
 	}
-	board := splitLines(m.board.View())
-	if !l.Chart.Show {
-		return board
-	}
-	chart := splitLines(m.chart.View())
-	if !l.SideBySide {
-		return append(chart, board...)
-	}
-	lines := make([]string, max(len(board), len(chart)))
-	for k := range lines {
-		b, c := "", ""
-		if k < len(board) {
-			b = board[k]
+	cfg := m.s.saveConfig(m.opts.Config)
+	races, conc, path, record := slices.Clone(m.s.history), m.s.historyConc, m.opts.RecordPath, m.opts.Record
+	return func() tea.Msg {
+		if err := record(path, cfg, conc, races, false); err != nil {
+			return savedMsg{err: err}
 		}
-		if k < len(chart) {
-			c = chart[k]
-		}
-		lines[k] = format.PadRight(b, l.Board.Width) + c
+		return nil
 	}
-	return lines
-}
-
-func (m *Model) editorLines() []string {
-	title := m.styles.Title.Render("Edit the prompt") + m.styles.Label.Render(" — every provider gets it at the same instant")
-	box := m.styles.Editor.Width(max(m.width-2, 10)).Render(title + "\n\n" + m.editor.View())
-	return splitLines(box)
-}
-
-func (m *Model) footer() []string {
-	helpView := m.help.View(m.helpKeys())
-	if m.message == "" {
-		return splitLines(helpView)
-	}
-	style := m.styles.Message
-	if m.failed {
-		style = m.styles.Error
-	}
-	lines := splitLines(helpView)
-	msg := style.Render(m.message)
-	lines[len(lines)-1] = msg + m.styles.Label.Render("  ") + ansi.Truncate(lines[len(lines)-1], max(m.width-ansi.StringWidth(msg)-2, 0), "…")
-	return lines
 }
 
 func nextConcurrency(c int) int {
@@ -796,10 +612,3 @@ func nextConcurrency(c int) int {
 	}
 	return concurrencySteps[0]
 }
-
-// oneLine shows a multi-line prompt on one line.
-func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-func splitLines(s string) []string { return strings.Split(s, "\n") }
-
-func itoa(n int) string { return format.Count(n) }

@@ -6,6 +6,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+
+	"tpsrace/config"
 )
 
 func press(s string) tea.KeyMsg {
@@ -42,7 +44,8 @@ func TestResizeMidRaceFitsEverySize(t *testing.T) {
 		m = update(m, tea.WindowSizeMsg{Width: s[0], Height: s[1]})
 		check(m, s[0], s[1])
 	}
-	m = update(m, batchMsg{race: m.raceID, updates: updates[:len(updates)/2]})
+	m = update(m, releasedMsg{race: m.s.id, clock: fixedClock(300 * ms)})
+	m = update(m, batchMsg{race: m.s.id, updates: updates[:len(updates)/2]})
 	for _, s := range sizes {
 		m = update(m, tea.WindowSizeMsg{Width: s[0], Height: s[1]})
 		check(m, s[0], s[1])
@@ -50,7 +53,7 @@ func TestResizeMidRaceFitsEverySize(t *testing.T) {
 		check(m, s[0], s[1])
 		m = update(m, press("esc"))
 	}
-	m = update(m, raceDoneMsg{race: m.raceID, results: results})
+	m = update(m, raceDoneMsg{race: m.s.id, results: results})
 	for w := 30; w <= 200; w += 17 {
 		for h := 8; h <= 60; h += 7 {
 			m = update(m, tea.WindowSizeMsg{Width: w, Height: h})
@@ -70,7 +73,7 @@ func TestKeysFocusZoomAndBack(t *testing.T) {
 		t.Fatalf("shift+tab wraps to the last lane, focus %d", m.focus)
 	}
 	m = update(m, press("2"))
-	if m.zoom != 1 || !m.layout.Zoomed || strings.Contains(m.View(), "fast-wafer") {
+	if m.mode != modeZoom || m.zoom != 1 || !m.layout.Zoomed || strings.Contains(m.View(), "fast-wafer") {
 		t.Fatalf("2 zooms lane 2 alone:\n%s", m.View())
 	}
 	m = update(m, press("tab"))
@@ -82,7 +85,7 @@ func TestKeysFocusZoomAndBack(t *testing.T) {
 		t.Fatalf("9 with 4 lanes changed the zoom to %d", m.zoom)
 	}
 	m = update(m, press("esc"))
-	if m.zoom != -1 || m.layout.Zoomed {
+	if m.mode != modeGrid || m.layout.Zoomed {
 		t.Fatal("esc leaves the zoom")
 	}
 	m = update(m, press("esc"))
@@ -95,8 +98,8 @@ func TestKeysConcurrencyPauseHelpEditor(t *testing.T) {
 	m := finishedRace(120, 40)
 	for _, want := range []int{4, 16, 64, 1} {
 		m = update(m, press("c"))
-		if m.concurrency != want {
-			t.Fatalf("c: concurrency %d, want %d", m.concurrency, want)
+		if m.s.concurrency != want {
+			t.Fatalf("c: concurrency %d, want %d", m.s.concurrency, want)
 		}
 	}
 	m = update(m, press("c"))
@@ -114,20 +117,20 @@ func TestKeysConcurrencyPauseHelpEditor(t *testing.T) {
 	m = update(m, press("p"))
 
 	m = update(m, press("?"))
-	if !m.help.ShowAll || !strings.Contains(m.View(), "focus previous lane") {
+	if m.mode != modeHelp || !strings.Contains(m.View(), "focus previous lane") {
 		t.Errorf("? shows the full help:\n%s", m.View())
 	}
 	m = update(m, press("?"))
 
-	prompt := m.prompt
+	prompt := m.s.prompt
 	m = update(m, press("e"))
-	if !m.editing || !strings.Contains(m.View(), "Edit the prompt") {
+	if m.mode != modeEditor || !strings.Contains(m.View(), "Edit the prompt") {
 		t.Fatal("e opens the editor")
 	}
 	m = update(m, press("q")) // typed into the editor, not quitting
 	m = update(m, press("esc"))
-	if m.editing || m.prompt != prompt {
-		t.Fatalf("esc cancels the edit: editing %v, prompt %q", m.editing, m.prompt)
+	if m.mode != modeGrid || m.s.prompt != prompt {
+		t.Fatalf("esc cancels the edit: mode %v, prompt %q", m.mode, m.s.prompt)
 	}
 }
 
@@ -138,9 +141,10 @@ func TestStaleMessagesAreDropped(t *testing.T) {
 		t.Error("a stale tick chain goes on")
 	}
 	_, updates, _ := recordedRace()
-	m = update(m, batchMsg{race: m.raceID - 1, updates: updates})
-	m = update(m, raceDoneMsg{race: m.raceID - 1})
-	if m.View() != before || len(m.history) != 1 {
+	m = update(m, releasedMsg{race: m.s.id - 1, clock: fixedClock(0)})
+	m = update(m, batchMsg{race: m.s.id - 1, updates: updates})
+	m = update(m, raceDoneMsg{race: m.s.id - 1})
+	if m.View() != before || len(m.s.history) != 1 {
 		t.Error("messages of an old race changed the screen")
 	}
 }
@@ -151,5 +155,98 @@ func TestSaveBeforeAnyRaceSaysSo(t *testing.T) {
 	m = update(m, press("s"))
 	if !strings.Contains(m.View(), "saving is not available") {
 		t.Errorf("no Save func:\n%s", m.View())
+	}
+}
+
+// `?` and `q` are on screen at every width from 40, in every mode, with or
+// without a message; the less important keys drop first.
+func TestFooterKeepsHelpAndQuit(t *testing.T) {
+	for w := 40; w <= 200; w += 7 {
+		m := finishedRace(w, 24)
+		for _, keys := range []string{"", "2", "?", "c"} {
+			if keys != "" {
+				m = update(m, press(keys))
+			}
+			lines := strings.Split(m.View(), "\n")
+			footer := lines[len(lines)-1]
+			if !strings.Contains(footer, "? help") || !strings.Contains(footer, "q quit") {
+				t.Fatalf("%d columns after %q: footer %q", w, keys, footer)
+			}
+			if w >= 120 && keys == "" && !strings.Contains(footer, "s save results") {
+				t.Errorf("%d columns: footer %q drops keys that fit", w, footer)
+			}
+		}
+	}
+}
+
+// The providers skipped for a missing key or a server that is down are
+// named under the header for the whole session: mid-race, finished, zoomed.
+func TestSkippedProvidersStayOnScreen(t *testing.T) {
+	cfg, updates, results := recordedRace()
+	cfg.Skipped = []config.Notice{
+		{Provider: "groq-2", Where: "providers.yaml:9:5", Reason: "GROQ_API_KEY is not set"},
+		{Provider: "my-vllm", Where: "providers.yaml:14:5", Reason: "nothing is listening at http://127.0.0.1:9/v1"},
+	}
+	const want = "skipped: groq-2 — GROQ_API_KEY is not set; my-vllm — nothing is listening at http://127.0.0.1:9/v1"
+	m := update(New(Options{Config: cfg}), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m = update(m, releasedMsg{race: m.s.id, clock: fixedClock(300 * ms)})
+	m = update(m, batchMsg{race: m.s.id, updates: updates})
+	check := func(when string, h int) {
+		t.Helper()
+		lines := strings.Split(m.View(), "\n")
+		if len(lines) != h || lines[2] != want {
+			t.Fatalf("%s: line 3 %q (%d lines), want %q", when, lines[2], len(lines), want)
+		}
+	}
+	check("mid-race", 40)
+	m = update(m, raceDoneMsg{race: m.s.id, results: results})
+	check("finished", 40)
+	m = update(m, press("1"))
+	check("zoomed", 40)
+	m = update(m, tea.WindowSizeMsg{Width: 80, Height: 24})
+	if line := strings.Split(m.View(), "\n")[2]; !strings.HasPrefix(line, "skipped: groq-2 — GROQ_API_KEY is not set; my-v") || !strings.HasSuffix(line, "…") {
+		t.Errorf("at 80 columns the line is cut with …: %q", line)
+	}
+}
+
+// A prompt too long for its line ends with "…", the max tokens still shown.
+func TestLongPromptEndsWithEllipsis(t *testing.T) {
+	cfg, _, _ := recordedRace()
+	cfg.Prompt = "Explain how a CPU cache works in three paragraphs, then compare it with a TLB."
+	m := update(New(Options{Config: cfg}), tea.WindowSizeMsg{Width: 80, Height: 24})
+	prompt := strings.Split(m.View(), "\n")[1]
+	if !strings.Contains(prompt, "Explain how a CPU cache works in three paragraphs, then…") || !strings.HasSuffix(prompt, "· max 400 tokens") || ansi.StringWidth(prompt) != 80 {
+		t.Errorf("prompt line %q", prompt)
+	}
+	m = finishedRace(160, 48)
+	if prompt := strings.Split(m.View(), "\n")[1]; strings.Contains(prompt, "…") {
+		t.Errorf("a prompt that fits is not cut: %q", prompt)
+	}
+}
+
+// `?` explains every figure on screen in one line each.
+func TestHelpExplainsTheFigures(t *testing.T) {
+	m := update(finishedRace(80, 40), press("?"))
+	for _, line := range strings.Split(m.View(), "\n") {
+		if strings.Contains(line, "…") {
+			t.Errorf("a help line is cut at 80 columns: %q", line)
+		}
+	}
+	for _, want := range []string{"TTFT", "30-call loop", "30 chained calls × (TTFT + 200 tokens", "feel", "voice-ready ≥ 150", "reading speed", "240 words/min"} {
+		if !strings.Contains(m.View(), want) {
+			t.Errorf("help lacks %q:\n%s", want, m.View())
+		}
+	}
+	if m = update(m, press("esc")); m.mode != modeGrid {
+		t.Errorf("esc leaves the help: mode %v", m.mode)
+	}
+}
+
+// The zoomed lane shows where the time to first token went on the network:
+// the request leaving, DNS, connect, TLS, the first byte.
+func TestZoomShowsTheNetworkPhases(t *testing.T) {
+	m := update(finishedRace(120, 40), press("1"))
+	if want := "network  sent +12µs · DNS 1.0ms · connect 2.0ms · TLS 9.0ms · first byte 209ms"; !strings.Contains(m.View(), want) {
+		t.Errorf("zoomed lane lacks %q:\n%s", want, m.View())
 	}
 }

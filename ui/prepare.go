@@ -8,10 +8,9 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// preparedMsg says Options.Prepare has returned: errs[i] is why provider i
-// cannot race (nil: ready). The config and details it filled are the
-// model's to read from here on: the message's delivery orders them.
-type preparedMsg struct{ errs []error }
+// preparedMsg says Options.Prepare has returned with what it found, one
+// result per provider, for the model to apply.
+type preparedMsg struct{ results []Prepared }
 
 // preparation is Options.Prepare running in the background. Its progress
 // can come many times a second: only the newest message of each provider
@@ -33,7 +32,7 @@ func newPreparation(ctx context.Context, providers int) *preparation {
 
 // run calls prepare; it is the command Init returns. A preparation stopped
 // before its command ran never calls prepare.
-func (p *preparation) run(prepare func(ctx context.Context, progress func(provider int, msg string)) []error) tea.Cmd {
+func (p *preparation) run(prepare func(ctx context.Context, progress func(provider int, msg string)) []Prepared) tea.Cmd {
 	return func() tea.Msg {
 		p.mu.Lock()
 		if p.ctx.Err() != nil {
@@ -44,7 +43,7 @@ func (p *preparation) run(prepare func(ctx context.Context, progress func(provid
 		p.mu.Unlock()
 		defer close(p.done)
 		defer p.cancel()
-		return preparedMsg{errs: prepare(p.ctx, p.report)}
+		return preparedMsg{results: prepare(p.ctx, p.report)}
 	}
 }
 

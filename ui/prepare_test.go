@@ -37,7 +37,7 @@ func TestPrepareShowsLoadingThenRaces(t *testing.T) {
 	cfg := simConfig(srv, "Say hi.", 100, "sim:ttft=20ms,tps=1000,tokens=40", "sim:ttft=20ms,tps=300,tokens=40")
 	cfg.Providers[0].BaseURL = "" // Prepare's to set, like a spawned llama-server's
 	loaded := make(chan struct{})
-	prepare := func(ctx context.Context, progress func(int, string)) []error {
+	prepare := func(ctx context.Context, progress func(int, string)) []Prepared {
 		began := time.Now()
 		for time.Since(began) < 300*time.Millisecond {
 			progress(0, fmt.Sprintf("loading model… %.1fs", time.Since(began).Seconds()))
@@ -46,10 +46,9 @@ func TestPrepareShowsLoadingThenRaces(t *testing.T) {
 		select { // until the test has seen the lanes
 		case <-loaded:
 		case <-ctx.Done():
-			return []error{ctx.Err(), nil}
+			return []Prepared{{Err: ctx.Err()}, {}}
 		}
-		cfg.Providers[0].BaseURL = srv.URL()
-		return make([]error, 2)
+		return []Prepared{{BaseURL: srv.URL(), Detail: "CPU · 4 threads"}, {}}
 	}
 	tm := startProgram(t, Options{Config: cfg, Prepare: prepare})
 	waitForAll(t, tm, "starting local servers", "◌ loading", "loading model…", "waiting for local servers…")
@@ -59,8 +58,8 @@ func TestPrepareShowsLoadingThenRaces(t *testing.T) {
 	waitFor(t, tm, "faster than")
 	m := quit(t, tm)
 
-	if len(m.history) != 1 {
-		t.Fatalf("%d races kept, want 1 (r during Prepare starts none)", len(m.history))
+	if len(m.s.history) != 1 {
+		t.Fatalf("%d races kept, want 1 (r during Prepare starts none)", len(m.s.history))
 	}
 	for i, res := range lastRace(t, m) {
 		if len(res) != 1 || !res[0].OK() {
@@ -77,8 +76,8 @@ func TestPrepareErrorFailsOnlyItsLane(t *testing.T) {
 	cfg := simConfig(srv, "Say hi.", 100, "sim:ttft=20ms,tps=1000,tokens=40", "sim:x", "sim:ttft=20ms,tps=300,tokens=40")
 	cfg.Providers[1].BaseURL = "http://127.0.0.1:1/v1" // never reached: it must not race
 	notLoaded := errors.New("llama-server exited before its model was loaded (exit status 1); its log is /tmp/tpsrace-llama-server-1.log, ending:\n  llama_model_load: error loading model: bad magic")
-	prepare := func(ctx context.Context, progress func(int, string)) []error {
-		return []error{nil, notLoaded, nil}
+	prepare := func(ctx context.Context, progress func(int, string)) []Prepared {
+		return []Prepared{{}, {Err: notLoaded}, {}}
 	}
 	tm := startProgram(t, Options{Config: cfg, Concurrency: 4, Prepare: prepare})
 	waitForAll(t, tm, "exited before its model was loaded", "error loading model: bad magic", "faster than", "1 failed")
@@ -116,12 +115,12 @@ func TestQuitDuringPrepareCancelsIt(t *testing.T) {
 	srv := startSim(t)
 	cfg := simConfig(srv, "Say hi.", 100, "sim:x")
 	returned := false
-	prepare := func(ctx context.Context, progress func(int, string)) []error {
+	prepare := func(ctx context.Context, progress func(int, string)) []Prepared {
 		progress(0, "loading model… 0.0s")
 		<-ctx.Done()
 		time.Sleep(50 * time.Millisecond) // a server stopping takes a while
 		returned = true
-		return []error{ctx.Err()}
+		return []Prepared{{Err: ctx.Err()}}
 	}
 	tm := startProgram(t, Options{Config: cfg, Prepare: prepare})
 	waitFor(t, tm, "loading model… 0.0s")
@@ -129,7 +128,7 @@ func TestQuitDuringPrepareCancelsIt(t *testing.T) {
 	if !returned {
 		t.Error("shutdown returned before Prepare did")
 	}
-	if len(m.history) != 0 || m.running {
-		t.Errorf("a race ran: %d kept, running %v", len(m.history), m.running)
+	if len(m.s.history) != 0 || m.s.phase != phasePreparing {
+		t.Errorf("a race ran: %d kept, phase %v", len(m.s.history), m.s.phase)
 	}
 }

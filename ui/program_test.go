@@ -80,10 +80,10 @@ func quit(t *testing.T, tm *teatest.TestModel) Model {
 
 func lastRace(t *testing.T, m Model) [][]probes.Result {
 	t.Helper()
-	if len(m.history) == 0 {
+	if len(m.s.history) == 0 {
 		t.Fatal("no race finished")
 	}
-	return m.history[len(m.history)-1]
+	return m.s.history[len(m.s.history)-1]
 }
 
 func TestRaceRunsToTheEndAndRacesAgain(t *testing.T) {
@@ -101,8 +101,8 @@ func TestRaceRunsToTheEndAndRacesAgain(t *testing.T) {
 	waitFor(t, tm, "p2 is")
 	m := quit(t, tm)
 
-	if len(m.history) != 2 {
-		t.Fatalf("%d races kept, want 2", len(m.history))
+	if len(m.s.history) != 2 {
+		t.Fatalf("%d races kept, want 2", len(m.s.history))
 	}
 	figs := m.figures()
 	if got, want := leaderboard.Order(figs), []int{1, 2, 0}; !slices.Equal(got, want) {
@@ -136,8 +136,8 @@ func TestEditedPromptReachesTheServer(t *testing.T) {
 	if res.Usage == nil || res.Usage.PromptTokens != tokens.Count(prompt) {
 		t.Fatalf("usage %+v, want prompt_tokens %d (the edited prompt)", res.Usage, tokens.Count(prompt))
 	}
-	if m.prompt != prompt {
-		t.Errorf("prompt on screen %q", m.prompt)
+	if m.s.prompt != prompt {
+		t.Errorf("prompt on screen %q", m.s.prompt)
 	}
 }
 
@@ -152,7 +152,7 @@ func TestQuitMidRaceCancelsEveryStream(t *testing.T) {
 	if took := time.Since(start); took > 10*time.Second {
 		t.Errorf("quitting took %v", took)
 	}
-	if m.running {
+	if m.s.phase.running() {
 		t.Error("the race still runs after quit")
 	}
 }
@@ -181,10 +181,22 @@ func TestSaveWritesTheFinishedRaces(t *testing.T) {
 	}
 }
 
-func (m *Model) figures() []live.Figures {
-	figs := make([]live.Figures, len(m.providers))
-	for i, p := range m.providers {
-		figs[i] = p.Figures(m.now())
+func (m *Model) figures() []live.Figures { return m.s.figures(m.s.now()) }
+
+// With Warm the connections are open before the release: the zoomed lane
+// says its stream reused one, and the header shows the start skew.
+func TestWarmRaceReusesTheConnection(t *testing.T) {
+	noLeaks(t)
+	srv := startSim(t)
+	cfg := simConfig(srv, "Hi.", 50, "sim:ttft=10ms,tps=2000,tokens=20", "sim:ttft=10ms,tps=1000,tokens=20")
+	tm := startProgram(t, Options{Config: cfg, Warm: true})
+	waitForAll(t, tm, "faster than", "start skew")
+	tm.Type("1")
+	waitFor(t, tm, "reused connection")
+	m := quit(t, tm)
+	for _, streams := range lastRace(t, m) {
+		if r := streams[0]; r.Phases.Connected != 0 || !r.OK() {
+			t.Errorf("%s: connected at %v (want reused), err %v", r.Provider, r.Phases.Connected, r.Err)
+		}
 	}
-	return figs
 }

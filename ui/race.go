@@ -17,9 +17,44 @@ const FrameInterval = time.Second / 30
 // the dashboard, the relay drains it continuously.
 const updatesBuffer = 8192
 
+// A Source is where one race's events come from: a live race of the
+// providers (liveRace, the default) or a recording replayed
+// (Options.Source). Run calls released once, before any update, with the
+// clock the dashboard reads the race time from; sends every stream's
+// events and then its result to updates; and returns results[provider][stream]
+// once every stream has ended. Cancelling ctx ends the race.
+type Source interface {
+	Run(ctx context.Context, released func(Clock), updates chan<- probes.Update) [][]probes.Result
+}
+
+// A Clock is the race time on screen: what the view reads instead of
+// time.Since(release). A replay's clock may pause, scrub or run faster.
+type Clock interface {
+	Now() time.Duration
+}
+
+// wallClock is a live race's clock: time since its release.
+type wallClock time.Time
+
+func (c wallClock) Now() time.Duration { return time.Since(time.Time(c)) }
+
+// liveRace is a race of real (or simulated) providers over HTTP.
+type liveRace struct{ probes.Race }
+
+func (r liveRace) Run(ctx context.Context, released func(Clock), updates chan<- probes.Update) [][]probes.Result {
+	r.OnRelease = func(at time.Time) { released(wallClock(at)) }
+	return r.Race.Run(ctx, updates)
+}
+
 // Messages of a race, tagged with its number so a cancelled race's late
 // messages are dropped.
 type (
+	// releasedMsg says the race has been let go: its clock starts. It
+	// comes before the race's first batch.
+	releasedMsg struct {
+		race  int
+		clock Clock
+	}
 	// batchMsg is every update that arrived since the last one: at most one per frame.
 	batchMsg struct {
 		race    int
@@ -32,20 +67,21 @@ type (
 	}
 )
 
-// runner is one race in flight: the race itself and its relay.
+// runner is one race in flight: its source running and its relay.
 type runner struct {
 	cancel context.CancelFunc
-	out    <-chan tea.Msg // batches, then the done message; closed when the relay ends
+	out    <-chan tea.Msg // the released message, batches, then the done message; closed when the relay ends
 	done   chan struct{}  // closed when the race and the relay have both ended
 }
 
-// startRace runs race in the background. Its updates go to a large
+// startRace runs src in the background. Its updates go to a large
 // buffered channel that a relay drains at once into a pending batch; once
 // per frame the pending batch becomes ready for the program, which takes
 // it with next(). If the program is slow to take it, updates keep piling
 // into the next batch: a slow frame never slows a stream.
-func startRace(ctx context.Context, id int, race probes.Race) *runner {
+func startRace(ctx context.Context, id int, src Source) *runner {
 	ctx, cancel := context.WithCancel(ctx)
+	released := make(chan Clock, 1)
 	updates := make(chan probes.Update, updatesBuffer)
 	results := make(chan [][]probes.Result, 1)
 	out := make(chan tea.Msg)
@@ -53,11 +89,11 @@ func startRace(ctx context.Context, id int, race probes.Race) *runner {
 	raced := make(chan struct{})
 	go func() {
 		defer close(raced)
-		results <- race.Run(ctx, updates)
+		results <- src.Run(ctx, func(c Clock) { released <- c }, updates)
 		close(updates) // Run has returned: no probe sends any more
 	}()
 	go func() {
-		relay(ctx, id, updates, results, out)
+		relay(ctx, id, released, updates, results, out)
 		<-raced
 		cancel()
 		close(r.done)
@@ -65,31 +101,49 @@ func startRace(ctx context.Context, id int, race probes.Race) *runner {
 	return r
 }
 
-// relay batches updates into frames for the program, and ends with the
-// race's results. Cancelled, it stops sending but keeps draining updates
+// relay hands the program the released message, then batches updates into
+// frames, and ends with the race's results. No batch leaves before the
+// released message. Cancelled, it stops sending but keeps draining updates
 // until the race has ended, so no probe blocks on a full channel.
-func relay(ctx context.Context, id int, updates <-chan probes.Update, results <-chan [][]probes.Result, out chan<- tea.Msg) {
+func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan probes.Update, results <-chan [][]probes.Result, out chan<- tea.Msg) {
 	defer close(out)
 	ticker := time.NewTicker(FrameInterval)
 	defer ticker.Stop()
+	var clock Clock // received, not yet sent
 	var pending, ready []probes.Update
-	for updates != nil || len(pending) > 0 || len(ready) > 0 {
-		var send chan<- tea.Msg // nil (never chosen) until a batch is ready
-		if len(ready) > 0 {
-			send = out
+	for updates != nil || len(pending) > 0 || len(ready) > 0 || clock != nil {
+		var send chan<- tea.Msg // nil (never chosen) until a message is ready
+		var msg tea.Msg
+		switch {
+		case clock != nil:
+			send, msg = out, releasedMsg{race: id, clock: clock}
+		case released == nil && len(ready) > 0:
+			send, msg = out, batchMsg{race: id, updates: ready}
 		}
 		select {
+		case clock = <-released:
+			released = nil
 		case u, ok := <-updates:
 			if !ok {
-				updates = nil
+				// Run has returned: a release it made is in the buffer,
+				// and none comes later.
+				select {
+				case clock = <-released:
+				default:
+				}
+				updates, released = nil, nil
 				continue
 			}
 			pending = append(pending, u)
 		case <-ticker.C:
 			ready = append(ready, pending...)
 			pending = nil
-		case send <- batchMsg{race: id, updates: ready}:
-			ready = nil
+		case send <- msg:
+			if clock != nil {
+				clock = nil
+			} else {
+				ready = nil
+			}
 		case <-ctx.Done():
 			if updates != nil {
 				for range updates {

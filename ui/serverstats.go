@@ -12,8 +12,8 @@ import (
 // zoomedLlama reports whether the zoomed lane is a llama.cpp server that is
 // up: one whose /metrics the line reads.
 func (m *Model) zoomedLlama() bool {
-	return m.zoom >= 0 && !m.preparing && m.notReadyErr(m.zoom) == nil &&
-		m.opts.Config.Providers[m.zoom].Kind == config.KindLlamaCpp
+	return m.mode == modeZoom && m.s.phase != phasePreparing && m.s.notReadyErr(m.zoom) == nil &&
+		m.s.providers[m.zoom].Kind == config.KindLlamaCpp
 }
 
 // statsRows is the height of the line: 1 under a zoomed llama.cpp lane.
@@ -31,5 +31,5 @@ func (m *Model) watchServer() tea.Cmd {
 		m.stats.Stop()
 		return nil
 	}
-	return m.stats.Watch(m.ctx, m.zoom, m.opts.Config.Providers[m.zoom])
+	return m.stats.Watch(m.ctx, m.zoom, m.s.providers[m.zoom])
 }

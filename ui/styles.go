@@ -6,6 +6,7 @@ import (
 
 	"tpsrace/ui/lane"
 	"tpsrace/ui/leaderboard"
+	"tpsrace/ui/llamastats"
 	"tpsrace/ui/speedchart"
 	"tpsrace/ui/theme"
 )
@@ -20,18 +21,21 @@ type Styles struct {
 	Prompt    lipgloss.Style
 	Message   lipgloss.Style
 	Error     lipgloss.Style
-	Editor    lipgloss.Style // the prompt editor's box
+	Editor    lipgloss.Style             // the prompt editor's box
+	Verdict   lipgloss.Style             // the presenter's podium verdict
+	Step      lipgloss.Style             // the podium's steps
+	Provider  func(i int) lipgloss.Style // provider i's name and figures in presenter mode
 
 	Palette     theme.Palette
 	Lane        lane.Styles // accented per provider with Palette.ProviderColor
 	Leaderboard leaderboard.Styles
 	Chart       speedchart.Styles
+	Stats       llamastats.Styles
 	Help        help.Styles
 }
 
-// DefaultStyles are the dashboard's styles.
-func DefaultStyles() Styles {
-	p := theme.Default()
+// DefaultStyles are the dashboard's styles, every component's from palette p.
+func DefaultStyles(p theme.Palette) Styles {
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	h := help.New().Styles
 	h.ShortKey, h.FullKey = fg(p.Accent).Bold(true), fg(p.Accent).Bold(true)
@@ -40,17 +44,21 @@ func DefaultStyles() Styles {
 	return Styles{
 		Title:       fg(p.Accent).Bold(true),
 		Simulated:   fg(p.Warn).Bold(true).Reverse(true),
-		Status:      fg(p.Text),
+		Status:      fg(p.Text).Bold(p.Bold),
 		Paused:      fg(p.Warn).Bold(true),
 		Label:       fg(p.Muted),
 		Prompt:      fg(p.Text).Italic(true),
 		Message:     fg(p.Good),
 		Error:       fg(p.Bad).Bold(true),
 		Editor:      lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(p.Focus).Padding(0, 1),
+		Verdict:     fg(p.Accent).Bold(true),
+		Step:        fg(p.Border),
+		Provider:    func(i int) lipgloss.Style { return fg(p.ProviderColor(i)).Bold(true) },
 		Palette:     p,
-		Lane:        lane.DefaultStyles(),
-		Leaderboard: leaderboard.DefaultStyles(),
-		Chart:       speedchart.DefaultStyles(),
+		Lane:        lane.DefaultStyles(p),
+		Leaderboard: leaderboard.DefaultStyles(p),
+		Chart:       speedchart.DefaultStyles(p),
+		Stats:       llamastats.DefaultStyles(p),
 		Help:        h,
 	}
 }

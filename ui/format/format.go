@@ -31,6 +31,19 @@ func Duration(d time.Duration) string {
 	}
 }
 
+// Precise is a short time to the microsecond: "38µs", "2.4ms", then as Duration.
+func Precise(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "-" + Precise(-d)
+	case d < time.Millisecond:
+		return strconv.FormatInt(d.Microseconds(), 10) + "µs"
+	case d < 10*time.Millisecond:
+		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + "ms"
+	}
+	return Duration(d)
+}
+
 // TPS is a speed in tokens (or words) per second: "1,820", "125", "25.3", "0.84".
 func TPS(v float64) string {
 	switch {
@@ -115,4 +128,51 @@ func PadRight(s string, width int) string {
 // PadLeft right-aligns s in width cells (styled text allowed).
 func PadLeft(s string, width int) string {
 	return strings.Repeat(" ", max(width-ansi.StringWidth(s), 0)) + s
+}
+
+// Model is a model ID in at most width cells, or "" when no useful part
+// fits: the inner segments of a path go first
+// ("accounts/…/llama-v3p3-70b-instruct"), then its head ("…/Llama-3.3-70B-Instruct-Turbo"),
+// then the middle of the name itself ("Llama-3.…ct-Turbo").
+func Model(id string, width int) string {
+	if ansi.StringWidth(id) <= width {
+		return id
+	}
+	segments := strings.Split(id, "/")
+	name := segments[len(segments)-1]
+	var tries []string
+	if len(segments) > 2 {
+		tries = append(tries, segments[0]+"/…/"+name)
+	}
+	if len(segments) > 1 {
+		tries = append(tries, "…/"+name)
+	}
+	for _, s := range tries {
+		if ansi.StringWidth(s) <= width {
+			return s
+		}
+	}
+	return Middle(name, width)
+}
+
+// Middle cuts the middle of s to fit width cells ("Llama-3.…ct-Turbo"),
+// keeping its start and its end, which tell models apart; "" under 6 cells.
+func Middle(s string, width int) string {
+	runes := []rune(s)
+	switch {
+	case ansi.StringWidth(s) <= width:
+		return s
+	case width < 6:
+		return ""
+	}
+	head := width / 2
+	tail := width - 1 - head
+	for ansi.StringWidth(string(runes[:head]))+1+ansi.StringWidth(string(runes[len(runes)-tail:])) > width {
+		if head > tail {
+			head--
+		} else {
+			tail--
+		}
+	}
+	return string(runes[:head]) + "…" + string(runes[len(runes)-tail:])
 }

@@ -37,6 +37,14 @@ func TestFormats(t *testing.T) {
 		{Ordinal(22), "22nd"},
 		{PadLeft("ab", 4), "  ab"},
 		{PadRight("日", 4), "日  "},
+		{Model("sim:wafer", 20), "sim:wafer"},
+		{Model("accounts/fireworks/models/llama-v3p3-70b-instruct", 40), "accounts/…/llama-v3p3-70b-instruct"},
+		{Model("accounts/fireworks/models/llama-v3p3-70b-instruct", 30), "…/llama-v3p3-70b-instruct"},
+		{Model("meta-llama/Llama-3.3-70B-Instruct-Turbo", 30), "…/Llama-3.3-70B-Instruct-Turbo"},
+		{Model("meta-llama/Llama-3.3-70B-Instruct-Turbo", 17), "Llama-3.…ct-Turbo"},
+		{Model("meta-llama/Llama-3.3-70B-Instruct-Turbo", 5), ""},
+		{Middle("abcdefghij", 7), "abc…hij"},
+		{Middle("abc", 7), "abc"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)

@@ -3,7 +3,7 @@
 // streaming in, word-wrapped and following the tail. Zoomed, the pane shows
 // the whole answer in a scrollable viewport.
 //
-//	l := lane.New(provider, lane.DefaultStyles().WithAccent(color))
+//	l := lane.New(provider, lane.DefaultStyles(p).WithAccent(color))
 //	l.SetSize(60, 14)
 //	l, _ = l.Update(lane.FrameMsg{Now: now, Figures: provider.Figures(now)})
 //	fmt.Println(l.View())
@@ -14,12 +14,11 @@ package lane
 
 import (
 	"errors"
+	"math"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/NimbleMarkets/ntcharts/canvas"
-	"github.com/NimbleMarkets/ntcharts/sparkline"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
@@ -74,15 +73,16 @@ type Styles struct {
 	Note                  lipgloss.Style // "waiting for the first token…", "thought for…"
 	Error                 lipgloss.Style
 	Spark                 lipgloss.Style
+	Track                 lipgloss.Style // the empty part of the race track, and its finish line
+	Queued                lipgloss.Style // "48 queued"
 	ReadingMarker         lipgloss.Style
 	Slow, Conversational  lipgloss.Style // feel badges
 	VoiceReady            lipgloss.Style
 	Places                [3]lipgloss.Style // 1st, 2nd, 3rd to finish
 }
 
-// DefaultStyles are built from theme.Default.
-func DefaultStyles() Styles {
-	p := theme.Default()
+// DefaultStyles are built from palette p.
+func DefaultStyles(p theme.Palette) Styles {
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	return Styles{
 		Border:         fg(p.Border),
@@ -96,16 +96,38 @@ func DefaultStyles() Styles {
 		Streaming:      fg(p.Live).Bold(true),
 		Done:           fg(p.Good).Bold(true),
 		Failed:         fg(p.Bad).Bold(true),
-		Answer:         fg(p.Text),
+		Answer:         fg(p.Text).Bold(p.Bold),
 		Reasoning:      fg(p.Faint).Italic(true),
 		Note:           fg(p.Muted).Italic(true),
 		Error:          fg(p.Bad),
 		Spark:          fg(p.Live),
+		Track:          fg(p.Faint),
+		Queued:         fg(p.Warn).Bold(true),
 		ReadingMarker:  fg(p.Warn),
 		Slow:           fg(p.Bad),
 		Conversational: fg(p.Thinking),
 		VoiceReady:     fg(p.Good),
 		Places:         [3]lipgloss.Style{fg(p.Gold).Bold(true), fg(p.Silver).Bold(true), fg(p.Bronze).Bold(true)},
+	}
+}
+
+// paints are the lane's Styles as escape sequences, taken once in New.
+type paints struct {
+	Border, FocusedBorder, Title, Model, Label, Value    draw.Paint
+	Waiting, Thinking, Streaming, Done, Failed           draw.Paint
+	Answer, Reasoning, Note, Error, Spark, Track, Queued draw.Paint
+	ReadingMarker, Slow, Conversational, VoiceReady      draw.Paint
+	Places                                               [3]draw.Paint
+}
+
+func newPaints(s Styles) paints {
+	p := draw.NewPaint
+	return paints{
+		Border: p(s.Border), FocusedBorder: p(s.FocusedBorder), Title: p(s.Title), Model: p(s.Model), Label: p(s.Label), Value: p(s.Value),
+		Waiting: p(s.Waiting), Thinking: p(s.Thinking), Streaming: p(s.Streaming), Done: p(s.Done), Failed: p(s.Failed),
+		Answer: p(s.Answer), Reasoning: p(s.Reasoning), Note: p(s.Note), Error: p(s.Error), Spark: p(s.Spark), Track: p(s.Track), Queued: p(s.Queued),
+		ReadingMarker: p(s.ReadingMarker), Slow: p(s.Slow), Conversational: p(s.Conversational), VoiceReady: p(s.VoiceReady),
+		Places: [3]draw.Paint{p(s.Places[0]), p(s.Places[1]), p(s.Places[2])},
 	}
 }
 
@@ -123,6 +145,14 @@ type FrameMsg struct {
 	Now     time.Duration
 	Figures live.Figures
 	Place   int
+	// Scale is the tok/s axis of the sparkline, shared by every lane
+	// (live.SharedScale); the zero Scale scales the lane to itself.
+	Scale live.Scale
+	// Finish is the race track's finish line in per-user tokens
+	// (live.FinishLine), and TrackWidth the width of every lane's track,
+	// so one length means one distance in every lane (0: none, or the
+	// lane's own width).
+	Finish, TrackWidth int
 	// Preparing is set while local servers start, before the first race.
 	// Loading is then the provider's own server's progress ("loading
 	// model… 3.2s"), or "" while it waits for the others.
@@ -133,7 +163,8 @@ type FrameMsg struct {
 // Model is one lane.
 type Model struct {
 	KeyMap KeyMap
-	Styles Styles
+	Styles Styles // read by New
+	paint  paints
 
 	provider *live.Provider
 	number   int // shown before the name: the key that zooms this lane
@@ -143,13 +174,16 @@ type Model struct {
 	zoomed   bool
 	figures  live.Figures
 	place    int
+	scale    live.Scale
+	finish   int
+	trackW   int
 
 	preparing bool   // before the first race (FrameMsg)
 	loading   string // the provider's server's progress meanwhile
 
 	answer, reasoning       wrapper
 	answerLen, reasoningLen int // bytes of the provider's text already wrapped
-	spark                   sparkline.Model
+	following               int // the stream that text is from
 	viewport                viewport.Model
 	viewportText            int // answerLen+reasoningLen when the viewport was filled
 	viewportWidth           int // and its width then
@@ -161,8 +195,8 @@ func New(p *live.Provider, styles Styles) Model {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = viewport.KeyMap{} // the lane's KeyMap drives it
 	vp.MouseWheelEnabled = true
-	m := Model{KeyMap: DefaultKeyMap(), Styles: styles, provider: p, number: p.Index + 1,
-		spark: sparkline.New(1, 1, sparkline.WithStyle(styles.Spark)), viewport: vp, viewportText: -1}
+	m := Model{KeyMap: DefaultKeyMap(), Styles: styles, paint: newPaints(styles), provider: p, number: p.Index + 1,
+		viewport: vp, viewportText: -1}
 	m.render()
 	return m
 }
@@ -201,11 +235,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case FrameMsg:
 		settled := msg.Figures == m.figures && msg.Place == m.place && msg.Figures.Settled &&
+			msg.Scale == m.scale && msg.Finish == m.finish && msg.TrackWidth == m.trackW &&
 			len(m.provider.Answer()) == m.answerLen && len(m.provider.Reasoning()) == m.reasoningLen
 		if settled {
 			break // nothing moved: keep the drawing
 		}
 		m.figures, m.place = msg.Figures, msg.Place
+		m.scale, m.finish, m.trackW = msg.Scale, msg.Finish, msg.TrackWidth
 		m.preparing, m.loading = msg.Preparing, msg.Loading
 		m.render()
 	case tea.KeyMsg:
@@ -259,9 +295,11 @@ func (m *Model) render() {
 // wrapNewText wraps the text that arrived since the last frame, or all of
 // it again when the width changed.
 func (m *Model) wrapNewText(width int) {
-	if m.answer.width != width {
+	if m.answer.width != width || m.following != m.provider.Following() {
 		m.answer, m.reasoning = newWrapper(width), newWrapper(width)
 		m.answerLen, m.reasoningLen = 0, 0
+		m.following = m.provider.Following()
+		m.viewportText = -1
 	}
 	answer, reasoning := m.provider.Answer(), m.provider.Reasoning()
 	m.answer.Append(answer[m.answerLen:])
@@ -272,9 +310,9 @@ func (m *Model) wrapNewText(width int) {
 // renderBare is the borderless lane of a tiny terminal: one summary line,
 // then as much of the answer's tail as fits.
 func (m *Model) renderBare() string {
-	summary := m.Styles.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.status() + "  " + m.speedField()
+	summary := m.paint.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.status() + "  " + m.speedField()
 	if m.focused || m.zoomed {
-		summary = m.Styles.FocusedBorder.Render("▸ ") + summary
+		summary = m.paint.FocusedBorder.Render("▸ ") + summary
 	}
 	lines := []string{summary}
 	lines = append(lines, m.textLines(m.width, m.height-1)...)
@@ -304,7 +342,16 @@ func (m *Model) renderBox() string {
 	if !failedBeforeText && !m.preparing {
 		body = flow(m.figureFields(), iw, figureRows)
 		if m.provider.Detail != "" && ih >= 6 {
-			body = append(body, m.Styles.Label.Render(ansi.Truncate(m.provider.Detail, iw, "…")))
+			body = append(body, m.paint.Label.Render(ansi.Truncate(m.provider.Detail, iw, "…")))
+		}
+		if m.finish > 0 && ih >= 4 {
+			body = append(body, m.trackLine(iw))
+		}
+		if line := m.networkLine(); m.zoomed && line != "" {
+			body = append(body, ansi.Truncate(line, iw, "…"))
+		}
+		if events := m.provider.Streams[0].Events; m.zoomed && len(events) > 0 && ih >= 10 {
+			body = append(body, m.paint.Label.Render("chunks   ")+m.paint.Value.Render(ChunkStrip(events, iw-9)))
 		}
 		if sparkRows > 0 {
 			body = append(body, m.sparkLines(iw, sparkRows)...)
@@ -319,15 +366,16 @@ func (m *Model) renderBox() string {
 
 	// The focused lane's border is thick as well as coloured, so it shows
 	// without colour too.
-	border, b := m.Styles.Border, lipgloss.RoundedBorder()
+	border, b := m.paint.Border, lipgloss.RoundedBorder()
 	if m.focused || m.zoomed {
-		border, b = m.Styles.FocusedBorder, lipgloss.ThickBorder()
+		border, b = m.paint.FocusedBorder, lipgloss.ThickBorder()
 	}
-	title := m.Styles.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.Styles.Model.Render(m.provider.Model)
-	top := edge(border, b.TopLeft, b.Top, b.TopRight, title, m.status(), m.width)
+	status := m.status()
+	title := m.title(iw - ansi.StringWidth(status) - 6)
+	top := edge(border, b.TopLeft, b.Top, b.TopRight, title, status, m.width)
 	elapsed := ""
 	if !m.preparing {
-		elapsed = m.Styles.Label.Render(format.Duration(m.figures.Elapsed))
+		elapsed = m.paint.Label.Render(format.Duration(m.figures.Elapsed))
 	}
 	bottom := edge(border, b.BottomLeft, b.Bottom, b.BottomRight, m.badges(iw-ansi.StringWidth(elapsed)-6), elapsed, m.width)
 
@@ -341,35 +389,77 @@ func (m *Model) renderBox() string {
 	return sb.String()
 }
 
+// title is the lane's number, name and model in at most width cells: the
+// model shortened (format.Model) or left out before the name is cut, so
+// the status beside it always shows. A model cut to under 10 cells says
+// nothing and is left out.
+func (m *Model) title(width int) string {
+	name := itoa(m.number) + " " + m.provider.Name
+	room := width - ansi.StringWidth(name) - 1
+	if model := format.Model(m.provider.Model, room); model != "" && (room >= 10 || model == m.provider.Model) {
+		return m.paint.Title.Render(name) + " " + m.paint.Model.Render(model)
+	}
+	return m.paint.Title.Render(ansi.Truncate(name, max(width, 1), "…"))
+}
+
+// trackLine is the lane's race track: its per-user tokens so far as a bar
+// toward the finish line (┃), on the scale every lane shares, and past
+// the line the finish time once the provider is done.
+func (m *Model) trackLine(width int) string {
+	const suffixW = 10
+	trackW := width - suffixW - 1
+	if m.trackW > 0 {
+		trackW = min(trackW, m.trackW-suffixW-1)
+	}
+	if trackW < 4 {
+		return ""
+	}
+	f := m.figures
+	filled := draw.Bar(live.Progress(f, m.finish), trackW)
+	rest := trackW - ansi.StringWidth(filled)
+	var suffix string
+	switch f.Status {
+	case live.Done:
+		suffix = m.paint.Done.Render("✓ " + format.Duration(f.Elapsed))
+	case live.Failed:
+		suffix = m.paint.Failed.Render("✗")
+	default:
+		if f.UserTokens > 0 {
+			suffix = m.paint.Label.Render(format.Count(f.UserTokens) + " tok")
+		}
+	}
+	return m.paint.Spark.Render(filled) + m.paint.Track.Render(strings.Repeat("·", rest)+"┃") + " " + suffix
+}
+
 // status is the lane's state in words, for the top border.
 func (m *Model) status() string {
 	f := m.figures
 	switch {
 	case m.loading != "":
-		return m.Styles.Thinking.Render("◌ loading")
+		return m.paint.Thinking.Render("◌ loading")
 	case m.preparing:
-		return m.Styles.Waiting.Render("◌ waiting")
+		return m.paint.Waiting.Render("◌ waiting")
 	}
 	switch f.Status {
 	case live.Thinking:
-		return m.Styles.Thinking.Render("◆ thinking")
+		return m.paint.Thinking.Render("◆ thinking")
 	case live.Streaming:
-		return m.Styles.Streaming.Render("▶ streaming")
+		return m.paint.Streaming.Render("▶ streaming")
 	case live.Done:
 		if m.place >= 1 && m.place <= 3 {
-			return m.Styles.Places[m.place-1].Render("✓ " + format.Ordinal(m.place))
+			return m.paint.Places[m.place-1].Render("✓ " + format.Ordinal(m.place))
 		}
 		if m.place > 3 {
-			return m.Styles.Done.Render("✓ " + format.Ordinal(m.place))
+			return m.paint.Done.Render("✓ " + format.Ordinal(m.place))
 		}
-		return m.Styles.Done.Render("✓ done")
+		return m.paint.Done.Render("✓ done")
 	case live.Failed:
 		if interrupted(f.Err) {
-			return m.Styles.Waiting.Render("■ stopped")
+			return m.paint.Waiting.Render("■ stopped")
 		}
-		return m.Styles.Failed.Render("✗ failed")
+		return m.paint.Failed.Render("✗ failed")
 	}
-	return m.Styles.Waiting.Render("◌ waiting")
+	return m.paint.Waiting.Render("◌ waiting")
 }
 
 // speedField is the lane's headline speed: per-user output speed.
@@ -380,34 +470,42 @@ func (m *Model) speedField() string {
 		label = "per-user "
 	}
 	if !f.HasSpeed {
-		return m.Styles.Label.Render(label + "–")
+		return m.paint.Label.Render(label + "–")
 	}
-	return m.Styles.Label.Render(label) + m.Styles.Value.Render(format.TPS(f.Speed)) + m.Styles.Label.Render(" tok/s")
+	return m.paint.Label.Render(label) + m.paint.Value.Render(format.TPS(f.Speed)) + m.paint.Label.Render(" tok/s")
 }
 
 // figureFields are the live figures, most important first, for flow.
 func (m *Model) figureFields() []string {
 	f := m.figures
 	field := func(label, value, unit string) string {
-		s := m.Styles.Value.Render(value)
+		s := m.paint.Value.Render(value)
 		if label != "" {
-			s = m.Styles.Label.Render(label+" ") + s
+			s = m.paint.Label.Render(label+" ") + s
 		}
 		if unit != "" {
-			s += m.Styles.Label.Render(" " + unit)
+			s += m.paint.Label.Render(" " + unit)
 		}
 		return s
 	}
 	var fields []string
-	if f.HasTTFT {
+	switch {
+	case f.HasTTFT && f.Streams > 1:
+		fields = append(fields, field("TTFT p50", format.Duration(f.TTFT), "")+" "+field("max", format.Duration(f.TTFTMax), ""))
+	case f.HasTTFT:
 		fields = append(fields, field("TTFT", format.Duration(f.TTFT), ""))
-	} else {
+	default:
 		fields = append(fields, field("TTFT", "–", ""))
+	}
+	if f.Queued > 0 {
+		fields = append(fields, m.paint.Queued.Render(itoa(f.Queued)+" queued"))
 	}
 	if f.HasTTFA && f.TTFA > f.TTFT {
 		fields = append(fields, field("TTFA", format.Duration(f.TTFA), ""))
 	}
-	if !f.Settled && f.HasTTFT {
+	// With several streams "now" is the median of those streaming: none
+	// streams between a queued stream's wait and its first token.
+	if !f.Settled && f.HasTTFT && (f.Streams == 1 || f.NowTPS > 0) {
 		fields = append(fields, field("now", format.TPS(f.NowTPS), "tok/s"))
 	}
 	fields = append(fields, m.speedField())
@@ -427,12 +525,38 @@ func (m *Model) figureFields() []string {
 	}
 	fields = append(fields, field("", format.Count(f.Tokens), "tok"))
 	if loop, ok := metrics.AgentLoop(f.TTFT, f.Speed); ok && f.HasSpeed {
-		fields = append(fields, field(itoa(metrics.AgentCalls)+"-call loop", format.Duration(loop), ""))
+		fields = append(fields, field(itoa(metrics.AgentCalls)+" agent calls", "≈"+format.Duration(loop), ""))
 	}
 	if f.Streams > 1 {
-		fields = append(fields, m.Styles.Label.Render(itoa(f.Streams)+" streams"))
+		fields = append(fields, m.paint.Label.Render(itoa(f.Streams)+" streams"))
 	}
 	return fields
+}
+
+// networkLine is where stream 0's time to first token went, apart from
+// the model: its request leaving, DNS, connect and TLS (none on a reused
+// connection, as with --warm), the first response byte; all since the
+// release. "" until the stream has ended.
+func (m *Model) networkLine() string {
+	r := m.provider.Streams[0].Result
+	if r == nil || r.Phases.FirstByte == 0 {
+		return ""
+	}
+	p := r.Phases
+	parts := []string{m.Styles.Label.Render("sent ") + m.Styles.Value.Render("+"+format.Precise(r.Sent))}
+	for _, ph := range []struct {
+		name string
+		at   time.Duration
+	}{{"DNS", p.DNS}, {"connect", p.Connected}, {"TLS", p.TLS}} {
+		if ph.at > 0 {
+			parts = append(parts, m.Styles.Label.Render(ph.name+" ")+m.Styles.Value.Render(format.Precise(ph.at)))
+		}
+	}
+	if p.Connected == 0 {
+		parts = append(parts, m.Styles.Label.Render("reused connection"))
+	}
+	parts = append(parts, m.Styles.Label.Render("first byte ")+m.Styles.Value.Render(format.Precise(p.FirstByte)))
+	return m.Styles.Label.Render("network  ") + strings.Join(parts, m.Styles.Label.Render(" · "))
 }
 
 // badges go in the bottom border: how the speed feels, and how it
@@ -443,11 +567,11 @@ func (m *Model) badges(width int) string {
 		return ""
 	}
 	feel := metrics.Feel(f.Speed)
-	style := map[string]lipgloss.Style{"slow": m.Styles.Slow, "conversational": m.Styles.Conversational, "voice-ready": m.Styles.VoiceReady}[feel]
+	style := map[string]draw.Paint{"slow": m.paint.Slow, "conversational": m.paint.Conversational, "voice-ready": m.paint.VoiceReady}[feel]
 	badge := style.Render(feel)
 	if r := f.Speed / metrics.ReadingTPS; r >= 1 {
 		for _, words := range []string{" reading speed", " reading"} {
-			reading := m.Styles.ReadingMarker.Render(format.Times(r) + words)
+			reading := m.paint.ReadingMarker.Render(format.Times(r) + words)
 			if ansi.StringWidth(badge)+2+ansi.StringWidth(reading) <= width {
 				return badge + "  " + reading
 			}
@@ -457,52 +581,82 @@ func (m *Model) badges(width int) string {
 }
 
 // sparkLines draws per-user live tok/s from the release to now (or to the
-// end), scaled to its own peak, with a dotted marker at reading speed
-// where the bars stay below it, and the peak and the marker labelled.
+// end) on the scale every lane shares (FrameMsg.Scale), with a dotted
+// marker at reading speed where the bars stay below it, and the top and
+// the marker labelled ("log" when the scale is logarithmic).
 func (m *Model) sparkLines(width, rows int) []string {
-	const gutter = 6
+	series := m.provider.Series(m.figures.Elapsed)
+	scale := m.scale
+	if scale.Top <= 0 {
+		scale = live.SharedScale([]*live.Provider{m.provider}, m.figures.Elapsed)
+	}
+	topLabel := format.Short(scale.Top)
+	if scale.Log {
+		topLabel += " log"
+	}
+	gutter := max(6, len(topLabel)+1)
 	sw := width - gutter
 	if sw < 4 {
 		return nil
 	}
-	series := m.provider.Series(m.figures.Elapsed)
-	peak := metrics.ReadingTPS
-	for _, v := range series {
-		peak = max(peak, v)
-	}
-	if m.spark.Width() != sw || m.spark.Height() != rows {
-		m.spark.Resize(sw, rows)
-	}
-	m.spark.Style = m.Styles.Spark
-	m.spark.SetMax(peak)
 	columns := live.Resample(series, sw)
-	if columns == nil {
-		columns = make([]float64, sw)
+	eighths := make([]int, sw) // each column's height in eighths of a row
+	for k, v := range columns {
+		eighths[k] = int(math.Round(scale.Fraction(v) * float64(rows*8)))
 	}
-	m.spark.PushAll(columns) // sw values: the whole ring buffer is replaced
-	m.spark.DrawColumnsOnly()
-
-	markerRow := min(int(metrics.ReadingTPS/peak*float64(rows)), rows-1) // from the bottom
+	markerRow := min(int(scale.Fraction(metrics.ReadingTPS)*float64(rows)), rows-1) // from the bottom
 	y := rows - 1 - markerRow
-	dot := canvas.NewCellWithStyle('┈', m.Styles.ReadingMarker)
-	for x := range sw {
-		if m.spark.Canvas.Cell(canvas.Point{X: x, Y: y}).Rune == 0 {
-			m.spark.Canvas.SetCell(canvas.Point{X: x, Y: y}, dot)
+	lines := make([]string, rows)
+	var sb strings.Builder
+	run := make([]rune, 0, sw)
+	for i := range lines {
+		sb.Reset()
+		fromBottom := rows - 1 - i
+		marker := false // the run is the reading-speed marker, not bars
+		flush := func() {
+			if marker {
+				sb.WriteString(m.paint.ReadingMarker.Render(string(run)))
+			} else {
+				sb.WriteString(m.paint.Spark.Render(string(run)))
+			}
+			run = run[:0]
 		}
+		for _, e := range eighths {
+			r, isMarker := sparkRune(e-8*fromBottom), false
+			if r == ' ' && i == y {
+				r, isMarker = '┈', true
+			}
+			if isMarker != marker && len(run) > 0 {
+				flush()
+			}
+			marker = isMarker
+			run = append(run, r)
+		}
+		flush()
+		lines[i] = sb.String()
 	}
-
-	lines := strings.Split(draw.Canvas(&m.spark.Canvas), "\n")
 	for i := range lines {
 		label := ""
 		switch {
 		case i == 0:
-			label = m.Styles.Label.Render(format.Short(peak))
+			label = m.paint.Label.Render(topLabel)
 		case i == y:
-			label = m.Styles.ReadingMarker.Render("read")
+			label = m.paint.ReadingMarker.Render("read")
 		}
 		lines[i] += " " + format.PadLeft(label, gutter-1)
 	}
 	return lines
+}
+
+// sparkRune is a sparkline cell filled eighths eighths from its bottom.
+func sparkRune(eighths int) rune {
+	switch {
+	case eighths <= 0:
+		return ' '
+	case eighths >= 8:
+		return '█'
+	}
+	return []rune("▁▂▃▄▅▆▇")[eighths-1]
 }
 
 // textLines is what the lane says below its figures: the tail of the
@@ -514,11 +668,11 @@ func (m *Model) textLines(width, rows int) []string {
 	}
 	f := m.figures
 	if f.Status == live.Failed {
-		return styleLines(m.Styles.Error, wrapOnce(failureText(f), width, rows))
+		return styleLines(m.paint.Error, wrapOnce(failureText(f), width, rows))
 	}
 	var footer []string
 	if f.Failed > 0 && rows > 1 {
-		footer = styleLines(m.Styles.Error, wrapOnce(failureText(f), width, 1))
+		footer = styleLines(m.paint.Error, wrapOnce(failureText(f), width, 1))
 		rows--
 	}
 	var lines []string
@@ -526,17 +680,17 @@ func (m *Model) textLines(width, rows int) []string {
 	case m.answerLen == 0 && m.reasoningLen == 0:
 		switch f.Status {
 		case live.Waiting:
-			lines = []string{m.Styles.Note.Render(m.waitingNote())}
+			lines = []string{m.paint.Note.Render(m.waitingNote())}
 		case live.Done:
-			lines = []string{m.Styles.Note.Render("(no text)")}
+			lines = []string{m.paint.Note.Render("(no text)")}
 		}
 	case m.answerLen == 0:
-		lines = append([]string{m.thinkingNote()}, styleLines(m.Styles.Reasoning, m.reasoning.Tail(rows-1))...)
+		lines = append([]string{m.thinkingNote()}, styleLines(m.paint.Reasoning, m.reasoning.Tail(rows-1))...)
 	default:
 		if m.reasoningLen > 0 && rows > 1 {
 			lines = append(lines, m.thinkingNote())
 		}
-		lines = append(lines, styleLines(m.Styles.Answer, m.answer.Tail(rows-len(lines)))...)
+		lines = append(lines, styleLines(m.paint.Answer, m.answer.Tail(rows-len(lines)))...)
 	}
 	return append(lines, footer...)
 }
@@ -557,12 +711,12 @@ func (m *Model) thinkingNote() string {
 	tokens := format.Count(m.provider.ReasoningTokens()) + " tokens"
 	f := m.figures
 	if m.answerLen == 0 {
-		return m.Styles.Thinking.Render("thinking… " + tokens)
+		return m.paint.Thinking.Render("thinking… " + tokens)
 	}
 	if f.HasTTFA && f.HasTTFT {
-		return m.Styles.Note.Render("thought for " + format.Duration(f.TTFA-f.TTFT) + " · " + tokens)
+		return m.paint.Note.Render("thought for " + format.Duration(f.TTFA-f.TTFT) + " · " + tokens)
 	}
-	return m.Styles.Note.Render("thought · " + tokens)
+	return m.paint.Note.Render("thought · " + tokens)
 }
 
 // viewportLines is the zoomed lane's whole text, scrolled by the viewport
@@ -573,14 +727,14 @@ func (m *Model) viewportLines(width, rows int) []string {
 		follow := m.viewport.AtBottom()
 		var lines []string
 		if f := m.figures; f.Err != nil {
-			lines = append(lines, styleLines(m.Styles.Error, wrapOnce(failureText(f), width, 1000))...)
+			lines = append(lines, styleLines(m.paint.Error, wrapOnce(failureText(f), width, 1000))...)
 		}
 		if m.reasoningLen > 0 {
 			lines = append(lines, m.thinkingNote())
-			lines = append(lines, styleLines(m.Styles.Reasoning, m.reasoning.Lines())...)
+			lines = append(lines, styleLines(m.paint.Reasoning, m.reasoning.Lines())...)
 			lines = append(lines, "")
 		}
-		lines = append(lines, styleLines(m.Styles.Answer, m.answer.Lines())...)
+		lines = append(lines, styleLines(m.paint.Answer, m.answer.Lines())...)
 		m.viewport.SetContent(strings.Join(lines, "\n"))
 		if follow {
 			m.viewport.GotoBottom()
@@ -621,7 +775,7 @@ func wrapOnce(s string, width, rows int) []string {
 	return lines[:min(len(lines), rows)]
 }
 
-func styleLines(style lipgloss.Style, lines []string) []string {
+func styleLines(style draw.Paint, lines []string) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
 		out[i] = style.Render(l)
@@ -634,7 +788,11 @@ func fit(lines []string, width, height int) []string {
 	out := make([]string, height)
 	for i := range out {
 		if i < len(lines) {
-			out[i] = format.PadRight(ansi.Truncate(lines[i], width, "…"), width)
+			line, w := lines[i], ansi.StringWidth(lines[i])
+			if w > width {
+				line, w = ansi.Truncate(line, width, "…"), width
+			}
+			out[i] = line + strings.Repeat(" ", max(width-w, 0))
 		} else {
 			out[i] = strings.Repeat(" ", width)
 		}
@@ -673,16 +831,24 @@ func flow(fields []string, width, maxLines int) []string {
 }
 
 // edge is a top or bottom border with a text at each end: "╭─ left ──── right ─╮".
-// The right text goes first when both do not fit; the left one is cut.
-func edge(style lipgloss.Style, leftCorner, fill, rightCorner, left, right string, width int) string {
+// The right text (the lane's status) is kept whole and the left one is
+// cut to make room; the right goes only when it does not fit alone.
+func edge(style draw.Paint, leftCorner, fill, rightCorner, left, right string, width int) string {
 	inner := width - 2
 	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
-	if right != "" && lw+rw+6 > inner {
+	if right != "" && rw+4 > inner {
 		right, rw = "", 0
 	}
-	if left != "" && lw+4 > inner {
-		left = ansi.Truncate(left, max(inner-4, 0), "…")
+	room := inner - 4
+	if right != "" {
+		room = inner - rw - 6
+	}
+	if left != "" && lw > room {
+		left = ansi.Truncate(left, max(room, 0), "…")
 		lw = ansi.StringWidth(left)
+	}
+	if lw == 0 {
+		left = ""
 	}
 	var sb strings.Builder
 	used := 0

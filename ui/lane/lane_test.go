@@ -13,9 +13,11 @@ import (
 	"github.com/muesli/termenv"
 
 	"tpsrace/config"
+	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/ui/format"
 	"tpsrace/ui/live"
+	"tpsrace/ui/theme"
 )
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
@@ -45,7 +47,7 @@ func flat(v string) string {
 }
 
 func view(p *live.Provider, w, h int, now time.Duration) string {
-	m := New(p, DefaultStyles())
+	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(w, h)
 	m, _ = m.Update(FrameMsg{Now: now, Figures: p.Figures(now), Place: 1})
 	return m.View()
@@ -103,7 +105,7 @@ func TestShowsTheFailure(t *testing.T) {
 
 func TestZoomScrollsTheWholeAnswer(t *testing.T) {
 	p := streamed(true)
-	m := New(p, DefaultStyles())
+	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(40, 12)
 	m.SetZoomed(true)
 	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
@@ -125,7 +127,7 @@ func TestZoomScrollsTheWholeAnswer(t *testing.T) {
 
 func TestPreparingShowsLoadingOrWaiting(t *testing.T) {
 	p := live.NewProvider(0, config.Provider{Name: "laptop", Model: "qwen"}, 1, 12)
-	m := New(p, DefaultStyles())
+	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(50, 8)
 	m, _ = m.Update(FrameMsg{Figures: p.Figures(0), Preparing: true, Loading: "loading model… 3.2s"})
 	if v := flat(m.View()); !strings.Contains(v, "◌ loading") || !strings.Contains(v, "loading model… 3.2s") || strings.Contains(v, "TTFT") {
@@ -146,12 +148,65 @@ func TestPreparingShowsLoadingOrWaiting(t *testing.T) {
 func TestZoomRewrapsAtItsWidth(t *testing.T) {
 	p := live.NewProvider(0, config.Provider{Name: "broken"}, 1, 0)
 	p.Record(probes.Update{Done: &probes.Result{Err: errors.New(strings.Repeat("word ", 30) + "the-end")}})
-	m := New(p, DefaultStyles())
+	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(20, 10)
 	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
 	m.SetZoomed(true)
 	m.SetSize(200, 10)
 	if v := m.View(); !strings.Contains(v, "word word the-end") {
 		t.Errorf("zoomed at 200 wide, the error is not rewrapped:\n%s", v)
+	}
+}
+
+// However long the model ID, the status badge stays whole in the title;
+// the model is shortened first.
+func TestTitleKeepsTheBadge(t *testing.T) {
+	for _, model := range []string{"meta-llama/Llama-3.3-70B-Instruct-Turbo", "accounts/fireworks/models/llama-v3p3-70b-instruct"} {
+		for _, done := range []bool{false, true} {
+			p := live.NewProvider(0, config.Provider{Name: "together", Model: model}, 1, 0)
+			recorded := streamed(done).Streams[0]
+			for _, e := range recorded.Events {
+				p.Record(probes.Update{Event: &e})
+			}
+			if done {
+				p.Record(probes.Update{Done: recorded.Result})
+			}
+			badge := "▶ streaming"
+			if done {
+				badge = "✓ 1st"
+			}
+			for w := 30; w <= 120; w += 3 {
+				top := strings.Split(view(p, w, 10, 1200*ms), "\n")[0]
+				if !strings.Contains(top, badge) || !strings.Contains(top, "1 together") {
+					t.Errorf("%d wide: %q lacks %q", w, top, badge)
+				}
+			}
+		}
+	}
+}
+
+// At C=64 with most streams queued the lane shows the streaming ones'
+// figures and text, never "now 0.00 tok/s" and an empty lane, and says
+// how many wait.
+func TestConcurrentLaneWithQueuedStreams(t *testing.T) {
+	p := live.NewProvider(0, config.Provider{Name: "vllm", Model: "Qwen/Qwen2.5-7B"}, 64, 0)
+	var events []probes.Event
+	for i := range 50 {
+		events = append(events, probes.Event{At: 150*ms + time.Duration(i)*10*ms, Content: " w" + strconv.Itoa(i), Tokens: 1})
+	}
+	for s := 40; s < 44; s++ { // four slots, and they are not streams 0-3
+		for _, e := range events {
+			p.Record(probes.Update{Stream: s, Event: &e})
+		}
+	}
+	v := flat(view(p, 80, 14, 700*ms))
+	now := "now " + format.TPS(metrics.LiveTPS(events, 700*ms)) + " tok/s"
+	for _, want := range []string{"TTFT p50 150ms max 150ms", "60 queued", now, "w49"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("missing %q in %s", want, v)
+		}
+	}
+	if strings.Contains(v, "now 0.00") {
+		t.Errorf("a lane with streams streaming shows no speed: %s", v)
 	}
 }

@@ -1,8 +1,9 @@
 // Package leaderboard is the race's standings: a row per provider, ranked
 // live by output speed and settled when every stream has ended, with the
-// finish order, the headline figures and a one-line verdict.
+// finish order, the headline figures, a compact race track (progress to the
+// finish line every lane shares) and a one-line verdict.
 //
-//	b := leaderboard.New(names, concurrency, leaderboard.DefaultStyles())
+//	b := leaderboard.New(names, concurrency, leaderboard.DefaultStyles(p))
 //	b.SetSize(96, 6)
 //	b, _ = b.Update(leaderboard.FrameMsg{Figures: figures})
 //	fmt.Println(b.View())
@@ -16,6 +17,7 @@ package leaderboard
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,6 +28,7 @@ import (
 
 	"tpsrace/metrics"
 	"tpsrace/ui/format"
+	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 	"tpsrace/ui/theme"
 )
@@ -41,9 +44,8 @@ type Styles struct {
 	Provider func(i int) lipgloss.Style // provider i's name and speed bar
 }
 
-// DefaultStyles are built from theme.Default.
-func DefaultStyles() Styles {
-	p := theme.Default()
+// DefaultStyles are built from palette p.
+func DefaultStyles(p theme.Palette) Styles {
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	return Styles{
 		Header:   fg(p.Muted).Bold(true).Underline(true),
@@ -56,12 +58,35 @@ func DefaultStyles() Styles {
 	}
 }
 
-// FrameMsg gives the leaderboard every provider's figures, by index.
-type FrameMsg struct{ Figures []live.Figures }
+// paints are the Styles as escape sequences, taken once in New (draw.Paint).
+type paints struct {
+	header, muted, failed, verdict, bold draw.Paint
+	places                               [3]draw.Paint
+	providers                            []draw.Paint
+}
+
+func newPaints(s Styles, providers int) paints {
+	p := draw.NewPaint
+	ps := paints{header: p(s.Header), muted: p(s.Muted), failed: p(s.Failed), verdict: p(s.Verdict), bold: p(lipgloss.NewStyle().Bold(true)),
+		places: [3]draw.Paint{p(s.Places[0]), p(s.Places[1]), p(s.Places[2])}}
+	for i := range providers {
+		ps.providers = append(ps.providers, p(s.Provider(i)))
+	}
+	return ps
+}
+
+// FrameMsg gives the leaderboard every provider's figures, by index, and
+// the race track's finish line in per-user tokens (live.FinishLine; 0
+// draws no track).
+type FrameMsg struct {
+	Figures []live.Figures
+	Finish  int
+}
 
 // Model is the leaderboard.
 type Model struct {
-	Styles Styles
+	Styles Styles // read by New
+	paint  paints
 
 	names       []string
 	concurrency int
@@ -69,12 +94,13 @@ type Model struct {
 	height      int
 	focus       int // provider index, -1 for none
 	figures     []live.Figures
+	finish      int
 	view        string
 }
 
 // New is a leaderboard for these providers (in config order).
 func New(names []string, concurrency int, styles Styles) Model {
-	m := Model{Styles: styles, names: names, concurrency: max(concurrency, 1), focus: -1, figures: make([]live.Figures, len(names))}
+	m := Model{Styles: styles, paint: newPaints(styles, len(names)), names: names, concurrency: max(concurrency, 1), focus: -1, figures: make([]live.Figures, len(names))}
 	m.render()
 	return m
 }
@@ -96,7 +122,7 @@ func (m *Model) SetFocus(i int) {
 // Update handles FrameMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if msg, ok := msg.(FrameMsg); ok && len(msg.Figures) == len(m.names) {
-		m.figures = msg.Figures
+		m.figures, m.finish = msg.Figures, msg.Finish
 		m.render()
 	}
 	return m, nil
@@ -107,6 +133,9 @@ func (m Model) View() string { return m.view }
 
 // Order ranks providers by metrics.Rank; it returns indexes, best first.
 func Order(figs []live.Figures) []int {
+	if len(figs) > 0 && figs[0].FinishAt > 0 {
+		return orderToFinish(figs)
+	}
 	standings := make([]metrics.Standing, len(figs))
 	for i, f := range figs {
 		standings[i] = metrics.Standing{Speed: f.Speed, HasSpeed: f.HasSpeed, TTFT: f.TTFT, HasTTFT: f.HasTTFT, Failed: f.Status == live.Failed}
@@ -132,34 +161,35 @@ func Places(figs []live.Figures) []int {
 }
 
 // Verdict is the one-line summary once every provider has settled ("" before):
-// the fastest completed provider against the slowest, by output speed.
+// metrics.Decide over this one race, the leaderboard's order deciding who
+// is the winner and who the runner-up (the same rule and text as bench).
 func Verdict(names []string, figs []live.Figures) string {
-	var ok, failed []int
-	for i, f := range figs {
+	failed := 0
+	for _, f := range figs {
 		if !f.Settled {
 			return ""
 		}
 		if f.Status == live.Failed {
-			failed = append(failed, i)
-		} else if f.HasSpeed {
-			ok = append(ok, i)
+			failed++
 		}
 	}
-	var s string
-	switch {
-	case len(ok) == 0:
-		s = "no provider completed a stream"
-	case len(ok) == 1:
-		s = names[ok[0]] + " streamed at " + format.TPS(figs[ok[0]].Speed) + " tok/s"
-	default:
-		order := Order(figs)
-		fast, slow := order[0], order[len(ok)-1]
-		ratio := figs[fast].Speed / figs[slow].Speed
-		s = names[fast] + " is " + format.Times(ratio) + " faster than " + names[slow] +
-			" (" + format.TPS(figs[fast].Speed) + " vs " + format.TPS(figs[slow].Speed) + " tok/s)"
+	var ranked []metrics.Contender
+	finishAt := 0
+	for _, i := range Order(figs) {
+		f, speed := figs[i], math.NaN()
+		finishAt = f.FinishAt
+		switch {
+		case f.Status == live.Failed:
+		case finishAt > 0 && f.HasTimeToN:
+			speed = float64(finishAt) / f.TimeToN.Seconds() // bigger is better, as metrics.Contender wants
+		case finishAt == 0 && f.HasSpeed:
+			speed = f.Speed
+		}
+		ranked = append(ranked, metrics.Contender{Name: names[i], Speeds: []float64{speed}})
 	}
-	if len(failed) > 0 {
-		s += " · " + strconv.Itoa(len(failed)) + " failed"
+	s := metrics.Decide(ranked, finishAt).Text() + stoppedShort(names, figs)
+	if failed > 0 {
+		s += " · " + strconv.Itoa(failed) + " failed"
 	}
 	return s
 }
@@ -180,8 +210,8 @@ type row struct {
 }
 
 func (m *Model) columns() []column {
-	s := m.Styles
-	dash := s.Muted.Render("–")
+	s := m.paint
+	dash := s.muted.Render("–")
 	nameW := len("provider")
 	for _, n := range m.names {
 		nameW = max(nameW, ansi.StringWidth(n))
@@ -200,22 +230,22 @@ func (m *Model) columns() []column {
 			if r.index == m.focus { // marked in words too: reverse video is lost without colour
 				return "▸" + strconv.Itoa(r.rank)
 			}
-			return s.Muted.Render(strconv.Itoa(r.rank))
+			return s.muted.Render(strconv.Itoa(r.rank))
 		}},
 		{header: "provider", width: nameW, priority: 0, cell: func(r row) string {
-			return s.Provider(r.index).Render(ansi.Truncate(m.names[r.index], nameW, "…"))
+			return s.providers[r.index].Render(ansi.Truncate(m.names[r.index], nameW, "…"))
 		}},
-		{header: "finish", width: 6, priority: 3, cell: func(r row) string {
+		{header: "finish", width: 6, priority: 1, cell: func(r row) string {
 			f, place := r.f, r.place
 			switch {
 			case f.Status == live.Failed:
-				return s.Failed.Render("failed")
+				return s.failed.Render("failed")
 			case place >= 1 && place <= 3:
-				return s.Places[place-1].Render(format.Ordinal(place))
+				return s.places[place-1].Render(format.Ordinal(place))
 			case place > 3:
 				return format.Ordinal(place)
 			case f.HasTTFT:
-				return s.Muted.Render("…")
+				return s.muted.Render("…")
 			}
 			return dash
 		}},
@@ -231,7 +261,7 @@ func (m *Model) columns() []column {
 			if !f.HasSpeed {
 				return dash
 			}
-			return lipgloss.NewStyle().Bold(true).Render(format.TPS(f.Speed))
+			return s.bold.Render(format.TPS(f.Speed))
 		}},
 		{header: "words/s", width: 7, right: true, priority: 4, cell: func(r row) string {
 			f := r.f
@@ -242,13 +272,13 @@ func (m *Model) columns() []column {
 		}},
 	}
 	if m.concurrency > 1 {
-		cols = append(cols, column{header: "aggregate", width: 9, right: true, priority: 2, cell: func(r row) string {
+		cols = append(cols, column{header: "aggregate", width: 9, right: true, priority: 1, cell: func(r row) string {
 			f := r.f
 			switch {
 			case f.HasAggregateTPS:
 				return format.TPS(f.AggregateTPS)
 			case !f.Settled && f.HasTTFT:
-				return s.Muted.Render(format.TPS(f.NowAggregateTPS))
+				return s.muted.Render(format.TPS(f.NowAggregateTPS))
 			}
 			return dash
 		}})
@@ -257,7 +287,7 @@ func (m *Model) columns() []column {
 		column{header: "total", width: 6, right: true, priority: 2, cell: func(r row) string {
 			f := r.f
 			if !f.Settled {
-				return s.Muted.Render(format.Duration(f.Elapsed))
+				return s.muted.Render(format.Duration(f.Elapsed))
 			}
 			return format.Duration(f.Elapsed)
 		}},
@@ -331,16 +361,19 @@ func (m *Model) render() {
 		m.view = ""
 		return
 	}
-	cols := fitColumns(m.columns(), m.width)
+	// The track keeps minTrack cells where the table is wide enough: the
+	// least important columns go first to make room.
+	const minTrack, trackFrom = 16, 70
+	room := m.width
+	if m.finish > 0 && m.width >= trackFrom {
+		room -= minTrack + 2
+	}
+	cols := fitColumns(m.columns(), room)
 	used := 0
 	for _, c := range cols {
 		used += c.width + 2
 	}
-	barW := m.width - used - 1
-	var fastest float64
-	for _, f := range m.figures {
-		fastest = max(fastest, f.Speed)
-	}
+	trackW := m.width - used - 2 // and the finish line
 
 	cells := func(texts []string) string {
 		var sb strings.Builder
@@ -357,9 +390,13 @@ func (m *Model) render() {
 	}
 	headers := make([]string, len(cols))
 	for k, c := range cols {
-		headers[k] = m.Styles.Header.Render(c.header)
+		headers[k] = m.paint.header.Render(c.header)
 	}
-	lines := []string{cells(headers)}
+	header := cells(headers)
+	if trackW >= minTrack && m.finish > 0 {
+		header += m.paint.header.Render(format.PadLeft("finish "+format.Count(m.finish)+" tok", trackW+1))
+	}
+	lines := []string{header}
 
 	order, places := Order(m.figures), Places(m.figures)
 	for rank, i := range order {
@@ -369,8 +406,9 @@ func (m *Model) render() {
 			texts[k] = c.cell(row{index: i, rank: rank + 1, place: places[i], f: f})
 		}
 		line := cells(texts)
-		if barW >= 8 && f.HasSpeed && fastest > 0 {
-			line += m.Styles.Provider(i).Render(bar(f.Speed/fastest, barW))
+		if trackW >= minTrack && m.finish > 0 && f.Status != live.Failed {
+			filled := draw.Bar(live.Progress(f, m.finish), trackW)
+			line += m.paint.providers[i].Render(filled) + m.paint.muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
 		}
 		if i == m.focus {
 			line = m.Styles.Focused.Render(ansi.Strip(line))
@@ -380,7 +418,7 @@ func (m *Model) render() {
 
 	verdict := Verdict(m.names, m.figures)
 	if verdict != "" {
-		verdict = m.Styles.Verdict.Render("▶ " + verdict)
+		verdict = m.paint.verdict.Render("▶ " + verdict)
 	}
 	keep := max(m.height-1, 0)
 	if len(lines) > keep {
@@ -394,15 +432,4 @@ func (m *Model) render() {
 		lines[k] = format.PadRight(ansi.Truncate(lines[k], m.width, "…"), m.width)
 	}
 	m.view = strings.Join(lines[:m.height], "\n")
-}
-
-// bar is a horizontal bar of fraction (0..1) of width cells, in eighths.
-func bar(fraction float64, width int) string {
-	eighths := int(fraction*float64(width*8) + 0.5)
-	full, rest := eighths/8, eighths%8
-	s := strings.Repeat("█", full)
-	if rest > 0 {
-		s += string([]rune("▏▎▍▌▋▊▉")[rest-1])
-	}
-	return s
 }

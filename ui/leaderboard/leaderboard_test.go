@@ -11,6 +11,7 @@ import (
 
 	"tpsrace/metrics"
 	"tpsrace/ui/live"
+	"tpsrace/ui/theme"
 )
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
@@ -80,7 +81,7 @@ func TestViewFitsAndDropsColumnsWhenNarrow(t *testing.T) {
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 25, HasTTFT: true, TTFT: 600 * time.Millisecond, Elapsed: 7 * time.Second, Tokens: 160, O200kTokens: 160, TokenSource: metrics.SourceUsage},
 	}
 	for _, width := range []int{30, 60, 80, 140} {
-		b := New(names, 1, DefaultStyles())
+		b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 		b.SetSize(width, 4)
 		b, _ = b.Update(FrameMsg{Figures: figs})
 		lines := strings.Split(b.View(), "\n")
@@ -101,5 +102,34 @@ func TestViewFitsAndDropsColumnsWhenNarrow(t *testing.T) {
 		if !strings.Contains(lines[3], "72× faster") {
 			t.Errorf("width %d: verdict %q", width, lines[3])
 		}
+	}
+}
+
+// The track column draws every provider's progress to one finish line:
+// bars in proportion, all ending at the same ┃, none for a failure.
+func TestTrackSharesOneFinishLine(t *testing.T) {
+	names := []string{"fast", "slow", "broken"}
+	figs := []live.Figures{
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1800, UserTokens: 400},
+		{Status: live.Streaming, HasSpeed: true, Speed: 25, UserTokens: 100},
+		{Status: live.Failed, Settled: true},
+	}
+	b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+	b.SetSize(120, 5)
+	b, _ = b.Update(FrameMsg{Figures: figs, Finish: 400})
+	lines := strings.Split(b.View(), "\n")
+	if !strings.Contains(lines[0], "finish 400 tok") {
+		t.Fatalf("no finish in the header:\n%s", b.View())
+	}
+	full, quarter := strings.Count(lines[1], "█"), strings.Count(lines[2], "█")
+	if full < 20 || quarter < full/4-1 || quarter > full/4+1 {
+		t.Errorf("400 and 100 of 400 tokens draw %d and %d cells:\n%s", full, quarter, b.View())
+	}
+	column := func(l string) int { return ansi.StringWidth(l[:max(strings.Index(l, "┃"), 0)]) }
+	if a, b := column(lines[1]), column(lines[2]); a != b || a == 0 {
+		t.Errorf("the finish lines are at %d and %d", a, b)
+	}
+	if strings.Contains(lines[3], "█") || strings.Contains(lines[3], "┃") {
+		t.Errorf("a failed provider has no track: %q", lines[3])
 	}
 }

@@ -48,6 +48,24 @@ type Stream struct {
 	// instant metrics.Compute will report as TTFA, known before the end.
 	firstAnswer    time.Duration
 	hasFirstAnswer bool
+
+	tokens          int   // o200k tokens of Events (per-event counts)
+	cumulative      []int // cumulative[k]: tokens of Events[:k+1]
+	answer          strings.Builder
+	reasoning       strings.Builder
+	reasoningTokens int
+}
+
+// failed is whether the stream ended with an error.
+func (s *Stream) failed() bool { return s.Result != nil && !s.Result.OK() }
+
+// tokensAt is the o200k tokens of the events that arrived by t.
+func (s *Stream) tokensAt(t time.Duration) int {
+	k := sort.Search(len(s.Events), func(k int) bool { return s.Events[k].At > t })
+	if k == 0 {
+		return 0
+	}
+	return s.cumulative[k-1]
 }
 
 // Provider is one lane of the race.
@@ -58,11 +76,10 @@ type Provider struct {
 	Streams []Stream
 	Detail  string // on-box hardware of a local server, "" for the others
 
-	promptTokens    int // for cost when the provider reports no usage
-	answer          strings.Builder
-	reasoning       strings.Builder
-	reasoningTokens int
-	samples         []float64 // final samples of per-user live tok/s, one per SamplePeriod
+	promptTokens int       // for cost when the provider reports no usage
+	following    int       // the stream whose text the lane shows
+	samples      []float64 // final samples of per-user live tok/s, one per SamplePeriod
+	tokenSamples []float64 // final samples of per-user tokens so far, one per SamplePeriod
 }
 
 // NewProvider is provider p (index i of the race) with concurrency streams.
@@ -79,32 +96,59 @@ func (p *Provider) Record(u probes.Update) {
 	s := &p.Streams[u.Stream]
 	if e := u.Event; e != nil {
 		s.Events = append(s.Events, *e)
+		s.tokens += e.Tokens
+		s.cumulative = append(s.cumulative, s.tokens)
 		if e.Content != "" && !s.hasFirstAnswer {
 			s.firstAnswer, s.hasFirstAnswer = e.At, true
 		}
-		if u.Stream == 0 {
-			p.answer.WriteString(e.Content)
-			p.reasoning.WriteString(e.Reasoning)
-			if e.Content == "" {
-				p.reasoningTokens += e.Tokens
-			}
+		s.answer.WriteString(e.Content)
+		s.reasoning.WriteString(e.Reasoning)
+		if e.Content == "" {
+			s.reasoningTokens += e.Tokens
 		}
 	}
 	if r := u.Done; r != nil {
 		s.Result = r
+		if len(r.Events) != len(s.Events) { // a result whose events were not all streamed to us
+			s.Events, s.tokens, s.cumulative = r.Events, 0, s.cumulative[:0]
+			for _, e := range r.Events {
+				s.tokens += e.Tokens
+				s.cumulative = append(s.cumulative, s.tokens)
+			}
+		}
 		s.Events = r.Events
 		s.Figures = metrics.Compute(r, p.promptTokens)
+		if s.failed() {
+			p.tokenSamples = nil // the median of tokens so far leaves this stream out, at every time
+		}
+	}
+	p.follow(u.Stream)
+}
+
+// follow keeps the lane's text on the stream furthest along: it moves to
+// stream i when the one followed has failed, or is still running and
+// stream i has more than a quarter more tokens (so the text does not flip
+// between streams racing neck and neck).
+func (p *Provider) follow(i int) {
+	cur, next := &p.Streams[p.following], &p.Streams[i]
+	switch {
+	case i == p.following || next.failed():
+	case cur.failed(), cur.Result == nil && next.tokens > cur.tokens+cur.tokens/4:
+		p.following = i
 	}
 }
 
-// Answer is stream 0's answer text so far.
-func (p *Provider) Answer() string { return p.answer.String() }
+// Following is the index of the stream whose text Answer and Reasoning are.
+func (p *Provider) Following() int { return p.following }
 
-// Reasoning is stream 0's reasoning text so far.
-func (p *Provider) Reasoning() string { return p.reasoning.String() }
+// Answer is the followed stream's answer text so far.
+func (p *Provider) Answer() string { return p.Streams[p.following].answer.String() }
 
-// ReasoningTokens counts the o200k tokens of stream 0's reasoning-only events.
-func (p *Provider) ReasoningTokens() int { return p.reasoningTokens }
+// Reasoning is the followed stream's reasoning text so far.
+func (p *Provider) Reasoning() string { return p.Streams[p.following].reasoning.String() }
+
+// ReasoningTokens counts the o200k tokens of the followed stream's reasoning-only events.
+func (p *Provider) ReasoningTokens() int { return p.Streams[p.following].reasoningTokens }
 
 // Results are the recorded results of every stream; ok is false until all ended.
 func (p *Provider) Results() (results []probes.Result, ok bool) {
@@ -125,11 +169,15 @@ type Figures struct {
 
 	TTFT    time.Duration // median first text event
 	HasTTFT bool
+	TTFTMax time.Duration // the last stream's first text event (C > 1)
+	Queued  int           // streams metrics.Queued counts as queued (C > 1)
 	TTFA    time.Duration // median first answer event
 	HasTTFA bool
 
-	// NowTPS is per-user live tok/s (metrics.LiveTPS, median across streams);
-	// NowAggregateTPS is its sum across streams.
+	// NowTPS is per-user live tok/s (metrics.LiveTPS, median across the
+	// streams that are streaming: a queued stream has no speed yet, it
+	// does not pull the median to zero); NowAggregateTPS is the sum across
+	// all streams.
 	NowTPS          float64
 	NowAggregateTPS float64
 
@@ -142,6 +190,7 @@ type Figures struct {
 	HasAggregateTPS bool
 
 	Tokens      int    // output tokens, all streams (usage where reported once settled)
+	UserTokens  int    // per-user o200k tokens so far: the median across the streams that have not failed
 	O200kTokens int    // o200k count of the streamed text, all streams
 	TokenSource string // metrics.SourceUsage when every ended stream reported usage
 
@@ -155,6 +204,12 @@ type Figures struct {
 	ServerTPS    float64
 	HasServerTPS bool
 
+	// With --finish-at N (FinishAt > 0), TimeToN is the median time to N
+	// tokens (metrics.TimeToTokens) over the streams that got there; see RaceTo.
+	FinishAt   int
+	TimeToN    time.Duration
+	HasTimeToN bool
+
 	Streams int   // streams in the race
 	Failed  int   // streams that ended with an error
 	Err     error // the first failure, to show in the lane
@@ -166,16 +221,23 @@ func (p *Provider) Figures(now time.Duration) Figures {
 	var speeds, costs, server []float64
 	var ttfts, ttfas []time.Duration
 	var settled []metrics.Figures
+	var userTokens []float64
 	anyText, anyAnswer := false, false
+	waiting := 0
 	for i := range p.Streams {
 		s := &p.Streams[i]
 		anyText = anyText || len(s.Events) > 0
 		anyAnswer = anyAnswer || s.hasFirstAnswer
 		if len(s.Events) > 0 {
 			ttfts = append(ttfts, s.Events[0].At)
+		} else if s.Result == nil {
+			waiting++
 		}
 		if s.hasFirstAnswer {
 			ttfas = append(ttfas, s.firstAnswer)
+		}
+		if !s.failed() {
+			userTokens = append(userTokens, float64(s.tokens))
 		}
 		if s.Result == nil {
 			tok, tps, ok := metrics.SoFar(s.Events)
@@ -224,6 +286,12 @@ func (p *Provider) Figures(now time.Duration) Figures {
 	}
 
 	f.TTFT, f.HasTTFT = median(ttfts)
+	if f.HasTTFT {
+		f.TTFTMax = slices.Max(ttfts)
+		f.Queued = metrics.Queued(ttfts, waiting, now)
+	}
+	tok, _ := median(userTokens)
+	f.UserTokens = int(math.Round(tok))
 	f.TTFA, f.HasTTFA = median(ttfas)
 	f.Speed, f.HasSpeed = median(speeds)
 	f.CostUSD, f.HasCost = median(costs)
@@ -281,23 +349,91 @@ func (p *Provider) finalUntil() time.Duration {
 	return final
 }
 
-// liveAt is metrics.LiveTPS of every stream at t: the median and the sum.
-// A stream that has ended streams nothing: its rate after the end is zero,
-// not its last second's tokens lingering in the window.
+// liveAt is metrics.LiveTPS of every stream at t: the median across the
+// streams streaming at t (first event before t, not ended) and the sum
+// across all. A stream that has ended streams nothing: its rate after the
+// end is zero, not its last second's tokens lingering in the window.
 func (p *Provider) liveAt(t time.Duration) (perUser, aggregate float64) {
-	rates := make([]float64, len(p.Streams))
-	for i, s := range p.Streams {
-		if s.Result != nil && t > s.Result.End {
+	rates := make([]float64, 0, len(p.Streams))
+	for _, s := range p.Streams {
+		if s.Result != nil && t > s.Result.End || len(s.Events) == 0 || s.Events[0].At >= t {
 			continue
 		}
 		// LiveTPS skips events after t itself; cutting them off first
 		// only spares it the walk back from the newest event.
 		upto := sort.Search(len(s.Events), func(k int) bool { return s.Events[k].At > t })
-		rates[i] = metrics.LiveTPS(s.Events[:upto], t)
-		aggregate += rates[i]
+		rate := metrics.LiveTPS(s.Events[:upto], t)
+		rates = append(rates, rate)
+		aggregate += rate
 	}
 	perUser, _ = median(rates)
 	return perUser, aggregate
+}
+
+// TokenSeries is per-user o200k tokens so far (the median across the
+// streams that have not failed) every SamplePeriod from the release to
+// until, and a last point at until itself: the race's cumulative tokens,
+// whose slope is the speed. It stops at the end of the provider's last
+// stream (a line ends where the provider finished) and is empty when
+// every stream failed. Final samples are kept, as in Series; the result
+// must not be modified.
+func (p *Provider) TokenSeries(until time.Duration) (times []time.Duration, tokens []float64) {
+	end, settled, ok := p.End()
+	if !ok {
+		return nil, nil
+	}
+	if settled {
+		until = min(until, end)
+	}
+	final := p.finalUntil()
+	for {
+		t := SamplePeriod * time.Duration(len(p.tokenSamples))
+		if t > until || t > final {
+			break
+		}
+		p.tokenSamples = append(p.tokenSamples, p.tokensAt(t))
+	}
+	n := min(len(p.tokenSamples), int(until/SamplePeriod)+1)
+	tokens = p.tokenSamples[:n:n]
+	for t := SamplePeriod * time.Duration(len(tokens)); t <= until; t += SamplePeriod {
+		tokens = append(tokens, p.tokensAt(t))
+	}
+	times = make([]time.Duration, len(tokens), len(tokens)+1)
+	for k := range times {
+		times[k] = SamplePeriod * time.Duration(k)
+	}
+	if len(times) == 0 || times[len(times)-1] < until {
+		times, tokens = append(times, until), append(tokens, p.tokensAt(until))
+	}
+	return times, tokens
+}
+
+// End is the race time of the provider's last stream's end once settled
+// (every stream ended); ok is false when every stream failed.
+func (p *Provider) End() (end time.Duration, settled, ok bool) {
+	settled = true
+	for i := range p.Streams {
+		s := &p.Streams[i]
+		settled = settled && s.Result != nil
+		ok = ok || !s.failed()
+		if s.Result != nil {
+			end = max(end, s.Result.End)
+		}
+	}
+	return end, settled, ok
+}
+
+// tokensAt is the median tokens so far at t across the streams that have
+// not failed.
+func (p *Provider) tokensAt(t time.Duration) float64 {
+	counts := make([]float64, 0, len(p.Streams))
+	for i := range p.Streams {
+		if s := &p.Streams[i]; !s.failed() {
+			counts = append(counts, float64(s.tokensAt(t)))
+		}
+	}
+	v, _ := median(counts)
+	return v
 }
 
 func median[T ~int64 | ~float64](values []T) (T, bool) {

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -152,5 +153,119 @@ func TestResample(t *testing.T) {
 	}
 	if Resample(nil, 3) != nil || Resample([]float64{1}, 0) != nil {
 		t.Error("empty")
+	}
+}
+
+// At C > 1 the lane's live rate is the median of the streams that stream:
+// with most streams queued (no text yet) it is still the speed of those
+// streaming, never 0.
+func TestNowTPSIgnoresQueuedStreams(t *testing.T) {
+	p := NewProvider(0, config.Provider{Name: "q"}, 8, 0)
+	for s := range 3 {
+		record(p, s, steady(100*ms, 10*ms, 101), 0, nil) // 100 tok/s each
+	}
+	f := p.Figures(900 * ms)
+	if f.NowTPS < 90 || f.NowTPS > 110 {
+		t.Errorf("3 of 8 streaming at 100 tok/s: NowTPS %v", f.NowTPS)
+	}
+	if f.Queued != 5 || f.TTFTMax != 100*ms {
+		t.Errorf("5 streams still waiting at 900ms (bound 200ms): queued %d, TTFT max %v", f.Queued, f.TTFTMax)
+	}
+}
+
+// The lane's text follows the stream furthest along: stream 0 queued, the
+// text is stream 3's; it moves only when another leads by a quarter.
+func TestTextFollowsTheStreamFurthestAlong(t *testing.T) {
+	p := NewProvider(0, config.Provider{Name: "f"}, 4, 0)
+	lead := probes.Event{At: 100 * ms, Content: "lead", Tokens: 8}
+	p.Record(probes.Update{Stream: 3, Event: &lead})
+	if p.Following() != 3 || p.Answer() != "lead" {
+		t.Fatalf("following %d, answer %q: want stream 3's", p.Following(), p.Answer())
+	}
+	close := probes.Event{At: 110 * ms, Content: "close", Tokens: 9}
+	p.Record(probes.Update{Stream: 1, Event: &close})
+	if p.Following() != 3 {
+		t.Errorf("9 tokens against 8 is neck and neck: the text stays on stream 3, got %d", p.Following())
+	}
+	ahead := probes.Event{At: 120 * ms, Content: "!", Tokens: 2}
+	p.Record(probes.Update{Stream: 1, Event: &ahead})
+	if p.Following() != 1 || p.Answer() != "close!" {
+		t.Errorf("11 against 8: the text moves to stream 1, got %d %q", p.Following(), p.Answer())
+	}
+	p.Record(probes.Update{Stream: 1, Done: &probes.Result{Events: []probes.Event{close, ahead}, End: 130 * ms, Err: errors.New("reset")}})
+	p.Record(probes.Update{Stream: 3, Event: &probes.Event{At: 140 * ms, Content: "!", Tokens: 1}})
+	if p.Following() != 3 {
+		t.Errorf("a failed stream is not followed: got %d", p.Following())
+	}
+}
+
+// Tokens so far rise with the events and stop where the provider ended:
+// the line never falls back; a provider whose streams all failed has none.
+func TestTokenSeriesStopsAtTheEnd(t *testing.T) {
+	p := NewProvider(0, config.Provider{Name: "t"}, 1, 0)
+	events := steady(100*ms, 10*ms, 51)
+	record(p, 0, events, 610*ms, nil)
+	times, tokens := p.TokenSeries(2 * time.Second)
+	if last := times[len(times)-1]; last != 610*ms {
+		t.Errorf("the series ends at %v, want the end of the stream, 610ms", last)
+	}
+	for k := range tokens {
+		if k > 0 && tokens[k] < tokens[k-1] {
+			t.Fatalf("tokens fall at %v: %v", times[k], tokens)
+		}
+	}
+	if tokens[len(tokens)-1] != 51 || tokens[0] != 0 {
+		t.Errorf("from %v to %v tokens, want 0 to 51", tokens[0], tokens[len(tokens)-1])
+	}
+	if f := p.Figures(time.Second); f.UserTokens != 51 {
+		t.Errorf("UserTokens %d, want 51", f.UserTokens)
+	}
+	failed := NewProvider(1, config.Provider{Name: "x"}, 1, 0)
+	record(failed, 0, events[:5], 200*ms, errors.New("reset"))
+	if times, _ := failed.TokenSeries(time.Second); times != nil {
+		t.Errorf("a failed provider draws nothing, got %v", times)
+	}
+}
+
+func TestSharedScaleGoesLogPastTenTimes(t *testing.T) {
+	fast, slow := NewProvider(0, config.Provider{}, 1, 0), NewProvider(1, config.Provider{}, 1, 0)
+	record(fast, 0, steady(0, ms, 2001), 0, nil)  // 1000 tok/s
+	record(slow, 0, steady(0, 40*ms, 51), 0, nil) // 25 tok/s
+	near := NewProvider(2, config.Provider{}, 1, 0)
+	record(near, 0, steady(0, 2*ms, 1001), 0, nil) // 500 tok/s
+	if s := SharedScale([]*Provider{fast, near}, 2*time.Second); s.Log || s.Top < 900 {
+		t.Errorf("1000 and 500 tok/s: %+v, want linear up to the peak", s)
+	}
+	s := SharedScale([]*Provider{fast, slow}, 2*time.Second)
+	if !s.Log {
+		t.Fatalf("1000 and 25 tok/s: %+v, want log", s)
+	}
+	if f := s.Fraction(25); f < 0.3 || f > 0.6 {
+		t.Errorf("25 tok/s on a log scale to %v sits at %v: low but visible", s.Top, f)
+	}
+	if s.Fraction(s.Top) != 1 || s.Fraction(0) != 0 || (Scale{Top: 100}).Fraction(25) != 0.25 {
+		t.Error("the ends of the scale")
+	}
+}
+
+func TestFinishLine(t *testing.T) {
+	running := []Figures{{UserTokens: 120}, {UserTokens: 300, Settled: true}}
+	settled := []Figures{{UserTokens: 120, Settled: true}, {UserTokens: 300, Settled: true}}
+	for _, c := range []struct {
+		finishAt, maxTokens int
+		figs                []Figures
+		want                int
+	}{
+		{0, 400, running, 400},   // max_tokens while racing
+		{0, 400, settled, 300},   // the longest answer once known
+		{100, 400, running, 100}, // --finish-at
+		{0, 0, running, 300},     // no max_tokens: the longest so far
+	} {
+		if got := FinishLine(c.finishAt, c.maxTokens, c.figs); got != c.want {
+			t.Errorf("FinishLine(%d, %d) = %d, want %d", c.finishAt, c.maxTokens, got, c.want)
+		}
+	}
+	if Progress(Figures{UserTokens: 150}, 100) != 1 || Progress(Figures{UserTokens: 50}, 100) != 0.5 {
+		t.Error("Progress stops at the line")
 	}
 }

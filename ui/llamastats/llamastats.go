@@ -45,9 +45,8 @@ type Styles struct {
 	Label, Value, Error lipgloss.Style
 }
 
-// DefaultStyles are built from theme.Default.
-func DefaultStyles() Styles {
-	p := theme.Default()
+// DefaultStyles are the line's styles from palette p.
+func DefaultStyles(p theme.Palette) Styles {
 	return Styles{
 		Label: lipgloss.NewStyle().Foreground(p.Muted),
 		Value: lipgloss.NewStyle().Foreground(p.Text).Bold(true),

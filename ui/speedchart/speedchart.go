@@ -1,11 +1,23 @@
-// Package speedchart compares every provider's live tok/s over the race in
-// one chart: time since release runs left to right (the whole race always
-// fills the width), per-user live tok/s (metrics.LiveTPS) up from zero on a
-// linear axis, one line per provider in its colour, with a legend above.
+// Package speedchart shows the race over time in one chart drawn in
+// braille (2×4 dots a cell), time since release left to right (the whole
+// race always fills the width). Two plots, Toggle switches:
 //
-//	c := speedchart.New(names, speedchart.DefaultStyles())
+//   - Tokens (the default): each provider's per-user tokens so far
+//     (live.Provider.TokenSeries). The slope is its speed; a line ends
+//     where its provider finished and stays there; the top is the race
+//     track's finish line.
+//   - Speed: per-user live tok/s (metrics.LiveTPS), on the scale the
+//     lanes' sparklines share (live.Scale: logarithmic past 10×), each
+//     line ending where its provider finished.
+//
+// Lines are told apart without colour: each has its own dash pattern and
+// end marker, and its label (marker and name) sits at the right edge at
+// the height where the line ends, so no legend wraps. A provider whose
+// every stream failed draws nothing.
+//
+//	c := speedchart.New(names, speedchart.DefaultStyles(p))
 //	c.SetSize(64, 11)
-//	c, _ = c.Update(speedchart.FrameMsg{Until: now, Series: series})
+//	c, _ = c.Update(speedchart.FrameMsg{Until: now, Providers: providers, Finish: 400, Scale: scale})
 //	fmt.Println(c.View())
 package speedchart
 
@@ -13,12 +25,9 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/NimbleMarkets/ntcharts/canvas/runes"
-	"github.com/NimbleMarkets/ntcharts/linechart/streamlinechart"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -29,6 +38,15 @@ import (
 	"tpsrace/ui/theme"
 )
 
+// Plot is what the chart draws.
+type Plot int
+
+// Plots.
+const (
+	Tokens Plot = iota // tokens so far: the race
+	Speed              // live tok/s
+)
+
 // Styles of the chart.
 type Styles struct {
 	Title    lipgloss.Style
@@ -37,9 +55,8 @@ type Styles struct {
 	Provider func(i int) lipgloss.Style
 }
 
-// DefaultStyles are built from theme.Default.
-func DefaultStyles() Styles {
-	p := theme.Default()
+// DefaultStyles are built from palette p.
+func DefaultStyles(p theme.Palette) Styles {
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
 	return Styles{
 		Title:    fg(p.Muted).Bold(true),
@@ -49,37 +66,60 @@ func DefaultStyles() Styles {
 	}
 }
 
-// FrameMsg is the race up to Until: each provider's per-user live tok/s,
-// one sample every live.SamplePeriod from the release (by provider index).
+// paints are the Styles as escape sequences, taken once in New (draw.Paint).
+type paints struct {
+	title, axis, label draw.Paint
+	providers          []draw.Paint
+}
+
+func newPaints(s Styles, providers int) paints {
+	ps := paints{title: draw.NewPaint(s.Title), axis: draw.NewPaint(s.Axis), label: draw.NewPaint(s.Label)}
+	for i := range providers {
+		ps.providers = append(ps.providers, draw.NewPaint(s.Provider(i)))
+	}
+	return ps
+}
+
+// FrameMsg is the race up to Until: the providers (by index), the race
+// track's finish line in per-user tokens (the Tokens plot's top) and the
+// lanes' shared tok/s scale (the Speed plot's axis).
 type FrameMsg struct {
-	Until  time.Duration
-	Series [][]float64
+	Until     time.Duration
+	Providers []*live.Provider
+	Finish    int
+	Scale     live.Scale
 }
 
 // Model is the chart.
 type Model struct {
-	Styles Styles
-	Title  string // before the legend; "live tok/s" by default
+	Styles  Styles // read by New
+	paint   paints
+	Plot    Plot
+	PerUser bool // several streams per provider: the titles say "per user"
 
 	names  []string
 	width  int
 	height int
 	frame  FrameMsg
-	chart  streamlinechart.Model // kept while its size and range stay
-	top    float64               // its range's top
 	view   string
 }
 
 // New is a chart of these providers (in config order).
 func New(names []string, styles Styles) Model {
-	m := Model{Styles: styles, Title: "live tok/s", names: names}
+	m := Model{Styles: styles, paint: newPaints(styles, len(names)), names: names}
 	m.render()
 	return m
 }
 
-// SetSize sets the chart's size: a legend line, the plot, a time axis line.
+// SetSize sets the chart's size: a title line, the plot, a time axis line.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
+	m.render()
+}
+
+// Toggle switches between the Tokens and the Speed plot.
+func (m *Model) Toggle() {
+	m.Plot = 1 - m.Plot
 	m.render()
 }
 
@@ -95,91 +135,170 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // View is the chart as last rendered.
 func (m Model) View() string { return m.view }
 
+// point is a line's point: x is the time as a fraction of the race so
+// far, y the height as a fraction of the plot, both 0..1.
+type point struct{ x, y float64 }
+
+// line is one provider's line.
+type line struct {
+	provider int
+	points   []point
+}
+
+// tick is an axis label at a height (0..1).
+type tick struct {
+	at       float64
+	text     string
+	provider int // whose label it is (its style); axis ticks: -1
+}
+
+// Dash patterns and end markers, by provider: the lines differ without colour.
+var (
+	dashes  = [][2]int{{1, 1}, {3, 4}, {1, 2}, {6, 8}} // {dots on, period} along the line
+	markers = []rune("●■▲◆★✚▼◉")
+)
+
 func (m *Model) render() {
-	legend := m.legend()
-	plotH := m.height - 1 - len(legend)
-	if m.width < 20 || plotH < 3 {
+	plotH := m.height - 2 // the title and the time axis
+	if m.width < 20 || plotH < 2 {
 		m.view = strings.TrimSuffix(strings.Repeat(strings.Repeat(" ", max(m.width, 0))+"\n", max(m.height, 0)), "\n")
 		return
 	}
-	peak := 0.0
-	for _, s := range m.frame.Series {
-		for _, v := range s {
-			peak = max(peak, v)
-		}
+	title, ticks, lines := m.tokensPlot()
+	if m.Plot == Speed {
+		title, ticks, lines = m.speedPlot()
 	}
-	// ntcharts puts 0 on the bottom row and the top of the range on the top
-	// row, a label every 2 rows. The top is chosen so those labels are
-	// round, and they are written from the row itself (ntcharts' own
-	// labels assume one more row than the data is drawn on).
-	rows := float64(plotH - 1)
-	top := niceCeil(peak/(rows/2)) * rows / 2
-	if top != m.top || m.chart.Width() != m.width || m.chart.Height() != plotH {
-		m.chart = streamlinechart.New(m.width, plotH,
-			streamlinechart.WithYRange(0, top),
-			streamlinechart.WithAxesStyles(m.Styles.Axis, m.Styles.Label))
-		m.chart.YLabelFormatter = func(row int, _ float64) string { return format.Short(top * float64(row) / rows) }
-		m.chart.Resize(m.width, plotH)
-		m.top = top
-	}
-	chart := &m.chart
-	chart.ClearAllData()
-	graphW := chart.GraphWidth()
-	// Drawn last is drawn on top: the lowest lines, so a provider that has
-	// finished (at zero) never hides one still streaming slowly.
-	peaks := make([]float64, len(m.frame.Series))
-	order := make([]int, len(m.frame.Series))
-	for i, s := range m.frame.Series {
-		order[i] = i
-		for _, v := range s {
-			peaks[i] = max(peaks[i], v)
-		}
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(peaks[b], peaks[a]) })
-	var names []string
-	for _, i := range order {
-		name := strconv.Itoa(i)
-		style := runes.ArcLineStyle
-		if i%2 == 1 {
-			style = runes.ThinLineStyle
-		}
-		chart.SetDataSetStyles(name, style, m.Styles.Provider(i))
-		for _, v := range live.Resample(m.frame.Series[i], graphW) {
-			chart.PushDataSet(name, v)
-		}
-		names = append(names, name)
-	}
-	chart.DrawDataSets(names)
 
-	lines := append(legend, strings.Split(draw.Canvas(&chart.Canvas), "\n")...)
-	lines = append(lines, m.timeAxis(chart.Origin().X+1, graphW))
-	for k := range lines {
-		lines[k] = format.PadRight(ansi.Truncate(lines[k], m.width, "…"), m.width)
+	tickW := 0
+	for _, t := range ticks {
+		tickW = max(tickW, ansi.StringWidth(t.text))
 	}
-	m.view = strings.Join(lines, "\n")
+	nameW := 0
+	for _, l := range lines {
+		nameW = max(nameW, ansi.StringWidth(m.names[l.provider]))
+	}
+	labelW := min(nameW+3, (m.width-tickW-1)/3) // " ● name"
+	plotW := m.width - tickW - 1 - labelW
+	if plotW < 8 {
+		m.view = strings.TrimSuffix(strings.Repeat(strings.Repeat(" ", m.width)+"\n", m.height), "\n")
+		return
+	}
+
+	g := newGrid(plotW, plotH)
+	ends := make([]tick, 0, len(lines)) // each line's label, at the row it ends on
+	for _, l := range lines {
+		g.line(l, dashes[l.provider%len(dashes)])
+		end := l.points[len(l.points)-1]
+		g.mark(end, markers[l.provider%len(markers)], l.provider)
+		ends = append(ends, tick{at: end.y, text: string(markers[l.provider%len(markers)]) + " " + m.names[l.provider], provider: l.provider})
+	}
+
+	out := make([]string, 0, m.height)
+	out = append(out, m.titleLine(title))
+	tickRows := rowsOf(ticks, plotH)
+	labelRows := rowsOf(ends, plotH)
+	for y := range plotH {
+		var sb strings.Builder
+		axis := "│"
+		if t, ok := tickRows[y]; ok {
+			sb.WriteString(m.paint.label.Render(format.PadLeft(t.text, tickW)))
+			axis = "┤"
+		} else {
+			sb.WriteString(strings.Repeat(" ", tickW))
+		}
+		sb.WriteString(m.paint.axis.Render(axis))
+		g.writeRow(&sb, y, m.paint.providers)
+		label := ""
+		if t, ok := labelRows[y]; ok {
+			label = " " + ansi.Truncate(t.text, labelW-1, "…")
+			label = m.paint.providers[t.provider].Render(label)
+		}
+		sb.WriteString(format.PadRight(label, labelW))
+		out = append(out, sb.String())
+	}
+	out = append(out, m.timeAxis(tickW+1, plotW))
+	m.view = strings.Join(out, "\n")
 }
 
-// legend is "live tok/s  ━ name  ━ name …" on one line, or two when the
-// names do not fit on one.
-func (m *Model) legend() []string {
-	lines := []string{m.Styles.Title.Render(m.Title)}
-	for i, n := range m.names {
-		entry := m.Styles.Provider(i).Render("━ " + n)
-		last := &lines[len(lines)-1]
-		if ansi.StringWidth(*last)+2+ansi.StringWidth(entry) > m.width && len(lines) < 2 {
-			lines = append(lines, entry)
+// tokensPlot is the race: per-user tokens so far over time, up to the
+// finish line.
+func (m *Model) tokensPlot() (string, []tick, []line) {
+	title := "tokens so far"
+	if m.PerUser {
+		title = "tokens per user"
+	}
+	top := float64(max(m.frame.Finish, 1))
+	until := m.frame.Until
+	var lines []line
+	for i, p := range m.frame.Providers {
+		times, tokens := p.TokenSeries(until)
+		if len(times) == 0 {
 			continue
 		}
-		*last += "  " + entry
+		l := line{provider: i, points: make([]point, len(times))}
+		for k, t := range times {
+			l.points[k] = point{x: fraction(t, until), y: min(tokens[k]/top, 1)}
+		}
+		lines = append(lines, l)
 	}
-	return lines
+	ticks := []tick{{0, "0", -1}, {0.5, format.Count(int(top / 2)), -1}, {1, format.Count(int(top)), -1}}
+	return title + " · steeper is faster", ticks, lines
+}
+
+// speedPlot is per-user live tok/s over time on the lanes' shared scale.
+func (m *Model) speedPlot() (string, []tick, []line) {
+	title := "live tok/s"
+	if m.PerUser {
+		title += " per user"
+	}
+	scale, until := m.frame.Scale, m.frame.Until
+	var lines []line
+	for i, p := range m.frame.Providers {
+		end, settled, ok := p.End()
+		if !ok {
+			continue
+		}
+		series := p.Series(until)
+		if settled {
+			series = series[:min(len(series), int(end/live.SamplePeriod))]
+		}
+		l := line{provider: i, points: []point{{0, 0}}}
+		for k, v := range series {
+			l.points = append(l.points, point{x: fraction(live.SamplePeriod*time.Duration(k+1), until), y: scale.Fraction(v)})
+		}
+		lines = append(lines, l)
+	}
+	ticks := []tick{{0, "0", -1}, {1, format.Short(scale.Top), -1}}
+	if scale.Log {
+		title += " · log scale"
+		ticks[0].text = format.Short(live.LogFloor)
+		for v := 10.0; v < scale.Top; v *= 10 {
+			ticks = append(ticks, tick{scale.Fraction(v), format.Short(v), -1})
+		}
+	} else {
+		ticks = append(ticks, tick{0.5, format.Short(scale.Top / 2), -1})
+	}
+	return title, ticks, lines
+}
+
+// titleLine is the plot's title, and the other plot's key at the right.
+func (m *Model) titleLine(title string) string {
+	other := "v: tok/s"
+	if m.Plot == Speed {
+		other = "v: tokens"
+	}
+	t := " " + m.paint.title.Render(ansi.Truncate(title, m.width-1, "…")) // apart from the pane beside it
+	if gap := m.width - ansi.StringWidth(t) - len(other); gap >= 2 {
+		return t + strings.Repeat(" ", gap) + m.paint.label.Render(other)
+	}
+	return format.PadRight(t, m.width)
 }
 
 // timeAxis labels the start, middle and end of the time axis, which
 // starts at column x0 and is width columns wide.
 func (m *Model) timeAxis(x0, width int) string {
 	until := m.frame.Until
-	line := []rune(strings.Repeat(" ", x0+width))
+	line := []rune(strings.Repeat(" ", m.width))
 	put := func(at int, s string) {
 		for k, r := range []rune(s) {
 			if at+k >= 0 && at+k < len(line) {
@@ -193,20 +312,47 @@ func (m *Model) timeAxis(x0, width int) string {
 	if mid := format.Duration(until / 2); width > 2*len(end)+len(mid)+8 {
 		put(x0+(width-len(mid))/2, mid)
 	}
-	return m.Styles.Label.Render(string(line))
+	return m.paint.label.Render(string(line))
 }
 
-// niceCeil rounds v up to 1, 2 or 5 times a power of ten (at least 1), so
-// the axis labels are round.
-func niceCeil(v float64) float64 {
-	if v <= 1 {
-		return 1
+// rowsOf places labels on the rows of a plot rows high, each at the row
+// of its height or, when taken, the nearest free one (highest first), so
+// no label hides another.
+func rowsOf(ticks []tick, rows int) map[int]tick {
+	sorted := slices.Clone(ticks)
+	slices.SortStableFunc(sorted, func(a, b tick) int { return cmp.Compare(b.at, a.at) })
+	placed := make(map[int]tick, len(ticks))
+	free := func(r int) bool {
+		_, taken := placed[r]
+		return r >= 0 && r < rows && !taken
 	}
-	p := math.Pow(10, math.Floor(math.Log10(v)))
-	for _, m := range []float64{1, 2, 5, 10} {
-		if v <= m*p {
-			return m * p
+	for _, t := range sorted {
+		want := rowOf(t.at, rows)
+		for d := 0; d < rows; d++ {
+			if free(want + d) {
+				placed[want+d] = t
+				break
+			}
+			if free(want - d) {
+				placed[want-d] = t
+				break
+			}
 		}
 	}
-	return 10 * p
+	return placed
+}
+
+// rowOf is the row (0 at the top) of height y (0..1) on a plot rows high:
+// the row its braille dot falls in.
+func rowOf(y float64, rows int) int {
+	dots := rows * 4
+	return (dots - 1 - int(math.Round(y*float64(dots-1)))) / 4
+}
+
+// fraction is t as a fraction of until, 0..1.
+func fraction(t, until time.Duration) float64 {
+	if until <= 0 {
+		return 0
+	}
+	return min(max(float64(t)/float64(until), 0), 1)
 }

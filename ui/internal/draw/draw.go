@@ -1,46 +1,45 @@
-// Package draw turns an ntcharts canvas into text quickly. ntcharts' own
-// View renders every cell through lipgloss on its own, which at 30 frames a
-// second is most of a frame's cost; this renders each run of neighbouring
-// cells that share a foreground colour (the only attribute the dashboard's
-// charts use) in one call, for the same text.
+// Package draw holds the small drawing pieces the dashboard's panes share:
+// a style's escape sequences taken once (Paint), so a frame styles text by
+// concatenation instead of a lipgloss Render per piece, and bars in eighths
+// of a cell.
 package draw
 
 import (
 	"strings"
 
-	"github.com/NimbleMarkets/ntcharts/canvas"
 	"github.com/charmbracelet/lipgloss"
 )
 
-// Canvas is c's text, row by row.
-func Canvas(c *canvas.Model) string {
-	var sb strings.Builder
-	var run []rune
-	for y := range c.Height() {
-		if y > 0 {
-			sb.WriteByte('\n')
-		}
-		var style lipgloss.Style
-		var fg lipgloss.TerminalColor
-		flush := func() {
-			if len(run) > 0 {
-				sb.WriteString(style.Render(string(run)))
-				run = run[:0]
-			}
-		}
-		for x := range c.Width() {
-			cell := c.Cell(canvas.Point{X: x, Y: y})
-			r := cell.Rune
-			if r == 0 {
-				r = ' '
-			}
-			if cf := cell.Style.GetForeground(); len(run) == 0 || cf != fg {
-				flush()
-				style, fg = cell.Style, cf
-			}
-			run = append(run, r)
-		}
-		flush()
+// Bar is a horizontal bar of fraction (0..1) of width cells, in eighths.
+func Bar(fraction float64, width int) string {
+	eighths := int(max(min(fraction, 1), 0)*float64(width*8) + 0.5)
+	full, rest := eighths/8, eighths%8
+	s := strings.Repeat("█", full)
+	if rest > 0 {
+		s += string([]rune("▏▎▍▌▋▊▉")[rest-1])
 	}
-	return sb.String()
+	return s
+}
+
+// Paint is a style's escape sequences, taken once, so that styling a text
+// is two concatenations instead of a lipgloss Render (which resolves the
+// colours for the terminal and walks the text) on every frame. For styles
+// of colours and attributes only (no width, padding, margin or border),
+// on texts of one line without tabs; take it after the colour profile
+// and the background are decided, as they are before the program starts.
+type Paint struct{ pre, post string }
+
+// NewPaint takes s's escape sequences.
+func NewPaint(s lipgloss.Style) Paint {
+	r := s.Render("x") // escape sequences hold no 'x'
+	i := strings.IndexByte(r, 'x')
+	return Paint{pre: r[:i], post: r[i+1:]}
+}
+
+// Render styles text.
+func (p Paint) Render(text string) string {
+	if text == "" {
+		return ""
+	}
+	return p.pre + text + p.post
 }

@@ -1,0 +1,118 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tpsrace/sim"
+)
+
+// Record a bench against the simulator, stop the simulator, replay: the
+// replayed report is the live one, byte for byte, with the network gone.
+func TestReplayWithTheNetworkGone(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := write(t, dir, "p.yaml", `max_tokens: 40
+providers:
+  - name: fast
+    base_url: `+srv.URL()+`
+    api_key: sk-should-never-be-recorded-1234
+    model: "sim:ttft=10ms,tps=900,tokens=40"
+    price: {input_per_mtok: 1, output_per_mtok: 2}
+  - name: thinker
+    base_url: `+srv.URL()+`
+    model: "sim:ttft=20ms,tps=500,tokens=20,reasoning=10"
+  - name: broken
+    base_url: `+srv.URL()+`
+    model: "sim:fault=500"
+`)
+	code, _, errOut := run(t, dir, "bench", "--config", cfg, "--runs", "2", "--concurrency", "2", "--format", "json", "--out", "live.json", "--record", "race.tpsr.gz")
+	if code != 0 || !strings.Contains(errOut, "recorded race.tpsr.gz") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	srv.Close()
+	os.Remove(cfg) // no config either
+
+	for _, args := range [][]string{
+		{"replay", "race.tpsr.gz", "--bench", "--format", "json", "--out", "replayed.json"},
+		{"replay", "--bench", "--format=json", "--out=replayed.json", "race.tpsr.gz"},
+	} {
+		code, _, errOut = run(t, dir, args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d: %s", args, code, errOut)
+		}
+		live, _ := os.ReadFile(filepath.Join(dir, "live.json"))
+		replayed, _ := os.ReadFile(filepath.Join(dir, "replayed.json"))
+		if len(live) == 0 || string(live) != string(replayed) {
+			t.Fatalf("%q: the replayed report differs from the live one:\nlive:\n%s\nreplayed:\n%s", args, live, replayed)
+		}
+	}
+
+	code, out, _ := run(t, dir, "replay", "race.tpsr.gz", "--bench", "--format", "markdown")
+	if code != 0 || !strings.Contains(out, "| 1 | fast |") || !strings.Contains(out, "broken run 0 stream 0 failed: 500") {
+		t.Errorf("markdown replay (exit %d):\n%s", code, out)
+	}
+	raw, _ := os.ReadFile(filepath.Join(dir, "race.tpsr.gz"))
+	if strings.Contains(string(raw), "sk-should-never") {
+		t.Error("the recording holds the API key")
+	}
+}
+
+func TestReplayBadInput(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, "cut.tpsr", `{"type":"header","schema":"tpsrace.race/v1","prompt":"p","max_tokens":10,"concurrency":1,"providers":[{"name":"a","kind":"openai","model":"m","base_url":"u","price":null}]}
+{"type":"race","race":0,"release":"2026-01-02T03:04:05Z"}
+{"type":"stream","race":0,"provider":0,"stream":0,"events":[{"at_ns":1000000,"tokens":1,"content":"hi"},{"at_ns":2000000,"tokens":1,"content":" there"}],"end_ns":3000000,"finish_reason":"stop","usage":null,"timings":null,"phases_ns":{"dns":0,"connected":0,"tls":0,"wrote_request":0,"first_byte":0},"failure":null,"retries":0,"interrupted":false,"price":null}
+`)
+	for _, tc := range []struct {
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{[]string{"replay"}, 2, "", "tpsrace replay needs a FILE"},
+		{[]string{"replay", "missing.tpsr", "--bench"}, 1, "", "missing.tpsr: no such file"},
+		{[]string{"replay", "cut.tpsr", "--bench", "--format", "xml"}, 2, "", `--format "xml"`},
+		{[]string{"replay", "cut.tpsr", "--bench"}, 1, "INTERRUPTED", "cut.tpsr:line 4: the recording ends without its end line (cut short): it holds 1 race"},
+		{[]string{"replay", "cut.tpsr", "extra", "--bench"}, 2, "", "takes one FILE"},
+	} {
+		code, out, errOut := run(t, dir, tc.args...)
+		if code != tc.code || !strings.Contains(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) {
+			t.Errorf("%q: exit %d (want %d)\nstdout %s\nstderr %s\nwant %q / %q", tc.args, code, tc.code, out, errOut, tc.stdout, tc.stderr)
+		}
+	}
+}
+
+// The cast of the shipped recording is a file asciinema itself reads.
+func TestReplayCast(t *testing.T) {
+	dir := t.TempDir()
+	recorded, _ := filepath.Abs("../testdata/race.tpsr")
+	code, _, errOut := run(t, dir, "replay", recorded, "--cast", "race.cast", "--size", "100x30", "--speed", "4")
+	if code != 0 || !strings.Contains(errOut, "wrote race.cast") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, bad := range [][]string{{"--size", "100"}, {"--size", "20x5"}, {"--speed", "50"}} {
+		if code, _, errOut := run(t, dir, append([]string{"replay", recorded, "--cast", "x.cast"}, bad...)...); code != 2 {
+			t.Errorf("%q: exit %d (%s), want 2", bad, code, errOut)
+		}
+	}
+	asciinema, err := exec.LookPath("asciinema")
+	if err != nil {
+		t.Skip("asciinema is not installed (apt-get install asciinema): the cast was written but not read back by it")
+	}
+	// asciinema 2.2 `cat` opens /dev/tty: script gives it one.
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script (util-linux) is not installed: asciinema cat needs a terminal")
+	}
+	out, err := exec.Command(script, "-qec", asciinema+" cat "+filepath.Join(dir, "race.cast"), "/dev/null").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "faster than") {
+		t.Fatalf("asciinema cat: %v\n%s", err, out)
+	}
+}

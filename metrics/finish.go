@@ -1,0 +1,56 @@
+package metrics
+
+import (
+	"cmp"
+	"slices"
+	"time"
+
+	"tpsrace/probes"
+)
+
+// TimeToTokens is the time to N output tokens (--finish-at N): release to
+// the text event at which the stream's tokens, counted per event in o200k
+// (answer and reasoning, the one scale for every provider), reach n. ok is
+// false when the stream ended short of n: it stopped before the finish, so
+// nobody wins by writing less.
+func TimeToTokens(events []probes.Event, n int) (at time.Duration, ok bool) {
+	tokens := 0
+	for _, e := range events {
+		tokens += e.Tokens
+		if tokens >= n {
+			return e.At, true
+		}
+	}
+	return 0, false
+}
+
+// Finish is one provider's standing in a race to N tokens.
+type Finish struct {
+	Time    time.Duration // median time to N over its streams that reached it
+	Reached bool          // some stream reached N
+	Tokens  int           // the most tokens a stream delivered, for those short of N
+}
+
+// RankFinish orders providers for --finish-at, best first: those that
+// reached N by their time to it, then those that stopped short, most tokens
+// first; ties keep the given order (the usual ranking).
+func RankFinish(f []Finish) []int {
+	order := make([]int, len(f))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		fa, fb := f[a], f[b]
+		switch {
+		case fa.Reached != fb.Reached:
+			if fa.Reached {
+				return -1
+			}
+			return 1
+		case fa.Reached:
+			return cmp.Compare(fa.Time, fb.Time)
+		}
+		return cmp.Compare(fb.Tokens, fa.Tokens)
+	})
+	return order
+}

@@ -1,0 +1,253 @@
+package metrics
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"tpsrace/ui/format"
+)
+
+// The verdict's rules, in one place (README: "The verdict").
+const (
+	// VerdictMetric names what the verdict compares: per-user output speed,
+	// or with --finish-at N the time to N tokens (FinishMetric).
+	VerdictMetric = "output_tps"
+	FinishMetric  = "time_to_n_tokens"
+	// MinRunsForCI: fewer paired runs give no confidence interval.
+	MinRunsForCI = 3
+	// bootstrapResamples and bootstrapSeed make the interval reproducible:
+	// the same runs (a replay of them included) always give the same one.
+	bootstrapResamples = 2000
+	bootstrapSeed      = 2026
+	// ColdFactor: a first run whose TTFT is more than this many times the
+	// median TTFT of the later runs (at least two of them) was cold.
+	ColdFactor = 3
+)
+
+// Contender is one provider's runs, for the verdict.
+type Contender struct {
+	Name string
+	// Speeds: per run, the provider's output speed (median over the run's
+	// completed streams), or with --finish-at N, N ÷ its time to N tokens
+	// (so that bigger is better either way); NaN where no stream of that
+	// run has one.
+	Speeds []float64
+	// TTFT: per run, the median TTFT of its streams; 0 where none had text.
+	TTFT []time.Duration
+	// RateLimited: per run, whether any stream of it was answered 429.
+	RateLimited []bool
+}
+
+// Verdict says who is faster over several runs, and how sure that is.
+type Verdict struct {
+	Winner   string // "" when no provider has a speed
+	RunnerUp string // "" with fewer than two
+	Metric   string
+	FinishAt int // N of --finish-at; 0: the verdict is on output speed
+	// Ratio: the winner's median speed over the runner-up's, across the
+	// runs where both have one (paired runs).
+	Ratio float64
+	// CI95: the 95% percentile interval of Ratio from a seeded bootstrap
+	// that resamples the paired runs; HasCI false below MinRunsForCI runs.
+	CI95  [2]float64
+	HasCI bool
+	Wins  int // paired runs in which the winner was faster
+	Runs  int // paired runs
+	// Confident: there is an interval and it lies wholly above 1.
+	Confident bool
+	// WinnerSpeed and RunnerUpSpeed are the medians the ratio divides.
+	WinnerSpeed, RunnerUpSpeed float64
+	// Cold names providers whose first run was cold (see ColdFactor);
+	// RateLimited, per provider, the runs answered 429. Neither is averaged
+	// away silently: the text says so.
+	Cold        []string
+	RateLimited map[string][]int
+}
+
+// Decide gives the verdict over contenders ranked best first (by the
+// caller's ranking: report.Ranked, the dashboard's leaderboard order): the
+// winner is the first with a speed, the runner-up the next. finishAt is
+// --finish-at's N (0 for none).
+func Decide(ranked []Contender, finishAt int) Verdict {
+	v := Verdict{Metric: VerdictMetric, FinishAt: finishAt}
+	if finishAt > 0 {
+		v.Metric = FinishMetric
+	}
+	var top []Contender
+	for _, c := range ranked {
+		if _, ok := Median(c.Speeds); ok && len(top) < 2 {
+			top = append(top, c)
+		}
+		if isCold(c.TTFT) {
+			v.Cold = append(v.Cold, c.Name)
+		}
+		for run, limited := range c.RateLimited {
+			if limited {
+				if v.RateLimited == nil {
+					v.RateLimited = map[string][]int{}
+				}
+				v.RateLimited[c.Name] = append(v.RateLimited[c.Name], run)
+			}
+		}
+	}
+	if len(top) == 0 {
+		return v
+	}
+	v.Winner = top[0].Name
+	v.WinnerSpeed, _ = Median(top[0].Speeds)
+	if len(top) < 2 {
+		return v
+	}
+	v.RunnerUp = top[1].Name
+	var w, u []float64
+	for run := range min(len(top[0].Speeds), len(top[1].Speeds)) {
+		a, b := top[0].Speeds[run], top[1].Speeds[run]
+		if math.IsNaN(a) || math.IsNaN(b) {
+			continue
+		}
+		w, u = append(w, a), append(u, b)
+		if a > b {
+			v.Wins++
+		}
+	}
+	v.Runs = len(w)
+	if v.Runs == 0 {
+		return v
+	}
+	v.WinnerSpeed, _ = Median(w)
+	v.RunnerUpSpeed, _ = Median(u)
+	v.Ratio = v.WinnerSpeed / v.RunnerUpSpeed
+	if v.Runs >= MinRunsForCI {
+		v.CI95, v.HasCI = bootstrapRatio(w, u), true
+		v.Confident = v.CI95[0] > 1
+	}
+	return v
+}
+
+// bootstrapRatio resamples the paired runs with replacement and returns the
+// 2.5th and 97.5th percentiles of the ratio of medians.
+func bootstrapRatio(w, u []float64) [2]float64 {
+	rng := rand.New(rand.NewPCG(bootstrapSeed, uint64(len(w))))
+	ratios := make([]float64, bootstrapResamples)
+	sw, su := make([]float64, len(w)), make([]float64, len(u))
+	for i := range ratios {
+		for k := range sw {
+			j := rng.IntN(len(w))
+			sw[k], su[k] = w[j], u[j]
+		}
+		a, _ := Median(sw)
+		b, _ := Median(su)
+		ratios[i] = a / b
+	}
+	slices.Sort(ratios)
+	return [2]float64{Percentile(ratios, 2.5), Percentile(ratios, 97.5)}
+}
+
+// isCold: the first run's TTFT is over ColdFactor times the median of at
+// least two later runs.
+func isCold(ttft []time.Duration) bool {
+	if len(ttft) < 3 || ttft[0] <= 0 {
+		return false
+	}
+	later := make([]float64, 0, len(ttft)-1)
+	for _, t := range ttft[1:] {
+		if t > 0 {
+			later = append(later, float64(t))
+		}
+	}
+	m, ok := Median(later)
+	return ok && len(later) >= 2 && float64(ttft[0]) > ColdFactor*m
+}
+
+// medianOf the values that are not NaN.
+func Median(values []float64) (float64, bool) {
+	var v []float64
+	for _, x := range values {
+		if !math.IsNaN(x) {
+			v = append(v, x)
+		}
+	}
+	if len(v) == 0 {
+		return 0, false
+	}
+	slices.Sort(v)
+	return Percentile(v, 50), true
+}
+
+// Text is the verdict in one line, the same in the dashboard, the bench
+// table and Markdown, and the JSON:
+//
+//	alpha is 3.1× faster than bravo (1,893 vs 610 tok/s)                            one run
+//	alpha is faster than bravo in 5/5 runs; output speed ratio 3.1× (95% CI 2.9–3.3, bootstrap)
+//	too close to call: alpha vs bravo output speed ratio 1.02× (95% CI 0.97–1.08, bootstrap); alpha faster in 3/5 runs
+func (v Verdict) Text() string {
+	var s string
+	switch {
+	case v.Winner == "":
+		s = "no provider completed a stream"
+	case v.RunnerUp == "" || v.Runs == 0:
+		s = v.Winner + " streamed at " + format.TPS(v.WinnerSpeed) + " tok/s"
+	case v.Runs == 1 && v.FinishAt > 0:
+		at := func(rate float64) string {
+			return format.Duration(time.Duration(float64(v.FinishAt) / rate * float64(time.Second)))
+		}
+		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " to " + strconv.Itoa(v.FinishAt) +
+			" tokens (" + at(v.WinnerSpeed) + " vs " + at(v.RunnerUpSpeed) + ")"
+	case v.Runs == 1:
+		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp +
+			" (" + format.TPS(v.WinnerSpeed) + " vs " + format.TPS(v.RunnerUpSpeed) + " tok/s)"
+	case !v.HasCI:
+		s = v.Winner + " is faster than " + v.RunnerUp + " in " + v.wins() + " runs; " + v.label() + " ratio " + ratio(v.Ratio) +
+			" (" + strconv.Itoa(v.Runs) + " runs: too few for a confidence interval)"
+	case v.Confident:
+		s = v.Winner + " is faster than " + v.RunnerUp + " in " + v.wins() + " runs; " + v.label() + " ratio " + ratio(v.Ratio) + " " + v.ci()
+	default:
+		s = "too close to call: " + v.Winner + " vs " + v.RunnerUp + " " + v.label() + " ratio " + ratio(v.Ratio) + " " + v.ci() +
+			"; " + v.Winner + " faster in " + v.wins() + " runs"
+	}
+	if len(v.Cold) > 0 {
+		s += "; cold first run: " + strings.Join(v.Cold, ", ")
+	}
+	var limited []string
+	for name, runs := range v.RateLimited {
+		limited = append(limited, name+" in "+plural(len(runs), "run"))
+	}
+	if len(limited) > 0 {
+		slices.Sort(limited)
+		s += "; rate-limited (429): " + strings.Join(limited, ", ")
+	}
+	return s
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return strconv.Itoa(n) + " " + what + "s"
+}
+
+// label names the compared figure in the text.
+func (v Verdict) label() string {
+	if v.FinishAt > 0 {
+		return "time to " + strconv.Itoa(v.FinishAt) + " tokens"
+	}
+	return "output speed"
+}
+
+func (v Verdict) wins() string { return strconv.Itoa(v.Wins) + "/" + strconv.Itoa(v.Runs) }
+
+func (v Verdict) ci() string {
+	return "(95% CI " + strings.TrimSuffix(ratio(v.CI95[0]), "×") + "–" + strings.TrimSuffix(ratio(v.CI95[1]), "×") + ", bootstrap)"
+}
+
+// ratio shows two decimals below 2×, where close calls live, else format.Times.
+func ratio(r float64) string {
+	if r < 2 {
+		return strconv.FormatFloat(r, 'f', 2, 64) + "×"
+	}
+	return format.Times(r)
+}

@@ -1,0 +1,114 @@
+// Package recording writes and reads tpsrace recordings: every race of a
+// session, stream by stream and event by event, so that a race can be
+// replayed (dashboard, bench report, asciicast) with no network, no keys and
+// no config, and give exactly the figures of the live race. The format,
+// tpsrace.race/v1, is JSON lines (gzip allowed) and is documented in
+// docs/RECORDING.md.
+//
+//	w, err := recording.Create("race.tpsr", recording.NewHeader(cfg, concurrency, startedAt))
+//	w.Race(results)            // after each race
+//	w.Close(interrupted)
+//
+//	rec, err := recording.Open("race.tpsr") // rec holds what was read even when err != nil
+package recording
+
+import (
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/probes"
+	"tpsrace/report"
+)
+
+// Schema is the format this package writes. Readers accept any recording of
+// the same major version (fields are only ever added within one) and refuse
+// a newer one.
+const (
+	Schema       = SchemaPrefix + "1"
+	SchemaPrefix = "tpsrace.race/v"
+	major        = 1
+)
+
+// Extension is the file extension of a recording (".tpsr.gz" when gzipped).
+const Extension = ".tpsr"
+
+// Header is the first line: what was raced, without keys or credentials.
+type Header struct {
+	Type        string     `json:"type"` // "header"
+	Schema      string     `json:"schema"`
+	RecordedAt  time.Time  `json:"recorded_at"`
+	Tool        string     `json:"tool"`       // the tpsrace that wrote it
+	StartedAt   time.Time  `json:"started_at"` // the bench report's started_at; zero: the first race's release
+	Prompt      string     `json:"prompt"`
+	MaxTokens   int        `json:"max_tokens"`
+	Concurrency int        `json:"concurrency"`
+	Simulated   bool       `json:"simulated"`
+	Providers   []Provider `json:"providers"`
+}
+
+// Provider is one raced provider. API keys and headers (which may carry
+// credentials) are never written; base_url has its credentials redacted.
+type Provider struct {
+	Name    string        `json:"name"`
+	Kind    string        `json:"kind"`
+	Model   string        `json:"model"`
+	BaseURL string        `json:"base_url"`
+	Price   *config.Price `json:"price"`
+}
+
+// Tool names the program in recordings' headers.
+var Tool = "tpsrace"
+
+// NewHeader describes cfg's race at the given concurrency. startedAt is the
+// report's started_at (zero: the first race's release).
+func NewHeader(cfg *config.Config, concurrency int, startedAt time.Time) Header {
+	h := Header{Type: typeHeader, Schema: Schema, RecordedAt: time.Now().UTC(), Tool: Tool, StartedAt: startedAt,
+		Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens, Concurrency: max(concurrency, 1), Simulated: cfg.Simulated,
+		Providers: []Provider{}}
+	for _, p := range cfg.Providers {
+		h.Providers = append(h.Providers, Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.RedactedURL(), Price: p.Price})
+	}
+	return h
+}
+
+// Recording is what a file holds.
+type Recording struct {
+	Header      Header
+	Races       []Race
+	Interrupted bool // the recorded session was stopped by the user (or the file was cut short)
+	Complete    bool // the end line was read: nothing is missing
+}
+
+// Race is one recorded race: results[provider][stream], in the header's
+// provider order.
+type Race struct {
+	Release time.Time
+	Results [][]probes.Result
+}
+
+// Report is what the bench report needs of the recording; report.Build
+// of it gives exactly the live race's report.
+func (r *Recording) Report() report.Input {
+	return report.Input{Config: r.config(), Concurrency: r.Header.Concurrency, Races: r.results(),
+		Interrupted: r.Interrupted, StartedAt: r.Header.StartedAt}
+}
+
+// config is the race's config as far as a recording keeps it: enough for
+// the report and the dashboard, never a key.
+func (r *Recording) config() *config.Config {
+	h := r.Header
+	cfg := &config.Config{Prompt: h.Prompt, MaxTokens: h.MaxTokens, Simulated: h.Simulated}
+	for _, p := range h.Providers {
+		cfg.Providers = append(cfg.Providers, config.Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.BaseURL, Price: p.Price})
+	}
+	return cfg
+}
+
+// results are every race's results, [race][provider][stream].
+func (r *Recording) results() [][][]probes.Result {
+	races := make([][][]probes.Result, len(r.Races))
+	for i, race := range r.Races {
+		races[i] = race.Results
+	}
+	return races
+}

@@ -1,0 +1,263 @@
+package recording_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/probes"
+	"tpsrace/recording"
+	"tpsrace/report"
+	"tpsrace/sim"
+)
+
+// canary is an API key, and urlPassword a base-URL password, that must
+// never reach a recording.
+const (
+	canary      = "sk-canary-9d1e7f3a5c2b4e6a8f0d"
+	urlPassword = "pw-canary-51c3e9"
+)
+
+// simConfig is a small race of the simulator: a fast provider with a
+// price, a reasoning model, a llama.cpp-style server reporting timings, one
+// that fails before its stream and one that breaks inside it.
+func simConfig(t *testing.T) *config.Config {
+	t.Helper()
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	url := strings.Replace(srv.URL(), "http://", "http://user:"+urlPassword+"@", 1) // credentials the recording must not keep
+	p := func(name, model string, price *config.Price) config.Provider {
+		return config.Provider{Name: name, Kind: config.KindOpenAI, BaseURL: url, Model: model, Price: price,
+			APIKey: canary, Timeout: config.Timeouts{Connect: 2 * time.Second, FirstToken: 3 * time.Second, Stall: 2 * time.Second, Total: 5 * time.Second}.Or(config.DefaultTimeouts)}
+	}
+	return &config.Config{Prompt: "Explain caches.", MaxTokens: 60, Simulated: true, Providers: []config.Provider{
+		p("alpha", "sim:tps=800,ttft=20ms,tokens=50", &config.Price{InputPerMTok: 0.5, OutputPerMTok: 1.5}),
+		p("thinker", "sim:tps=600,ttft=30ms,reasoning=15,tokens=40", nil),
+		p("llama", "sim:tps=500,ttft=10ms,tokens=30,timings=1,chunk=3", nil),
+		p("down", "sim:fault=503", nil),
+		p("cut", "sim:tps=500,ttft=10ms,tokens=40,fault=close,after=10", nil),
+	}}
+}
+
+// race runs the config `runs` times at concurrency 2, recording to w.
+func race(t *testing.T, cfg *config.Config, runs int, w *recording.Writer) report.Input {
+	t.Helper()
+	in := report.Input{Config: cfg, Concurrency: 2, StartedAt: time.Now()}
+	clients := &probes.Clients{}
+	defer clients.Close()
+	r := probes.Race{Providers: cfg.Providers, Request: probes.Request{Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens},
+		Concurrency: 2, Retries: 1, Clients: clients}
+	for range runs {
+		results := r.Run(context.Background(), nil)
+		if err := w.Race(results); err != nil {
+			t.Fatal(err)
+		}
+		in.Races = append(in.Races, results)
+	}
+	return in
+}
+
+func benchJSON(t *testing.T, in report.Input) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	if err := report.Build(in).WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// A replay yields exactly the live figures: the whole bench JSON of the
+// recorded races, read back, equals the live one byte for byte (started_at,
+// errors and every figure included), gzipped or not.
+func TestReplayEqualsLive(t *testing.T) {
+	cfg := simConfig(t)
+	for _, name := range []string{"race.tpsr", "race.tpsr.gz"} {
+		t.Run(name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), name)
+			started := time.Now()
+			w, err := recording.Create(path, recording.NewHeader(cfg, 2, started), cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			live := race(t, cfg, 2, w)
+			live.StartedAt = started
+			if err := w.Close(false); err != nil {
+				t.Fatal(err)
+			}
+			rec, err := recording.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !rec.Complete || rec.Interrupted || len(rec.Races) != 2 {
+				t.Fatalf("complete %v interrupted %v races %d, want a complete recording of 2 races", rec.Complete, rec.Interrupted, len(rec.Races))
+			}
+			want, got := benchJSON(t, live), benchJSON(t, rec.Report())
+			if !bytes.Equal(got, want) {
+				t.Fatalf("replayed bench JSON differs from the live one:\nlive:\n%s\nreplayed:\n%s", want, got)
+			}
+			covers(t, report.Build(live))
+			raw, _ := os.ReadFile(path)
+			if gz := bytes.HasPrefix(raw, []byte{0x1f, 0x8b}); gz != strings.HasSuffix(name, ".gz") {
+				t.Errorf("%s gzipped = %v", name, gz)
+			}
+			if gz, err := gzip.NewReader(bytes.NewReader(raw)); err == nil {
+				raw, _ = io.ReadAll(gz)
+			}
+			if !bytes.Contains(raw, []byte(`"events":[{"at_ns":`)) {
+				t.Fatal("cannot read the recording's text")
+			}
+			if bytes.Contains(raw, []byte(canary)) || bytes.Contains(raw, []byte(urlPassword)) {
+				t.Error("the recording holds the API key or the base URL's password")
+			}
+		})
+	}
+}
+
+// covers fails unless the race had what the equality must hold for:
+// reasoning, retries, server timings, costs and both kinds of failure.
+func covers(t *testing.T, b *report.Bench) {
+	t.Helper()
+	has := map[string]bool{}
+	for _, p := range b.Providers {
+		for _, r := range p.Runs {
+			has["reasoning"] = has["reasoning"] || r.ReasoningChars > 0
+			has["retries"] = has["retries"] || r.Retries > 0
+			has["server_tps"] = has["server_tps"] || r.ServerTPS != nil
+			has["cost"] = has["cost"] || r.CostUSD != nil
+			if r.ErrorKind != nil {
+				has[*r.ErrorKind] = true
+			}
+		}
+	}
+	for _, want := range []string{"reasoning", "retries", "server_tps", "cost", probes.KindHTTP, probes.KindNetwork} {
+		if !has[want] {
+			t.Errorf("the live race has no %s: the test no longer covers it", want)
+		}
+	}
+}
+
+// recorded is a small complete recording of one race, in memory.
+func recorded(t *testing.T) ([]byte, *config.Config) {
+	t.Helper()
+	cfg := simConfig(t)
+	cfg.Providers = cfg.Providers[:2]
+	var b bytes.Buffer
+	w := recording.NewWriter(&b, recording.NewHeader(cfg, 2, time.Time{}), cfg, false)
+	race(t, cfg, 2, w)
+	if err := w.Close(true); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes(), cfg
+}
+
+// A file cut short, or corrupted, gives what it holds and says where it broke.
+func TestBrokenRecordings(t *testing.T) {
+	data, _ := recorded(t)
+	lines := strings.SplitAfter(string(data), "\n") // header, race, 4 streams, race, 4 streams, end, ""
+	if len(lines) != 13 {
+		t.Fatalf("%d lines, want 12 and a final newline", len(lines)-1)
+	}
+	for _, tc := range []struct {
+		name  string
+		data  string
+		races int
+		want  string // in the error
+	}{
+		{"whole", string(data), 2, ""},
+		{"no end line", strings.Join(lines[:11], ""), 2, "line 12: the recording ends without its end line (cut short): it holds 2 races"},
+		{"cut mid-line", strings.Join(lines[:8], "") + lines[8][:40], 2, "line 9: unexpected end of JSON input: the recording is broken here; it holds 2 races before it"},
+		{"garbage line", strings.Join(lines[:3], "") + "{\"type\":\"stream\",]\n" + strings.Join(lines[4:], ""), 1, "line 4: invalid character"},
+		{"stream of an unknown provider", strings.Join(lines[:2], "") + strings.Replace(lines[2], `"provider":0`, `"provider":7`, 1), 1, "line 3: a stream of provider 7, but the header lists 2 providers"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec, err := recording.Read(strings.NewReader(tc.data))
+			if tc.want == "" {
+				if err != nil || !rec.Complete || !rec.Interrupted {
+					t.Fatalf("err %v, complete %v, interrupted %v; want a complete recording marked interrupted", err, rec.Complete, rec.Interrupted)
+				}
+			} else if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			}
+			if rec == nil || len(rec.Races) != tc.races {
+				t.Fatalf("got %v, want %d races", rec, tc.races)
+			}
+			if !rec.Interrupted {
+				t.Error("a broken recording must be marked interrupted")
+			}
+		})
+	}
+
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(data)
+	zw.Close()
+	cut := gz.Bytes()[:gz.Len()*2/3]
+	rec, err := recording.Read(bytes.NewReader(cut))
+	var re *recording.Error
+	if !errors.As(err, &re) || re.Line < 2 || !strings.Contains(err.Error(), "unexpected EOF") {
+		t.Fatalf("cut gzip: error %v, want unexpected EOF at a line", err)
+	}
+	if rec == nil || len(rec.Races) == 0 {
+		t.Fatalf("cut gzip: got %v, want the races before the cut", rec)
+	}
+}
+
+// A recording from a newer major version is refused, saying so; a file
+// that is not a recording says that.
+func TestRefusesWhatItCannotRead(t *testing.T) {
+	data, _ := recorded(t)
+	newer := strings.Replace(string(data), recording.Schema, recording.SchemaPrefix+"2", 1)
+	path := filepath.Join(t.TempDir(), "new.tpsr")
+	os.WriteFile(path, []byte(newer), 0o644)
+	rec, err := recording.Open(path)
+	if rec != nil || !errors.Is(err, recording.ErrNewer) ||
+		!strings.Contains(err.Error(), path+":line 1: ") || !strings.Contains(err.Error(), "tpsrace.race/v2 and this tpsrace reads tpsrace.race/v1: update tpsrace") {
+		t.Fatalf("newer: %v, %v", rec, err)
+	}
+	for _, bad := range []string{"", `{"schema":"tpsrace.bench/v1"}` + "\n", "not json\n"} {
+		rec, err := recording.Read(strings.NewReader(bad))
+		if rec != nil || err == nil || !strings.Contains(err.Error(), "line 1: ") || !strings.Contains(err.Error(), "tpsrace recording") {
+			t.Errorf("%q: %v, %v", bad, rec, err)
+		}
+	}
+}
+
+// A provider whose local server could not start never raced: its one
+// stream is a plain error with no release (as the dashboard records it).
+// It replays as it was, error text and null figures included.
+func TestUnreleasedProviderReplays(t *testing.T) {
+	cfg := simConfig(t)
+	cfg.Providers = append(cfg.Providers[:1], config.Provider{Name: "local", Kind: config.KindLlamaCpp, Model: "tiny.gguf"})
+	r := probes.Race{Providers: cfg.Providers[:1], Request: probes.Request{Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens}}
+	results := append(r.Run(context.Background(), nil), []probes.Result{{Provider: "local", Model: "tiny.gguf",
+		Err: errors.New("llama-server exited before its model was loaded")}})
+	live := report.Input{Config: cfg, Concurrency: 1, Races: [][][]probes.Result{results}}
+
+	var b bytes.Buffer
+	w := recording.NewWriter(&b, recording.NewHeader(cfg, 1, time.Time{}), cfg, false)
+	w.Race(results)
+	if err := w.Close(false); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recording.Read(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rec.Races[0].Results[1][0]; !got.Release.IsZero() || got.Err == nil || got.Err.Error() != results[1][0].Err.Error() {
+		t.Fatalf("the unreleased stream came back as %+v", got)
+	}
+	if want, got := benchJSON(t, live), benchJSON(t, rec.Report()); !bytes.Equal(got, want) {
+		t.Fatalf("replayed bench JSON differs:\nlive:\n%s\nreplayed:\n%s", want, got)
+	}
+}

@@ -1,0 +1,124 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+
+	"tpsrace/metrics"
+	"tpsrace/ui/format"
+)
+
+// figureHelp explains, one line each, the figures on screen; the README's
+// "What the numbers mean" has their full definitions, metrics/metrics.go
+// the code. The numbers in it are metrics' own constants.
+func figureHelp() [][2]string {
+	return [][2]string{
+		{"TTFT", "time to first token: release → the first streamed text"},
+		{"TTFA", "time to first answer: TTFT + a reasoning model's thinking"},
+		{"speed, tok/s", "per user: tokens after the first ÷ first-to-last token time"},
+		{"now", "live tok/s: tokens that arrived in the last " + format.Duration(metrics.LiveWindow)},
+		{"30-call loop", fmt.Sprintf("%d chained calls × (TTFT + %d tokens): what an agent waits", metrics.AgentCalls, metrics.AgentCallTokens)},
+		{"feel", fmt.Sprintf("slow < %d tok/s · conversational ≥ %d · voice-ready ≥ %d", metrics.ConversationalTPS, metrics.ConversationalTPS, metrics.VoiceReadyTPS)},
+		{"reading speed", fmt.Sprintf("%.0f words/min ≈ %.1f tok/s (dotted line); N× = N times that", metrics.ReadingTPS*metrics.WordsPerToken*60, metrics.ReadingTPS)},
+		{"start skew", "how far apart the providers' requests left the barrier"},
+	}
+}
+
+// helpPage is the body in help mode: every key, then what each figure means.
+func (m *Model) helpPage() []string {
+	s := m.styles
+	lines := []string{s.Title.Render("Keys"), ""}
+	// As many columns of keys side by side as the width takes.
+	m.help.Width = 0
+	var row [][]key.Binding
+	for _, group := range m.helpKeys().FullHelp() {
+		if len(row) > 0 && ansi.StringWidth(strings.SplitN(m.help.FullHelpView(append(row, group)), "\n", 2)[0]) > m.width {
+			lines = append(lines, splitLines(m.help.FullHelpView(row))...)
+			row = nil
+		}
+		row = append(row, group)
+	}
+	lines = append(lines, splitLines(m.help.FullHelpView(row))...)
+	lines = append(lines, "", s.Title.Render("What the numbers mean")+s.Label.Render(" (README: What the numbers mean)"), "")
+	for _, f := range figureHelp() {
+		line := s.Status.Render(format.PadRight(f[0], 14)) + s.Label.Render(f[1])
+		lines = append(lines, ansi.Truncate(line, m.width, "…"))
+	}
+	return lines
+}
+
+// footerLine is the keys line, after the message if there is one. `?` and
+// `q` stay visible whenever the window is 40 wide or more: the other keys
+// drop from the end first, then the message is cut.
+func (m *Model) footerLine() string {
+	k := footerKey{width: m.width, mode: m.mode, zoomed: m.zoomed(), message: m.message, failed: m.failed}
+	if m.footer.key == k && m.footer.line != "" {
+		return m.footer.line
+	}
+	msg := ""
+	if m.message != "" {
+		style := m.styles.Message
+		if m.failed {
+			style = m.styles.Error
+		}
+		msg = style.Render(m.message) + m.styles.Label.Render("  ")
+	}
+	keys := m.fitKeys(m.helpKeys().ShortHelp(), m.width-ansi.StringWidth(msg))
+	line := ansi.Truncate(msg, max(m.width-ansi.StringWidth(keys), 0), "…") + keys
+	m.footer.key, m.footer.line = k, line
+	return line
+}
+
+// footerKey is what the footer line depends on.
+type footerKey struct {
+	width          int
+	mode           mode
+	zoomed, failed bool
+	message        string
+}
+
+// fitKeys is the short help of bindings within width: the help and quit
+// keys always, the others in order while they fit.
+func (m *Model) fitKeys(bindings []key.Binding, width int) string {
+	essential := func(b key.Binding) bool {
+		return b.Help().Key == m.keys.Help.Help().Key || b.Help().Key == m.keys.Quit.Help().Key
+	}
+	m.help.Width = 0 // measured here, never cut with "…"
+	for n := len(bindings); ; n-- {
+		var shown []key.Binding
+		others := 0
+		for _, b := range bindings {
+			if essential(b) {
+				shown = append(shown, b)
+			} else if others < n {
+				shown = append(shown, b)
+				others++
+			}
+		}
+		view := m.help.ShortHelpView(shown)
+		if n == 0 || ansi.StringWidth(view) <= width {
+			return view
+		}
+	}
+}
+
+// skippedLine names the providers left out of the session, and why: a
+// speaker who forgot an export sees it before the race, not after quitting.
+func (m *Model) skippedLine() string {
+	skipped := m.opts.Config.Skipped
+	if len(skipped) == 0 {
+		return ""
+	}
+	parts := make([]string, len(skipped))
+	for i, n := range skipped {
+		parts[i] = n.Provider
+		if !m.opts.Present { // a reason can name a base URL
+			parts[i] += " — " + n.Reason
+		}
+	}
+	line := m.styles.Paused.Render("skipped: ") + m.styles.Label.Render(strings.Join(parts, "; "))
+	return ansi.Truncate(line, m.width, "…")
+}

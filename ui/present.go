@@ -1,0 +1,280 @@
+package ui
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"tpsrace/ui/format"
+	"tpsrace/ui/leaderboard"
+	"tpsrace/ui/live"
+)
+
+// Presenter mode (--present) is the race for a room: a 3-2-1 countdown
+// before the release, then one card per provider with its tok/s in big
+// digits and its progress to the finish, then a podium with the verdict.
+// Only provider names are shown: no model IDs, base URLs or error details.
+
+// countdownFrom is the countdown's first number; one a second, then the release.
+const countdownFrom = 3
+
+// countdownMsg is the countdown reaching left (0: release the race).
+type countdownMsg struct{ race, left int }
+
+// bigGlyphs are 5 rows high: a figure a back row reads on a projector.
+var bigGlyphs = map[rune][5]string{
+	'0': {"████", "█  █", "█  █", "█  █", "████"},
+	'1': {"  █ ", " ██ ", "  █ ", "  █ ", " ███"},
+	'2': {"████", "   █", "████", "█   ", "████"},
+	'3': {"████", "   █", " ███", "   █", "████"},
+	'4': {"█  █", "█  █", "████", "   █", "   █"},
+	'5': {"████", "█   ", "████", "   █", "████"},
+	'6': {"████", "█   ", "████", "█  █", "████"},
+	'7': {"████", "   █", "  █ ", " █  ", " █  "},
+	'8': {"████", "█  █", "████", "█  █", "████"},
+	'9': {"████", "█  █", "████", "   █", "████"},
+	'.': {"  ", "  ", "  ", "  ", "█ "},
+	',': {"  ", "  ", "  ", " █", "█ "},
+	'–': {"    ", "    ", "████", "    ", "    "},
+}
+
+// bigText is s in bigGlyphs, one space between glyphs, each cell scale ×
+// scale; runes without a glyph are left out.
+func bigText(s string, scale int) []string {
+	rows := make([]string, 5)
+	for _, r := range s {
+		g, ok := bigGlyphs[r]
+		if !ok {
+			continue
+		}
+		for k := range rows {
+			if rows[k] != "" {
+				rows[k] += " "
+			}
+			rows[k] += g[k]
+		}
+	}
+	if scale <= 1 {
+		return rows
+	}
+	var scaled []string
+	for _, row := range rows {
+		var sb strings.Builder
+		for _, r := range row {
+			sb.WriteString(strings.Repeat(string(r), scale))
+		}
+		for range scale {
+			scaled = append(scaled, sb.String())
+		}
+	}
+	return scaled
+}
+
+// center pads s on both sides to width.
+func center(s string, width int) string {
+	w := ansi.StringWidth(s)
+	if w >= width {
+		return ansi.Truncate(s, width, "")
+	}
+	left := (width - w) / 2
+	return strings.Repeat(" ", left) + s + strings.Repeat(" ", width-w-left)
+}
+
+// presentBody is the presenter's body for the race on screen, in width × height.
+func (m *Model) presentBody(figs []live.Figures, width, height int) []string {
+	switch m.s.phase {
+	case phaseCountdown:
+		return m.countdownLines(width, height)
+	case phaseFinished:
+		return m.podium(figs, width, height)
+	}
+	return m.cards(figs, width, height)
+}
+
+// countdownLines is the countdown's number, doubled in size, and who races.
+func (m *Model) countdownLines(width, height int) []string {
+	s := m.styles
+	var lines []string
+	for _, row := range bigText(itoa(m.count), 2) {
+		lines = append(lines, s.Title.Render(center(row, width)))
+	}
+	names := make([]string, len(m.s.live))
+	for i, p := range m.s.live {
+		names[i] = s.Provider(i).Render(p.Name)
+	}
+	lines = append(lines, "", center(s.Status.Render("ready… every provider gets the prompt at the same instant"), width), "",
+		center(strings.Join(names, s.Label.Render("  ·  ")), width))
+	return padLines(lines, height)
+}
+
+// cards are one box per provider: name and status, tok/s in big digits,
+// progress to the finish, TTFT.
+func (m *Model) cards(figs []live.Figures, width, height int) []string {
+	n := len(figs)
+	if n == 0 {
+		return padLines(nil, height)
+	}
+	rows := 1
+	switch {
+	case n > 8:
+		rows = 3
+	case n > 3:
+		rows = 2
+	}
+	cols := (n + rows - 1) / rows
+	widths, heights := split(width, cols), split(height, rows)
+	finish := live.FinishLine(m.opts.FinishAt, m.s.maxTokens, figs)
+	places := leaderboard.Places(figs)
+	var lines []string
+	for r := range rows {
+		var boxes [][]string
+		for c := range cols {
+			if i := r*cols + c; i < n {
+				boxes = append(boxes, m.card(i, figs[i], places[i], finish, widths[c], heights[r]))
+			}
+		}
+		for k := range heights[r] {
+			var sb strings.Builder
+			for _, b := range boxes {
+				sb.WriteString(b[k])
+			}
+			lines = append(lines, sb.String())
+		}
+	}
+	return lines
+}
+
+func (m *Model) card(i int, f live.Figures, place, finish, width, height int) []string {
+	s := m.styles
+	accent := s.Provider(i)
+	iw := max(width-2, 0)
+	status := "◌ waiting"
+	switch {
+	case f.Status == live.Failed:
+		status = s.Error.Render("✗ failed")
+	case place > 0:
+		status = s.Lane.Places[min(place, 3)-1].Render("✓ " + format.Ordinal(place))
+	case f.Status == live.Streaming || f.Status == live.Thinking:
+		status = s.Status.Render("▶ " + f.Status.String())
+	}
+	speed := "–"
+	if f.HasSpeed {
+		speed = format.TPS(f.Speed)
+	}
+	ttft := "–"
+	if f.HasTTFT {
+		ttft = format.Duration(f.TTFT)
+	}
+	name := center(accent.Render(m.s.live[i].Name)+"  "+status, iw)
+	bar := max(iw-4, 1)
+	filled := int(live.Progress(f, finish) * float64(bar))
+	progress := center(accent.Render(strings.Repeat("█", filled))+s.Label.Render(strings.Repeat("░", bar-filled)), iw)
+	figures := s.Label.Render("TTFT ") + s.Status.Render(ttft) + s.Label.Render("  ·  ") + s.Status.Render(itoa(f.Tokens)) + s.Label.Render(" tokens")
+	// The biggest digits that fit, then the rest as room allows.
+	ih := max(height-2, 0)
+	scale := 2
+	for scale > 0 && (5*scale+3 > ih || ansi.StringWidth(bigText(speed, scale)[0]) > iw) {
+		scale--
+	}
+	var body []string
+	switch {
+	case scale == 0:
+		body = []string{name, center(accent.Render(speed)+s.Label.Render(" tok/s"), iw), progress, center(figures, iw)}
+	case 5*scale+6 <= ih:
+		body = append([]string{name, ""}, m.centered(bigText(speed, scale), accent, iw)...)
+		body = append(body, center(s.Label.Render("tok/s"), iw), "", progress, center(figures, iw))
+	default:
+		body = append([]string{name}, m.centered(bigText(speed, scale), accent, iw)...)
+		body = append(body, progress, center(s.Label.Render("tok/s  ·  ")+figures, iw))
+	}
+	body = append(make([]string, max(ih-len(body), 0)/2), body...) // vertically centred
+	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(s.Palette.ProviderColor(i)).
+		Width(iw).Height(max(height-2, 0)).MaxHeight(height)
+	return padLines(splitLines(box.Render(strings.Join(body[:min(len(body), ih)], "\n"))), height)
+}
+
+// centered is rows in style, each centred in width.
+func (m *Model) centered(rows []string, style lipgloss.Style, width int) []string {
+	out := make([]string, len(rows))
+	for k, row := range rows {
+		out[k] = center(style.Render(row), width)
+	}
+	return out
+}
+
+// podium is the finished race: the three fastest on steps (2nd, 1st, 3rd),
+// the others on a line, and the verdict.
+func (m *Model) podium(figs []live.Figures, width, height int) []string {
+	s := m.styles
+	order := leaderboard.Order(figs)
+	var top []int
+	for _, i := range order {
+		if figs[i].HasSpeed && len(top) < 3 {
+			top = append(top, i)
+		}
+	}
+	steps := []int{1, 0, 2} // 2nd on the left, 1st in the middle, 3rd on the right
+	// The steps are as high as the window allows, up to 9 rows: the
+	// places, names, speeds and verdict always show.
+	first := min(max(height-9-4, 1), 9)
+	stepRows := []int{first, max(first*2/3, 1), max(first*4/9, 1)}
+	colW := width / 3
+	tallest := 3 + 5 + 1 + stepRows[0]
+	grid := make([][]string, 3)
+	for k, rank := range steps {
+		col := make([]string, tallest)
+		for r := range col {
+			col[r] = strings.Repeat(" ", colW)
+		}
+		if rank < len(top) {
+			i := top[rank]
+			accent := s.Provider(i)
+			var stack []string
+			stack = append(stack, center(s.Lane.Places[rank].Render(format.Ordinal(rank+1)), colW), center(accent.Render(m.s.live[i].Name), colW), center("", colW))
+			stack = append(stack, m.centered(bigText(format.TPS(figs[i].Speed), 1), accent, colW)...)
+			stack = append(stack, center(s.Label.Render("tok/s"), colW))
+			for range stepRows[rank] {
+				stack = append(stack, center(s.Step.Render(strings.Repeat("█", max(colW-4, 1))), colW))
+			}
+			copy(col[tallest-len(stack):], stack)
+		}
+		grid[k] = col
+	}
+	var lines []string
+	for r := range tallest {
+		lines = append(lines, grid[0][r]+grid[1][r]+grid[2][r])
+	}
+	var rest []string
+	for _, i := range order[len(top):] {
+		name := m.s.live[i].Name
+		if figs[i].Status == live.Failed {
+			rest = append(rest, name+" failed")
+		} else if figs[i].HasSpeed {
+			rest = append(rest, name+" "+format.TPS(figs[i].Speed)+" tok/s")
+		} else {
+			rest = append(rest, name+" –")
+		}
+	}
+	if len(rest) > 0 {
+		lines = append(lines, "", center(s.Label.Render(strings.Join(rest, "  ·  ")), width))
+	}
+	names := make([]string, len(m.s.live))
+	for i, p := range m.s.live {
+		names[i] = p.Name
+	}
+	lines = append(lines, "", center(s.Verdict.Render("▶ "+leaderboard.Verdict(names, figs)), width))
+	if len(lines) > height { // short windows keep the verdict
+		lines = lines[len(lines)-height:]
+	}
+	top2 := (height - len(lines)) / 2
+	return padLines(append(make([]string, top2), lines...), height)
+}
+
+// padLines is lines cut or padded with empty lines to height.
+func padLines(lines []string, height int) []string {
+	for len(lines) < height {
+		lines = append(lines, "")
+	}
+	return lines[:height]
+}

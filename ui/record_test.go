@@ -1,0 +1,156 @@
+package ui
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"tpsrace/config"
+	"tpsrace/probes"
+	"tpsrace/recording"
+	"tpsrace/report"
+)
+
+// The dashboard's `s` saves the JSON results and a recording of the same
+// races; --record (RecordPath) keeps a recording of them after every race.
+// Replayed, both give the saved JSON byte for byte.
+func TestSaveAlsoRecords(t *testing.T) {
+	noLeaks(t)
+	srv := startSim(t)
+	cfg := simConfig(srv, "Hi.", 40, "sim:ttft=10ms,tps=1500,tokens=30", "sim:ttft=10ms,tps=900,tokens=20,reasoning=10", "sim:fault=500")
+	dir := t.TempDir()
+	save := func(w io.Writer, c *config.Config, conc int, races [][][]probes.Result, interrupted bool) error {
+		return report.Build(report.Input{Config: c, Concurrency: conc, Races: races, Interrupted: interrupted}).WriteJSON(w)
+	}
+	record := func(path string, c *config.Config, conc int, races [][][]probes.Result, interrupted bool) error {
+		return recording.WriteFile(path, recording.NewHeader(c, conc, time.Time{}), c, races, interrupted)
+	}
+	live := filepath.Join(dir, "live.tpsr")
+	tm := startProgram(t, Options{Config: cfg, SaveDir: dir, Save: save, Record: record, RecordPath: live})
+	waitFor(t, tm, "faster than")
+	tm.Type("r")
+	waitFor(t, tm, "faster than") // the second race's verdict: r cleared the first one's
+	tm.Type("s")
+	waitFor(t, tm, "saved ")
+	quit(t, tm)
+
+	saved, _ := filepath.Glob(filepath.Join(dir, "tpsrace-*.json"))
+	if len(saved) != 1 {
+		t.Fatalf("saved %v, want one JSON file", saved)
+	}
+	want, _ := os.ReadFile(saved[0])
+	for _, path := range []string{strings.TrimSuffix(saved[0], ".json") + ".tpsr", live} {
+		rec, err := recording.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rec.Races) != 2 {
+			t.Errorf("%s: %d races, want 2", path, len(rec.Races))
+		}
+		var got bytes.Buffer
+		report.Build(rec.Report()).WriteJSON(&got)
+		if !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s replayed differs from the saved JSON:\nsaved:\n%s\nreplayed:\n%s", path, want, got.Bytes())
+		}
+	}
+}
+
+// A recorded race replayed in the dashboard, with the simulator gone, ends
+// with exactly the live race's figures (every figure the lanes and the
+// leaderboard show) and the live race's results; the header says REPLAY.
+func TestReplayInTheDashboardEqualsLive(t *testing.T) {
+	noLeaks(t)
+	srv := startSim(t)
+	cfg := simConfig(srv, "Hi.", 40, "sim:ttft=10ms,tps=1500,tokens=30", "sim:ttft=20ms,tps=600,tokens=20,reasoning=10", "sim:fault=500")
+	tm := startProgram(t, Options{Config: cfg, Concurrency: 2})
+	waitFor(t, tm, "faster than")
+	live := quit(t, tm)
+	srv.Close()
+
+	path := filepath.Join(t.TempDir(), "race.tpsr")
+	if err := recording.WriteFile(path, recording.NewHeader(cfg, 2, time.Time{}), cfg, live.s.history, false); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recording.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recorded := rec.Report()
+	recordedAt := rec.Header.RecordedAt
+	tm = startProgram(t, Options{Config: recorded.Config, Concurrency: rec.Header.Concurrency,
+		Replay: &Replay{Results: rec.Races[0].Results, RecordedAt: recordedAt}})
+	waitFor(t, tm, "REPLAY")
+	waitFor(t, tm, "faster than")
+	replayed := quit(t, tm)
+
+	if got, want := replayed.figures(), live.figures(); !reflect.DeepEqual(got, want) {
+		t.Errorf("replayed figures differ from the live ones:\nlive     %+v\nreplayed %+v", want, got)
+	}
+	if !reflect.DeepEqual(lastRace(t, replayed), rec.Races[0].Results) {
+		t.Error("the replay's results are not the recorded ones")
+	}
+	if !strings.Contains(replayed.View(), "recorded "+recordedAt.UTC().Format("2006-01-02 15:04 UTC")+" · 1×") {
+		t.Errorf("the header lacks the recording date and speed:\n%s", replayed.View())
+	}
+}
+
+// The replay's keys: space pauses its clock, +/- step its speed (shown in
+// the header), ← replays up to an earlier moment, r from the start; the
+// race still ends with the recorded results.
+func TestReplayKeys(t *testing.T) {
+	noLeaks(t)
+	rec, err := recording.Open("../testdata/race.tpsr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := &Replay{Results: rec.Races[0].Results, RecordedAt: rec.Header.RecordedAt}
+	tm := startProgram(t, Options{Config: rec.Report().Config, Replay: replay})
+	waitFor(t, tm, "REPLAY")
+	tm.Type(" ")
+	waitFor(t, tm, "⏸")
+	paused := replay.clock.Now()
+	time.Sleep(100 * time.Millisecond)
+	if now := replay.clock.Now(); now != paused {
+		t.Errorf("paused clock moved from %v to %v", paused, now)
+	}
+	tm.Type("-")
+	waitFor(t, tm, "0.5×")
+	tm.Type("+++")
+	waitFor(t, tm, "4×")
+	if speed, _ := replay.clock.state(); speed != 4 {
+		t.Errorf("speed %v after -, then + three times from 1×: want 4", speed)
+	}
+	// Still paused: only the keys move the clock.
+	tm.Send(tea.KeyMsg{Type: tea.KeyRight})
+	ahead := eventually(t, replay.clock, func(d time.Duration) bool { return d == paused+replay.step() }, "→ moves a tenth of the race ahead")
+	tm.Send(tea.KeyMsg{Type: tea.KeyLeft})
+	eventually(t, replay.clock, func(d time.Duration) bool { return d == ahead-replay.step() }, "← moves a tenth back")
+	tm.Type("r")
+	eventually(t, replay.clock, func(d time.Duration) bool { return d == 0 }, "r goes back to the start")
+	tm.Type(" ")
+	waitFor(t, tm, "faster than")
+	m := quit(t, tm)
+	if !reflect.DeepEqual(lastRace(t, m), rec.Races[0].Results) {
+		t.Error("the replay did not end with the recorded results")
+	}
+}
+
+// eventually waits until the clock satisfies ok (the program handles keys
+// in its own goroutine) and returns its time.
+func eventually(t *testing.T, c Clock, ok func(time.Duration) bool, what string) time.Duration {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		if d := c.Now(); ok(d) {
+			return d
+		}
+	}
+	t.Fatalf("%s: clock at %v", what, c.Now())
+	return 0
+}

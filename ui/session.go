@@ -1,0 +1,239 @@
+package ui
+
+import (
+	"slices"
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/llamacpp"
+	"tpsrace/metrics"
+	"tpsrace/probes"
+	"tpsrace/tokens"
+	"tpsrace/ui/live"
+)
+
+// phase is where the session's race stands.
+type phase int
+
+const (
+	phaseIdle      phase = iota // no race started yet
+	phasePreparing              // Options.Prepare readies local servers; no race until it returns
+	phaseCountdown              // --present: 3-2-1 on screen, no request sent yet
+	phaseStarting               // the race's requests are built, not yet released
+	phaseRacing                 // released: streams running
+	phaseFinished               // every stream ended
+	phaseStopped                // cancelled before its end
+)
+
+// running is whether the race has streams in flight (or about to be).
+func (p phase) running() bool { return p == phaseStarting || p == phaseRacing }
+
+// session is the dashboard's race lifecycle and history, with no Bubble
+// Tea in it: which providers race, the race on screen (its figures at any
+// race time) and the finished races `s` saves. The model starts and stops
+// the races; the session records what they report.
+type session struct {
+	providers   []config.Provider // the config's, with what Prepare found applied
+	details     []string          // provider index → on-box hardware line, "" for none
+	slots       []int             // provider index → llama-server slots, 0 for unknown
+	notReady    []error           // provider index → why Prepare could not ready it
+	maxTokens   int
+	finishAt    int    // --finish-at N: figures race to N tokens
+	prompt      string // for the next race
+	concurrency int    // for the next race
+
+	// The race on screen.
+	phase  phase
+	id     int   // its number: messages of other races are dropped
+	conc   int   // its concurrency
+	racing []int // its providers, by provider index: those ready
+	clock  Clock // its race time, nil until released
+	end    time.Duration
+	live   []*live.Provider // provider index → its streams and figures
+
+	// Finished races since the prompt or concurrency last changed: what `s` saves.
+	history       [][][]probes.Result
+	historyPrompt string
+	historyConc   int
+}
+
+func newSession(cfg *config.Config, concurrency int, preparing bool) *session {
+	s := &session{providers: slices.Clone(cfg.Providers), details: make([]string, len(cfg.Providers)),
+		maxTokens: cfg.MaxTokens, prompt: cfg.Prompt, concurrency: max(concurrency, 1)}
+	if preparing {
+		s.phase = phasePreparing
+	}
+	s.reset()
+	return s
+}
+
+// prepared applies what Prepare found, one result per provider.
+func (s *session) prepared(results []Prepared) {
+	s.notReady = make([]error, len(s.providers))
+	s.slots = make([]int, len(s.providers))
+	for i, r := range results {
+		if i >= len(s.providers) {
+			break
+		}
+		if r.BaseURL != "" {
+			s.providers[i].BaseURL = r.BaseURL
+		}
+		s.details[i], s.slots[i], s.notReady[i] = r.Detail, r.Slots, r.Err
+	}
+	s.phase = phaseIdle
+}
+
+// reset clears the screen's race for one at the current prompt and
+// concurrency, in the given phase. A provider Prepare could not ready has
+// failed already: its one stream is its error, and it stays out of the race.
+func (s *session) reset() {
+	s.conc, s.clock, s.end, s.racing = s.concurrency, nil, 0, nil
+	promptTokens := tokens.Count(s.prompt)
+	s.live = make([]*live.Provider, len(s.providers))
+	for i, p := range s.providers {
+		if err := s.notReadyErr(i); err != nil {
+			s.live[i] = live.NewProvider(i, p, 1, promptTokens)
+			s.live[i].Record(probes.Update{Done: &probes.Result{Provider: p.Name, Model: p.Model, Err: err}})
+		} else {
+			s.live[i] = live.NewProvider(i, p, s.conc, promptTokens)
+			s.racing = append(s.racing, i)
+		}
+		s.live[i].Detail = s.details[i]
+		if i < len(s.slots) {
+			// The note first: a narrow lane cuts the end of the line.
+			if note := llamacpp.QueueNote(s.conc, s.slots[i]); note != "" {
+				s.live[i].Detail = note + " · " + s.live[i].Detail
+			}
+		}
+	}
+}
+
+// countdown puts a new race on screen that waits for its countdown: no
+// request is built or sent until begin.
+func (s *session) countdown() {
+	s.id++
+	s.reset()
+	s.phase = phaseCountdown
+}
+
+// begin puts a new race on screen (unless countdown already did) and
+// describes it: the ready providers, the prompt, the concurrency.
+func (s *session) begin(retries int, clients *probes.Clients) probes.Race {
+	if s.phase != phaseCountdown {
+		s.id++
+		s.reset()
+	}
+	s.phase = phaseStarting
+	ready := make([]config.Provider, len(s.racing))
+	for k, i := range s.racing {
+		ready[k] = s.providers[i]
+	}
+	return probes.Race{Providers: ready, Request: probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens},
+		Concurrency: s.conc, Retries: retries, Clients: clients}
+}
+
+// released starts the race's clock.
+func (s *session) released(c Clock) {
+	s.clock = c
+	if s.phase == phaseStarting {
+		s.phase = phaseRacing
+	}
+}
+
+// record adds a batch of the race's updates; Provider is an index into the racing ones.
+func (s *session) record(updates []probes.Update) {
+	for _, u := range updates {
+		if u.Provider >= 0 && u.Provider < len(s.racing) {
+			s.live[s.racing[u.Provider]].Record(u)
+		}
+	}
+}
+
+// finish settles the race and keeps its results for `s`: by provider
+// index, with the failures of those Prepare could not ready, so that the
+// saved races line up with the config.
+func (s *session) finish(raced [][]probes.Result) {
+	s.phase = phaseFinished
+	results := make([][]probes.Result, len(s.live))
+	for k, streams := range raced {
+		results[s.racing[k]] = streams
+	}
+	for i, p := range s.live {
+		if s.notReadyErr(i) != nil {
+			results[i], _ = p.Results()
+		}
+	}
+	for _, streams := range results {
+		for _, r := range streams {
+			s.end = max(s.end, r.End)
+		}
+	}
+	if s.historyPrompt != s.prompt || s.historyConc != s.conc {
+		s.history, s.historyPrompt, s.historyConc = nil, s.prompt, s.conc
+	}
+	s.history = append(s.history, results)
+}
+
+// stop marks a race that has not ended as stopped, its time frozen (the
+// model cancels its streams).
+func (s *session) stop() {
+	if s.phase.running() || s.phase == phaseCountdown {
+		s.end = s.now()
+		s.phase = phaseStopped
+	}
+}
+
+// now is the race time on screen: the race clock while running, the last
+// stream's end once finished (the moment it stopped, if stopped), 0 before
+// the release.
+func (s *session) now() time.Duration {
+	switch {
+	case s.phase == phaseFinished || s.phase == phaseStopped:
+		return s.end
+	case s.clock == nil:
+		return 0
+	}
+	return s.clock.Now()
+}
+
+// figures are every provider's figures at race time now.
+func (s *session) figures(now time.Duration) []live.Figures {
+	figs := make([]live.Figures, len(s.live))
+	for i, p := range s.live {
+		figs[i] = p.Figures(now)
+		if s.finishAt > 0 {
+			p.RaceTo(&figs[i], s.finishAt)
+		}
+	}
+	return figs
+}
+
+// startSkew is how far apart the race's requests left after the release,
+// over the streams that have ended so far (metrics.StartSkew).
+func (s *session) startSkew() (time.Duration, bool) {
+	var sent []time.Duration
+	for _, i := range s.racing {
+		for _, st := range s.live[i].Streams {
+			if st.Result != nil {
+				sent = append(sent, st.Result.Sent)
+			}
+		}
+	}
+	return metrics.StartSkew(sent)
+}
+
+// notReadyErr is why Prepare could not ready provider i, nil when it did.
+func (s *session) notReadyErr(i int) error {
+	if i < len(s.notReady) {
+		return s.notReady[i]
+	}
+	return nil
+}
+
+// saveConfig is the config of the races `s` saves: the providers as they
+// raced and the prompt of the history.
+func (s *session) saveConfig(cfg *config.Config) *config.Config {
+	c := *cfg
+	c.Providers, c.Prompt = slices.Clone(s.providers), s.historyPrompt
+	return &c
+}
