@@ -25,7 +25,6 @@ type dashCmd struct {
 	race    raceFlags
 	theme   string
 	present bool
-	warm    bool
 	record  string
 	heats   int
 	finish  int
@@ -36,7 +35,6 @@ func (c *dashCmd) flags() *flag.FlagSet {
 	c.race.register(fs)
 	fs.StringVar(&c.theme, "theme", "", "colours: dark, light (for a white background) or high-contrast (default: by the terminal's background)")
 	fs.BoolVar(&c.present, "present", false, "presenter mode: 3-2-1 countdown, big tok/s, podium; provider names only; high contrast unless --theme")
-	fs.BoolVar(&c.warm, "warm", false, "open every provider's connection (TLS included) before each release, so TTFT measures the model, not the handshake")
 	fs.IntVar(&c.finish, "finish-at", 0, "finish line at N output tokens: the leaderboard ranks by the time to N (streams that stop short are named)")
 	fs.IntVar(&c.heats, "heats", 1, "race N times back to back and give the verdict over the heats")
 	fs.StringVar(&c.record, "record", "", "record the finished races to this file, rewritten after each race (tpsrace.race/v1; see tpsrace replay)")
@@ -87,7 +85,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return found
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: saveDir,
-		Theme: palette, Present: c.present, Warm: c.warm, Prepare: prepare, Save: saveJSON, Record: saveRecording, RecordPath: c.record, Heats: c.heats, FinishAt: c.finish})
+		Theme: palette, Present: c.present, Warm: c.race.warm, Prepare: prepare, Save: saveJSON, Record: saveRecording, RecordPath: c.record, Heats: c.heats, FinishAt: c.finish})
 }
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.

@@ -26,6 +26,6 @@ func (f *raceFlags) startHeadless(ctx context.Context, runs int, stderr io.Write
 	closeSession := s.close
 	s.close = func() { clients.Close(); closeSession() }
 	race := probes.Race{Providers: s.cfg.Providers, Request: probes.Request{Prompt: s.cfg.Prompt, MaxTokens: s.cfg.MaxTokens},
-		Concurrency: f.concurrency, Retries: f.retries, Clients: clients}
+		Concurrency: f.concurrency, Retries: f.retries, Clients: clients, Warm: f.warm}
 	return s, race, nil
 }
