@@ -163,7 +163,6 @@ func anyCompleted(b *report.Bench) error {
 	return errAllFailed
 }
 
-
 // progress is the line bench keeps on stderr while it runs: rewritten in
 // place on a terminal, one line per finished race otherwise (logs, CI).
 type progress struct {
