@@ -30,6 +30,10 @@ type Race struct {
 	Concurrency int // streams per provider; 0 means 1
 	Retries     int // retries allowed before a stream's first byte
 	Clients     *Clients
+	// Warm opens every stream's connection (DNS, TCP, TLS) before the
+	// release, with the pooled client the stream then reuses, so that TTFT
+	// measures the model and not the handshake (--warm).
+	Warm bool
 	// OnRelease, when set, is called once with the release instant, before
 	// any stream is let go (so before any update). It must not block: the
 	// streams wait for it.
@@ -85,6 +89,13 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 		defer clients.Close()
 	}
 	results := make([][]Result, len(r.Providers))
+	if r.Warm {
+		var warming sync.WaitGroup
+		for _, p := range r.Providers {
+			warming.Go(func() { warmUp(ctx, clients.get(p, conc), p, conc) })
+		}
+		warming.Wait()
+	}
 	var ready, done sync.WaitGroup
 	start := make(chan struct{})
 	var release time.Time // written before start is closed, read after

@@ -29,6 +29,7 @@ type Options struct {
 	Config      *config.Config // prompt, max tokens, providers; Simulated labels the header. Never written.
 	Concurrency int            // streams per provider (default 1); `c` cycles 1→4→16→64
 	Retries     int            // retries allowed before a stream's first byte
+	Warm        bool           // open every connection before each release (--warm, probes.Race.Warm)
 	SaveDir     string         // where `s` writes results ("." by default)
 	Theme       theme.Name     // the palette (--theme); Auto picks dark or light by the terminal's background
 	// Present is presenter mode (--present): a 3-2-1 countdown before each
@@ -416,6 +417,7 @@ func (m *Model) startRace() tea.Cmd {
 func (m *Model) release() tea.Cmd {
 	m.tick++
 	race := m.s.begin(m.opts.Retries, m.clients)
+	race.Warm = m.opts.Warm
 	m.newPanes()
 	m.race = startRace(m.ctx, m.s.id, m.opts.Source(race))
 	m.relayout()

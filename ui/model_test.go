@@ -241,3 +241,12 @@ func TestHelpExplainsTheFigures(t *testing.T) {
 		t.Errorf("esc leaves the help: mode %v", m.mode)
 	}
 }
+
+// The zoomed lane shows where the time to first token went on the network:
+// the request leaving, DNS, connect, TLS, the first byte.
+func TestZoomShowsTheNetworkPhases(t *testing.T) {
+	m := update(finishedRace(120, 40), press("1"))
+	if want := "network  sent +12µs · DNS 1.0ms · connect 2.0ms · TLS 9.0ms · first byte 209ms"; !strings.Contains(m.View(), want) {
+		t.Errorf("zoomed lane lacks %q:\n%s", want, m.View())
+	}
+}

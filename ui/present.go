@@ -35,13 +35,13 @@ var bigGlyphs = map[rune][5]string{
 	'8': {"████", "█  █", "████", "█  █", "████"},
 	'9': {"████", "█  █", "████", "   █", "████"},
 	'.': {"  ", "  ", "  ", "  ", "█ "},
-	',': {"  ", "  ", "  ", "▄ ", "▀ "},
+	',': {"  ", "  ", "  ", " █", "█ "},
 	'–': {"    ", "    ", "████", "    ", "    "},
 }
 
-// bigText is s in bigGlyphs, one space between glyphs; runes without a
-// glyph are left out.
-func bigText(s string) []string {
+// bigText is s in bigGlyphs, one space between glyphs, each cell scale ×
+// scale; runes without a glyph are left out.
+func bigText(s string, scale int) []string {
 	rows := make([]string, 5)
 	for _, r := range s {
 		g, ok := bigGlyphs[r]
@@ -55,7 +55,20 @@ func bigText(s string) []string {
 			rows[k] += g[k]
 		}
 	}
-	return rows
+	if scale <= 1 {
+		return rows
+	}
+	var scaled []string
+	for _, row := range rows {
+		var sb strings.Builder
+		for _, r := range row {
+			sb.WriteString(strings.Repeat(string(r), scale))
+		}
+		for range scale {
+			scaled = append(scaled, sb.String())
+		}
+	}
+	return scaled
 }
 
 // center pads s on both sides to width.
@@ -83,11 +96,8 @@ func (m *Model) presentBody(figs []live.Figures, width, height int) []string {
 func (m *Model) countdownLines(width, height int) []string {
 	s := m.styles
 	var lines []string
-	for _, row := range bigText(itoa(m.count)) {
-		wide := strings.NewReplacer("█", "██", " ", "  ", "▄", "▄▄", "▀", "▀▀").Replace(row)
-		for range 2 {
-			lines = append(lines, s.Title.Render(center(wide, width)))
-		}
+	for _, row := range bigText(itoa(m.count), 2) {
+		lines = append(lines, s.Title.Render(center(row, width)))
 	}
 	names := make([]string, len(m.s.live))
 	for i, p := range m.s.live {
@@ -152,27 +162,45 @@ func (m *Model) card(i int, f live.Figures, place, finish, width, height int) []
 	if f.HasSpeed {
 		speed = format.TPS(f.Speed)
 	}
-	body := []string{center(accent.Render(m.s.live[i].Name)+"  "+status, iw), ""}
-	digits := bigText(speed)
-	if ansi.StringWidth(digits[0]) > iw || height < 12 {
-		body = append(body, center(accent.Render(speed)+s.Label.Render(" tok/s"), iw))
-	} else {
-		for _, row := range digits {
-			body = append(body, center(accent.Render(row), iw))
-		}
-		body = append(body, center(s.Label.Render("tok/s"), iw))
-	}
-	bar := max(iw-4, 1)
-	filled := int(live.Progress(f, finish) * float64(bar))
-	body = append(body, "", center(accent.Render(strings.Repeat("█", filled))+s.Label.Render(strings.Repeat("░", bar-filled)), iw))
 	ttft := "–"
 	if f.HasTTFT {
 		ttft = format.Duration(f.TTFT)
 	}
-	body = append(body, center(s.Label.Render("TTFT ")+s.Status.Render(ttft)+s.Label.Render("  ·  ")+s.Status.Render(itoa(f.Tokens))+s.Label.Render(" tokens"), iw))
+	name := center(accent.Render(m.s.live[i].Name)+"  "+status, iw)
+	bar := max(iw-4, 1)
+	filled := int(live.Progress(f, finish) * float64(bar))
+	progress := center(accent.Render(strings.Repeat("█", filled))+s.Label.Render(strings.Repeat("░", bar-filled)), iw)
+	figures := s.Label.Render("TTFT ") + s.Status.Render(ttft) + s.Label.Render("  ·  ") + s.Status.Render(itoa(f.Tokens)) + s.Label.Render(" tokens")
+	// The biggest digits that fit, then the rest as room allows.
+	ih := max(height-2, 0)
+	scale := 2
+	for scale > 0 && (5*scale+3 > ih || ansi.StringWidth(bigText(speed, scale)[0]) > iw) {
+		scale--
+	}
+	var body []string
+	switch {
+	case scale == 0:
+		body = []string{name, center(accent.Render(speed)+s.Label.Render(" tok/s"), iw), progress, center(figures, iw)}
+	case 5*scale+6 <= ih:
+		body = append([]string{name, ""}, m.centered(bigText(speed, scale), accent, iw)...)
+		body = append(body, center(s.Label.Render("tok/s"), iw), "", progress, center(figures, iw))
+	default:
+		body = append([]string{name}, m.centered(bigText(speed, scale), accent, iw)...)
+		body = append(body, progress, center(s.Label.Render("tok/s  ·  ")+figures, iw))
+	}
+	body = append(make([]string, max(ih-len(body), 0)/2), body...) // vertically centred
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(s.Palette.ProviderColor(i)).
 		Width(iw).Height(max(height-2, 0)).MaxHeight(height)
-	return padLines(splitLines(box.Render(strings.Join(body[:min(len(body), max(height-2, 0))], "\n"))), height)
+	return padLines(splitLines(box.Render(strings.Join(body[:min(len(body), ih)], "\n"))), height)
+}
+
+// centered is rows in style, each centred in width.
+func (m *Model) centered(rows []string, style lipgloss.Style, width int) []string {
+	out := make([]string, len(rows))
+	for k, row := range rows {
+		out[k] = center(style.Render(row), width)
+	}
+	return out
 }
 
 // podium is the finished race: the three fastest on steps (2nd, 1st, 3rd),
@@ -187,7 +215,10 @@ func (m *Model) podium(figs []live.Figures, width, height int) []string {
 		}
 	}
 	steps := []int{1, 0, 2} // 2nd on the left, 1st in the middle, 3rd on the right
-	stepRows := []int{9, 6, 4}
+	// The steps are as high as the window allows, up to 9 rows: the
+	// places, names, speeds and verdict always show.
+	first := min(max(height-9-4, 1), 9)
+	stepRows := []int{first, max(first*2/3, 1), max(first*4/9, 1)}
 	colW := width / 3
 	tallest := 3 + 5 + 1 + stepRows[0]
 	grid := make([][]string, 3)
@@ -201,9 +232,7 @@ func (m *Model) podium(figs []live.Figures, width, height int) []string {
 			accent := s.Provider(i)
 			var stack []string
 			stack = append(stack, center(s.Lane.Places[rank].Render(format.Ordinal(rank+1)), colW), center(accent.Render(m.s.live[i].Name), colW), center("", colW))
-			for _, row := range bigText(format.TPS(figs[i].Speed)) {
-				stack = append(stack, center(accent.Render(row), colW))
-			}
+			stack = append(stack, m.centered(bigText(format.TPS(figs[i].Speed), 1), accent, colW)...)
 			stack = append(stack, center(s.Label.Render("tok/s"), colW))
 			for range stepRows[rank] {
 				stack = append(stack, center(s.Step.Render(strings.Repeat("█", max(colW-4, 1))), colW))

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"tpsrace/sim"
@@ -90,5 +92,36 @@ func TestPresentRaceAgainCountsDownAgain(t *testing.T) {
 	m = update(m, countdownMsg{race: id, left: 0}) // the old countdown's end
 	if m.race != nil {
 		t.Fatal("the cancelled countdown released a race")
+	}
+}
+
+// The countdown, the cards and the podium fill any window exactly, and the
+// podium always keeps its verdict.
+func TestPresentFitsEverySize(t *testing.T) {
+	cfg, updates, results := recordedRace()
+	for _, size := range [][2]int{{40, 12}, {80, 24}, {120, 30}, {160, 48}, {240, 60}, {30, 8}} {
+		w, h := size[0], size[1]
+		m := update(New(Options{Config: cfg, Present: true}), tea.WindowSizeMsg{Width: w, Height: h})
+		m = update(m, raceAgainMsg{})
+		m.s.begin(0, nil) // the countdown's end, without a live race
+		m = update(m, releasedMsg{race: m.s.id, clock: fixedClock(300 * ms)})
+		m = update(m, batchMsg{race: m.s.id, updates: updates[:len(updates)/2]})
+		mid := m.View()
+		m = update(m, batchMsg{race: m.s.id, updates: updates[len(updates)/2:]})
+		m = update(m, raceDoneMsg{race: m.s.id, results: results})
+		for state, screen := range map[string]string{"mid-race": mid, "podium": m.View()} {
+			lines := strings.Split(screen, "\n")
+			if len(lines) != h {
+				t.Errorf("%dx%d %s: %d lines", w, h, state, len(lines))
+			}
+			for _, l := range lines {
+				if ansi.StringWidth(l) > w {
+					t.Errorf("%dx%d %s: line %q is %d wide", w, h, state, l, ansi.StringWidth(l))
+				}
+			}
+		}
+		if h >= 24 && !strings.Contains(m.View(), "fast-wafer is 80× faster than laptop") {
+			t.Errorf("%dx%d: the podium lost the verdict:\n%s", w, h, m.View())
+		}
 	}
 }

@@ -182,3 +182,21 @@ func TestSaveWritesTheFinishedRaces(t *testing.T) {
 }
 
 func (m *Model) figures() []live.Figures { return m.s.figures(m.s.now()) }
+
+// With Warm the connections are open before the release: the zoomed lane
+// says its stream reused one, and the header shows the start skew.
+func TestWarmRaceReusesTheConnection(t *testing.T) {
+	noLeaks(t)
+	srv := startSim(t)
+	cfg := simConfig(srv, "Hi.", 50, "sim:ttft=10ms,tps=2000,tokens=20", "sim:ttft=10ms,tps=1000,tokens=20")
+	tm := startProgram(t, Options{Config: cfg, Warm: true})
+	waitForAll(t, tm, "faster than", "start skew")
+	tm.Type("1")
+	waitFor(t, tm, "reused connection")
+	m := quit(t, tm)
+	for _, streams := range lastRace(t, m) {
+		if r := streams[0]; r.Phases.Connected != 0 || !r.OK() {
+			t.Errorf("%s: connected at %v (want reused), err %v", r.Provider, r.Phases.Connected, r.Err)
+		}
+	}
+}

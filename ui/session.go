@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tpsrace/config"
+	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/tokens"
 	"tpsrace/ui/live"
@@ -192,6 +193,20 @@ func (s *session) figures(now time.Duration) []live.Figures {
 		figs[i] = p.Figures(now)
 	}
 	return figs
+}
+
+// startSkew is how far apart the race's requests left after the release,
+// over the streams that have ended so far (metrics.StartSkew).
+func (s *session) startSkew() (time.Duration, bool) {
+	var sent []time.Duration
+	for _, i := range s.racing {
+		for _, st := range s.live[i].Streams {
+			if st.Result != nil {
+				sent = append(sent, st.Result.Sent)
+			}
+		}
+	}
+	return metrics.StartSkew(sent)
 }
 
 // notReadyErr is why Prepare could not ready provider i, nil when it did.

@@ -165,6 +165,9 @@ func (m *Model) header() []string {
 		conc += s.Paused.Render(" (next " + itoa(m.s.concurrency) + ")")
 	}
 	parts = append(parts, s.Label.Render(itoa(len(m.lanes))+" providers ")+s.Status.Render(conc))
+	if skew, ok := m.s.startSkew(); ok {
+		parts = append(parts, s.Label.Render("start skew ")+s.Status.Render(format.Precise(skew)))
+	}
 	if m.paused {
 		parts = append(parts, s.Paused.Render("⏸ PAUSED"))
 	}

@@ -31,6 +31,19 @@ func Duration(d time.Duration) string {
 	}
 }
 
+// Precise is a short time to the microsecond: "38µs", "2.4ms", then as Duration.
+func Precise(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "-" + Precise(-d)
+	case d < time.Millisecond:
+		return strconv.FormatInt(d.Microseconds(), 10) + "µs"
+	case d < 10*time.Millisecond:
+		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + "ms"
+	}
+	return Duration(d)
+}
+
 // TPS is a speed in tokens (or words) per second: "1,820", "125", "25.3", "0.84".
 func TPS(v float64) string {
 	switch {

@@ -347,6 +347,9 @@ func (m *Model) renderBox() string {
 		if m.finish > 0 && ih >= 4 {
 			body = append(body, m.trackLine(iw))
 		}
+		if line := m.networkLine(); m.zoomed && line != "" {
+			body = append(body, ansi.Truncate(line, iw, "…"))
+		}
 		if sparkRows > 0 {
 			body = append(body, m.sparkLines(iw, sparkRows)...)
 		}
@@ -525,6 +528,32 @@ func (m *Model) figureFields() []string {
 		fields = append(fields, m.paint.Label.Render(itoa(f.Streams)+" streams"))
 	}
 	return fields
+}
+
+// networkLine is where stream 0's time to first token went, apart from
+// the model: its request leaving, DNS, connect and TLS (none on a reused
+// connection, as with --warm), the first response byte; all since the
+// release. "" until the stream has ended.
+func (m *Model) networkLine() string {
+	r := m.provider.Streams[0].Result
+	if r == nil || r.Phases.FirstByte == 0 {
+		return ""
+	}
+	p := r.Phases
+	parts := []string{m.Styles.Label.Render("sent ") + m.Styles.Value.Render("+"+format.Precise(r.Sent))}
+	for _, ph := range []struct {
+		name string
+		at   time.Duration
+	}{{"DNS", p.DNS}, {"connect", p.Connected}, {"TLS", p.TLS}} {
+		if ph.at > 0 {
+			parts = append(parts, m.Styles.Label.Render(ph.name+" ")+m.Styles.Value.Render(format.Precise(ph.at)))
+		}
+	}
+	if p.Connected == 0 {
+		parts = append(parts, m.Styles.Label.Render("reused connection"))
+	}
+	parts = append(parts, m.Styles.Label.Render("first byte ")+m.Styles.Value.Render(format.Precise(p.FirstByte)))
+	return m.Styles.Label.Render("network  ") + strings.Join(parts, m.Styles.Label.Render(" · "))
 }
 
 // badges go in the bottom border: how the speed feels, and how it
