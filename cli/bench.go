@@ -62,7 +62,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	clients := &probes.Clients{}
 	defer clients.Close()
 	race := probes.Race{Providers: s.cfg.Providers, Request: probes.Request{Prompt: s.cfg.Prompt, MaxTokens: s.cfg.MaxTokens},
-		Concurrency: c.race.concurrency, Retries: c.race.retries, Clients: clients}
+		Concurrency: c.race.concurrency, Retries: c.race.retries, Clients: clients, Warm: c.race.warm}
 	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, c.runs)
 	before := serverTotals(ctx, s.cfg)
 	for run := range c.runs {

@@ -20,7 +20,6 @@ type dashCmd struct {
 	race    raceFlags
 	theme   string
 	present bool
-	warm    bool
 }
 
 func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -29,7 +28,6 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	c.race.register(fs)
 	fs.StringVar(&c.theme, "theme", "", "colours: dark, light (for a white background) or high-contrast (default: by the terminal's background)")
 	fs.BoolVar(&c.present, "present", false, "presenter mode: 3-2-1 countdown, big tok/s, podium; provider names only; high contrast unless --theme")
-	fs.BoolVar(&c.warm, "warm", false, "open every provider's connection (TLS included) before each release, so TTFT measures the model, not the handshake")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}
@@ -62,7 +60,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return found
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: ".",
-		Theme: palette, Present: c.present, Warm: c.warm, Prepare: prepare, Save: saveJSON})
+		Theme: palette, Present: c.present, Warm: c.race.warm, Prepare: prepare, Save: saveJSON})
 }
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.

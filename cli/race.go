@@ -33,6 +33,7 @@ type raceFlags struct {
 	concurrency int
 	only        string
 	retries     int
+	warm        bool
 	timeouts    config.Timeouts
 }
 
@@ -43,6 +44,7 @@ func (f *raceFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.concurrency, "concurrency", 1, "simultaneous streams (users) per provider")
 	fs.StringVar(&f.only, "only", "", "comma-separated provider names to race (default: all)")
 	fs.IntVar(&f.retries, "retries", 0, "retry a request that fails before its first byte up to N times (recorded as retries)")
+	fs.BoolVar(&f.warm, "warm", false, "open every stream's connection (TLS included) before each release, so TTFT measures the model, not the handshake")
 	fs.DurationVar(&f.timeouts.Connect, "connect-timeout", 0, "limit until response headers (default from file, else 10s)")
 	fs.DurationVar(&f.timeouts.FirstToken, "first-token-timeout", 0, "limit until the first token (default from file, else 60s)")
 	fs.DurationVar(&f.timeouts.Stall, "stall-timeout", 0, "longest silence between bytes (default from file, else 20s)")

@@ -30,7 +30,7 @@ func TestBinaryInTmux(t *testing.T) {
 	// In an empty directory (no providers.yaml) it races the built-in
 	// simulated providers, at 120×40.
 	t.Run("simulated", func(t *testing.T) {
-		tr := startTmux(t, bin, t.TempDir(), 120, 40)
+		tr := startTmux(t, bin, t.TempDir(), 120, 40, []string{"COLORTERM=truecolor"})
 		s := tr.waitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
 		// Settled: every provider has its finish place, and the verdict is up.
 		for _, want := range []string{"SIMULATED", "finished in", "sim-wafer", "sim-laptop", "1st", "2nd", "3rd", "4th", "▶ sim-"} {
@@ -39,6 +39,19 @@ func TestBinaryInTmux(t *testing.T) {
 			}
 		}
 		tr.quit()
+	})
+
+	// NO_COLOR drops every colour, whatever the theme.
+	t.Run("NO_COLOR", func(t *testing.T) {
+		for _, env := range [][]string{{"COLORTERM=truecolor"}, {"COLORTERM=truecolor", "NO_COLOR=1"}} {
+			tr := startTmux(t, bin, t.TempDir(), 120, 40, env, "--theme", "light")
+			tr.waitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
+			coloured, _ := tr.tmux("capture-pane", "-p", "-e", "-t", "race")
+			if has := strings.Contains(coloured, "\x1b[38;2;"); has == (len(env) > 1) {
+				t.Errorf("%v: colours on screen %v", env, has)
+			}
+			tr.quit()
+		}
 	})
 
 	// A providers.yaml with two providers on a simulator, one whose key is
@@ -55,7 +68,7 @@ func TestBinaryInTmux(t *testing.T) {
 	}
 
 	t.Run("skipped and footer at 80x24", func(t *testing.T) {
-		tr := startTmux(t, bin, work, 80, 24)
+		tr := startTmux(t, bin, work, 80, 24, nil)
 		s := tr.waitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
 		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 		if want := "skipped: groq — TPSRACE_TEST_UNSET_KEY is not set; my-vllm — nothing is"; len(lines) < 3 ||
@@ -79,7 +92,7 @@ func TestBinaryInTmux(t *testing.T) {
 
 	t.Run("present releases after the countdown", func(t *testing.T) {
 		before := promptTokensServed(t, srv)
-		tr := startTmux(t, bin, work, 80, 24, "--present")
+		tr := startTmux(t, bin, work, 80, 24, nil, "--present")
 		s := tr.waitScreen("the countdown", func(s string) bool { return strings.Contains(s, "every provider gets the prompt") })
 		if n := promptTokensServed(t, srv); n != before {
 			t.Errorf("during the countdown the simulator got %d prompt tokens", n-before)
@@ -109,13 +122,13 @@ type tmuxRun struct {
 }
 
 // startTmux runs bin with args in dir, in a w × h terminal, with
-// TPSRACE_TEST_UNSET_KEY unset.
-func startTmux(t *testing.T, bin, dir string, w, h int, args ...string) *tmuxRun {
+// TPSRACE_TEST_UNSET_KEY unset and env (VAR=value) set.
+func startTmux(t *testing.T, bin, dir string, w, h int, env []string, args ...string) *tmuxRun {
 	t.Helper()
 	tmp := t.TempDir()
 	tr := &tmuxRun{t: t, socket: "tpsrace-test-" + strconv.Itoa(os.Getpid()) + "-" + filepath.Base(tmp), exitFile: filepath.Join(tmp, "exit")}
 	t.Cleanup(func() { tr.tmux("kill-server") })
-	script := "cd " + dir + " && unset TPSRACE_TEST_UNSET_KEY && TERM=xterm-256color " + bin + " " + strings.Join(args, " ") +
+	script := "cd " + dir + " && unset TPSRACE_TEST_UNSET_KEY && env TERM=xterm-256color " + strings.Join(env, " ") + " " + bin + " " + strings.Join(args, " ") +
 		"; echo $? > " + tr.exitFile + "; sleep 30"
 	if out, err := tr.tmux("new-session", "-d", "-s", "race", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "sh", "-c", script); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)

@@ -44,8 +44,10 @@ func (m *Model) helpPage() []string {
 	lines = append(lines, splitLines(m.help.FullHelpView(row))...)
 	lines = append(lines, "", s.Title.Render("What the numbers mean")+s.Label.Render(" (README: What the numbers mean)"), "")
 	for _, f := range figureHelp() {
-		line := s.Status.Render(format.PadRight(f[0], 14)) + s.Label.Render(f[1])
-		lines = append(lines, ansi.Truncate(line, m.width, "…"))
+		lines = append(lines, s.Status.Render(format.PadRight(f[0], 14))+s.Label.Render(f[1]))
+	}
+	for i, line := range lines {
+		lines[i] = ansi.Truncate(line, m.width, "…")
 	}
 	return lines
 }

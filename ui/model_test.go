@@ -52,6 +52,9 @@ func TestResizeMidRaceFitsEverySize(t *testing.T) {
 		m = update(m, press("2"))
 		check(m, s[0], s[1])
 		m = update(m, press("esc"))
+		m = update(m, press("?"))
+		check(m, s[0], s[1])
+		m = update(m, press("esc"))
 	}
 	m = update(m, raceDoneMsg{race: m.s.id, results: results})
 	for w := 30; w <= 200; w += 17 {

@@ -215,12 +215,22 @@ func (m *Model) podium(figs []live.Figures, width, height int) []string {
 		}
 	}
 	steps := []int{1, 0, 2} // 2nd on the left, 1st in the middle, 3rd on the right
-	// The steps are as high as the window allows, up to 9 rows: the
-	// places, names, speeds and verdict always show.
-	first := min(max(height-9-4, 1), 9)
-	stepRows := []int{first, max(first*2/3, 1), max(first*4/9, 1)}
 	colW := width / 3
-	tallest := 3 + 5 + 1 + stepRows[0]
+	// Digits twice as big when the window has room for them and 4 rows of
+	// steps; the steps as high as the window allows, up to 9 rows: the
+	// places, names, speeds and verdict always show.
+	scale := 2
+	for _, i := range top {
+		if ansi.StringWidth(bigText(format.TPS(figs[i].Speed), 2)[0]) > colW-2 {
+			scale = 1
+		}
+	}
+	if height-4-3-1-5*2 < 4 {
+		scale = 1
+	}
+	first := min(max(height-4-3-1-5*scale, 1), 9)
+	stepRows := []int{first, max(first*2/3, 1), max(first*4/9, 1)}
+	tallest := 3 + 5*scale + 1 + stepRows[0]
 	grid := make([][]string, 3)
 	for k, rank := range steps {
 		col := make([]string, tallest)
@@ -232,7 +242,7 @@ func (m *Model) podium(figs []live.Figures, width, height int) []string {
 			accent := s.Provider(i)
 			var stack []string
 			stack = append(stack, center(s.Lane.Places[rank].Render(format.Ordinal(rank+1)), colW), center(accent.Render(m.s.live[i].Name), colW), center("", colW))
-			stack = append(stack, m.centered(bigText(format.TPS(figs[i].Speed), 1), accent, colW)...)
+			stack = append(stack, m.centered(bigText(format.TPS(figs[i].Speed), scale), accent, colW)...)
 			stack = append(stack, center(s.Label.Render("tok/s"), colW))
 			for range stepRows[rank] {
 				stack = append(stack, center(s.Step.Render(strings.Repeat("█", max(colW-4, 1))), colW))

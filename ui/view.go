@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -107,18 +108,26 @@ func (m *Model) compose() {
 		m.screen = ""
 		return
 	}
-	lines := m.header()
+	// Lines are cut to the width, except the panes' own: the layout sized
+	// them, and a frame need not measure them again.
+	cut := func(lines []string) []string {
+		for i, line := range lines {
+			lines[i] = ansi.Truncate(line, m.width, "")
+		}
+		return lines
+	}
+	lines := cut(m.header())
 	if m.skipped != "" {
 		lines = append(lines, m.skipped)
 	}
 	var body []string
 	switch {
 	case m.mode == modeEditor:
-		body = m.editorLines()
+		body = cut(m.editorLines())
 	case m.mode == modeHelp:
 		body = m.page
 	case m.opts.Present:
-		body = m.stage
+		body = cut(slices.Clone(m.stage))
 	case l.Zoomed:
 		body = splitLines(m.lanes[m.zoom].View())
 	default:
@@ -128,12 +137,8 @@ func (m *Model) compose() {
 	for len(lines) < m.height-l.Footer {
 		lines = append(lines, "")
 	}
-	lines = append(lines, m.footerLine())
-	lines = lines[:m.height]
-	for i, line := range lines {
-		lines[i] = ansi.Truncate(line, m.width, "")
-	}
-	m.screen = strings.Join(lines, "\n")
+	lines = append(lines, ansi.Truncate(m.footerLine(), m.width, ""))
+	m.screen = strings.Join(lines[:m.height], "\n")
 }
 
 // status is the header's word for the race's phase.
