@@ -78,6 +78,15 @@ func TestBinaryInTmux(t *testing.T) {
 		if last := strings.TrimRight(lines[len(lines)-1], " "); !strings.HasSuffix(last, "? help, figures • q quit") {
 			t.Errorf("the footer %q lacks ? and q", last)
 		}
+		// The models' IDs ("sim:ttft=20ms,tps=800,tokens=200") are longer
+		// than a 40-column lane's title: they are cut, the badge is not.
+		for _, title := range []string{"1 quick", "2 steady"} {
+			for _, l := range lines {
+				if strings.Contains(l, title) && !strings.Contains(l, "✓ 1st") && !strings.Contains(l, "✓ 2nd") {
+					t.Errorf("the title %q lost its badge", l)
+				}
+			}
+		}
 		tr.quit()
 	})
 

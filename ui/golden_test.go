@@ -65,6 +65,7 @@ var goldenStates = []struct {
 		return raceAt(Options{Config: cfg}, updates, 2*time.Second, w, h)
 	}},
 	{"zoomed", func(w, h int) Model { return update(finishedRace(w, h), press("2")) }},
+	{"tok-s-chart", func(w, h int) Model { return update(finishedRace(w, h), press("v")) }},
 	{"C=16", func(w, h int) Model {
 		cfg, updates := queuedRace(16)
 		return raceAt(Options{Config: cfg, Concurrency: 16}, updates, 2500*ms, w, h)
@@ -88,6 +89,25 @@ func TestGolden(t *testing.T) {
 				golden.RequireEqual(t, []byte(view))
 			})
 		}
+	}
+}
+
+// v switches the chart between the race (tokens so far) and live tok/s,
+// and the choice stays for the next race.
+func TestChartKeySwitchesThePlot(t *testing.T) {
+	m := finishedRace(160, 48)
+	if !strings.Contains(m.View(), "tokens so far") {
+		t.Fatalf("the chart starts on the race:\n%s", m.View())
+	}
+	m = update(m, press("v"))
+	if !strings.Contains(m.View(), "live tok/s · log scale") || strings.Contains(m.View(), "tokens so far") {
+		t.Fatalf("v shows live tok/s on the lanes' log scale:\n%s", m.View())
+	}
+	m.newPanes()
+	m.relayout()
+	m.refresh()
+	if !strings.Contains(m.View(), "live tok/s") {
+		t.Errorf("a new race keeps the chart's plot:\n%s", m.View())
 	}
 }
 

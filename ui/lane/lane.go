@@ -1,11 +1,12 @@
 // Package lane is one provider's pane of the race: its status, live figures,
-// a sparkline of its live tok/s against reading speed, and its answer
-// streaming in, word-wrapped and following the tail. Zoomed, the pane shows
-// the whole answer in a scrollable viewport.
+// its race track toward the finish line every lane shares, a sparkline of
+// its live tok/s against reading speed on the scale every lane shares, and
+// its answer streaming in, word-wrapped and following the tail. Zoomed, the
+// pane shows the whole answer in a scrollable viewport.
 //
 //	l := lane.New(provider, lane.DefaultStyles(p).WithAccent(color))
 //	l.SetSize(60, 14)
-//	l, _ = l.Update(lane.FrameMsg{Now: now, Figures: provider.Figures(now)})
+//	l, _ = l.Update(lane.FrameMsg{Now: now, Figures: provider.Figures(now), Scale: scale, Finish: 400})
 //	fmt.Println(l.View())
 //
 // Everything is rendered on FrameMsg (and on size or mode changes) and

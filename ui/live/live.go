@@ -3,7 +3,8 @@
 // package metrics evaluated at a moment of the race. It computes no figure
 // of its own; it only picks which metrics function applies (SoFar while a
 // stream runs, Compute once it ends) and takes medians across the streams
-// of one provider.
+// of one provider. scale.go holds what every lane is drawn against: the
+// shared tok/s scale and the race track's finish line.
 package live
 
 import (
