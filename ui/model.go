@@ -99,7 +99,7 @@ type Model struct {
 	chart       speedchart.Model
 	tick        int // the live frame-tick chain; others are dropped
 	paused      bool
-	zoom, focus int // lane index, -1 for none
+	zoom, focus int              // lane index, -1 for none
 	stats       llamastats.Model // the zoomed llama.cpp lane's /metrics line (serverstats.go)
 
 	// Finished races since the prompt or concurrency last changed: what `s` saves.
