@@ -172,7 +172,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case llamastats.Msg:
 		var cmd tea.Cmd
 		m.stats, cmd = m.stats.Update(msg)
-		m.compose()
+		if !m.paused {
+			m.compose()
+		}
 		return m, cmd
 	case batchMsg:
 		if msg.race != m.raceID {
