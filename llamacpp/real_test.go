@@ -4,6 +4,7 @@ package llamacpp
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -48,24 +49,18 @@ func TestRealLlamaServer(t *testing.T) {
 	p, srv := startReal(t, ctx, "2")
 	pgid := srv.process.Pid
 
-	const maxTokens = 512
-	results := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "Say something.", MaxTokens: maxTokens}, Concurrency: 2}.Run(ctx, nil)
-	for _, r := range results[0] {
-		if !r.OK() {
-			t.Fatalf("stream %d: %v (server log: %s)", r.Stream, r.Err, srv.LogPath())
+	// The speeds agree unless another process delays the server's sending or
+	// the client's reading (a busy machine can only add error): best of three.
+	const maxTokens, attempts = 512, 3
+	var predicted, predictedMS float64 // the streams' own timings, summed over the races
+	for attempt := 1; ; attempt++ {
+		disagree := raceAndCompare(t, ctx, p, srv, maxTokens, &predicted, &predictedMS)
+		if disagree == "" {
+			break
 		}
-		f := metrics.Compute(&r, 0)
-		if r.FinishReason != "length" || f.OutputTokens != maxTokens {
-			t.Errorf("stream %d: finish %q after %d tokens, want \"length\" after %d: the tiny model never stops by itself", r.Stream, r.FinishReason, f.OutputTokens, maxTokens)
-		}
-		if !f.HasServerTPS || !f.HasOutputTPS {
-			t.Errorf("stream %d: server_tps %v (%v), output_tps %v (%v): want both", r.Stream, f.ServerTPS, f.HasServerTPS, f.OutputTPS, f.HasOutputTPS)
-			continue
-		}
-		diff := f.ServerTPS/f.OutputTPS - 1
-		t.Logf("stream %d: server_tps %.1f, output_tps %.1f: %+.2f%%", r.Stream, f.ServerTPS, f.OutputTPS, 100*diff)
-		if diff > 0.05 || diff < -0.05 {
-			t.Errorf("stream %d: server_tps %.0f, output_tps %.0f: %+.1f%%, want within 5%%", r.Stream, f.ServerTPS, f.OutputTPS, 100*diff)
+		if attempt == attempts {
+			t.Errorf("%s in each of %d races, want within 5%%", disagree, attempts)
+			break
 		}
 	}
 
@@ -81,8 +76,12 @@ func TestRealLlamaServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := m[MetricPredictedTokens]; got != 2*maxTokens {
-		t.Errorf("%s = %v, want the %d tokens generated", MetricPredictedTokens, got, 2*maxTokens)
+	// The server's counters are the sums of its streams' timings.
+	if got := m[MetricPredictedTokens]; got != predicted {
+		t.Errorf("%s = %v, want the %v tokens the streams' timings count", MetricPredictedTokens, got, predicted)
+	}
+	if got, want := m[MetricPredictedSeconds], predictedMS/1000; got < want-0.001 || got > want+0.001 {
+		t.Errorf("%s = %v, want %v: the sum of the streams' predicted_ms", MetricPredictedSeconds, got, want)
 	}
 
 	began := time.Now()
@@ -149,4 +148,44 @@ func TestRealQueueing(t *testing.T) {
 			t.Errorf("stream with TTFT %v started before the one ahead of it ended (%v): with one slot it must queue", next.TTFT, prev.End)
 		}
 	}
+}
+
+// raceAndCompare races 2 users on the server, checks each stream, adds the
+// streams' timings to predicted and predictedMS, and says how server_tps and
+// the client's output speed disagree by more than 5%, "" when they agree.
+func raceAndCompare(t *testing.T, ctx context.Context, p config.Provider, srv *Server, maxTokens int, predicted, predictedMS *float64) (disagree string) {
+	t.Helper()
+	results := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "Say something.", MaxTokens: maxTokens}, Concurrency: 2}.Run(ctx, nil)
+	for _, r := range results[0] {
+		if !r.OK() {
+			t.Fatalf("stream %d: %v (server log: %s)", r.Stream, r.Err, srv.LogPath())
+		}
+		f := metrics.Compute(&r, 0)
+		if r.FinishReason != "length" || f.OutputTokens != maxTokens {
+			t.Errorf("stream %d: finish %q after %d tokens, want \"length\" after %d: the tiny model never stops by itself", r.Stream, r.FinishReason, f.OutputTokens, maxTokens)
+		}
+		if r.Timings == nil || !f.HasServerTPS || !f.HasOutputTPS {
+			t.Fatalf("stream %d: timings %+v, output_tps %v (%v): want both", r.Stream, r.Timings, f.OutputTPS, f.HasOutputTPS)
+		}
+		*predicted += float64(r.Timings.PredictedN)
+		*predictedMS += r.Timings.PredictedMS
+		diff := f.ServerTPS/f.OutputTPS - 1
+		t.Logf("stream %d: server_tps %.1f, output_tps %.1f: %+.2f%%", r.Stream, f.ServerTPS, f.OutputTPS, 100*diff)
+		if diff > 0.05 || diff < -0.05 {
+			disagree = fmt.Sprintf("stream %d: server_tps %.0f, output_tps %.0f: %+.1f%% (%s)", r.Stream, f.ServerTPS, f.OutputTPS, 100*diff, largestGap(r.Events))
+			t.Log(disagree)
+		}
+	}
+	return disagree
+}
+
+// largestGap says where a stream paused longest, for a disagreement's message.
+func largestGap(events []probes.Event) string {
+	gap, at := time.Duration(0), 0
+	for k := 1; k < len(events); k++ {
+		if d := events[k].At - events[k-1].At; d > gap {
+			gap, at = d, k
+		}
+	}
+	return fmt.Sprintf("the longest gap between events, %v, before event %d of %d, from %v", gap, at, len(events), events[0].At)
 }
