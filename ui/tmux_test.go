@@ -48,7 +48,7 @@ func startTerminal(t *testing.T, dir string, args ...string) *terminal {
 	for _, a := range args {
 		command += " " + a
 	}
-	script := "while [ ! -e " + goFile + " ]; do sleep 0.01; done; cd " + dir + " && TERM=xterm-256color " + command +
+	script := "while [ ! -e " + goFile + " ]; do sleep 0.01; done; cd " + dir + " && unset CI && TERM=xterm-256color " + command +
 		"; echo $? > " + term.exitFile + "; sleep 30"
 	if out, err := term.tmux("new-session", "-d", "-s", "race", "-x", "120", "-y", "40", "sh", "-c", script); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
