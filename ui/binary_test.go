@@ -126,7 +126,7 @@ type tmuxRun struct {
 func startTmux(t *testing.T, bin, dir string, w, h int, env []string, args ...string) *tmuxRun {
 	t.Helper()
 	tmp := t.TempDir()
-	tr := &tmuxRun{t: t, socket: "tpsrace-test-" + strconv.Itoa(os.Getpid()) + "-" + filepath.Base(tmp), exitFile: filepath.Join(tmp, "exit")}
+	tr := &tmuxRun{t: t, socket: tmuxSocket(), exitFile: filepath.Join(tmp, "exit")}
 	t.Cleanup(func() { tr.tmux("kill-server") })
 	// CI is unset as in a user's terminal: termenv takes a set CI for "no terminal" and drops colour.
 	script := "cd " + dir + " && unset TPSRACE_TEST_UNSET_KEY CI && env TERM=xterm-256color " + strings.Join(env, " ") + " " + bin + " " + strings.Join(args, " ") +
