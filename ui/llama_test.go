@@ -21,7 +21,9 @@ func TestLlamaLaneQueueNoteAndServerMetrics(t *testing.T) {
 	cfg := &config.Config{Prompt: "Hi.", MaxTokens: 100, Providers: []config.Provider{{
 		Name: "laptop", Kind: config.KindLlamaCpp, BaseURL: srv.URL(), Model: "sim:ttft=10ms,tps=100,tokens=40,timings=1", Timeout: config.DefaultTimeouts,
 	}}}
-	prepared := func(context.Context, func(int, string)) []Prepared { return []Prepared{{Detail: "tiny · 1 slot", Slots: 1}} }
+	prepared := func(context.Context, func(int, string)) []Prepared {
+		return []Prepared{{Detail: "tiny · 1 slot", Slots: 1}}
+	}
 	tm := startProgram(t, Options{Config: cfg, Concurrency: 3, Prepare: prepared})
 	waitFor(t, tm, "3 users > 1 slot: 2 queue on the server · tiny · 1 slot")
 	waitFor(t, tm, "streamed at")
