@@ -55,7 +55,7 @@ providers:
 	}
 
 	code, out, _ := run(t, dir, "replay", "race.tpsr.gz", "--bench", "--format", "markdown")
-	if code != 0 || !strings.Contains(out, "| 1 | fast |") || !strings.Contains(out, "broken run 0 stream 0 failed: 500") {
+	if code != 0 || !strings.Contains(out, "|   1 | fast     |") || !strings.Contains(out, "broken failed: 4 × 500") {
 		t.Errorf("markdown replay (exit %d):\n%s", code, out)
 	}
 	raw, _ := os.ReadFile(filepath.Join(dir, "race.tpsr.gz"))

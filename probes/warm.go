@@ -20,26 +20,37 @@ func warmUp(ctx context.Context, cl *http.Client, p config.Provider, n int) {
 	ctx, cancel := context.WithTimeout(ctx, lim.Connect)
 	defer cancel()
 	url := strings.TrimSuffix(p.BaseURL, "/") + "/models"
-	var wg sync.WaitGroup
+	// Each GET holds its connection until every GET has its answer: one that
+	// finished first would otherwise hand its connection to the next, and
+	// the race would find fewer than n open.
+	var wg, answered sync.WaitGroup
+	answered.Add(n)
 	for range n {
 		wg.Go(func() {
-			req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+			resp, err := warmRequest(ctx, cl, p, url)
+			answered.Done()
 			if err != nil {
 				return
 			}
-			for k, v := range p.Headers {
-				req.Header.Set(k, v)
-			}
-			if key := p.APIKey.Reveal(); key != "" {
-				req.Header.Set("Authorization", "Bearer "+key)
-			}
-			resp, err := cl.Do(req)
-			if err != nil {
-				return
-			}
+			answered.Wait()
 			io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20)) // read to the end, so the connection is reused
 			resp.Body.Close()
 		})
 	}
 	wg.Wait()
+}
+
+// warmRequest sends one GET of url to p as its streams will be sent.
+func warmRequest(ctx context.Context, cl *http.Client, p config.Provider, url string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range p.Headers {
+		req.Header.Set(k, v)
+	}
+	if key := p.APIKey.Reveal(); key != "" {
+		req.Header.Set("Authorization", "Bearer "+key)
+	}
+	return cl.Do(req)
 }

@@ -126,9 +126,10 @@ type tmuxRun struct {
 func startTmux(t *testing.T, bin, dir string, w, h int, env []string, args ...string) *tmuxRun {
 	t.Helper()
 	tmp := t.TempDir()
-	tr := &tmuxRun{t: t, socket: "tpsrace-test-" + strconv.Itoa(os.Getpid()) + "-" + filepath.Base(tmp), exitFile: filepath.Join(tmp, "exit")}
+	tr := &tmuxRun{t: t, socket: tmuxSocket(), exitFile: filepath.Join(tmp, "exit")}
 	t.Cleanup(func() { tr.tmux("kill-server") })
-	script := "cd " + dir + " && unset TPSRACE_TEST_UNSET_KEY && env TERM=xterm-256color " + strings.Join(env, " ") + " " + bin + " " + strings.Join(args, " ") +
+	// CI is unset as in a user's terminal: termenv takes a set CI for "no terminal" and drops colour.
+	script := "cd " + dir + " && unset TPSRACE_TEST_UNSET_KEY CI && env TERM=xterm-256color " + strings.Join(env, " ") + " " + bin + " " + strings.Join(args, " ") +
 		"; echo $? > " + tr.exitFile + "; sleep 30"
 	if out, err := tr.tmux("new-session", "-d", "-s", "race", "-x", strconv.Itoa(w), "-y", strconv.Itoa(h), "sh", "-c", script); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -19,6 +20,14 @@ type terminal struct {
 	socket   string
 	exitFile string
 	output   string // file holding every byte the program wrote
+}
+
+// tmuxSockets numbers the tests' tmux servers: a name used again could reach
+// a server that an earlier test's cleanup is still shutting down.
+var tmuxSockets atomic.Int64
+
+func tmuxSocket() string {
+	return "tpsrace-test-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(tmuxSockets.Add(1), 10)
 }
 
 // startTerminal builds tpsrace and runs it in dir with args. It skips the
@@ -38,7 +47,7 @@ func startTerminal(t *testing.T, dir string, args ...string) *terminal {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	term := &terminal{t: t, socket: "tpsrace-test-" + strconv.Itoa(os.Getpid()) + "-" + filepath.Base(tmp),
+	term := &terminal{t: t, socket: tmuxSocket(),
 		exitFile: filepath.Join(tmp, "exit"), output: filepath.Join(tmp, "output")}
 	t.Cleanup(func() { term.tmux("kill-server") })
 
@@ -48,7 +57,7 @@ func startTerminal(t *testing.T, dir string, args ...string) *terminal {
 	for _, a := range args {
 		command += " " + a
 	}
-	script := "while [ ! -e " + goFile + " ]; do sleep 0.01; done; cd " + dir + " && TERM=xterm-256color " + command +
+	script := "while [ ! -e " + goFile + " ]; do sleep 0.01; done; cd " + dir + " && unset CI && TERM=xterm-256color " + command +
 		"; echo $? > " + term.exitFile + "; sleep 30"
 	if out, err := term.tmux("new-session", "-d", "-s", "race", "-x", "120", "-y", "40", "sh", "-c", script); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
