@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"tpsrace/ui/format"
 )
 
 // Change is one figure of one provider in two results, A and B.
@@ -94,7 +96,7 @@ var comparedFigures = []struct {
 func (c Change) changeText() string {
 	d, ok := c.Delta()
 	if !ok {
-		return "-"
+		return format.Undefined
 	}
 	if c.Unit == "%" {
 		return fmt.Sprintf("%+.1f points", d)
@@ -128,7 +130,7 @@ func (c Change) value(v float64) string {
 func (c Change) cells() []string {
 	value := func(v *float64) string {
 		if v == nil {
-			return "-"
+			return format.Undefined
 		}
 		return c.value(*v)
 	}

@@ -279,7 +279,7 @@ func tokensCell(p Provider) string {
 	}
 	o, c := median(out), median(o200k)
 	if o == nil {
-		return "-"
+		return format.Undefined
 	}
 	s := format.Count(int(*o))
 	if metrics.TokenCountsDiffer(int(*o), int(*c)) {
@@ -300,21 +300,21 @@ func median(v []float64) *float64 {
 // "850ms", "1.24s"; "1,820", "25.3"; "$0.00042"; "-" when undefined.
 func duration(ms *float64) string {
 	if ms == nil {
-		return "-"
+		return format.Undefined
 	}
 	return format.Duration(time.Duration(*ms * float64(time.Millisecond)))
 }
 
 func speed(v *float64) string {
 	if v == nil {
-		return "-"
+		return format.Undefined
 	}
 	return format.TPS(*v)
 }
 
 func cost(v *float64) string {
 	if v == nil {
-		return "-"
+		return format.Undefined
 	}
 	return format.USD(*v)
 }

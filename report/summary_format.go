@@ -9,6 +9,7 @@ import (
 
 	"tpsrace/probes"
 	"tpsrace/safetext"
+	"tpsrace/ui/format"
 )
 
 // OverviewFormats that Overview.Write and WriteComparison accept.
@@ -54,7 +55,7 @@ func (g Group) failureText() string {
 // orDash shows an empty label (a bench file has no probe) as "-".
 func orDash(s string) string {
 	if s == "" {
-		return "-"
+		return format.Undefined
 	}
 	return s
 }

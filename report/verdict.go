@@ -93,11 +93,12 @@ func verdict(b *Bench, races [][][]probes.Result) Verdict {
 	if v.RunnerUp != "" {
 		out.RunnerUp = ptr(v.RunnerUp)
 	}
+	// Ratios to 0.001, as the other figures: meaningful, without float noise.
 	if v.Runs > 0 {
-		out.Ratio = ptr(v.Ratio)
+		out.Ratio = ptr(round(v.Ratio, 1000))
 	}
 	if v.HasCI {
-		out.CI95 = ptr(v.CI95)
+		out.CI95 = &[2]float64{round(v.CI95[0], 1000), round(v.CI95[1], 1000)}
 	}
 	return out
 }

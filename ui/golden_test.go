@@ -39,9 +39,13 @@ func raceAt(opts Options, updates []probes.Update, at time.Duration, w, h int) M
 }
 
 // finishedRace is the dashboard at the end of recordedRace, at w × h.
-func finishedRace(w, h int) Model {
+func finishedRace(w, h int) Model { return finishedWith(Options{}, w, h) }
+
+// finishedWith is finishedRace with opts (its Config is recordedRace's).
+func finishedWith(opts Options, w, h int) Model {
 	cfg, updates, results := recordedRace()
-	m := raceAt(Options{Config: cfg}, updates, time.Hour, w, h)
+	opts.Config = cfg
+	m := raceAt(opts, updates, time.Hour, w, h)
 	return update(m, raceDoneMsg{race: m.s.id, results: results})
 }
 
@@ -74,6 +78,7 @@ var goldenStates = []struct {
 		cfg, updates, _ := recordedRace()
 		return raceAt(Options{Config: cfg, Present: true}, updates, 700*ms, w, h)
 	}},
+	{"podium", func(w, h int) Model { return finishedWith(Options{Present: true}, w, h) }},
 }
 
 // Goldens of every state at every size (go test ./ui -update rewrites

@@ -20,7 +20,7 @@ func figureHelp() [][2]string {
 		{"TTFA", "time to first answer: TTFT + a reasoning model's thinking"},
 		{"speed, tok/s", "per user: tokens after the first ÷ first-to-last token time"},
 		{"now", "live tok/s: tokens that arrived in the last " + format.Duration(metrics.LiveWindow)},
-		{"30-call loop", fmt.Sprintf("%d chained calls × (TTFT + %d tokens): what an agent waits", metrics.AgentCalls, metrics.AgentCallTokens)},
+		{fmt.Sprintf("%d agent calls", metrics.AgentCalls), fmt.Sprintf("%d chained calls × (TTFT + %d tokens): what an agent waits", metrics.AgentCalls, metrics.AgentCallTokens)},
 		{"feel", fmt.Sprintf("slow < %d tok/s · conversational ≥ %d · voice-ready ≥ %d", metrics.ConversationalTPS, metrics.ConversationalTPS, metrics.VoiceReadyTPS)},
 		{"reading speed", fmt.Sprintf("%.0f words/min ≈ %.1f tok/s (dotted line); N× = N times that", metrics.ReadingTPS*metrics.WordsPerToken*60, metrics.ReadingTPS)},
 		{"start skew", "how far apart the providers' requests left the barrier"},

@@ -235,7 +235,7 @@ func TestHelpExplainsTheFigures(t *testing.T) {
 			t.Errorf("a help line is cut at 80 columns: %q", line)
 		}
 	}
-	for _, want := range []string{"TTFT", "30-call loop", "30 chained calls × (TTFT + 200 tokens", "feel", "voice-ready ≥ 150", "reading speed", "240 words/min"} {
+	for _, want := range []string{"TTFT", "30 agent calls", "30 chained calls × (TTFT + 200 tokens", "feel", "voice-ready ≥ 150", "reading speed", "240 words/min"} {
 		if !strings.Contains(m.View(), want) {
 			t.Errorf("help lacks %q:\n%s", want, m.View())
 		}

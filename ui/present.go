@@ -36,7 +36,7 @@ var bigGlyphs = map[rune][5]string{
 	'9': {"████", "█  █", "████", "   █", "████"},
 	'.': {"  ", "  ", "  ", "  ", "█ "},
 	',': {"  ", "  ", "  ", " █", "█ "},
-	'–': {"    ", "    ", "████", "    ", "    "},
+	'-': {"    ", "    ", "████", "    ", "    "},
 }
 
 // bigText is s in bigGlyphs, one space between glyphs, each cell scale ×
@@ -158,11 +158,11 @@ func (m *Model) card(i int, f live.Figures, place, finish, width, height int) []
 	case f.Status == live.Streaming || f.Status == live.Thinking:
 		status = s.Status.Render("▶ " + f.Status.String())
 	}
-	speed := "–"
+	speed := format.Undefined
 	if f.HasSpeed {
 		speed = format.TPS(f.Speed)
 	}
-	ttft := "–"
+	ttft := format.Undefined
 	if f.HasTTFT {
 		ttft = format.Duration(f.TTFT)
 	}
@@ -263,7 +263,7 @@ func (m *Model) podium(figs []live.Figures, width, height int) []string {
 		} else if figs[i].HasSpeed {
 			rest = append(rest, name+" "+format.TPS(figs[i].Speed)+" tok/s")
 		} else {
-			rest = append(rest, name+" –")
+			rest = append(rest, name+" "+format.Undefined)
 		}
 	}
 	if len(rest) > 0 {

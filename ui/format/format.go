@@ -14,6 +14,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// Undefined is what a figure that is not defined shows, never a 0: the same
+// "-" on the dashboard as in bench's table and Markdown.
+const Undefined = "-"
+
 // Duration is "850ms", "1.24s", "12.4s" or "2m05s".
 func Duration(d time.Duration) string {
 	switch {

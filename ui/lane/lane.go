@@ -471,7 +471,7 @@ func (m *Model) speedField() string {
 		label = "per-user "
 	}
 	if !f.HasSpeed {
-		return m.paint.Label.Render(label + "–")
+		return m.paint.Label.Render(label + format.Undefined)
 	}
 	return m.paint.Label.Render(label) + m.paint.Value.Render(format.TPS(f.Speed)) + m.paint.Label.Render(" tok/s")
 }
@@ -496,7 +496,7 @@ func (m *Model) figureFields() []string {
 	case f.HasTTFT:
 		fields = append(fields, field("TTFT", format.Duration(f.TTFT), ""))
 	default:
-		fields = append(fields, field("TTFT", "–", ""))
+		fields = append(fields, field("TTFT", format.Undefined, ""))
 	}
 	if f.Queued > 0 {
 		fields = append(fields, m.paint.Queued.Render(itoa(f.Queued)+" queued"))

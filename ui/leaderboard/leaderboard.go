@@ -211,7 +211,7 @@ type row struct {
 
 func (m *Model) columns() []column {
 	s := m.paint
-	dash := s.muted.Render("–")
+	dash := s.muted.Render(format.Undefined)
 	nameW := len("provider")
 	for _, n := range m.names {
 		nameW = max(nameW, ansi.StringWidth(n))
@@ -320,7 +320,7 @@ func (m *Model) columns() []column {
 // o200k estimate (no usage reported, or still streaming).
 func tokensCell(f live.Figures) string {
 	if f.Status == live.Failed && f.Tokens == 0 {
-		return "–"
+		return format.Undefined
 	}
 	if f.TokenSource != metrics.SourceUsage {
 		return "~" + format.Count(f.Tokens)
