@@ -90,7 +90,7 @@ func (pb *probe) run(ctx context.Context, release time.Time) Result {
 // retryable: only a request that failed before the first byte of its stream
 // may be sent again, so a retry can never bend a measured stream.
 func retryable(f *Failure, res *Result) bool {
-	if len(res.Events) > 0 {
+	if res.Events.Len() > 0 {
 		return false
 	}
 	switch f.Kind {
@@ -165,7 +165,6 @@ func (pb *probe) send(ctx context.Context, cancel context.CancelCauseFunc, relea
 	defer stream.Close()
 	lastByte.Store(int64(since()))
 	stall.Reset(lim.Stall)
-	res.Events = make([]Event, 0, min(pb.request.MaxTokens, 1<<14))
 
 	var think thinkSplitter
 	// The whole answer's o200k count is kept up to date as it arrives, so
@@ -179,10 +178,10 @@ func (pb *probe) send(ctx context.Context, cancel context.CancelCauseFunc, relea
 		ev := Event{At: since(), Content: content, Reasoning: reasoning, Tokens: tokens.Count(content) + tokens.Count(reasoning)}
 		answerCount.Add(content)
 		reasoningCount.Add(reasoning)
-		if len(res.Events) == 0 {
+		if res.Events.Len() == 0 {
 			firstToken.Stop()
 		}
-		res.Events = append(res.Events, ev)
+		res.Events.Append(ev)
 		streamed.Add(int64(ev.Tokens))
 		if pb.emit != nil {
 			pb.emit(ev)
@@ -230,7 +229,7 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 		if errors.As(cause, &f) {
 			return f
 		}
-		return &Failure{Kind: KindCancelled, Message: fmt.Sprintf("cancelled after %d tokens", len(res.Events))}
+		return &Failure{Kind: KindCancelled, Message: fmt.Sprintf("cancelled after %d tokens", res.Events.Len())}
 	}
 	var f *Failure
 	var apiErr *openai.APIError
@@ -252,7 +251,7 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 	case errors.Is(err, syscall.ECONNREFUSED):
 		f = &Failure{Kind: KindNetwork, Message: "connection refused", Hint: "is the server at " + config.RedactURL(pb.provider.BaseURL) + " running?"}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
-		f = &Failure{Kind: KindNetwork, Message: fmt.Sprintf("connection closed mid-stream after %d tokens", len(res.Events))}
+		f = &Failure{Kind: KindNetwork, Message: fmt.Sprintf("connection closed mid-stream after %d tokens", res.Events.Len())}
 	default:
 		var netErr net.Error
 		f = &Failure{Kind: KindNetwork, Message: err.Error()}
