@@ -79,6 +79,8 @@ var goldenStates = []struct {
 		return raceAt(Options{Config: cfg, Present: true}, updates, 700*ms, w, h)
 	}},
 	{"podium", func(w, h int) Model { return finishedWith(Options{Present: true}, w, h) }},
+	// laptop's 60-token answer stops short of the finish at 100.
+	{"finish-at", func(w, h int) Model { return finishedWith(Options{FinishAt: 100}, w, h) }},
 }
 
 // Goldens of every state at every size (go test ./ui -update rewrites

@@ -144,11 +144,12 @@ func Order(figs []live.Figures) []int {
 }
 
 // Places are the finish places by provider index (1 = first to finish,
-// 0 = not finished or failed).
+// 0 = not finished, failed, or stopped short of --finish-at's N: no place
+// is won by writing less).
 func Places(figs []live.Figures) []int {
 	var finished []int
 	for i, f := range figs {
-		if f.Status == live.Done {
+		if f.Status == live.Done && !f.StoppedShort() {
 			finished = append(finished, i)
 		}
 	}
@@ -240,6 +241,8 @@ func (m *Model) columns() []column {
 			switch {
 			case f.Status == live.Failed:
 				return s.failed.Render("failed")
+			case f.StoppedShort():
+				return s.failed.Render("short")
 			case place >= 1 && place <= 3:
 				return s.places[place-1].Render(format.Ordinal(place))
 			case place > 3:
