@@ -84,6 +84,9 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		}
 		return ui.Run(ctx, opts)
 	}
+	// Which build measured the races, beside the report (stdout stays the
+	// report alone, equal to the live one).
+	fmt.Fprintln(stderr, "tpsrace: replaying "+path+": "+rec.Header.Made())
 	in := rec.Report()
 	in.FinishAt = max(c.finish, 0)
 	b := report.Build(in)
