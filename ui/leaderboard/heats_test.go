@@ -44,7 +44,8 @@ func TestHeatsColumns(t *testing.T) {
 		running[i].Status, running[i].Settled = live.Done, true
 	}
 	b, _ = b.Update(FrameMsg{Figures: running})
-	if rows := strings.Split(b.View(), "\n"); !strings.Contains(rows[1], "alpha") || !strings.Contains(rows[2], "bravo") {
+	if rows := strings.Split(b.View(), "\n"); !strings.Contains(rows[1], "alpha") || !strings.Contains(rows[2], "bravo") ||
+		!strings.HasPrefix(rows[3], "▶ this race: bravo is ") {
 		t.Errorf("once the heat has ended, the order over the heats:\n%s", b.View())
 	}
 	b.SetHeats(Heats{Done: 3, Over: over[:1], Order: []int{0}}) // not these providers: no heats columns
@@ -58,5 +59,20 @@ func TestWithin(t *testing.T) {
 		if got := Within(w); got != want {
 			t.Errorf("Within(%v) = %q, want %q", w, got, want)
 		}
+	}
+}
+
+// With --finish-at N the heats column is the time to N, the figure the
+// verdict compares; a provider that stopped short in every heat has none.
+func TestHeatsColumnsToN(t *testing.T) {
+	ms := float64(time.Millisecond)
+	over := []metrics.Over{{TimeToN: metrics.SpreadOf([]float64{50 * ms, 25 * ms, 100 * ms})}, {}}
+	b := New([]string{"alpha", "bravo"}, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+	b.SetSize(100, 4)
+	b.SetHeats(Heats{Done: 3, Over: over, Order: []int{0, 1}, FinishAt: 100})
+	b, _ = b.Update(FrameMsg{Figures: []live.Figures{{FinishAt: 100}, {FinishAt: 100}}})
+	rows := strings.Split(b.View(), "\n")
+	if !strings.Contains(rows[0], "heats to 100") || !strings.Contains(rows[1], "50ms ±100%") || strings.Contains(rows[2], "±") {
+		t.Errorf("--finish-at 100 heats:\n%s", b.View())
 	}
 }

@@ -429,6 +429,10 @@ func (m *Model) render() {
 	}
 
 	verdict := Verdict(m.names, m.figures)
+	if verdict != "" && m.heats.Done > 0 {
+		// Beside the standing over the heats, this line is the one race's.
+		verdict = "this race: " + verdict
+	}
 	if verdict != "" {
 		verdict = m.paint.verdict.Render("▶ " + verdict)
 	}
