@@ -134,7 +134,7 @@ func (c *replayCmd) pick(rec *recording.Recording) (*ui.Replay, error) {
 	if c.race < 1 || c.race > len(rec.Races) {
 		return nil, usageError{fmt.Errorf("--race %d: the recording holds %d race(s)", c.race, len(rec.Races))}
 	}
-	return &ui.Replay{Results: rec.Races[c.race-1].Results, RecordedAt: rec.Header.RecordedAt}, nil
+	return &ui.Replay{Results: rec.Races[c.race-1].Results, RecordedAt: rec.Header.RecordedAt, Made: rec.Header.Made()}, nil
 }
 
 // parseWithFile parses flags given before or after the one FILE argument.
