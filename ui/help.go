@@ -42,6 +42,9 @@ func (m *Model) helpPage() []string {
 		row = append(row, group)
 	}
 	lines = append(lines, splitLines(m.help.FullHelpView(row))...)
+	if rp := m.opts.Replay; rp != nil && rp.Made != "" {
+		lines = append(lines, "", s.Title.Render("This replay ")+s.Label.Render(rp.Made))
+	}
 	lines = append(lines, "", s.Title.Render("What the numbers mean")+s.Label.Render(" (README: What the numbers mean)"), "")
 	for _, f := range figureHelp() {
 		lines = append(lines, s.Status.Render(format.PadRight(f[0], 14))+s.Label.Render(f[1]))
