@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strings"
+
+	"tpsrace/buildinfo"
 )
 
 const usage = `tpsrace races one prompt against LLM providers and shows who is fastest.
@@ -90,21 +92,10 @@ func parseFlags(fs *flag.FlagSet, args []string, stdout io.Writer) error {
 // built from (with "-dirty" when it had uncommitted changes) and the Go
 // release, all from the build information Go embeds.
 func version(w io.Writer) {
-	v, commit, goVersion := "(unknown)", "unknown", "unknown"
-	if info, ok := debug.ReadBuildInfo(); ok {
-		v, goVersion = info.Main.Version, info.GoVersion
-		settings := map[string]string{}
-		for _, s := range info.Settings {
-			settings[s.Key] = s.Value
-		}
-		if rev := settings["vcs.revision"]; rev != "" {
-			commit = rev
-			if settings["vcs.modified"] == "true" {
-				commit += "-dirty"
-			}
-		} else {
-			commit = "unknown (built without VCS information)"
-		}
+	info := buildinfo.Read()
+	v, commit, goVersion := cmp.Or(info.Version, "(unknown)"), cmp.Or(info.Commit, "unknown"), cmp.Or(info.Go, "unknown")
+	if info.Commit == "" && info.Go != "" {
+		commit = "unknown (built without VCS information)"
 	}
 	fmt.Fprintf(w, "tpsrace %s\ncommit %s\n%s\n", v, commit, goVersion)
 }

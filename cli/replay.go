@@ -84,6 +84,9 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		}
 		return ui.Run(ctx, opts)
 	}
+	// Which build measured the races, beside the report (stdout stays the
+	// report alone, equal to the live one).
+	fmt.Fprintln(stderr, "tpsrace: replaying "+path+": "+rec.Header.Made())
 	in := rec.Report()
 	in.FinishAt = max(c.finish, 0)
 	b := report.Build(in)
@@ -131,7 +134,7 @@ func (c *replayCmd) pick(rec *recording.Recording) (*ui.Replay, error) {
 	if c.race < 1 || c.race > len(rec.Races) {
 		return nil, usageError{fmt.Errorf("--race %d: the recording holds %d race(s)", c.race, len(rec.Races))}
 	}
-	return &ui.Replay{Results: rec.Races[c.race-1].Results, RecordedAt: rec.Header.RecordedAt}, nil
+	return &ui.Replay{Results: rec.Races[c.race-1].Results, RecordedAt: rec.Header.RecordedAt, Made: rec.Header.Made()}, nil
 }
 
 // parseWithFile parses flags given before or after the one FILE argument.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"tpsrace/buildinfo"
 	"tpsrace/sim"
 )
 
@@ -46,6 +47,11 @@ providers:
 		code, _, errOut = run(t, dir, args...)
 		if code != 0 {
 			t.Fatalf("%q: exit %d: %s", args, code, errOut)
+		}
+		// Which build recorded it, beside the report, never in it.
+		if made := "tpsrace: replaying race.tpsr.gz: recorded "; !strings.Contains(errOut, made) ||
+			!strings.Contains(errOut, " UTC by tpsrace "+buildinfo.Read().Short()+"\n") {
+			t.Errorf("%q: stderr %q, want %q… by tpsrace %s", args, errOut, made, buildinfo.Read().Short())
 		}
 		live, _ := os.ReadFile(filepath.Join(dir, "live.json"))
 		replayed, _ := os.ReadFile(filepath.Join(dir, "replayed.json"))

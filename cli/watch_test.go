@@ -145,6 +145,19 @@ scrape_configs:
 		prom.Wait()
 	}()
 
+	// Queries are answered once Prometheus says it is ready: before that
+	// its API may answer 503 with no JSON.
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if resp, err := http.Get("http://" + promAddr + "/-/ready"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Prometheus not ready after 60s; its log:\n%s", promLog.String())
+		}
+	}
 	query := func(q string) map[string]float64 {
 		var answer struct {
 			Status, Error string
@@ -157,7 +170,7 @@ scrape_configs:
 		}
 		resp, err := http.Get("http://" + promAddr + "/api/v1/query?query=" + url.QueryEscape(q))
 		if err != nil {
-			return nil // still starting
+			t.Fatalf("query %s: %v", q, err)
 		}
 		defer resp.Body.Close()
 		if err := json.NewDecoder(resp.Body).Decode(&answer); err != nil || answer.Status != "success" {

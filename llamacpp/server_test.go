@@ -154,14 +154,16 @@ func TestStartServerExitsEarly(t *testing.T) {
 func TestStartLoadTimeout(t *testing.T) {
 	pids := pidFile(t)
 	p := spawnProvider(t, "--fake-never-ready", "--fake-pidfile", pids)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	// 3 s: the fake must have printed its listening line by then, even on a
+	// busy machine, for the error to carry the log's tail.
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
 	srv, err := Start(ctx, p, nil)
 	if err == nil {
 		srv.Stop()
 		t.Fatal("Start succeeded, want a load timeout")
 	}
-	for _, want := range []string{"llama-server had not loaded its model after 1", "main: server is listening on http://127.0.0.1:"} {
+	for _, want := range []string{"llama-server had not loaded its model after 3", "main: server is listening on http://127.0.0.1:"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("err = %v\nwant it to contain %q", err, want)
 		}

@@ -40,6 +40,9 @@ type Contender struct {
 	TTFT []time.Duration
 	// RateLimited: per run, whether any stream of it was answered 429.
 	RateLimited []bool
+	// Total: per run, the median end-to-end time of its completed streams;
+	// 0 where none completed. The verdict does not use it; OverRuns does.
+	Total []time.Duration
 }
 
 // Verdict says who is faster over several runs, and how sure that is.

@@ -127,7 +127,9 @@ func TestConcurrentStreamsAggregate(t *testing.T) {
 				t.Fatalf("provider %d: %d streams, want %d", i, len(streams), users)
 			}
 			var figs []metrics.Figures
+			var lastSent time.Duration // the latest stream's request reached the server then
 			for _, r := range streams {
+				lastSent = max(lastSent, r.Phases.WroteRequest)
 				if r.Err != nil {
 					t.Fatalf("provider %d stream %d: %v", i, r.Stream, r.Err)
 				}
@@ -135,19 +137,22 @@ func TestConcurrentStreamsAggregate(t *testing.T) {
 				if f.OutputTokens != tokens {
 					t.Fatalf("provider %d stream %d: %d tokens, want %d", i, r.Stream, f.OutputTokens, tokens)
 				}
-				if math.Abs(f.OutputTPS-tps)/tps > 0.05 {
-					problems = append(problems, fmt.Sprintf("provider %d stream %d: %.1f tok/s, want %d ±5%%", i, r.Stream, f.OutputTPS, tps))
+				// ±8% as below: 64 streams on 2 busy cores read their first
+				// token late now and then, which shortens the measured span.
+				if math.Abs(f.OutputTPS-tps)/tps > 0.08 {
+					problems = append(problems, fmt.Sprintf("provider %d stream %d: %.1f tok/s, want %d ±8%%", i, r.Stream, f.OutputTPS, tps))
 				}
 				figs = append(figs, f)
 			}
 			agg, _ := metrics.AggregateTPS(figs)
-			// One stream delivers its tokens in ttft + (tokens−1)/tps and all 16
-			// run together, so the provider delivers 16 streams' tokens in that
-			// time: about 16× one user's speed. 64 streams starting at once on a
-			// 2-core machine running other tests start up to tens of
-			// milliseconds apart, hence "about": 8%. (Exactness is
+			// One stream delivers its tokens in ttft + (tokens−1)/tps after its
+			// request arrives, and all 16 run together, so the provider
+			// delivers 16 streams' tokens by then for the last request sent:
+			// about 16× one user's speed. On a busy 2-core machine the 64
+			// requests leave up to tens of milliseconds apart, so the schedule
+			// counts from the last one sent. (Exactness is
 			// TestMeasuredSpeedMatchesSchedule's.)
-			want := users * tokens / (0.020 + float64(tokens-1)/tps)
+			want := users * tokens / (lastSent.Seconds() + 0.020 + float64(tokens-1)/tps)
 			if math.Abs(agg-want)/want > 0.08 {
 				problems = append(problems, fmt.Sprintf("provider %d: aggregate %.0f tok/s, want %.0f ±8%% (≈ %d× per-user %d)", i, agg, want, users, tps))
 			}

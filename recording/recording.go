@@ -13,8 +13,10 @@
 package recording
 
 import (
+	"cmp"
 	"time"
 
+	"tpsrace/buildinfo"
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/report"
@@ -34,16 +36,19 @@ const Extension = ".tpsr"
 
 // Header is the first line: what was raced, without keys or credentials.
 type Header struct {
-	Type        string     `json:"type"` // "header"
-	Schema      string     `json:"schema"`
-	RecordedAt  time.Time  `json:"recorded_at"`
-	Tool        string     `json:"tool"`       // the tpsrace that wrote it
-	StartedAt   time.Time  `json:"started_at"` // the bench report's started_at; zero: the first race's release
-	Prompt      string     `json:"prompt"`
-	MaxTokens   int        `json:"max_tokens"`
-	Concurrency int        `json:"concurrency"`
-	Simulated   bool       `json:"simulated"`
-	Providers   []Provider `json:"providers"`
+	Type       string    `json:"type"` // "header"
+	Schema     string    `json:"schema"`
+	RecordedAt time.Time `json:"recorded_at"`
+	Tool       string    `json:"tool"` // the tpsrace that wrote it
+	// ToolVersion is which build of it (buildinfo.Read); nil in recordings
+	// written before the field existed, which still load.
+	ToolVersion *buildinfo.Info `json:"tool_version,omitempty"`
+	StartedAt   time.Time       `json:"started_at"` // the bench report's started_at; zero: the first race's release
+	Prompt      string          `json:"prompt"`
+	MaxTokens   int             `json:"max_tokens"`
+	Concurrency int             `json:"concurrency"`
+	Simulated   bool            `json:"simulated"`
+	Providers   []Provider      `json:"providers"`
 }
 
 // Provider is one raced provider. API keys and headers (which may carry
@@ -62,7 +67,8 @@ var Tool = "tpsrace"
 // NewHeader describes cfg's race at the given concurrency. startedAt is the
 // report's started_at (zero: the first race's release).
 func NewHeader(cfg *config.Config, concurrency int, startedAt time.Time) Header {
-	h := Header{Type: typeHeader, Schema: Schema, RecordedAt: time.Now().UTC(), Tool: Tool, StartedAt: startedAt,
+	info := buildinfo.Read()
+	h := Header{Type: typeHeader, Schema: Schema, RecordedAt: time.Now().UTC(), Tool: Tool, ToolVersion: &info, StartedAt: startedAt,
 		Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens, Concurrency: max(concurrency, 1), Simulated: cfg.Simulated,
 		Providers: []Provider{}}
 	for _, p := range cfg.Providers {
@@ -102,6 +108,17 @@ func (r *Recording) config() *config.Config {
 		cfg.Providers = append(cfg.Providers, config.Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.BaseURL, Price: p.Price})
 	}
 	return cfg
+}
+
+// Made says who made the recording and when, in a line for people:
+// "recorded 2026-12-03 07:51 UTC by tpsrace v1.4.0"; a recording from
+// before tool_version says "by tpsrace (version not recorded)".
+func (h Header) Made() string {
+	by := "(version not recorded)"
+	if h.ToolVersion != nil {
+		by = h.ToolVersion.Short()
+	}
+	return "recorded " + h.RecordedAt.UTC().Format("2006-01-02 15:04 UTC") + " by " + cmp.Or(h.Tool, "tpsrace") + " " + by
 }
 
 // results are every race's results, [race][provider][stream].

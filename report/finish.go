@@ -41,24 +41,20 @@ func standing(p Provider) metrics.Finish {
 	return f
 }
 
-// rankedByFinish is Ranked under --finish-at: by metrics.RankFinish.
-func (b *Bench) rankedByFinish() []Provider {
+// finishOrder is RankedIndexes under --finish-at: by metrics.RankFinish.
+func (b *Bench) finishOrder() []int {
 	standings := make([]metrics.Finish, len(b.Providers))
 	for i, p := range b.Providers {
 		standings[i] = standing(p)
 	}
-	var ranked []Provider
-	for _, i := range metrics.RankFinish(standings) {
-		ranked = append(ranked, b.Providers[i])
-	}
-	return ranked
+	return metrics.RankFinish(standings)
 }
 
 // finishNote is the table's line on the race to N tokens, in ranking order:
 // "Time to 200 tokens (p50): alpha 310ms, bravo 402ms, gamma stopped short (120 tokens)."
 func (b *Bench) finishNote() string {
 	var parts []string
-	for _, p := range b.rankedByFinish() {
+	for _, p := range b.Ranked() {
 		f := standing(p)
 		if f.Reached {
 			parts = append(parts, p.Name+" "+format.Duration(f.Time))

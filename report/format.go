@@ -74,8 +74,17 @@ func escapeUnsafe(doc []byte) []byte {
 // rule: by median output speed, then median TTFT; providers with no
 // completed stream come last. With --finish-at, by the time to N tokens.
 func (b *Bench) Ranked() []Provider {
+	var ranked []Provider
+	for _, i := range b.RankedIndexes() {
+		ranked = append(ranked, b.Providers[i])
+	}
+	return ranked
+}
+
+// RankedIndexes is Ranked as indexes into b.Providers, best first.
+func (b *Bench) RankedIndexes() []int {
 	if b.FinishAt != nil {
-		return b.rankedByFinish()
+		return b.finishOrder()
 	}
 	standings := make([]metrics.Standing, len(b.Providers))
 	for i, p := range b.Providers {
@@ -88,11 +97,7 @@ func (b *Bench) Ranked() []Provider {
 			s.TTFT, s.HasTTFT = time.Duration(*v*float64(time.Millisecond)), true
 		}
 	}
-	ranked := make([]Provider, len(b.Providers))
-	for i, k := range metrics.Rank(standings) {
-		ranked[i] = b.Providers[k]
-	}
-	return ranked
+	return metrics.Rank(standings)
 }
 
 // column is one column of the leaderboard: numbers are right-aligned.

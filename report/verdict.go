@@ -32,10 +32,13 @@ type Verdict struct {
 func contender(p Provider, i int, races [][][]probes.Result, finishAt int) metrics.Contender {
 	c := metrics.Contender{Name: p.Name}
 	for run, race := range races {
-		var speeds, ttfts []float64
+		var speeds, ttfts, totals []float64
 		for _, r := range p.Runs {
 			if r.Run != run {
 				continue
+			}
+			if r.OK {
+				totals = append(totals, r.E2Ems)
 			}
 			switch {
 			case !r.OK:
@@ -53,6 +56,7 @@ func contender(p Provider, i int, races [][][]probes.Result, finishAt int) metri
 			speed = math.NaN()
 		}
 		ttft, _ := metrics.Median(ttfts)
+		total, _ := metrics.Median(totals)
 		limited := false
 		if i < len(race) {
 			for _, res := range race[i] {
@@ -64,19 +68,28 @@ func contender(p Provider, i int, races [][][]probes.Result, finishAt int) metri
 		c.Speeds = append(c.Speeds, speed)
 		c.TTFT = append(c.TTFT, time.Duration(ttft*float64(time.Millisecond)))
 		c.RateLimited = append(c.RateLimited, limited)
+		c.Total = append(c.Total, time.Duration(total*float64(time.Millisecond)))
+	}
+	return c
+}
+
+// Contenders are b's providers' runs as the verdict takes them, in b's
+// provider order (the config's): what the dashboard's --heats shows the
+// median and spread of (metrics.OverRuns). races are the races b was built from.
+func (b *Bench) Contenders(races [][][]probes.Result) []metrics.Contender {
+	c := make([]metrics.Contender, len(b.Providers))
+	for i, p := range b.Providers {
+		c[i] = contender(p, i, races, finishAt(b))
 	}
 	return c
 }
 
 // verdict decides over b's providers in their ranking order.
 func verdict(b *Bench, races [][][]probes.Result) Verdict {
-	index := map[string]int{}
-	for i, p := range b.Providers {
-		index[p.Name] = i
-	}
 	var ranked []metrics.Contender
-	for _, p := range b.Ranked() {
-		ranked = append(ranked, contender(p, index[p.Name], races, finishAt(b)))
+	contenders := b.Contenders(races)
+	for _, i := range b.RankedIndexes() {
+		ranked = append(ranked, contenders[i])
 	}
 	v := metrics.Decide(ranked, finishAt(b))
 	out := Verdict{Metric: v.Metric, Wins: v.Wins, Runs: v.Runs, Confident: v.Confident, Text: v.Text(),

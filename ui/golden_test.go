@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -79,6 +80,10 @@ var goldenStates = []struct {
 		return raceAt(Options{Config: cfg, Present: true}, updates, 700*ms, w, h)
 	}},
 	{"podium", func(w, h int) Model { return finishedWith(Options{Present: true}, w, h) }},
+	// laptop's 60-token answer stops short of the finish at 100.
+	{"finish-at", func(w, h int) Model { return finishedWith(Options{FinishAt: 100}, w, h) }},
+	{"heats-mid-race", func(w, h int) Model { return heatsAt(700*ms, w, h) }},
+	{"heats", func(w, h int) Model { return heatsAt(time.Hour, w, h) }},
 }
 
 // Goldens of every state at every size (go test ./ui -update rewrites
@@ -167,4 +172,37 @@ func queuedRace(c int) (*config.Config, []probes.Update) {
 		results[1] = append(results[1], stream(1, 350*ms+time.Duration(k)*7*ms, 14*ms, 100))
 	}
 	return cfg, updatesOf(results)
+}
+
+// scaledRace is a race's results with every time × f (f > 1: slower), for
+// heats that differ.
+func scaledRace(results [][]probes.Result, f float64) [][]probes.Result {
+	scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) * f) }
+	out := make([][]probes.Result, len(results))
+	for i, streams := range results {
+		for _, r := range streams {
+			r.Events = slices.Clone(r.Events)
+			for k := range r.Events {
+				r.Events[k].At = scale(r.Events[k].At)
+			}
+			r.End = scale(r.End)
+			out[i] = append(out[i], r)
+		}
+	}
+	return out
+}
+
+// heatsAt is --heats 3 with two heats run (recordedRace 10% slower, then
+// 5% faster) and the third played up to race time at, or to its end (then
+// finished, as after the last heat).
+func heatsAt(at time.Duration, w, h int) Model {
+	cfg, updates, results := recordedRace()
+	m := raceAt(Options{Config: cfg, Heats: 3}, updates, at, w, h)
+	m.s.history, m.s.historyPrompt, m.s.historyConc = [][][]probes.Result{scaledRace(results, 1.1), scaledRace(results, 0.95)}, cfg.Prompt, m.s.conc
+	if at < time.Hour {
+		m.showHeats(m.heatsReport()) // as newPanes shows them when the heat starts
+		m.refresh()
+		return m
+	}
+	return update(m, raceDoneMsg{race: m.s.id, results: results})
 }

@@ -5,7 +5,9 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"tpsrace/metrics"
 	"tpsrace/report"
+	"tpsrace/ui/leaderboard"
 )
 
 // heatsPause is the pause between two heats, so the audience sees each result.
@@ -23,15 +25,44 @@ func (m *Model) heats() int {
 	return min(len(m.s.history), m.opts.Heats)
 }
 
-// afterHeat, once a heat has finished, says the verdict over the heats so
-// far (report's, the bench verdict) and starts the next one after a pause.
+// heatsReport is the bench report of the heats so far (nil before the
+// first has ended): the verdict and the figures over the heats come from
+// it, as they do for bench --runs.
+func (m *Model) heatsReport() *report.Bench {
+	n := m.heats()
+	if n == 0 {
+		return nil
+	}
+	return report.Build(report.Input{Config: m.s.saveConfig(m.opts.Config), Concurrency: m.s.historyConc, Races: m.s.history[:n],
+		FinishAt: m.opts.FinishAt})
+}
+
+// showHeats gives the leaderboard the standing over the heats of b (none
+// when b is nil): per provider the median and spread over the heats of the
+// verdict's own per-run figures (report's Contenders, metrics.OverRuns),
+// ranked as the verdict ranks.
+func (m *Model) showHeats(b *report.Bench) {
+	if b == nil {
+		m.board.SetHeats(leaderboard.Heats{})
+		return
+	}
+	h := leaderboard.Heats{Done: b.Runs, Order: b.RankedIndexes(), FinishAt: m.opts.FinishAt}
+	for _, c := range b.Contenders(m.s.history[:b.Runs]) {
+		h.Over = append(h.Over, metrics.OverRuns(c, m.opts.FinishAt))
+	}
+	m.board.SetHeats(h)
+}
+
+// afterHeat, once a heat has finished, shows the standing over the heats so
+// far, says their verdict (report's, the bench verdict) and starts the next
+// one after a pause.
 func (m *Model) afterHeat() tea.Cmd {
 	n := m.heats()
 	if n == 0 || len(m.s.history) > m.opts.Heats {
 		return nil
 	}
-	b := report.Build(report.Input{Config: m.s.saveConfig(m.opts.Config), Concurrency: m.s.historyConc, Races: m.s.history[:n],
-		FinishAt: m.opts.FinishAt})
+	b := m.heatsReport()
+	m.showHeats(b)
 	m.say(false, "heat "+itoa(n)+"/"+itoa(m.opts.Heats)+": "+b.Verdict.Text)
 	if n == m.opts.Heats {
 		return nil

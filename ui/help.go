@@ -42,6 +42,9 @@ func (m *Model) helpPage() []string {
 		row = append(row, group)
 	}
 	lines = append(lines, splitLines(m.help.FullHelpView(row))...)
+	if rp := m.opts.Replay; rp != nil && rp.Made != "" {
+		lines = append(lines, "", s.Title.Render("This replay ")+s.Label.Render(rp.Made))
+	}
 	lines = append(lines, "", s.Title.Render("What the numbers mean")+s.Label.Render(" (README: What the numbers mean)"), "")
 	for _, f := range figureHelp() {
 		lines = append(lines, s.Status.Render(format.PadRight(f[0], 14))+s.Label.Render(f[1]))
@@ -60,16 +63,18 @@ func (m *Model) footerLine() string {
 	if m.footer.key == k && m.footer.line != "" {
 		return m.footer.line
 	}
-	msg := ""
-	if m.message != "" {
-		style := m.styles.Message
-		if m.failed {
-			style = m.styles.Error
-		}
-		msg = style.Render(m.message) + m.styles.Label.Render("  ")
+	const gap = "  " // between the message and the keys, kept when the message is cut
+	if m.message == "" {
+		m.footer.key, m.footer.line = k, m.fitKeys(m.helpKeys().ShortHelp(), m.width)
+		return m.footer.line
 	}
-	keys := m.fitKeys(m.helpKeys().ShortHelp(), m.width-ansi.StringWidth(msg))
-	line := ansi.Truncate(msg, max(m.width-ansi.StringWidth(keys), 0), "…") + keys
+	style := m.styles.Message
+	if m.failed {
+		style = m.styles.Error
+	}
+	msg := style.Render(m.message)
+	keys := m.fitKeys(m.helpKeys().ShortHelp(), m.width-ansi.StringWidth(msg)-len(gap))
+	line := ansi.Truncate(msg, max(m.width-ansi.StringWidth(keys)-len(gap), 0), "…") + m.styles.Label.Render(gap) + keys
 	m.footer.key, m.footer.line = k, line
 	return line
 }

@@ -489,6 +489,7 @@ func (m *Model) newPanes() {
 		names[i] = p.Name
 	}
 	m.board = leaderboard.New(names, m.s.conc, m.styles.Leaderboard)
+	m.showHeats(m.heatsReport()) // the standing over the heats stays beside the next heat
 	plot := m.chart.Plot
 	m.chart = speedchart.New(names, m.styles.Chart)
 	m.chart.Plot, m.chart.PerUser = plot, m.s.conc > 1

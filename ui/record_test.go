@@ -154,3 +154,19 @@ func eventually(t *testing.T, c Clock, ok func(time.Duration) bool, what string)
 	t.Fatalf("%s: clock at %v", what, c.Now())
 	return 0
 }
+
+// The help page of a replay says when and by which tpsrace build the race
+// was recorded (recording.Header.Made, tool_version).
+func TestReplayHelpSaysWhoRecordedIt(t *testing.T) {
+	rec, err := recording.Open("../testdata/race.tpsr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	made := "recorded 2026-12-03 07:51 UTC by tpsrace v9.9.9"
+	m := New(Options{Config: rec.Report().Config, Replay: &Replay{Results: rec.Races[0].Results, RecordedAt: rec.Header.RecordedAt, Made: made}})
+	m = update(m, tea.WindowSizeMsg{Width: 120, Height: 40})
+	m = update(m, press("?"))
+	if !strings.Contains(m.View(), "This replay "+made) {
+		t.Errorf("help page lacks %q:\n%s", made, m.View())
+	}
+}

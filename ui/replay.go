@@ -20,7 +20,10 @@ import (
 type Replay struct {
 	Results    [][]probes.Result // [provider][stream], in Config.Providers order
 	RecordedAt time.Time
-	clock      *replayClock
+	// Made says when and by which tpsrace build it was recorded
+	// (recording.Header.Made), for the help page; "" says nothing.
+	Made  string
+	clock *replayClock
 }
 
 // replaySpeeds are what `+` and `-` step through.

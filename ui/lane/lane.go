@@ -419,10 +419,12 @@ func (m *Model) trackLine(width int) string {
 	filled := draw.Bar(live.Progress(f, m.finish), trackW)
 	rest := trackW - ansi.StringWidth(filled)
 	var suffix string
-	switch f.Status {
-	case live.Done:
+	switch {
+	case f.StoppedShort(): // ended, but not at the line
+		suffix = m.paint.Failed.Render("✗ " + format.Duration(f.Elapsed))
+	case f.Status == live.Done:
 		suffix = m.paint.Done.Render("✓ " + format.Duration(f.Elapsed))
-	case live.Failed:
+	case f.Status == live.Failed:
 		suffix = m.paint.Failed.Render("✗")
 	default:
 		if f.UserTokens > 0 {
@@ -447,6 +449,9 @@ func (m *Model) status() string {
 	case live.Streaming:
 		return m.paint.Streaming.Render("▶ streaming")
 	case live.Done:
+		if f.StoppedShort() { // its place would reward writing less
+			return m.paint.Failed.Render("✗ short " + itoa(f.UserTokens) + "/" + itoa(f.FinishAt))
+		}
 		if m.place >= 1 && m.place <= 3 {
 			return m.paint.Places[m.place-1].Render("✓ " + format.Ordinal(m.place))
 		}

@@ -33,7 +33,7 @@ func orderToFinish(figs []live.Figures) []int {
 func stoppedShort(names []string, figs []live.Figures) string {
 	var short []string
 	for i, f := range figs {
-		if f.FinishAt > 0 && f.Status == live.Done && !f.HasTimeToN {
+		if f.StoppedShort() {
 			short = append(short, names[i])
 		}
 	}

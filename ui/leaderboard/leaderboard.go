@@ -95,6 +95,7 @@ type Model struct {
 	focus       int // provider index, -1 for none
 	figures     []live.Figures
 	finish      int
+	heats       Heats // --heats: the standing over the heats so far
 	view        string
 }
 
@@ -144,11 +145,12 @@ func Order(figs []live.Figures) []int {
 }
 
 // Places are the finish places by provider index (1 = first to finish,
-// 0 = not finished or failed).
+// 0 = not finished, failed, or stopped short of --finish-at's N: no place
+// is won by writing less).
 func Places(figs []live.Figures) []int {
 	var finished []int
 	for i, f := range figs {
-		if f.Status == live.Done {
+		if f.Status == live.Done && !f.StoppedShort() {
 			finished = append(finished, i)
 		}
 	}
@@ -240,6 +242,8 @@ func (m *Model) columns() []column {
 			switch {
 			case f.Status == live.Failed:
 				return s.failed.Render("failed")
+			case f.StoppedShort():
+				return s.failed.Render("short")
 			case place >= 1 && place <= 3:
 				return s.places[place-1].Render(format.Ordinal(place))
 			case place > 3:
@@ -263,6 +267,9 @@ func (m *Model) columns() []column {
 			}
 			return s.bold.Render(format.TPS(f.Speed))
 		}},
+	}
+	cols = append(cols, m.heatsColumns()...)
+	cols = append(cols, []column{
 		{header: "words/s", width: 7, right: true, priority: 4, cell: func(r row) string {
 			f := r.f
 			if !f.HasSpeed {
@@ -270,7 +277,7 @@ func (m *Model) columns() []column {
 			}
 			return "≈" + format.TPS(metrics.WordsPerSecond(f.Speed))
 		}},
-	}
+	}...)
 	if m.concurrency > 1 {
 		cols = append(cols, column{header: "aggregate", width: 9, right: true, priority: 1, cell: func(r row) string {
 			f := r.f
@@ -365,7 +372,9 @@ func (m *Model) render() {
 	// least important columns go first to make room.
 	const minTrack, trackFrom = 16, 70
 	room := m.width
-	if m.finish > 0 && m.width >= trackFrom {
+	// Heats columns need the room of the track below heatsTrackFrom.
+	const heatsTrackFrom = 120
+	if m.finish > 0 && m.width >= trackFrom && (m.heats.Done == 0 || m.width >= heatsTrackFrom) {
 		room -= minTrack + 2
 	}
 	cols := fitColumns(m.columns(), room)
@@ -399,6 +408,9 @@ func (m *Model) render() {
 	lines := []string{header}
 
 	order, places := Order(m.figures), Places(m.figures)
+	if heats := m.heatsOrder(); heats != nil {
+		order = heats
+	}
 	for rank, i := range order {
 		f := m.figures[i]
 		texts := make([]string, len(cols))
@@ -417,6 +429,10 @@ func (m *Model) render() {
 	}
 
 	verdict := Verdict(m.names, m.figures)
+	if verdict != "" && m.heats.Done > 0 {
+		// Beside the standing over the heats, this line is the one race's.
+		verdict = "this race: " + verdict
+	}
 	if verdict != "" {
 		verdict = m.paint.verdict.Render("▶ " + verdict)
 	}

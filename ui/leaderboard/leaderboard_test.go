@@ -46,6 +46,26 @@ func TestPlacesAreFinishOrder(t *testing.T) {
 	}
 }
 
+// With --finish-at, an answer that ended short of N wins no place, however
+// early it ended.
+func TestStoppedShortWinsNoPlace(t *testing.T) {
+	figs := []live.Figures{
+		{Status: live.Done, Settled: true, Elapsed: 3 * time.Second, FinishAt: 40, HasTimeToN: true},
+		{Status: live.Done, Settled: true, Elapsed: time.Second, FinishAt: 40, UserTokens: 24},
+	}
+	if got := Places(figs); got[0] != 1 || got[1] != 0 {
+		t.Fatalf("Places = %v, want [1 0]", got)
+	}
+	b := New([]string{"long", "brief"}, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+	b.SetSize(80, 4)
+	b, _ = b.Update(FrameMsg{Figures: figs})
+	rows := strings.Split(b.View(), "\n")
+	if !strings.Contains(rows[1], "long") || !strings.Contains(rows[1], "1st") ||
+		!strings.Contains(rows[2], "brief") || !strings.Contains(rows[2], "short") {
+		t.Errorf("leaderboard:\n%s", b.View())
+	}
+}
+
 func TestVerdict(t *testing.T) {
 	names := []string{"fast", "slow", "broken"}
 	figs := []live.Figures{

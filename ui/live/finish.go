@@ -19,3 +19,10 @@ func (p *Provider) RaceTo(f *Figures, n int) {
 	}
 	f.TimeToN, f.HasTimeToN = median(times)
 }
+
+// StoppedShort is whether f's provider ended its answer before --finish-at's
+// N: done, with no stream at N. Such a provider ranks after those that got
+// there (metrics.RankFinish), so nobody wins by writing less.
+func (f Figures) StoppedShort() bool {
+	return f.FinishAt > 0 && f.Status == Done && !f.HasTimeToN
+}

@@ -1,0 +1,94 @@
+package leaderboard
+
+import (
+	"math"
+	"strconv"
+	"time"
+
+	"tpsrace/metrics"
+	"tpsrace/ui/format"
+)
+
+// Heats is the standing over the heats run so far (the dashboard's
+// --heats N), for the leaderboard's heats columns: per provider the median
+// over the heats of each headline figure and how far the heats spread
+// around it ("1,893 ±4%": every heat within 4% of 1,893; metrics.Spread).
+type Heats struct {
+	Done     int            // heats finished; 0: no heats columns
+	Over     []metrics.Over // by provider index (metrics.OverRuns)
+	Order    []int          // provider indexes, best first over the heats (the verdict's ranking)
+	FinishAt int            // --finish-at N: the speed column is the time to N tokens
+}
+
+// SetHeats shows h's standing beside the race on screen: while a heat
+// runs its live figures keep their columns and its live order, and the
+// heats columns stand beside them; once it has ended the rows are ranked
+// over the heats (h.Order, the verdict's order), so the final screen ranks
+// as the verdict reads. A Heats that does not match the providers clears them.
+func (m *Model) SetHeats(h Heats) {
+	if len(h.Over) != len(m.names) || len(h.Order) != len(m.names) {
+		h = Heats{}
+	}
+	m.heats = h
+	m.render()
+}
+
+// heatsOrder is the order over the heats once the race on screen has
+// ended, nil while it runs or without heats.
+func (m *Model) heatsOrder() []int {
+	if m.heats.Done == 0 {
+		return nil
+	}
+	for _, f := range m.figures {
+		if !f.Settled {
+			return nil
+		}
+	}
+	return m.heats.Order
+}
+
+// heatsColumns are the median ± spread columns, empty without heats: the
+// speed (or time to N) stays with the live speed; TTFT goes with the live
+// finish and TTFT, total before the live total.
+func (m *Model) heatsColumns() []column {
+	if m.heats.Done == 0 {
+		return nil
+	}
+	dash := m.paint.muted.Render(format.Undefined)
+	cell := func(pick func(metrics.Over) metrics.Spread, show func(float64) string) func(row) string {
+		return func(r row) string {
+			s := pick(m.heats.Over[r.index])
+			if s.Runs == 0 {
+				return dash
+			}
+			text := show(s.Median)
+			if s.Runs > 1 {
+				text += " " + m.paint.muted.Render(Within(s.Within()))
+			}
+			return text
+		}
+	}
+	duration := func(ns float64) string { return format.Duration(time.Duration(ns)) }
+	speed := column{header: "heats tok/s", width: 11, right: true, priority: 0,
+		cell: cell(func(o metrics.Over) metrics.Spread { return o.Speed }, func(v float64) string { return m.paint.bold.Render(format.TPS(v)) })}
+	if m.heats.FinishAt > 0 {
+		speed.header = "heats to " + format.Count(m.heats.FinishAt)
+		speed.cell = cell(func(o metrics.Over) metrics.Spread { return o.TimeToN }, func(v float64) string { return m.paint.bold.Render(duration(v)) })
+	}
+	return []column{speed,
+		{header: "heats TTFT", width: 10, right: true, priority: 1,
+			cell: cell(func(o metrics.Over) metrics.Spread { return o.TTFT }, duration)},
+		{header: "heats total", width: 11, right: true, priority: 2,
+			cell: cell(func(o metrics.Over) metrics.Spread { return o.Total }, duration)},
+	}
+}
+
+// Within shows a spread (metrics.Spread.Within) in whole percent:
+// "±4%", "±<1%" for a spread that rounds to 0, "±0%" for none.
+func Within(w float64) string {
+	pct := int(math.Round(w * 100))
+	if pct == 0 && w > 0 {
+		return "±<1%"
+	}
+	return "±" + strconv.Itoa(pct) + "%"
+}
