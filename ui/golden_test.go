@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -181,10 +180,12 @@ func scaledRace(results [][]probes.Result, f float64) [][]probes.Result {
 	out := make([][]probes.Result, len(results))
 	for i, streams := range results {
 		for _, r := range streams {
-			r.Events = slices.Clone(r.Events)
-			for k := range r.Events {
-				r.Events[k].At = scale(r.Events[k].At)
+			var events probes.Events
+			for e := range r.Events.Values() {
+				e.At = scale(e.At)
+				events.Append(e)
 			}
+			r.Events = events
 			r.End = scale(r.End)
 			out[i] = append(out[i], r)
 		}
