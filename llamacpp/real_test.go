@@ -172,7 +172,7 @@ func raceAndCompare(t *testing.T, ctx context.Context, p config.Provider, srv *S
 		diff := f.ServerTPS/f.OutputTPS - 1
 		t.Logf("stream %d: server_tps %.1f, output_tps %.1f: %+.2f%%", r.Stream, f.ServerTPS, f.OutputTPS, 100*diff)
 		if diff > 0.05 || diff < -0.05 {
-			disagree = fmt.Sprintf("stream %d: server_tps %.0f, output_tps %.0f: %+.1f%% (%s)", r.Stream, f.ServerTPS, f.OutputTPS, 100*diff, largestGap(r.Events))
+			disagree = fmt.Sprintf("stream %d: server_tps %.0f, output_tps %.0f: %+.1f%% (%s)", r.Stream, f.ServerTPS, f.OutputTPS, 100*diff, largestGap(slices.Collect(r.Events.Values())))
 			t.Log(disagree)
 		}
 	}

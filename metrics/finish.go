@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"cmp"
+	"iter"
 	"slices"
 	"time"
 
@@ -13,9 +14,9 @@ import (
 // (answer and reasoning, the one scale for every provider), reach n. ok is
 // false when the stream ended short of n: it stopped before the finish, so
 // nobody wins by writing less.
-func TimeToTokens(events []probes.Event, n int) (at time.Duration, ok bool) {
+func TimeToTokens(events iter.Seq[probes.Event], n int) (at time.Duration, ok bool) {
 	tokens := 0
-	for _, e := range events {
+	for e := range events {
 		tokens += e.Tokens
 		if tokens >= n {
 			return e.At, true

@@ -5,6 +5,7 @@
 package metrics
 
 import (
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -81,7 +82,7 @@ type Figures struct {
 func Compute(r *probes.Result, promptTokens int) Figures {
 	f := Figures{E2E: r.End, Completed: r.OK()}
 	var content, reasoning strings.Builder
-	for _, e := range r.Events {
+	for e := range r.Events.Values() {
 		content.WriteString(e.Content)
 		reasoning.WriteString(e.Reasoning)
 		if e.Content != "" && !f.HasTTFA {
@@ -104,12 +105,12 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		promptTokens = r.Usage.PromptTokens
 	}
 
-	if n := len(r.Events); n > 0 {
-		first, last := r.Events[0], r.Events[n-1]
+	if n := r.Events.Len(); n > 0 {
+		first, last := r.Events.Event(0), r.Events.Event(n-1)
 		f.TTFT, f.HasTTFT = first.At, true
 		f.TokensPerEvent, f.HasTokensPerEvent = float64(f.OutputTokens)/float64(n), true
 		f.OutputTPS, f.HasOutputTPS = OutputTPS(f.OutputTokens, first, last)
-		f.ITL, f.HasITL = ITL(r.Events), n >= 2
+		f.ITL, f.HasITL = ITL(r.Events.Values()), n >= 2
 	}
 	if r.Price != nil {
 		f.CostUSD = Cost(*r.Price, promptTokens, f.OutputTokens)
@@ -133,13 +134,18 @@ func OutputTPS(outputTokens int, first, last probes.Event) (float64, bool) {
 }
 
 // ITL returns the p50/p95/p99 of the gaps between consecutive text events.
-func ITL(events []probes.Event) Percentiles {
-	if len(events) < 2 {
-		return Percentiles{}
+func ITL(events iter.Seq[probes.Event]) Percentiles {
+	var gaps []time.Duration
+	var prev time.Duration
+	first := true
+	for e := range events {
+		if !first {
+			gaps = append(gaps, e.At-prev)
+		}
+		prev, first = e.At, false
 	}
-	gaps := make([]time.Duration, len(events)-1)
-	for i := range gaps {
-		gaps[i] = events[i+1].At - events[i].At
+	if len(gaps) == 0 {
+		return Percentiles{}
 	}
 	slices.Sort(gaps)
 	return Percentiles{Percentile(gaps, 50), Percentile(gaps, 95), Percentile(gaps, 99)}

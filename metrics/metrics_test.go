@@ -17,12 +17,12 @@ func ev(at time.Duration, content string, tokens int) probes.Event {
 
 func TestComputeDefinitions(t *testing.T) {
 	r := &probes.Result{
-		Events: []probes.Event{
-			{At: 100 * ms, Reasoning: " thinking", Tokens: 1},
+		Events: probes.EventsOf(
+			probes.Event{At: 100 * ms, Reasoning: " thinking", Tokens: 1},
 			ev(300*ms, " The", 1),
 			ev(400*ms, " cache", 1),
 			ev(600*ms, " works", 1),
-		},
+		),
 		Usage: &probes.Usage{PromptTokens: 10, CompletionTokens: 4, TotalTokens: 14},
 		End:   650 * ms,
 		Price: &config.Price{InputPerMTok: 1, OutputPerMTok: 2},
@@ -51,7 +51,7 @@ func TestComputeDefinitions(t *testing.T) {
 }
 
 func TestComputeWithoutUsageEstimates(t *testing.T) {
-	r := &probes.Result{Events: []probes.Event{ev(50*ms, "Hello, world!", 4)}, End: 60 * ms}
+	r := &probes.Result{Events: probes.EventsOf(ev(50*ms, "Hello, world!", 4)), End: 60 * ms}
 	f := Compute(r, 5)
 	if f.TokenSource != SourceEstimate || f.OutputTokens != 4 {
 		t.Errorf("tokens %d from %s, want the o200k estimate 4", f.OutputTokens, f.TokenSource)

@@ -82,10 +82,10 @@ func BenchmarkMeasuringCost(b *testing.B) {
 		race := Race{Providers: []config.Provider{{Name: "bench", Model: "bench", BaseURL: url}}, Request: Request{Prompt: "hi", MaxTokens: costTokens}, Clients: &Clients{}}
 		measureCPU(b, func() int {
 			res := race.Run(context.Background(), nil)[0][0]
-			if res.Err != nil || len(res.Events) != costTokens {
-				b.Fatalf("events %d, err %v", len(res.Events), res.Err)
+			if res.Err != nil || res.Events.Len() != costTokens {
+				b.Fatalf("events %d, err %v", res.Events.Len(), res.Err)
 			}
-			return len(res.Events)
+			return res.Events.Len()
 		})
 	})
 }

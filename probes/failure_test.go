@@ -36,3 +36,14 @@ func TestHTMLBodyWithStatus200(t *testing.T) {
 		t.Errorf("err = %v, want 'not an event stream' quoting the body", res.Err)
 	}
 }
+
+// A 3xx that the HTTP client does not follow (no Location) carries no
+// stream: it is an HTTP failure with the body's reason, never a stream read
+// from nothing.
+func TestUnfollowedRedirectIsAnHTTPFailure(t *testing.T) {
+	res := raceOne(t, config.Provider{BaseURL: replay(t, 302, []byte(`{"error":{"message":"moved elsewhere","type":"invalid_request_error"}}`))})
+	f, ok := res.Err.(*Failure)
+	if !ok || f.Kind != KindHTTP || f.Status != 302 || f.Message != "moved elsewhere" {
+		t.Fatalf("err %#v, want an http failure 302 \"moved elsewhere\"", res.Err)
+	}
+}

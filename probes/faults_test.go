@@ -150,8 +150,8 @@ func TestCancelEndsEveryStream(t *testing.T) {
 	}
 	for _, streams := range results {
 		for _, r := range streams {
-			if !r.Interrupted || len(r.Events) == 0 {
-				t.Errorf("%s/%d: interrupted %v with %d events, want interrupted with its partial answer", r.Provider, r.Stream, r.Interrupted, len(r.Events))
+			if !r.Interrupted || r.Events.Len() == 0 {
+				t.Errorf("%s/%d: interrupted %v with %d events, want interrupted with its partial answer", r.Provider, r.Stream, r.Interrupted, r.Events.Len())
 			}
 		}
 	}

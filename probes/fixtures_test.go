@@ -93,7 +93,7 @@ func TestRecordedProviderStreams(t *testing.T) {
 			}
 			res := raceOne(t, config.Provider{BaseURL: replay(t, want.status, body), APIKey: "sk-test-canary"})
 			var content, reasoning strings.Builder
-			for _, e := range res.Events {
+			for e := range res.Events.Values() {
 				content.WriteString(e.Content)
 				reasoning.WriteString(e.Reasoning)
 			}

@@ -15,8 +15,6 @@ import (
 	"io"
 	"strings"
 	"sync"
-
-	"tpsrace/config"
 )
 
 // sseReader reads a response body as server-sent events and returns the
@@ -149,15 +147,15 @@ type wireUsage struct {
 // costs about half of encoding/json (BenchmarkMeasuringCost).
 var chunkJSON = jsoniter.ConfigCompatibleWithStandardLibrary
 
-// warmCodecs builds, by reflection, the JSON codecs of a stream's request and
-// chunks, which are otherwise built on first use: before the release, so
-// that the first race's first events do not wait for them. (The o200k
+// warmCodecs builds, by reflection, the JSON codec of a stream's chunks,
+// which is otherwise built on first use: before the release, so that the
+// first race's first events do not wait for it (the request is encoded
+// before the release anyway, by newRequestBody). (The o200k
 // vocabulary needs no such step: it loads in well under a millisecond at the
 // first count, after that event's time is taken.)
 var warmCodecs = sync.OnceFunc(func() {
 	decodeChunk([]byte(`{"choices":[{"index":0,"delta":{"content":"x","reasoning_content":"y","reasoning":"z","refusal":"r"},"finish_reason":"stop"}],` +
 		`"usage":{"prompt_tokens":1,"completion_tokens_details":{"reasoning_tokens":1}},"x_groq":{"usage":{}},"timings":{}}`))
-	json.Marshal(newRequest(config.Provider{}, Request{}))
 })
 
 // delta is what one payload means for choice 0.

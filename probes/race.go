@@ -74,7 +74,8 @@ func (c *Clients) Close() {
 	}
 }
 
-// Run builds every request first, then releases all streams at one instant
+// Run builds every request first (body, headers, contexts: the streams
+// only write after the release), then releases all streams at one instant
 // (a barrier), so no provider gets a head start. Updates, when non-nil, must
 // be drained promptly by the caller (a relay); probes send to it from their
 // own goroutines after stamping each event. Run returns when every stream has
@@ -99,10 +100,11 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	var release time.Time // written before start is closed, read after
 	for i, p := range r.Providers {
 		results[i] = make([]Result, conc)
-		req := newRequest(p, r.Request)
+		body := newRequestBody(p, r.Request)
 		cl := clients.get(p, conc)
 		for s := range conc {
-			pb := &probe{provider: p, http: cl, request: req, retries: r.Retries, stream: s}
+			pb := &probe{provider: p, http: cl, body: body, retries: r.Retries, stream: s}
+			pb.prepare(ctx)
 			if updates != nil {
 				pb.emit = func(e Event) { updates <- Update{Provider: i, Stream: s, Event: &e} }
 			}
@@ -113,7 +115,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 				ready.Done()
 				<-start
 				sent := time.Since(release)
-				res := pb.run(ctx, release)
+				res := pb.run(release)
 				res.Sent = sent
 				results[i][s] = res
 				if updates != nil {

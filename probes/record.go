@@ -51,10 +51,10 @@ type Result struct {
 	Stream       int           // 0..concurrency-1
 	Release      time.Time     // the instant every stream of the race was let go
 	Sent         time.Duration // release to the instant this stream began its request: the start skew
-	Events       []Event
-	O200kTokens  int    // o200k tokens of all the events' Content, plus of all their Reasoning
-	Usage        *Usage // nil when the provider reported none
-	FinishReason string // last non-null finish_reason of choice 0
+	Events       Events        // the text events, in order
+	O200kTokens  int           // o200k tokens of all the events' Content, plus of all their Reasoning
+	Usage        *Usage        // nil when the provider reported none
+	FinishReason string        // last non-null finish_reason of choice 0
 	Timings      *ServerTimings
 	Phases       Phases
 	End          time.Duration // release to end of stream (or failure)

@@ -13,6 +13,7 @@ import (
 	"net/http/httptrace"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -29,15 +30,20 @@ type Request struct {
 	MaxTokens int
 }
 
-// probe measures one stream. It is built before the race is released, so the
-// goroutine that runs it only has to send.
+// probe measures one stream. It is built before the race is released, with
+// its first request complete (prepare), so the goroutine that runs it only
+// has to write.
 type probe struct {
 	provider config.Provider
 	http     *http.Client
-	request  openai.ChatCompletionRequest
+	body     *requestBody // shared by the provider's streams
 	retries  int
 	stream   int
 	emit     func(Event) // called from the probe's goroutine; must not block
+
+	ctx    context.Context // the stream's, from prepare
+	cancel context.CancelCauseFunc
+	first  *attempt // the first request, built by prepare
 }
 
 func newRequest(p config.Provider, r Request) openai.ChatCompletionRequest {
@@ -50,12 +56,95 @@ func newRequest(p config.Provider, r Request) openai.ChatCompletionRequest {
 	}
 }
 
+// requestBody is what every stream of one provider posts, encoded once
+// before the release: go-openai's request type, validated as go-openai
+// does, with providers.yaml's params merged in.
+type requestBody struct {
+	url  string
+	body []byte
+	err  error // the request could not be built; each stream reports it
+}
+
+func newRequestBody(p config.Provider, r Request) *requestBody {
+	req := newRequest(p, r)
+	b := &requestBody{url: strings.TrimRight(p.BaseURL, "/") + "/chat/completions"}
+	if b.err = openai.NewReasoningValidator().Validate(req); b.err != nil {
+		return b
+	}
+	if b.body, b.err = json.Marshal(req); b.err != nil || len(p.Params) == 0 {
+		return b
+	}
+	b.body, b.err = mergeParams(b.body, p.Params)
+	return b
+}
+
+// prepare builds the stream's context and its first request, before the
+// release.
+func (pb *probe) prepare(ctx context.Context) {
+	pb.ctx, pb.cancel = context.WithCancelCause(ctx)
+	pb.first = pb.newAttempt(pb.ctx)
+}
+
+// attempt is one request of a stream, built before it is sent: its context
+// (which the attempt's limits cancel with a *Failure as the cause), the
+// http.Request with its body and headers, and the connection phases the
+// trace marks.
+type attempt struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	req    *http.Request // nil when err is set
+	err    error
+	// release is set before the request is sent; the trace reads it. The
+	// transport calls the trace from its own goroutines, even after the
+	// request returned (an abandoned dial), hence atomics.
+	release                                   time.Time
+	dns, connected, handshake, wrote, firstBy atomic.Int64
+}
+
+func (pb *probe) newAttempt(ctx context.Context) *attempt {
+	a := &attempt{}
+	a.ctx, a.cancel = context.WithCancelCause(ctx)
+	if a.err = pb.body.err; a.err != nil {
+		return a
+	}
+	mark := func(v *atomic.Int64) { v.CompareAndSwap(0, int64(time.Since(a.release))) }
+	traced := httptrace.WithClientTrace(a.ctx, &httptrace.ClientTrace{
+		DNSDone:              func(httptrace.DNSDoneInfo) { mark(&a.dns) },
+		ConnectDone:          func(string, string, error) { mark(&a.connected) },
+		TLSHandshakeDone:     func(tls.ConnectionState, error) { mark(&a.handshake) },
+		WroteRequest:         func(httptrace.WroteRequestInfo) { mark(&a.wrote) },
+		GotFirstResponseByte: func() { mark(&a.firstBy) },
+	})
+	if a.req, a.err = http.NewRequestWithContext(traced, http.MethodPost, pb.body.url, bytes.NewReader(pb.body.body)); a.err != nil {
+		return a
+	}
+	// The headers go-openai sends with a stream, then providers.yaml's,
+	// which override them.
+	h := a.req.Header
+	if key := pb.provider.APIKey.Reveal(); key != "" {
+		h.Set("Authorization", "Bearer "+key)
+	}
+	h.Set("Content-Type", "application/json")
+	h.Set("Accept", "text/event-stream")
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Connection", "keep-alive")
+	for k, v := range pb.provider.Headers {
+		h.Set(k, v)
+	}
+	return a
+}
+
+func (a *attempt) phases() Phases {
+	d := func(v *atomic.Int64) time.Duration { return time.Duration(v.Load()) }
+	return Phases{DNS: d(&a.dns), Connected: d(&a.connected), TLS: d(&a.handshake), WroteRequest: d(&a.wrote), FirstByte: d(&a.firstBy)}
+}
+
 // run sends the request (retrying before the first byte only, when allowed)
 // and records the stream. Times are measured from release.
-func (pb *probe) run(ctx context.Context, release time.Time) Result {
+func (pb *probe) run(release time.Time) Result {
 	res := Result{Provider: pb.provider.Name, Model: pb.provider.Model, Stream: pb.stream, Release: release, Price: pb.provider.Price}
 	lim := pb.provider.Timeout.Or(config.DefaultTimeouts)
-	ctx, cancel := context.WithCancelCause(ctx)
+	ctx, cancel := pb.ctx, pb.cancel
 	defer cancel(nil)
 	total := time.AfterFunc(lim.Total-time.Since(release), func() {
 		cancel(&Failure{Kind: KindTimeout, Message: "total time limit " + lim.Total.String() + " reached"})
@@ -67,7 +156,11 @@ func (pb *probe) run(ctx context.Context, release time.Time) Result {
 	defer firstToken.Stop()
 
 	for attempt := 0; ; attempt++ {
-		f := pb.attempt(ctx, release, lim, firstToken, &res)
+		a := pb.first
+		if attempt > 0 {
+			a = pb.newAttempt(ctx)
+		}
+		f := pb.attempt(a, release, lim, firstToken, &res)
 		res.End = time.Since(release)
 		if f == nil || attempt >= pb.retries || !retryable(f, &res) {
 			if f != nil {
@@ -90,7 +183,7 @@ func (pb *probe) run(ctx context.Context, release time.Time) Result {
 // retryable: only a request that failed before the first byte of its stream
 // may be sent again, so a retry can never bend a measured stream.
 func retryable(f *Failure, res *Result) bool {
-	if len(res.Events) > 0 {
+	if res.Events.Len() > 0 {
 		return false
 	}
 	switch f.Kind {
@@ -102,37 +195,25 @@ func retryable(f *Failure, res *Result) bool {
 	return false
 }
 
-// attempt sends the request once and records its stream into res.
-func (pb *probe) attempt(ctx context.Context, release time.Time, lim config.Timeouts, firstToken *time.Timer, res *Result) *Failure {
-	// The attempt's limits cancel this context with a *Failure as the cause,
-	// which failure reads back.
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	doer := &streamDoer{http: pb.http, params: pb.provider.Params, headers: pb.provider.Headers}
-	err := pb.send(ctx, cancel, release, lim, firstToken, doer, res)
+// attempt sends a's request once and records its stream into res.
+func (pb *probe) attempt(a *attempt, release time.Time, lim config.Timeouts, firstToken *time.Timer, res *Result) *Failure {
+	defer a.cancel(nil)
+	a.release = release
+	defer func() { res.Phases = a.phases() }()
+	var retryAfter string
+	err := a.err
+	if err == nil {
+		err = pb.send(a, lim, firstToken, res, &retryAfter)
+	}
 	if err == nil {
 		return nil
 	}
-	return pb.failure(ctx, err, res, doer.retryAfter)
+	return pb.failure(a.ctx, err, res, retryAfter)
 }
 
-func (pb *probe) send(ctx context.Context, cancel context.CancelCauseFunc, release time.Time, lim config.Timeouts, firstToken *time.Timer, doer *streamDoer, res *Result) error {
+func (pb *probe) send(a *attempt, lim config.Timeouts, firstToken *time.Timer, res *Result, retryAfter *string) error {
+	release, cancel := a.release, a.cancel
 	since := func() time.Duration { return time.Since(release) }
-	// The transport calls these from its own goroutines, even after the
-	// request returned (an abandoned dial), hence atomics.
-	var dns, connected, handshake, wrote, firstByte atomic.Int64
-	mark := func(v *atomic.Int64) { v.CompareAndSwap(0, int64(since())) }
-	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{
-		DNSDone:              func(httptrace.DNSDoneInfo) { mark(&dns) },
-		ConnectDone:          func(string, string, error) { mark(&connected) },
-		TLSHandshakeDone:     func(tls.ConnectionState, error) { mark(&handshake) },
-		WroteRequest:         func(httptrace.WroteRequestInfo) { mark(&wrote) },
-		GotFirstResponseByte: func() { mark(&firstByte) },
-	})
-	defer func() {
-		d := func(v *atomic.Int64) time.Duration { return time.Duration(v.Load()) }
-		res.Phases = Phases{DNS: d(&dns), Connected: d(&connected), TLS: d(&handshake), WroteRequest: d(&wrote), FirstByte: d(&firstByte)}
-	}()
 
 	var streamed atomic.Int64 // tokens so far, read by the stall timer's goroutine
 	var lastByte atomic.Int64 // since release, stamped by sseReader on every read
@@ -151,21 +232,19 @@ func (pb *probe) send(ctx context.Context, cancel context.CancelCauseFunc, relea
 	connect := time.AfterFunc(lim.Connect, func() {
 		cancel(&Failure{Kind: KindTimeout, Message: "no response within " + lim.Connect.String() + " (connect limit)"})
 	})
-	doer.onBytes = func() { lastByte.Store(int64(since())) }
-	cfg := openai.DefaultConfig(pb.provider.APIKey.Reveal())
-	cfg.BaseURL = pb.provider.BaseURL
-	cfg.HTTPClient = doer
-	// go-openai builds and sends the request and reads an error status's
-	// body; the events are read from doer.body, never through the stream.
-	stream, err := openai.NewClientWithConfig(cfg).CreateChatCompletionStream(ctx, pb.request)
+	resp, err := pb.http.Do(a.req)
 	connect.Stop()
 	if err != nil {
 		return err
 	}
-	defer stream.Close()
+	defer resp.Body.Close()
+	*retryAfter = resp.Header.Get("Retry-After")
+	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
+		return statusError(resp)
+	}
+	body := newSSEReader(resp.Body, func() { lastByte.Store(int64(since())) })
 	lastByte.Store(int64(since()))
 	stall.Reset(lim.Stall)
-	res.Events = make([]Event, 0, min(pb.request.MaxTokens, 1<<14))
 
 	var think thinkSplitter
 	// The whole answer's o200k count is kept up to date as it arrives, so
@@ -179,20 +258,20 @@ func (pb *probe) send(ctx context.Context, cancel context.CancelCauseFunc, relea
 		ev := Event{At: since(), Content: content, Reasoning: reasoning, Tokens: tokens.Count(content) + tokens.Count(reasoning)}
 		answerCount.Add(content)
 		reasoningCount.Add(reasoning)
-		if len(res.Events) == 0 {
+		if res.Events.Len() == 0 {
 			firstToken.Stop()
 		}
-		res.Events = append(res.Events, ev)
+		res.Events.Append(ev)
 		streamed.Add(int64(ev.Tokens))
 		if pb.emit != nil {
 			pb.emit(ev)
 		}
 	}
 	for {
-		raw, err := doer.body.next()
+		raw, err := body.next()
 		if errors.Is(err, io.EOF) {
 			record(think.flush())
-			if res.FinishReason == "" && !doer.body.done {
+			if res.FinishReason == "" && !body.done {
 				return &Failure{Kind: KindNetwork, Message: fmt.Sprintf("stream ended after %d tokens without finish_reason or [DONE]", streamed.Load())}
 			}
 			return nil
@@ -230,7 +309,7 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 		if errors.As(cause, &f) {
 			return f
 		}
-		return &Failure{Kind: KindCancelled, Message: fmt.Sprintf("cancelled after %d tokens", len(res.Events))}
+		return &Failure{Kind: KindCancelled, Message: fmt.Sprintf("cancelled after %d tokens", res.Events.Len())}
 	}
 	var f *Failure
 	var apiErr *openai.APIError
@@ -252,7 +331,7 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 	case errors.Is(err, syscall.ECONNREFUSED):
 		f = &Failure{Kind: KindNetwork, Message: "connection refused", Hint: "is the server at " + config.RedactURL(pb.provider.BaseURL) + " running?"}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
-		f = &Failure{Kind: KindNetwork, Message: fmt.Sprintf("connection closed mid-stream after %d tokens", len(res.Events))}
+		f = &Failure{Kind: KindNetwork, Message: fmt.Sprintf("connection closed mid-stream after %d tokens", res.Events.Len())}
 	default:
 		var netErr net.Error
 		f = &Failure{Kind: KindNetwork, Message: err.Error()}
@@ -293,49 +372,35 @@ func hint(p config.Provider, status int) string {
 	return ""
 }
 
-// streamDoer is go-openai's HTTP client for one stream: it merges params
-// into the body, adds headers, keeps the Retry-After header and puts an
-// sseReader on a successful response's body.
-type streamDoer struct {
-	http       *http.Client
-	params     map[string]any
-	headers    map[string]string
-	onBytes    func()
-	body       *sseReader
-	retryAfter string
-}
-
-func (d *streamDoer) Do(req *http.Request) (*http.Response, error) {
-	if len(d.params) > 0 {
-		if err := mergeParams(req, d.params); err != nil {
-			return nil, err
-		}
-	}
-	for k, v := range d.headers {
-		req.Header.Set(k, v)
-	}
-	resp, err := d.http.Do(req)
+// statusError is the error of an error status, as go-openai's client makes
+// it (failure reads it): an *openai.APIError when the body is
+// {"error":{…}}, else an *openai.RequestError with the body.
+func statusError(resp *http.Response) error {
+	body, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return nil, err
+		return fmt.Errorf("error, reading response body: %w", err)
 	}
-	d.retryAfter = resp.Header.Get("Retry-After")
-	if resp.StatusCode < 300 {
-		d.body = newSSEReader(resp.Body, d.onBytes)
+	var errRes openai.ErrorResponse
+	err = json.Unmarshal(body, &errRes)
+	if err != nil || errRes.Error == nil {
+		reqErr := &openai.RequestError{HTTPStatus: resp.Status, HTTPStatusCode: resp.StatusCode, Err: err, Body: body}
+		if errRes.Error != nil {
+			reqErr.Err = errRes.Error
+		}
+		return reqErr
 	}
-	return resp, nil
+	errRes.Error.HTTPStatus = resp.Status
+	errRes.Error.HTTPStatusCode = resp.StatusCode
+	return errRes.Error
 }
 
 // mergeParams adds providers.yaml's params to the JSON body. They override
 // tpsrace's fields (a JSON null removes one), except the few that make the
 // request a measured stream.
-func mergeParams(req *http.Request, params map[string]any) error {
+func mergeParams(raw []byte, params map[string]any) ([]byte, error) {
 	var body map[string]any
-	raw, err := io.ReadAll(req.Body)
-	if err != nil {
-		return err
-	}
 	if err := json.Unmarshal(raw, &body); err != nil {
-		return err
+		return nil, err
 	}
 	for k, v := range params {
 		if config.ReservedParam(k) {
@@ -347,11 +412,9 @@ func mergeParams(req *http.Request, params map[string]any) error {
 			body[k] = v
 		}
 	}
-	raw, err = json.Marshal(body)
+	raw, err := json.Marshal(body)
 	if err != nil {
-		return fmt.Errorf("params: %w", err)
+		return nil, fmt.Errorf("params: %w", err)
 	}
-	req.Body = io.NopCloser(bytes.NewReader(raw))
-	req.ContentLength = int64(len(raw))
-	return nil
+	return raw, nil
 }

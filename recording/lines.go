@@ -100,12 +100,12 @@ type endLine struct {
 
 func newStreamLine(race, provider int, r *probes.Result, redact func(string) string) streamLine {
 	l := streamLine{Type: typeStream, Race: race, Provider: provider, Stream: r.Stream, Unreleased: r.Release.IsZero(), SentNS: int64(r.Sent),
-		Events: make([]eventJSON, len(r.Events)), EndNS: int64(r.End), FinishReason: r.FinishReason,
+		Events: make([]eventJSON, 0, r.Events.Len()), EndNS: int64(r.End), FinishReason: r.FinishReason,
 		Usage: (*usageJSON)(r.Usage), Timings: (*timingsJSON)(r.Timings), Retries: r.Retries, Interrupted: r.Interrupted, Price: r.Price,
 		PhasesNS: phasesJSON{int64(r.Phases.DNS), int64(r.Phases.Connected), int64(r.Phases.TLS), int64(r.Phases.WroteRequest), int64(r.Phases.FirstByte)},
 	}
-	for i, e := range r.Events {
-		l.Events[i] = eventJSON{AtNS: int64(e.At), Tokens: e.Tokens, Content: e.Content, Reasoning: e.Reasoning}
+	for e := range r.Events.Values() {
+		l.Events = append(l.Events, eventJSON{AtNS: int64(e.At), Tokens: e.Tokens, Content: e.Content, Reasoning: e.Reasoning})
 	}
 	if r.Err != nil {
 		if f, ok := r.Err.(*probes.Failure); ok {
@@ -118,7 +118,7 @@ func newStreamLine(race, provider int, r *probes.Result, redact func(string) str
 }
 
 func (l *streamLine) result(p Provider, release time.Time) probes.Result {
-	r := probes.Result{Provider: p.Name, Model: p.Model, Stream: l.Stream, Release: release, Sent: time.Duration(l.SentNS), Events: make([]probes.Event, len(l.Events)),
+	r := probes.Result{Provider: p.Name, Model: p.Model, Stream: l.Stream, Release: release, Sent: time.Duration(l.SentNS),
 		Usage: (*probes.Usage)(l.Usage), FinishReason: l.FinishReason, Timings: (*probes.ServerTimings)(l.Timings), End: time.Duration(l.EndNS), Retries: l.Retries,
 		Interrupted: l.Interrupted, Price: l.Price,
 		Phases: probes.Phases{DNS: time.Duration(l.PhasesNS.DNS), Connected: time.Duration(l.PhasesNS.Connected), TLS: time.Duration(l.PhasesNS.TLS),
@@ -127,8 +127,8 @@ func (l *streamLine) result(p Provider, release time.Time) probes.Result {
 	if l.Unreleased {
 		r.Release = time.Time{}
 	}
-	for i, e := range l.Events {
-		r.Events[i] = probes.Event{At: time.Duration(e.AtNS), Tokens: e.Tokens, Content: e.Content, Reasoning: e.Reasoning}
+	for _, e := range l.Events {
+		r.Events.Append(probes.Event{At: time.Duration(e.AtNS), Tokens: e.Tokens, Content: e.Content, Reasoning: e.Reasoning})
 	}
 	if f := l.Failure; f != nil {
 		if f.Kind == kindUnknown {

@@ -189,7 +189,7 @@ func newRun(run int, res *probes.Result, f metrics.Figures, promptTokens int) Ru
 	r := Run{Run: run, Stream: res.Stream, OK: res.OK(), Interrupted: res.Interrupted, Retries: res.Retries,
 		E2Ems: ms(f.E2E), OutputTokens: f.OutputTokens, TokenSource: f.TokenSource, O200kTokens: f.O200kTokens,
 		PromptTokens: promptTokens, ContentChars: f.ContentChars, ReasoningChars: f.ReasoningChars,
-		Events:   len(res.Events),
+		Events:   res.Events.Len(),
 		PhasesMS: Phases{msIf(res.Phases.DNS), msIf(res.Phases.Connected), msIf(res.Phases.TLS), msIf(res.Phases.WroteRequest), msIf(res.Phases.FirstByte)},
 	}
 	if res.Usage != nil {

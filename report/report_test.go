@@ -16,9 +16,10 @@ const msec = time.Millisecond
 func stream(ttft, gap time.Duration, n int) probes.Result {
 	r := probes.Result{Usage: &probes.Usage{PromptTokens: 10, CompletionTokens: n, TotalTokens: 10 + n}, FinishReason: "stop"}
 	for i := range n {
-		r.Events = append(r.Events, probes.Event{At: ttft + time.Duration(i)*gap, Content: " the", Tokens: 1})
+		r.Events.Append(probes.Event{At: ttft + time.Duration(i)*gap, Content: " the", Tokens: 1})
 	}
-	r.End = r.Events[n-1].At
+	last, _ := r.Events.Last()
+	r.End = last.At
 	return r
 }
 

@@ -9,11 +9,12 @@ import (
 
 //go:generate go run ./internal/genvocab
 
-// o200kBin is the o200k_base vocabulary with its hash table, laid out as
-// package o200k describes. It stays in the binary's read-only data: loading
-// computes only where each token starts (800 KB, pointer-free, well under a
-// millisecond), so the vocabulary never delays a race or burdens the
-// garbage collector.
+// o200kBin is the o200k_base vocabulary with its hash table and where each
+// token starts, laid out as package o200k describes. It stays in the
+// binary's read-only data and loading slices it: no work and no allocation,
+// so the first count of a process (in its first race, after that event's
+// time is taken) neither takes the CPU from the other streams nor grows the
+// heap while they start.
 //
 //go:embed o200k.bin
 var o200kBin string
@@ -21,28 +22,29 @@ var o200kBin string
 const vocabSize = o200k.Tokens
 
 type vocab struct {
-	info  string   // a byte per token: length − 1, plus o200k.NotSingle
-	blob  string   // every token's bytes, in rank order
-	slots string   // the hash table: little-endian uint32 rank+1 by o200k.Hash
-	start []uint32 // token r is blob[start[r]:start[r+1]]
+	info   string // a byte per token: length − 1, plus o200k.NotSingle
+	blob   string // every token's bytes, in rank order
+	slots  string // the hash table: little-endian uint32 rank+1 by o200k.Hash
+	starts string // little-endian uint32s: token r is blob[start(r):start(r+1)]
 }
 
 var loadVocab = sync.OnceValue(newVocab)
 
 func newVocab() *vocab {
-	const slotBytes = 4 << o200k.SlotBits
-	v := &vocab{info: o200kBin[:vocabSize], blob: o200kBin[vocabSize : len(o200kBin)-slotBytes],
-		slots: o200kBin[len(o200kBin)-slotBytes:], start: make([]uint32, vocabSize+1)}
-	at := uint32(0)
-	for r := range vocabSize {
-		v.start[r] = at
-		at += uint32(v.info[r]&^o200k.NotSingle) + 1
-	}
-	v.start[vocabSize] = at
-	if int(at) != len(v.blob) {
+	const slotBytes, startBytes = 4 << o200k.SlotBits, 4 * (vocabSize + 1)
+	slots := len(o200kBin) - startBytes - slotBytes
+	v := &vocab{info: o200kBin[:vocabSize], blob: o200kBin[vocabSize:slots],
+		slots: o200kBin[slots : slots+slotBytes], starts: o200kBin[slots+slotBytes:]}
+	if slots < vocabSize || v.start(vocabSize) != len(v.blob) {
 		panic("tokens: o200k.bin is damaged; run go generate ./tokens")
 	}
 	return v
+}
+
+// start is where token r starts in blob (r == vocabSize: blob's length).
+func (v *vocab) start(r int) int {
+	b := v.starts[4*r:]
+	return int(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
 }
 
 // single reports whether token r's bytes, counted as text, are one token
@@ -51,7 +53,7 @@ func newVocab() *vocab {
 // U+FFFD.
 func (v *vocab) single(r int) bool { return v.info[r]&o200k.NotSingle == 0 }
 
-func (v *vocab) token(r int) string { return v.blob[v.start[r]:v.start[r+1]] }
+func (v *vocab) token(r int) string { return v.blob[v.start(r):v.start(r+1)] }
 
 // rank returns s's rank, or -1 when s is not a token.
 func (v *vocab) rank(s string) int {

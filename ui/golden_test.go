@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -127,9 +126,15 @@ func TestChartKeySwitchesThePlot(t *testing.T) {
 func failingRace() (*config.Config, []probes.Update, [][]probes.Result) {
 	cfg, _, results := recordedRace()
 	laptop := &results[2][0]
-	laptop.Events = laptop.Events[:20]
+	var head probes.Events
+	for k, e := range laptop.Events.All() {
+		if k < 20 {
+			head.Append(e)
+		}
+	}
+	laptop.Events = head
 	laptop.Usage, laptop.FinishReason = nil, ""
-	laptop.End = laptop.Events[19].At + 30*ms
+	laptop.End = laptop.Events.Event(19).At + 30*ms
 	laptop.Err = &probes.Failure{Kind: probes.KindNetwork, Message: "connection reset by peer"}
 	results[1][0] = probes.Result{Provider: "deep-thinker", Model: cfg.Providers[1].Model, End: 90 * ms,
 		Err: &probes.Failure{Kind: probes.KindHTTP, Status: 503, Message: "model is overloaded", RetryAfter: "2"}}
@@ -154,7 +159,7 @@ func queuedRace(c int) (*config.Config, []probes.Update) {
 		at := ttft
 		for i := range n {
 			w := " " + words[i%len(words)]
-			r.Events = append(r.Events, probes.Event{At: at, Content: w, Tokens: tokens.Count(w)})
+			r.Events.Append(probes.Event{At: at, Content: w, Tokens: tokens.Count(w)})
 			at += gap
 		}
 		r.End, r.FinishReason = at, "stop"
@@ -175,10 +180,12 @@ func scaledRace(results [][]probes.Result, f float64) [][]probes.Result {
 	out := make([][]probes.Result, len(results))
 	for i, streams := range results {
 		for _, r := range streams {
-			r.Events = slices.Clone(r.Events)
-			for k := range r.Events {
-				r.Events[k].At = scale(r.Events[k].At)
+			var events probes.Events
+			for e := range r.Events.Values() {
+				e.At = scale(e.At)
+				events.Append(e)
 			}
+			r.Events = events
 			r.End = scale(r.End)
 			out[i] = append(out[i], r)
 		}

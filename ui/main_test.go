@@ -62,7 +62,7 @@ func recordedRace() (*config.Config, []probes.Update, [][]probes.Result) {
 		return events
 	}
 	done := func(i int, events []probes.Event, err error) probes.Result {
-		r := probes.Result{Provider: cfg.Providers[i].Name, Model: cfg.Providers[i].Model, Events: events, Err: err, Price: cfg.Providers[i].Price,
+		r := probes.Result{Provider: cfg.Providers[i].Name, Model: cfg.Providers[i].Model, Events: probes.EventsOf(events...), Err: err, Price: cfg.Providers[i].Price,
 			Sent: time.Duration(12+9*i) * time.Microsecond}
 		if len(events) > 0 { // a fresh connection, then the answer
 			r.Phases = probes.Phases{DNS: ms, Connected: 2 * ms, TLS: 9 * ms, WroteRequest: 9 * ms, FirstByte: events[0].At - ms}
@@ -95,8 +95,8 @@ func updatesOf(results [][]probes.Result) []probes.Update {
 	var updates []probes.Update
 	for i, streams := range results {
 		for s := range streams {
-			for k := range streams[s].Events {
-				updates = append(updates, probes.Update{Provider: i, Stream: s, Event: &streams[s].Events[k]})
+			for _, e := range streams[s].Events.All() {
+				updates = append(updates, probes.Update{Provider: i, Stream: s, Event: &e})
 			}
 			updates = append(updates, probes.Update{Provider: i, Stream: s, Done: &streams[s]})
 		}

@@ -63,8 +63,8 @@ func (r *Replay) items() []replayItem {
 	for p, streams := range r.Results {
 		for s := range streams {
 			res := &streams[s]
-			for e := range res.Events {
-				items = append(items, replayItem{res.Events[e].At, probes.Update{Provider: p, Stream: s, Event: &res.Events[e]}})
+			for _, e := range res.Events.All() {
+				items = append(items, replayItem{e.At, probes.Update{Provider: p, Stream: s, Event: &e}})
 			}
 			items = append(items, replayItem{res.End, probes.Update{Provider: p, Stream: s, Done: res}})
 		}

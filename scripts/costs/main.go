@@ -48,6 +48,7 @@ func main() {
 	runs := flag.Int("runs", 1, "reference: races one after another")
 	bin := flag.String("tpsrace", "", "tpsrace binary to measure")
 	repeat := flag.Int("repeat", 3, "samples of each figure (the median is reported)")
+	only := flag.String("only", "", "measure only these figures, comma-separated: cpu, start, frame, memory, ttft (all when empty)")
 	flag.Parse()
 	if *reference {
 		referenceClient(*url, *model, *conc, *runs)
@@ -58,7 +59,7 @@ func main() {
 	}
 	self, err := os.Executable()
 	fail(err)
-	m := &measurer{tpsrace: *bin, self: self, repeat: *repeat, dir: must(os.MkdirTemp("", "costs"))}
+	m := &measurer{tpsrace: *bin, self: self, repeat: *repeat, dir: must(os.MkdirTemp("", "costs")), only: *only}
 	defer os.RemoveAll(m.dir)
 	m.run()
 }
@@ -67,6 +68,12 @@ type measurer struct {
 	tpsrace, self, dir string
 	repeat             int
 	simURL             string
+	only               string // figures to measure, comma-separated; "" for all
+}
+
+// wants reports whether figure is to be measured.
+func (m *measurer) wants(figure string) bool {
+	return m.only == "" || slices.Contains(strings.Split(m.only, ","), figure)
 }
 
 // usage is what one finished process cost.
@@ -86,21 +93,32 @@ func (m *measurer) run() {
 
 	fmt.Printf("| figure | tpsrace | reference | tpsrace ÷ reference |\n|---|---|---|---|\n")
 	for _, chunk := range []int{1, 4} {
+		if !m.wants("cpu") {
+			break
+		}
 		t, r := m.marginalCPU(chunk)
 		fmt.Printf("| CPU per extra token, %d token(s)/event (%d races − 1, %d×%d tokens) | %.0f ns | %.0f ns | **%.2f×** |\n",
 			chunk, manyRuns, streams, answer, ns(t), ns(r), float64(t)/float64(r))
 	}
-	t, r := m.firstRequest()
-	fmt.Printf("| exec → first request sent (`bench`) | %.1f ms | %.1f ms | |\n", ms(t), ms(r))
-	t, r = m.firstFrame()
-	fmt.Printf("| exec → first dashboard frame (pty start-up subtracted) | %.1f ms | %.1f ms (pty echo) | |\n", ms(t), ms(r))
-	t16, r16, t256, r256 := m.memory()
-	fmt.Printf("| peak RSS, one race of %d streams | %.1f MiB | %.1f MiB | |\n", streams, mib(t16), mib(r16))
-	fmt.Printf("| memory per stream at %d streams ((RSS₂₅₆ − RSS₁₆) ÷ 240) | %.3f MB | %.3f MB | |\n", wide,
-		float64(t256-t16)/float64(wide-streams)/1e6, float64(r256-r16)/float64(wide-streams)/1e6)
-	cold, warm, rcold, rwarm := m.ttft()
-	fmt.Printf("| mean TTFT, first (cold) race / later races, loopback, simulator TTFT 0, 16 streams × 20 tokens | %.2f / %.2f ms | %.2f / %.2f ms | |\n", cold, warm, rcold, rwarm)
-	fmt.Printf("| client's own share of cold-race TTFT (tpsrace − reference, cold race) | **%.2f ms** | | |\n", cold-rcold)
+	if m.wants("start") {
+		t, r := m.firstRequest()
+		fmt.Printf("| exec → first request sent (`bench`) | %.1f ms | %.1f ms | |\n", ms(t), ms(r))
+	}
+	if m.wants("frame") {
+		t, r := m.firstFrame()
+		fmt.Printf("| exec → first dashboard frame (pty start-up subtracted) | %.1f ms | %.1f ms (pty echo) | |\n", ms(t), ms(r))
+	}
+	if m.wants("memory") {
+		t16, r16, t256, r256 := m.memory()
+		fmt.Printf("| peak RSS, one race of %d streams | %.1f MiB | %.1f MiB | |\n", streams, mib(t16), mib(r16))
+		fmt.Printf("| memory per stream at %d streams ((RSS₂₅₆ − RSS₁₆) ÷ 240) | %.3f MB | %.3f MB | |\n", wide,
+			float64(t256-t16)/float64(wide-streams)/1e6, float64(r256-r16)/float64(wide-streams)/1e6)
+	}
+	if m.wants("ttft") {
+		cold, warm, rcold, rwarm := m.ttft()
+		fmt.Printf("| mean TTFT, first (cold) race / later races, loopback, simulator TTFT 0, 16 streams × 20 tokens | %.2f / %.2f ms | %.2f / %.2f ms | |\n", cold, warm, rcold, rwarm)
+		fmt.Printf("| client's own share of cold-race TTFT (tpsrace − reference, cold race) | **%.2f ms** | | |\n", cold-rcold)
+	}
 }
 
 func (m *measurer) model(chunk int) string {

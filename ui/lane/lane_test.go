@@ -36,7 +36,7 @@ func streamed(done bool) *live.Provider {
 		p.Record(probes.Update{Event: &events[i]})
 	}
 	if done {
-		p.Record(probes.Update{Done: &probes.Result{Events: events, End: 1500 * ms, Usage: &probes.Usage{CompletionTokens: 203}}})
+		p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(events...), End: 1500 * ms, Usage: &probes.Usage{CompletionTokens: 203}}})
 	}
 	return p
 }

@@ -110,14 +110,14 @@ func (p *Provider) Record(u probes.Update) {
 	}
 	if r := u.Done; r != nil {
 		s.Result = r
-		if len(r.Events) != len(s.Events) { // a result whose events were not all streamed to us
-			s.Events, s.tokens, s.cumulative = r.Events, 0, s.cumulative[:0]
-			for _, e := range r.Events {
+		if r.Events.Len() != len(s.Events) { // a result whose events were not all streamed to us
+			s.Events, s.tokens, s.cumulative = make([]probes.Event, 0, r.Events.Len()), 0, s.cumulative[:0]
+			for e := range r.Events.Values() {
+				s.Events = append(s.Events, e)
 				s.tokens += e.Tokens
 				s.cumulative = append(s.cumulative, s.tokens)
 			}
 		}
-		s.Events = r.Events
 		s.Figures = metrics.Compute(r, p.promptTokens)
 		if s.failed() {
 			p.tokenSamples = nil // the median of tokens so far leaves this stream out, at every time

@@ -27,7 +27,7 @@ func record(p *Provider, stream int, events []probes.Event, end time.Duration, e
 		p.Record(probes.Update{Stream: stream, Event: &events[i]})
 	}
 	if end > 0 {
-		p.Record(probes.Update{Stream: stream, Done: &probes.Result{Events: events, End: end, Err: err}})
+		p.Record(probes.Update{Stream: stream, Done: &probes.Result{Events: probes.EventsOf(events...), End: end, Err: err}})
 	}
 }
 
@@ -49,9 +49,9 @@ func TestFiguresFollowMetrics(t *testing.T) {
 	}
 
 	record(p, 0, events[51:], 0, nil)
-	p.Record(probes.Update{Stream: 0, Done: &probes.Result{Events: events, End: 1250 * ms}})
+	p.Record(probes.Update{Stream: 0, Done: &probes.Result{Events: probes.EventsOf(events...), End: 1250 * ms}})
 	f = p.Figures(5 * time.Second)
-	want := metrics.Compute(&probes.Result{Events: events, End: 1250 * ms}, 10)
+	want := metrics.Compute(&probes.Result{Events: probes.EventsOf(events...), End: 1250 * ms}, 10)
 	if f.Status != Done || !f.Settled || f.Speed != want.OutputTPS || f.Elapsed != want.E2E || f.Tokens != want.OutputTokens {
 		t.Fatalf("settled figures %+v, want metrics.Compute's %+v", f, want)
 	}
@@ -76,7 +76,7 @@ func TestThinkingThenAnswer(t *testing.T) {
 	if p.Answer() != "yes" || p.Reasoning() != "hmm" || p.ReasoningTokens() != 2 {
 		t.Errorf("text %q/%q, %d reasoning tokens", p.Answer(), p.Reasoning(), p.ReasoningTokens())
 	}
-	p.Record(probes.Update{Done: &probes.Result{Events: []probes.Event{think, answer}, End: 500 * ms}})
+	p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(think, answer), End: 500 * ms}})
 	if got := p.Figures(time.Second); got.TTFA != 400*ms || got.TTFT != 100*ms {
 		t.Errorf("settled TTFT/TTFA %v/%v", got.TTFT, got.TTFA)
 	}
@@ -121,7 +121,7 @@ func TestSeriesIsLiveTPSAtFixedTimes(t *testing.T) {
 	record(p, 0, events[:60], 0, nil)
 	early := p.Series(2 * time.Second) // partly provisional: events after 690ms have not arrived
 	record(p, 0, events[60:], 0, nil)
-	p.Record(probes.Update{Done: &probes.Result{Events: events, End: 1100 * ms}})
+	p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(events...), End: 1100 * ms}})
 	series := p.Series(2 * time.Second)
 	if len(series) != 40 || len(early) != 40 {
 		t.Fatalf("%d and %d samples up to 2s, want 40", len(early), len(series))
@@ -192,7 +192,7 @@ func TestTextFollowsTheStreamFurthestAlong(t *testing.T) {
 	if p.Following() != 1 || p.Answer() != "close!" {
 		t.Errorf("11 against 8: the text moves to stream 1, got %d %q", p.Following(), p.Answer())
 	}
-	p.Record(probes.Update{Stream: 1, Done: &probes.Result{Events: []probes.Event{close, ahead}, End: 130 * ms, Err: errors.New("reset")}})
+	p.Record(probes.Update{Stream: 1, Done: &probes.Result{Events: probes.EventsOf(close, ahead), End: 130 * ms, Err: errors.New("reset")}})
 	p.Record(probes.Update{Stream: 3, Event: &probes.Event{At: 140 * ms, Content: "!", Tokens: 1}})
 	if p.Following() != 3 {
 		t.Errorf("a failed stream is not followed: got %d", p.Following())

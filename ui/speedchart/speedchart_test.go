@@ -28,7 +28,7 @@ func provider(i int, name string, first, gap time.Duration, n int, end time.Dura
 		p.Record(probes.Update{Event: &events[k]})
 	}
 	if end > 0 {
-		p.Record(probes.Update{Done: &probes.Result{Events: events, End: end, Err: err}})
+		p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(events...), End: end, Err: err}})
 	}
 	return p
 }

@@ -71,6 +71,12 @@ func main() {
 	for _, s := range slots {
 		out = binary.LittleEndian.AppendUint32(out, s)
 	}
+	at = 0
+	for _, b := range info {
+		out = binary.LittleEndian.AppendUint32(out, uint32(at))
+		at += int(b&^o200k.NotSingle) + 1
+	}
+	out = binary.LittleEndian.AppendUint32(out, uint32(at))
 	check(os.WriteFile("o200k.bin", out, 0o644))
 	fmt.Printf("o200k.bin: %d tokens (%d not single), %d bytes, longest probe %d\n", len(info), notSingle, len(out), longest)
 }

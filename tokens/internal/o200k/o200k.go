@@ -5,8 +5,11 @@
 //	blob   every token's bytes, in rank order
 //	slots  1<<SlotBits little-endian uint32s: an open-addressing hash table
 //	       (linear probing) of rank+1 by Hash of the token's bytes, 0 empty
+//	starts Tokens+1 little-endian uint32s: where token r starts in blob, and
+//	       blob's length
 //
-// The table is built when the file is generated, so loading it costs nothing.
+// The table and the starts are built when the file is generated, so loading
+// costs nothing: no work, no allocation.
 package o200k
 
 // Tokens is the number of tokens in o200k_base, ranks 0..Tokens-1.
