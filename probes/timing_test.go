@@ -31,13 +31,16 @@ func raceWarm(providers []config.Provider, concurrency int) [][]probes.Result {
 	return race.Run(context.Background(), nil)
 }
 
-// bestOf3 runs measure up to three times until it reports no problem.
+// bestOf5 runs measure up to five times until it reports no problem.
 // Another process on the machine can only add error, never remove it, so
 // the claim "tpsrace measures within the bound" holds if any attempt meets it.
-func bestOf3(t *testing.T, measure func() []string) {
+// Five, not three: under `go test ./...` on 2 cores the ui and cli packages'
+// tests run beside these and a second of streaming is late by 5–10 ms now
+// and then, three times in a row in one run out of a few.
+func bestOf5(t *testing.T, measure func() []string) {
 	t.Helper()
 	var problems []string
-	for range 3 {
+	for range 5 {
 		if problems = measure(); len(problems) == 0 {
 			return
 		}
@@ -59,7 +62,7 @@ func TestMeasuredSpeedMatchesSchedule(t *testing.T) {
 		t.Run(fmt.Sprintf("%dtps-chunk%d", tc.tps, tc.chunk), func(t *testing.T) {
 			model := fmt.Sprintf("sim:ttft=%s,tps=%d,tokens=%d,chunk=%d", ttft, tc.tps, tc.tokens, tc.chunk)
 			p := config.Provider{Name: "sim", Model: model, BaseURL: url}
-			bestOf3(t, func() (problems []string) {
+			bestOf5(t, func() (problems []string) {
 				res := raceWarm([]config.Provider{p}, 1)[0][0]
 				if res.Err != nil {
 					t.Fatal(res.Err)
@@ -90,7 +93,7 @@ func TestExtremeSpeedsAreExact(t *testing.T) {
 	for _, tc := range []struct{ tps, tokens int }{{25, 51}, {10000, 10000}} {
 		t.Run(fmt.Sprintf("%dtps", tc.tps), func(t *testing.T) {
 			p := config.Provider{Name: "sim", BaseURL: url, Model: fmt.Sprintf("sim:ttft=%s,tps=%d,tokens=%d,chunk=1", ttft, tc.tps, tc.tokens)}
-			bestOf3(t, func() (problems []string) {
+			bestOf5(t, func() (problems []string) {
 				res := raceWarm([]config.Provider{p}, 1)[0][0]
 				if res.Err != nil {
 					t.Fatal(res.Err)
@@ -121,7 +124,7 @@ func TestConcurrentStreamsAggregate(t *testing.T) {
 		providers = append(providers, config.Provider{Name: fmt.Sprint("p", i), BaseURL: url,
 			Model: fmt.Sprintf("sim:ttft=20ms,tps=%d,tokens=%d,seed=%d", tps, tokens, i)})
 	}
-	bestOf3(t, func() (problems []string) {
+	bestOf5(t, func() (problems []string) {
 		for i, streams := range raceWarm(providers, users) {
 			if len(streams) != users {
 				t.Fatalf("provider %d: %d streams, want %d", i, len(streams), users)
