@@ -529,7 +529,11 @@ func (m *Model) figureFields() []string {
 	if m.zoomed && f.Settled && f.HasSpeed {
 		fields = append(fields, field("", "≈"+format.TPS(metrics.WordsPerSecond(f.Speed)), "words/s"))
 	}
-	fields = append(fields, field("", format.Count(f.Tokens), "tok"))
+	if f.Streams > 1 {
+		fields = append(fields, field("", format.Count(f.UserOutput), "tok/user"))
+	} else {
+		fields = append(fields, field("", format.Count(f.Tokens), "tok"))
+	}
 	if loop, ok := metrics.AgentLoop(f.TTFT, f.Speed); ok && f.HasSpeed {
 		fields = append(fields, field(itoa(metrics.AgentCalls)+" agent calls", "≈"+format.Duration(loop), ""))
 	}
@@ -775,10 +779,16 @@ func interrupted(err error) bool {
 	return errors.As(err, &f) && f.Kind == probes.KindCancelled
 }
 
-// wrapOnce word-wraps a short text (a failure) and keeps its first rows lines.
+// wrapOnce word-wraps a short text (a failure) and keeps its first rows
+// lines; the last one kept ends with "…" when some are left out.
 func wrapOnce(s string, width, rows int) []string {
 	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
-	return lines[:min(len(lines), rows)]
+	if len(lines) <= rows || rows <= 0 {
+		return lines[:min(len(lines), max(rows, 0))]
+	}
+	lines = lines[:rows]
+	lines[rows-1] = ansi.Truncate(strings.TrimRight(lines[rows-1], " "), width-1, "") + "…"
+	return lines
 }
 
 func styleLines(style draw.Paint, lines []string) []string {
