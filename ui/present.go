@@ -23,6 +23,8 @@ const countdownFrom = 3
 type countdownMsg struct{ race, left int }
 
 // bigGlyphs are 5 rows high: a figure a back row reads on a projector.
+// The decimal point is as wide as a digit's stroke is long (2 cells), so
+// "24.7" does not read as "247" from the back of the room.
 var bigGlyphs = map[rune][5]string{
 	'0': {"████", "█  █", "█  █", "█  █", "████"},
 	'1': {"  █ ", " ██ ", "  █ ", "  █ ", " ███"},
@@ -34,7 +36,7 @@ var bigGlyphs = map[rune][5]string{
 	'7': {"████", "   █", "  █ ", " █  ", " █  "},
 	'8': {"████", "█  █", "████", "█  █", "████"},
 	'9': {"████", "█  █", "████", "   █", "████"},
-	'.': {"  ", "  ", "  ", "  ", "█ "},
+	'.': {"  ", "  ", "  ", "  ", "██"},
 	',': {"  ", "  ", "  ", " █", "█ "},
 	'-': {"    ", "    ", "████", "    ", "    "},
 }
