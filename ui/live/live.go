@@ -190,7 +190,7 @@ type Figures struct {
 	AggregateTPS    float64
 	HasAggregateTPS bool
 
-	Tokens      int    // output tokens, all streams (usage where reported once settled)
+	Tokens int // output tokens, all streams (usage where reported once settled)
 	// UserOutput is what one user got: the median across every stream
 	// (failed ones included: a failed lane says how far its streams got)
 	// of each one's output tokens, counted as Tokens counts them. The lanes
