@@ -190,15 +190,15 @@ type Figures struct {
 	AggregateTPS    float64
 	HasAggregateTPS bool
 
-	Tokens int // output tokens, all streams (usage where reported once settled)
+	Tokens      int    // output tokens, all streams (usage where reported once settled)
+	UserTokens  int    // per-user o200k tokens so far: the median across the streams that have not failed
+	O200kTokens int    // o200k count of the streamed text, all streams
+	TokenSource string // metrics.SourceUsage when every ended stream reported usage
 	// UserOutput is what one user got: the median across every stream
 	// (failed ones included: a failed lane says how far its streams got)
 	// of each one's output tokens, counted as Tokens counts them. The lanes
 	// show it at C > 1, beside the other per-user figures.
-	UserOutput  int
-	UserTokens  int    // per-user o200k tokens so far: the median across the streams that have not failed
-	O200kTokens int    // o200k count of the streamed text, all streams
-	TokenSource string // metrics.SourceUsage when every ended stream reported usage
+	UserOutput int
 
 	Elapsed time.Duration // now while running; release to the end of the last stream once settled
 
