@@ -80,13 +80,15 @@ dashboard() {
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 : >"$tmp/h" && : >"$tmp/d"
 for k in $(seq "$repeat"); do
-  h=$(headless) && echo "$h" >>"$tmp/h"
-  d=$(dashboard) && echo "$d" >>"$tmp/d"
+  h=$(headless) || exit 1
+  echo "$h" >>"$tmp/h"
+  d=$(dashboard) || exit 1
+  echo "$d" >>"$tmp/d"
   echo "sample $k: headless ${h%% *}% of a core (wall, tok/s: ${h#* }); dashboard ${d%% *}% (${d#* }); load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 done
 hc=$(cut -d' ' -f1 "$tmp/h" | median) && dc=$(cut -d' ' -f1 "$tmp/d" | median)
 hs=$(cut -d' ' -f3 "$tmp/h" | median) && ds=$(cut -d' ' -f3 "$tmp/d" | median)
-echo "| $providers providers × 2000 tok/s, $tokens tokens, C=1 | CPU, % of one core | median per-user tok/s |"
+echo "| $providers × \`$model\`, C=1 | CPU, % of one core | median per-user tok/s |"
 echo "|---|---|---|"
 echo "| headless (\`tpsrace bench\`) | $hc % | $hs |"
 echo "| dashboard at $size in tmux | $dc % | $ds |"
