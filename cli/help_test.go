@@ -48,18 +48,25 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-// A mistyped --only says which names exist and the nearest, and nothing else.
+// A mistyped --only says which names exist and the nearest, and nothing
+// else; when the simulated providers race, it says so, why, and their names.
 func TestOnlySuggestsTheClosestName(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "providers.yaml", "providers:\n  - name: groq\n    base_url: https://api.groq.com/openai/v1\n    api_key: ${TPSRACE_TEST_UNSET_KEY}\n    model: m\n"+
 		"  - name: cerebras\n    base_url: https://api.cerebras.ai/v1\n    api_key: ${TPSRACE_TEST_UNSET_KEY}\n    model: m\n")
 	code, out, errOut := run(t, dir, "bench", "--only", "grok")
-	want := `tpsrace: --only: no provider named "grok": providers are groq, cerebras, sim-wafer, sim-lpu, sim-gpu, sim-laptop; did you mean groq?` + "\n"
+	want := `tpsrace: --only: no provider named "grok": providers.yaml's providers are groq (skipped: TPSRACE_TEST_UNSET_KEY is not set), ` +
+		`cerebras (skipped: TPSRACE_TEST_UNSET_KEY is not set); with none of them the built-in SIMULATED providers race: sim-wafer, sim-lpu, sim-gpu, sim-laptop; did you mean groq?` + "\n"
 	if code != 2 || out != "" || errOut != want {
 		t.Errorf("exit %d, stdout %q, stderr:\n%q\nwant 2 and only:\n%q", code, out, errOut, want)
 	}
+	code, _, errOut = run(t, t.TempDir(), "bench", "--only", "grok")
+	want = `tpsrace: --only: no provider named "grok": no providers.yaml here, so the built-in SIMULATED providers race: sim-wafer, sim-lpu, sim-gpu, sim-laptop` + "\n"
+	if code != 2 || errOut != want {
+		t.Errorf("no providers.yaml: exit %d, stderr:\n%q\nwant 2 and only:\n%q", code, errOut, want)
+	}
 	code, _, errOut = run(t, t.TempDir(), "bench", "--only", "sim-wafr")
-	if code != 2 || strings.Contains(errOut, "SIMULATED") || !strings.Contains(errOut, "did you mean sim-wafer?") {
+	if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "did you mean sim-wafer?") {
 		t.Errorf("exit %d, stderr %q: want 2, the suggestion and no other line", code, errOut)
 	}
 }

@@ -56,6 +56,8 @@ func (f *raceFlags) register(fs *flag.FlagSet) {
 type session struct {
 	cfg   *config.Config
 	known []string // every provider name considered, for --only's message
+	file  string   // the providers file read, "" for none
+	sims  []string // the built-in simulated providers' names when they race (before --only)
 	local *local
 	close func()
 }
@@ -70,7 +72,7 @@ func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error
 	if err != nil {
 		return nil, err
 	}
-	if err := f.checkOnly(s.cfg, s.known); err != nil {
+	if err := f.checkOnly(s); err != nil {
 		s.close()
 		return nil, err
 	}
@@ -114,7 +116,7 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 	if f.maxTokens > 0 {
 		cfg.MaxTokens = f.maxTokens
 	}
-	s := &session{cfg: cfg, known: names(cfg), local: &local{info: map[string]string{}, slots: map[string]int{}}}
+	s := &session{cfg: cfg, known: names(cfg), file: path, local: &local{info: map[string]string{}, slots: map[string]int{}}}
 	f.keepOnly(cfg)
 	skipLocal(ctx, cfg, stderr)
 	s.close = s.local.stop
@@ -126,8 +128,9 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 		s.close = func() { srv.Close(); s.local.stop() }
 		cfg.Providers, cfg.Simulated = sim.DemoProviders(srv.URL()), true
 		for _, p := range cfg.Providers {
-			s.known = append(s.known, p.Name)
+			s.sims = append(s.sims, p.Name)
 		}
+		s.known = append(s.known, s.sims...)
 		f.keepOnly(cfg)
 		if path == "" {
 			fmt.Fprintln(stderr, "no providers.yaml: racing the built-in SIMULATED providers (see README: providers.yaml)")
@@ -181,8 +184,12 @@ func names(cfg *config.Config) []string {
 }
 
 // checkOnly fails when --only names a provider that is not in the race,
-// saying which names exist (known) and the closest one.
-func (f *raceFlags) checkOnly(cfg *config.Config, known []string) error {
+// saying which names exist (known) and the closest one. When the built-in
+// simulated providers race (no file, or none of its providers left), it
+// says so: the file's providers, why each skipped one was, and the
+// simulated names, which are the ones --only can pick.
+func (f *raceFlags) checkOnly(s *session) error {
+	cfg, known := s.cfg, s.known
 	var have []string
 	for _, p := range cfg.Providers {
 		have = append(have, p.Name)
@@ -197,12 +204,42 @@ func (f *raceFlags) checkOnly(cfg *config.Config, known []string) error {
 			}
 		}
 		msg := fmt.Sprintf("--only: no provider named %q: providers are %s", name, strings.Join(known, ", "))
+		if cfg.Simulated {
+			msg = fmt.Sprintf("--only: no provider named %q: %s", name, s.simulatedRace())
+		}
 		if c := config.Closest(name, known); c != "" {
 			msg += fmt.Sprintf("; did you mean %s?", c)
 		}
 		return usageError{errors.New(msg)}
 	}
 	return nil
+}
+
+// simulatedRace says why the built-in simulated providers race and names
+// them: "no providers.yaml here, so …", or the file's providers (the skipped
+// ones with their reasons) and "with none of them …".
+func (s *session) simulatedRace() string {
+	race := "the built-in SIMULATED providers race: " + strings.Join(s.sims, ", ")
+	if s.file == "" {
+		return "no providers.yaml here, so " + race
+	}
+	var theirs []string
+	for _, name := range s.known {
+		if slices.Contains(s.sims, name) {
+			continue
+		}
+		for _, n := range s.cfg.Skipped {
+			if n.Provider == name {
+				name += " (skipped: " + n.Reason + ")"
+				break
+			}
+		}
+		theirs = append(theirs, name)
+	}
+	if len(theirs) == 0 {
+		return s.file + " has no providers, so " + race
+	}
+	return s.file + "'s providers are " + strings.Join(theirs, ", ") + "; with none of them " + race
 }
 
 // exitCode maps a command's error to the process exit status, printing it.

@@ -30,7 +30,8 @@ func figureHelp() [][2]string {
 // helpPage is the body in help mode: every key, then what each figure means.
 func (m *Model) helpPage() []string {
 	s := m.styles
-	lines := []string{s.Title.Render("Keys"), ""}
+	keysTitle := s.Title.Render("Keys")
+	lines := []string{keysTitle, ""}
 	// As many columns of keys side by side as the width takes.
 	m.help.Width = 0
 	var row [][]key.Binding
@@ -45,9 +46,25 @@ func (m *Model) helpPage() []string {
 	if rp := m.opts.Replay; rp != nil && rp.Made != "" {
 		lines = append(lines, "", s.Title.Render("This replay ")+s.Label.Render(rp.Made))
 	}
-	lines = append(lines, "", s.Title.Render("What the numbers mean")+s.Label.Render(" (README: What the numbers mean)"), "")
+	figuresTitle := s.Title.Render("What the numbers mean") + s.Label.Render(" (README: What the numbers mean)")
+	lines = append(lines, "", figuresTitle, "")
+	labelW := 0
 	for _, f := range figureHelp() {
-		lines = append(lines, s.Status.Render(format.PadRight(f[0], 14))+s.Label.Render(f[1]))
+		labelW = max(labelW, len(f[0])+2)
+	}
+	for _, f := range figureHelp() {
+		lines = append(lines, s.Status.Render(format.PadRight(f[0], labelW))+s.Label.Render(f[1]))
+	}
+	// A short window keeps every line by dropping the blank lines under the titles.
+	if len(lines) > m.layout.Body {
+		var kept []string
+		for i, l := range lines {
+			if l == "" && i > 0 && (lines[i-1] == keysTitle || lines[i-1] == figuresTitle) {
+				continue
+			}
+			kept = append(kept, l)
+		}
+		lines = kept
 	}
 	for i, line := range lines {
 		lines[i] = ansi.Truncate(line, m.width, "…")

@@ -112,6 +112,7 @@ type Model struct {
 	replayKeys ReplayKeyMap
 	editorKeys EditorKeyMap
 	styles     Styles
+	paint      paints // the styles the header and the presenter draw with every frame
 	help       help.Model
 	width      int
 	height     int
@@ -180,7 +181,7 @@ func newModel(ctx context.Context, opts Options) Model {
 	h := help.New()
 	h.Styles = styles.Help
 	m := Model{
-		opts: opts, ctx: ctx, keys: DefaultKeyMap(), replayKeys: DefaultReplayKeyMap(), editorKeys: DefaultEditorKeyMap(), styles: styles, help: h,
+		opts: opts, ctx: ctx, keys: DefaultKeyMap(), replayKeys: DefaultReplayKeyMap(), editorKeys: DefaultEditorKeyMap(), styles: styles, paint: newPaints(styles), help: h,
 		clients: &probes.Clients{}, s: newSession(opts.Config, opts.Concurrency, opts.Prepare != nil),
 		focus: -1, editor: ed, stats: llamastats.New(styles.Stats),
 	}

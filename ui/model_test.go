@@ -243,6 +243,13 @@ func TestHelpExplainsTheFigures(t *testing.T) {
 	if m = update(m, press("esc")); m.mode != modeGrid {
 		t.Errorf("esc leaves the help: mode %v", m.mode)
 	}
+	// At 80x24 too every figure shows, its label apart from its line.
+	m = update(finishedRace(80, 24), press("?"))
+	for _, f := range figureHelp() {
+		if !strings.Contains(m.View(), f[0]+" ") || !strings.Contains(m.View(), f[1]) {
+			t.Errorf("80x24: help lacks %q, a space, then %q:\n%s", f[0], f[1], m.View())
+		}
+	}
 }
 
 // The zoomed lane shows where the time to first token went on the network:

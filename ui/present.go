@@ -23,6 +23,8 @@ const countdownFrom = 3
 type countdownMsg struct{ race, left int }
 
 // bigGlyphs are 5 rows high: a figure a back row reads on a projector.
+// The decimal point is as wide as a digit's stroke is long (2 cells), so
+// "24.7" does not read as "247" from the back of the room.
 var bigGlyphs = map[rune][5]string{
 	'0': {"████", "█  █", "█  █", "█  █", "████"},
 	'1': {"  █ ", " ██ ", "  █ ", "  █ ", " ███"},
@@ -34,7 +36,7 @@ var bigGlyphs = map[rune][5]string{
 	'7': {"████", "   █", "  █ ", " █  ", " █  "},
 	'8': {"████", "█  █", "████", "█  █", "████"},
 	'9': {"████", "█  █", "████", "   █", "████"},
-	'.': {"  ", "  ", "  ", "  ", "█ "},
+	'.': {"  ", "  ", "  ", "  ", "██"},
 	',': {"  ", "  ", "  ", " █", "█ "},
 	'-': {"    ", "    ", "████", "    ", "    "},
 }
@@ -170,6 +172,9 @@ func (m *Model) card(i int, f live.Figures, place, finish, width, height int) []
 	bar := max(iw-4, 1)
 	filled := int(live.Progress(f, finish) * float64(bar))
 	progress := center(accent.Render(strings.Repeat("█", filled))+s.Label.Render(strings.Repeat("░", bar-filled)), iw)
+	// Right under the digits, a full-height bar would read as part of
+	// them: there the bar is the lower half of its row.
+	underDigits := center(accent.Render(strings.Repeat("▄", filled))+s.Label.Render(strings.Repeat("▁", bar-filled)), iw)
 	figures := s.Label.Render("TTFT ") + s.Status.Render(ttft) + s.Label.Render("  ·  ") + s.Status.Render(itoa(f.Tokens)) + s.Label.Render(" tokens")
 	// The biggest digits that fit, then the rest as room allows.
 	ih := max(height-2, 0)
@@ -186,7 +191,7 @@ func (m *Model) card(i int, f live.Figures, place, finish, width, height int) []
 		body = append(body, center(s.Label.Render("tok/s"), iw), "", progress, center(figures, iw))
 	default:
 		body = append([]string{name}, m.centered(bigText(speed, scale), accent, iw)...)
-		body = append(body, progress, center(s.Label.Render("tok/s  ·  ")+figures, iw))
+		body = append(body, underDigits, center(s.Label.Render("tok/s  ·  ")+figures, iw))
 	}
 	body = append(make([]string, max(ih-len(body), 0)/2), body...) // vertically centred
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(s.Palette.ProviderColor(i)).

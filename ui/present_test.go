@@ -125,3 +125,17 @@ func TestPresentFitsEverySize(t *testing.T) {
 		}
 	}
 }
+
+// Every big glyph has ink a back row sees: at least 2 cells, the decimal
+// point included (it was 1, and "25.0" on the podium read as "250").
+func TestBigGlyphsAreReadable(t *testing.T) {
+	for r, g := range bigGlyphs {
+		if ink := strings.Count(strings.Join(g[:], ""), "█"); ink < 2 {
+			t.Errorf("glyph %q has %d cells of ink", r, ink)
+		}
+	}
+	rows := bigText("25.0", 1)
+	if dot := string([]rune(rows[4])[10:12]); dot != "██" {
+		t.Errorf("the decimal point of 25.0 is %q on the last row:\n%s", dot, strings.Join(rows, "\n"))
+	}
+}

@@ -7,7 +7,7 @@
 //
 // Probes never wait on the dashboard: a race writes its updates to a large
 // buffered channel, a relay drains it continuously and hands the program
-// one batch per frame (about 30 a second). Every figure comes from package
+// one batch per frame (20 a second). Every figure comes from package
 // metrics, through package live.
 package ui
 

@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/ui/format"
+	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/lane"
 	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/live"
@@ -100,6 +101,15 @@ func (m *Model) helpKeys() help.KeyMap {
 	return m.keys
 }
 
+// paints are the root styles the header and the presenter draw with on
+// every frame, as escape sequences taken once (draw.Paint).
+type paints struct{ Title, Simulated, Status, Paused, Label, Prompt draw.Paint }
+
+func newPaints(s Styles) paints {
+	p := draw.NewPaint
+	return paints{Title: p(s.Title), Simulated: p(s.Simulated), Status: p(s.Status), Paused: p(s.Paused), Label: p(s.Label), Prompt: p(s.Prompt)}
+}
+
 // minSkippedHeight is the least window height that shows the skipped line.
 const minSkippedHeight = 12
 
@@ -164,7 +174,7 @@ func (m *Model) status() string {
 }
 
 func (m *Model) header() []string {
-	s := m.styles
+	s := m.paint
 	sep := s.Label.Render(" · ")
 	var parts []string
 	if status := m.status(); status != "" {
@@ -194,7 +204,7 @@ func (m *Model) header() []string {
 		var banner string
 		for _, words := range []string{" SIMULATED providers — no API keys found ", " SIMULATED — no API keys ", " SIMULATED "} {
 			banner = s.Simulated.Render(words)
-			if ansi.StringWidth(banner)+ansi.StringWidth(rest)+13 <= m.width {
+			if draw.Width(banner)+draw.Width(rest)+13 <= m.width {
 				break
 			}
 		}
@@ -203,9 +213,9 @@ func (m *Model) header() []string {
 	title += sep + rest
 	// The prompt is cut to the line, with "…" to say so.
 	lead, limit := s.Label.Render("prompt "), s.Label.Render(" · max "+itoa(m.s.maxTokens)+" tokens")
-	room := m.width - ansi.StringWidth(lead) - ansi.StringWidth(limit)
+	room := m.width - draw.Width(lead) - draw.Width(limit)
 	if m.layout.Header < 2 {
-		room -= ansi.StringWidth(title + sep)
+		room -= draw.Width(title + sep)
 	}
 	prompt := lead + s.Prompt.Render(ansi.Truncate(oneLine(m.s.prompt), max(room, 1), "…")) + limit
 	if m.layout.Header < 2 {

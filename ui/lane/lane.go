@@ -372,13 +372,13 @@ func (m *Model) renderBox() string {
 		border, b = m.paint.FocusedBorder, lipgloss.ThickBorder()
 	}
 	status := m.status()
-	title := m.title(iw - ansi.StringWidth(status) - 6)
+	title := m.title(iw - draw.Width(status) - 6)
 	top := edge(border, b.TopLeft, b.Top, b.TopRight, title, status, m.width)
 	elapsed := ""
 	if !m.preparing {
 		elapsed = m.paint.Label.Render(format.Duration(m.figures.Elapsed))
 	}
-	bottom := edge(border, b.BottomLeft, b.Bottom, b.BottomRight, m.badges(iw-ansi.StringWidth(elapsed)-6), elapsed, m.width)
+	bottom := edge(border, b.BottomLeft, b.Bottom, b.BottomRight, m.badges(iw-draw.Width(elapsed)-6), elapsed, m.width)
 
 	var sb strings.Builder
 	sb.WriteString(top)
@@ -396,7 +396,7 @@ func (m *Model) renderBox() string {
 // nothing and is left out.
 func (m *Model) title(width int) string {
 	name := itoa(m.number) + " " + m.provider.Name
-	room := width - ansi.StringWidth(name) - 1
+	room := width - draw.Width(name) - 1
 	if model := format.Model(m.provider.Model, room); model != "" && (room >= 10 || model == m.provider.Model) {
 		return m.paint.Title.Render(name) + " " + m.paint.Model.Render(model)
 	}
@@ -417,7 +417,7 @@ func (m *Model) trackLine(width int) string {
 	}
 	f := m.figures
 	filled := draw.Bar(live.Progress(f, m.finish), trackW)
-	rest := trackW - ansi.StringWidth(filled)
+	rest := trackW - draw.Width(filled)
 	var suffix string
 	switch {
 	case f.StoppedShort(): // ended, but not at the line
@@ -529,7 +529,11 @@ func (m *Model) figureFields() []string {
 	if m.zoomed && f.Settled && f.HasSpeed {
 		fields = append(fields, field("", "≈"+format.TPS(metrics.WordsPerSecond(f.Speed)), "words/s"))
 	}
-	fields = append(fields, field("", format.Count(f.Tokens), "tok"))
+	if f.Streams > 1 {
+		fields = append(fields, field("", format.Count(f.UserOutput), "tok/user"))
+	} else {
+		fields = append(fields, field("", format.Count(f.Tokens), "tok"))
+	}
 	if loop, ok := metrics.AgentLoop(f.TTFT, f.Speed); ok && f.HasSpeed {
 		fields = append(fields, field(itoa(metrics.AgentCalls)+" agent calls", "≈"+format.Duration(loop), ""))
 	}
@@ -578,7 +582,7 @@ func (m *Model) badges(width int) string {
 	if r := f.Speed / metrics.ReadingTPS; r >= 1 {
 		for _, words := range []string{" reading speed", " reading"} {
 			reading := m.paint.ReadingMarker.Render(format.Times(r) + words)
-			if ansi.StringWidth(badge)+2+ansi.StringWidth(reading) <= width {
+			if draw.Width(badge)+2+draw.Width(reading) <= width {
 				return badge + "  " + reading
 			}
 		}
@@ -775,10 +779,16 @@ func interrupted(err error) bool {
 	return errors.As(err, &f) && f.Kind == probes.KindCancelled
 }
 
-// wrapOnce word-wraps a short text (a failure) and keeps its first rows lines.
+// wrapOnce word-wraps a short text (a failure) and keeps its first rows
+// lines; the last one kept ends with "…" when some are left out.
 func wrapOnce(s string, width, rows int) []string {
 	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
-	return lines[:min(len(lines), rows)]
+	if len(lines) <= rows || rows <= 0 {
+		return lines[:min(len(lines), max(rows, 0))]
+	}
+	lines = lines[:rows]
+	lines[rows-1] = ansi.Truncate(strings.TrimRight(lines[rows-1], " "), width-1, "") + "…"
+	return lines
 }
 
 func styleLines(style draw.Paint, lines []string) []string {
@@ -794,7 +804,7 @@ func fit(lines []string, width, height int) []string {
 	out := make([]string, height)
 	for i := range out {
 		if i < len(lines) {
-			line, w := lines[i], ansi.StringWidth(lines[i])
+			line, w := lines[i], draw.Width(lines[i])
 			if w > width {
 				line, w = ansi.Truncate(line, width, "…"), width
 			}
@@ -812,7 +822,7 @@ func flow(fields []string, width, maxLines int) []string {
 	var lines []string
 	line, lineW := "", 0
 	for _, f := range fields {
-		fw := ansi.StringWidth(f)
+		fw := draw.Width(f)
 		if fw > width {
 			continue
 		}
@@ -841,7 +851,7 @@ func flow(fields []string, width, maxLines int) []string {
 // cut to make room; the right goes only when it does not fit alone.
 func edge(style draw.Paint, leftCorner, fill, rightCorner, left, right string, width int) string {
 	inner := width - 2
-	lw, rw := ansi.StringWidth(left), ansi.StringWidth(right)
+	lw, rw := draw.Width(left), draw.Width(right)
 	if right != "" && rw+4 > inner {
 		right, rw = "", 0
 	}
@@ -851,7 +861,7 @@ func edge(style draw.Paint, leftCorner, fill, rightCorner, left, right string, w
 	}
 	if left != "" && lw > room {
 		left = ansi.Truncate(left, max(room, 0), "…")
-		lw = ansi.StringWidth(left)
+		lw = draw.Width(left)
 	}
 	if lw == 0 {
 		left = ""

@@ -210,3 +210,49 @@ func TestConcurrentLaneWithQueuedStreams(t *testing.T) {
 		t.Errorf("a lane with streams streaming shows no speed: %s", v)
 	}
 }
+
+// A failed lane at C=16 counts tokens per user as every other figure of a
+// concurrent lane does: the median stream's, not the sum of its 16.
+func TestFailedConcurrentLaneCountsPerUser(t *testing.T) {
+	p := live.NewProvider(0, config.Provider{Name: "groq", Model: "llama"}, 16, 0)
+	fail := &probes.Failure{Kind: probes.KindTimeout, Message: "no byte for 20s"}
+	for s := range 16 {
+		var events []probes.Event
+		for i := range 40 + s { // 40 to 55 tokens: the median is 47.5
+			events = append(events, probes.Event{At: 100*ms + time.Duration(i)*10*ms, Content: " w", Tokens: 1})
+		}
+		for _, e := range events {
+			p.Record(probes.Update{Stream: s, Event: &e})
+		}
+		p.Record(probes.Update{Stream: s, Done: &probes.Result{Events: probes.EventsOf(events...), End: 900 * ms, Err: fail}})
+	}
+	v := flat(view(p, 80, 12, time.Second))
+	for _, want := range []string{"✗ failed", "48 tok/user", "all 16 streams failed"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("missing %q in %s", want, v)
+		}
+	}
+	if strings.Contains(v, "760") {
+		t.Errorf("the lane sums its streams' tokens (760): %s", v)
+	}
+}
+
+// A failure cut to the lane's rows ends with "…", at every lane width.
+func TestCutFailureEndsWithEllipsis(t *testing.T) {
+	p := live.NewProvider(0, config.Provider{Name: "together", Model: "m"}, 1, 0)
+	fail := &probes.Failure{Kind: probes.KindHTTP, Status: 429, Code: "rate_limit_exceeded",
+		Message: "Rate limit reached for meta-llama/Llama-3.3-70B-Instruct-Turbo in organization org-123 on tokens per minute: limit 60000, used 59000, requested 2000",
+		Hint:    "wait and race again, or lower --concurrency"}
+	p.Record(probes.Update{Done: &probes.Result{End: 30 * ms, Err: fail}})
+	for w := 20; w <= 60; w++ {
+		lines := strings.Split(view(p, w, 5, 0), "\n") // 3 rows inside: the text is cut
+		last := strings.TrimRight(strings.TrimSuffix(lines[3], "│"), " ")
+		if !strings.HasSuffix(last, "…") {
+			t.Errorf("width %d: the cut failure's last line %q does not end with …", w, last)
+		}
+	}
+	full := flat(view(p, 200, 12, 0))
+	if strings.Contains(full, "…") || !strings.Contains(full, "lower --concurrency") {
+		t.Errorf("a failure that fits is cut: %s", full)
+	}
+}

@@ -194,6 +194,11 @@ type Figures struct {
 	UserTokens  int    // per-user o200k tokens so far: the median across the streams that have not failed
 	O200kTokens int    // o200k count of the streamed text, all streams
 	TokenSource string // metrics.SourceUsage when every ended stream reported usage
+	// UserOutput is what one user got: the median across every stream
+	// (failed ones included: a failed lane says how far its streams got)
+	// of each one's output tokens, counted as Tokens counts them. The lanes
+	// show it at C > 1, beside the other per-user figures.
+	UserOutput int
 
 	Elapsed time.Duration // now while running; release to the end of the last stream once settled
 
@@ -222,7 +227,7 @@ func (p *Provider) Figures(now time.Duration) Figures {
 	var speeds, costs, server []float64
 	var ttfts, ttfas []time.Duration
 	var settled []metrics.Figures
-	var userTokens []float64
+	var userTokens, outputs []float64
 	anyText, anyAnswer := false, false
 	waiting := 0
 	for i := range p.Streams {
@@ -243,6 +248,7 @@ func (p *Provider) Figures(now time.Duration) Figures {
 		if s.Result == nil {
 			tok, tps, ok := metrics.SoFar(s.Events)
 			f.Tokens += tok
+			outputs = append(outputs, float64(tok))
 			f.O200kTokens += tok
 			f.TokenSource = metrics.SourceEstimate
 			if ok {
@@ -253,6 +259,7 @@ func (p *Provider) Figures(now time.Duration) Figures {
 		sf := s.Figures
 		settled = append(settled, sf)
 		f.Tokens += sf.OutputTokens
+		outputs = append(outputs, float64(sf.OutputTokens))
 		f.O200kTokens += sf.O200kTokens
 		if sf.TokenSource != metrics.SourceUsage {
 			f.TokenSource = metrics.SourceEstimate
@@ -293,6 +300,8 @@ func (p *Provider) Figures(now time.Duration) Figures {
 	}
 	tok, _ := median(userTokens)
 	f.UserTokens = int(math.Round(tok))
+	out, _ := median(outputs)
+	f.UserOutput = int(math.Round(out))
 	f.TTFA, f.HasTTFA = median(ttfas)
 	f.Speed, f.HasSpeed = median(speeds)
 	f.CostUSD, f.HasCost = median(costs)

@@ -171,11 +171,11 @@ func (m *Model) render() {
 
 	tickW := 0
 	for _, t := range ticks {
-		tickW = max(tickW, ansi.StringWidth(t.text))
+		tickW = max(tickW, draw.Width(t.text))
 	}
 	nameW := 0
 	for _, l := range lines {
-		nameW = max(nameW, ansi.StringWidth(m.names[l.provider]))
+		nameW = max(nameW, draw.Width(m.names[l.provider]))
 	}
 	labelW := min(nameW+3, (m.width-tickW-1)/3) // " ● name"
 	plotW := m.width - tickW - 1 - labelW
@@ -288,7 +288,7 @@ func (m *Model) titleLine(title string) string {
 		other = "v: tokens"
 	}
 	t := " " + m.paint.title.Render(ansi.Truncate(title, m.width-1, "…")) // apart from the pane beside it
-	if gap := m.width - ansi.StringWidth(t) - len(other); gap >= 2 {
+	if gap := m.width - draw.Width(t) - len(other); gap >= 2 {
 		return t + strings.Repeat(" ", gap) + m.paint.label.Render(other)
 	}
 	return format.PadRight(t, m.width)

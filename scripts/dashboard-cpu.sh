@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# What the dashboard costs in CPU: one race of 8 simulated providers at
+# 2000 tok/s each, drawn by the real binary in a 240x60 tmux window, against
+# the same race headless (tpsrace bench). Prints one line per sample and a
+# Markdown table (docs/BENCHMARKS.md, "Dashboard CPU", explains it):
+#   scripts/dashboard-cpu.sh                     # 3 samples of each, about a minute
+#   REPEAT=5 TOKENS=40000 SIZE=160x48 scripts/dashboard-cpu.sh
+#   BIN=/tmp/tpsrace-main scripts/dashboard-cpu.sh   # another build (say, main's) instead of this tree's
+# CPU is the process's own utime+stime (/proc/PID/stat for the dashboard,
+# getrusage via /usr/bin/time for bench) over its wall time, from exec to the
+# end of the race; the simulator runs in its own process and is not counted.
+# Output speed is each run's median per-user tok/s (the dashboard's from the
+# JSON that `s` saves), so a dashboard that slowed the streams would show.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repeat=${REPEAT:-3}
+tokens=${TOKENS:-20000} # 10 s at 2000 tok/s
+size=${SIZE:-240x60}
+providers=${PROVIDERS:-8}
+model=${MODEL:-"sim:wafer,tps=2000,tokens=$tokens"} # the built-in fastest profile (chunks of 4 tokens, jitter), at 2000 tok/s
+tmp=$(mktemp -d)
+sock="tpsrace-cpu-$$"
+trap 'tmux -L "$sock" kill-server 2>/dev/null || true; [ -n "${sim:-}" ] && kill "$sim" 2>/dev/null; rm -rf "$tmp"' EXIT
+bin=${BIN:-}
+if [ -z "$bin" ]; then
+  go build -o "$tmp/tpsrace" .
+  bin=$tmp/tpsrace
+fi
+
+"$bin" sim --addr 127.0.0.1:0 >"$tmp/sim.out" 2>&1 &
+sim=$!
+for _ in $(seq 100); do grep -q base_url "$tmp/sim.out" && break; sleep 0.05; done
+url=$(sed -n 's/.*base_url \([^ ]*\).*/\1/p' "$tmp/sim.out")
+[ -n "$url" ] || { echo "the simulator did not start: $(cat "$tmp/sim.out")" >&2; exit 1; }
+
+cfg=$tmp/providers.yaml
+{
+  echo "prompt: \"Explain how a CPU cache works.\""
+  echo "max_tokens: $tokens"
+  echo "providers:"
+  for i in $(seq "$providers"); do
+    printf '  - name: sim-%d\n    base_url: %s\n    api_key: cpu\n    model: "%s"\n' "$i" "$url" "$model"
+  done
+} >"$cfg"
+chmod 600 "$cfg"
+
+# speed FILE: the median across providers of each one's median per-user tok/s.
+speed() { jq '[.providers[].summary.output_tps.p50] | sort | .[length/2|floor]' "$1"; }
+clk=$(getconf CLK_TCK)
+
+headless() {
+  /usr/bin/time -f '%U %S %e' -o "$tmp/time" "$bin" bench --config "$cfg" --format json --out "$tmp/bench.json" 2>/dev/null
+  read -r user sys wall <"$tmp/time"
+  echo "$(awk -v u="$user" -v s="$sys" -v w="$wall" 'BEGIN { printf "%.1f", 100 * (u + s) / w }') $wall $(speed "$tmp/bench.json")"
+}
+
+dashboard() {
+  rm -rf "$tmp/dash" && mkdir "$tmp/dash"
+  tmux -L "$sock" kill-server 2>/dev/null || true
+  tmux -L "$sock" -f /dev/null new-session -d -x "${size%x*}" -y "${size#*x}" -c "$tmp/dash" \
+    "exec env -u CI TERM=xterm-256color '$bin' --config '$cfg'"
+  local pid
+  pid=$(tmux -L "$sock" list-panes -F '#{pane_pid}')
+  until tmux -L "$sock" capture-pane -p | grep -q 'finished in'; do
+    kill -0 "$pid" 2>/dev/null || { echo "the dashboard ended early" >&2; exit 1; }
+    sleep 0.05
+  done
+  # utime+stime (fields 14, 15) and starttime (22), in clock ticks; the
+  # fields are counted after the command name's closing parenthesis.
+  local stat up
+  stat=$(sed 's/.*) //' "/proc/$pid/stat")
+  up=$(cut -d' ' -f1 /proc/uptime)
+  tmux -L "$sock" send-keys s
+  for _ in $(seq 100); do compgen -G "$tmp/dash/tpsrace-*.json" >/dev/null && break; sleep 0.05; done
+  tmux -L "$sock" send-keys q
+  echo "$stat" | awk -v up="$up" -v clk="$clk" -v speed="$(speed "$tmp"/dash/tpsrace-*.json)" \
+    '{ cpu = ($12 + $13) / clk; wall = up - $20 / clk; printf "%.1f %.2f %s\n", 100 * cpu / wall, wall, speed }'
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+: >"$tmp/h" && : >"$tmp/d"
+for k in $(seq "$repeat"); do
+  h=$(headless) || exit 1
+  echo "$h" >>"$tmp/h"
+  d=$(dashboard) || exit 1
+  echo "$d" >>"$tmp/d"
+  echo "sample $k: headless ${h%% *}% of a core (wall, tok/s: ${h#* }); dashboard ${d%% *}% (${d#* }); load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+done
+hc=$(cut -d' ' -f1 "$tmp/h" | median) && dc=$(cut -d' ' -f1 "$tmp/d" | median)
+hs=$(cut -d' ' -f3 "$tmp/h" | median) && ds=$(cut -d' ' -f3 "$tmp/d" | median)
+echo "| $providers × \`$model\`, C=1 | CPU, % of one core | median per-user tok/s |"
+echo "|---|---|---|"
+echo "| headless (\`tpsrace bench\`) | $hc % | $hs |"
+echo "| dashboard at $size in tmux | $dc % | $ds |"
+echo "median of $repeat samples; $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
