@@ -201,11 +201,7 @@ func TestConcurrentLaneWithQueuedStreams(t *testing.T) {
 	}
 	v := flat(view(p, 80, 14, 700*ms))
 	now := "now " + format.TPS(metrics.LiveTPS(events, 700*ms)) + " tok/s"
-	for _, want := range []string{"TTFT p50 150ms max 150ms", "60 queued", now, "w49"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("missing %q in %s", want, v)
-		}
-	}
+	mustShow(t, v, "TTFT p50 150ms max 150ms", "60 queued", now, "w49")
 	if strings.Contains(v, "now 0.00") {
 		t.Errorf("a lane with streams streaming shows no speed: %s", v)
 	}
@@ -227,11 +223,7 @@ func TestFailedConcurrentLaneCountsPerUser(t *testing.T) {
 		p.Record(probes.Update{Stream: s, Done: &probes.Result{Events: probes.EventsOf(events...), End: 900 * ms, Err: fail}})
 	}
 	v := flat(view(p, 80, 12, time.Second))
-	for _, want := range []string{"✗ failed", "48 tok/user", "all 16 streams failed"} {
-		if !strings.Contains(v, want) {
-			t.Errorf("missing %q in %s", want, v)
-		}
-	}
+	mustShow(t, v, "✗ failed", "48 tok/user", "all 16 streams failed")
 	if strings.Contains(v, "760") {
 		t.Errorf("the lane sums its streams' tokens (760): %s", v)
 	}
@@ -254,5 +246,15 @@ func TestCutFailureEndsWithEllipsis(t *testing.T) {
 	full := flat(view(p, 200, 12, 0))
 	if strings.Contains(full, "…") || !strings.Contains(full, "lower --concurrency") {
 		t.Errorf("a failure that fits is cut: %s", full)
+	}
+}
+
+// mustShow fails the test for each of wants that view v does not show.
+func mustShow(t *testing.T, v string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(v, want) {
+			t.Errorf("missing %q in %s", want, v)
+		}
 	}
 }
