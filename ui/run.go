@@ -14,6 +14,7 @@ package ui
 import (
 	"context"
 	"os"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -31,7 +32,11 @@ func Run(ctx context.Context, opts Options) error {
 	// input, the terminal's answer would arrive as keys.
 	lipgloss.SetHasDarkBackground(lipgloss.HasDarkBackground())
 
-	p := tea.NewProgram(newModel(ctx, opts), tea.WithAltScreen(), tea.WithMouseCellMotion())
+	// The renderer flushes at the frame rate (its default is 60 a second):
+	// the race's picture changes once a frame, so more flushes find nothing
+	// new and only cost CPU.
+	fps := int(time.Second / FrameInterval)
+	p := tea.NewProgram(newModel(ctx, opts), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(fps))
 	stop := context.AfterFunc(ctx, p.Quit)
 	defer stop()
 	final, err := p.Run()
