@@ -186,13 +186,17 @@ func (e Events) TokensBefore(i int) int {
 // Search is the number of events at or before t: the index of the first
 // event after t, Len() when there is none. Events are in time order as a
 // stream records them (a hand-made record whose times go back gets one
-// such boundary, as sort.Search would). It decodes the first event of about
-// log₂(Len()/32) marks and at most 32 events after the last.
+// such boundary, as sort.Search would). A t no earlier than the last event
+// costs nothing; another decodes the first event of about log₂(Len()/32)
+// marks and at most 32 events after the last.
 func (e Events) Search(t time.Duration) int {
 	if e.Len() == 0 {
 		return 0
 	}
 	l := e.log
+	if t >= l.last { // the newest event is no later than t: a live stream's now
+		return l.n
+	}
 	// The first mark whose first event is after t; the answer lies in the
 	// block before it.
 	b := sort.Search(len(l.marks), func(b int) bool {
