@@ -40,11 +40,11 @@ func TestFiguresFollowMetrics(t *testing.T) {
 	if f.Status != Streaming || f.Settled || !f.HasTTFT || f.TTFT != 200*ms || f.Elapsed != 700*ms {
 		t.Fatalf("live figures %+v", f)
 	}
-	wantTok, wantTPS, _ := metrics.SoFar(events[:51])
+	wantTok, wantTPS, _ := metrics.SoFar(probes.EventsOf(events[:51]...))
 	if f.Tokens != wantTok || f.Speed != wantTPS {
 		t.Errorf("live tokens/speed %d/%v, want metrics.SoFar's %d/%v", f.Tokens, f.Speed, wantTok, wantTPS)
 	}
-	if want := metrics.LiveTPS(events[:51], 700*ms); f.NowTPS != want {
+	if want := metrics.LiveTPS(probes.EventsOf(events[:51]...), 700*ms); f.NowTPS != want {
 		t.Errorf("NowTPS %v, want metrics.LiveTPS's %v", f.NowTPS, want)
 	}
 
@@ -128,7 +128,7 @@ func TestSeriesIsLiveTPSAtFixedTimes(t *testing.T) {
 	}
 	for k, v := range series {
 		at := SamplePeriod * time.Duration(k+1)
-		want := metrics.LiveTPS(events, at)
+		want := metrics.LiveTPS(probes.EventsOf(events...), at)
 		if at > 1100*ms {
 			want = 0 // the stream has ended
 		}
