@@ -183,6 +183,31 @@ func (e Events) TokensBefore(i int) int {
 	return tokens
 }
 
+// SearchTokens is the index of the event at which the running sum of
+// Tokens first reaches n, Len() when it never does. Counts are not negative
+// (a stream's never are), so the sum only grows: a bisection of the marks'
+// sums, then a walk of at most 32 events; an n beyond every token costs
+// nothing.
+func (e Events) SearchTokens(n int) int {
+	if e.Len() == 0 || e.log.tokens < n {
+		return e.Len()
+	}
+	l := e.log
+	// The first mark whose tokens before it reach n: the event is in the
+	// block before it.
+	b := sort.Search(len(l.marks), func(b int) bool { return l.marks[b].tokens >= n })
+	if b == 0 {
+		return 0
+	}
+	tokens := l.marks[b-1].tokens
+	for k, ev := range e.From((b - 1) * markEvery) {
+		if tokens += ev.Tokens; tokens >= n {
+			return k
+		}
+	}
+	return l.n
+}
+
 // Search is the number of events at or before t: the index of the first
 // event after t, Len() when there is none. Events are in time order as a
 // stream records them (a hand-made record whose times go back gets one

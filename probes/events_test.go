@@ -76,7 +76,7 @@ func TestEventsTextsNeverChange(t *testing.T) {
 	}
 }
 
-// From, TokensBefore and Search answer as a walk over every event would,
+// From, TokensBefore, SearchTokens and Search answer as a walk over every event would,
 // at every index (marks and the events between them) and time.
 func TestEventsFromTokensAndSearch(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -100,6 +100,23 @@ func TestEventsFromTokensAndSearch(t *testing.T) {
 			}
 			if i < n {
 				tokens += want[i].Tokens
+			}
+		}
+		// SearchTokens: the first event at which a walk's count reaches k.
+		ks := []int{tokens, tokens + 1}
+		for k := -1; k < tokens; k += 1 + k/64 { // every count at first, then sparser
+			ks = append(ks, k)
+		}
+		for _, k := range ks {
+			wantI, sum := n, 0
+			for i, e := range want {
+				if sum += e.Tokens; sum >= k {
+					wantI = i
+					break
+				}
+			}
+			if i := got.SearchTokens(k); i != wantI {
+				t.Fatalf("n=%d: SearchTokens(%d) = %d, want %d", n, k, i, wantI)
 			}
 		}
 

@@ -2,6 +2,7 @@ package live
 
 import (
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -71,13 +72,7 @@ func BenchmarkProviderMemory(b *testing.B) {
 // (every stream half way): its figures, the sparkline's series and the
 // token chart's, as ui's refresh does.
 func BenchmarkProviderFrame(b *testing.B) {
-	p := NewProvider(0, config.Provider{Name: "vllm", Model: "sim:x"}, benchStreams, 10)
-	for s := range benchStreams {
-		events := benchStream(s)
-		for i := range events[:benchEvents/2] {
-			p.Record(probes.Update{Stream: s, Event: &events[i]})
-		}
-	}
+	p := halfWay()
 	now := 100*time.Millisecond + benchStreams*time.Millisecond + benchEvents/2*benchGap // after every stream's newest event
 	p.Series(now)
 	p.TokenSeries(now)
@@ -87,4 +82,30 @@ func BenchmarkProviderFrame(b *testing.B) {
 		p.Series(now)
 		p.TokenSeries(now)
 	}
+}
+
+// BenchmarkProviderRaceTo is what --finish-at adds to that frame: the race
+// to n tokens, at an n every stream has passed and at one none has reached.
+func BenchmarkProviderRaceTo(b *testing.B) {
+	p := halfWay()
+	for _, n := range []int{benchEvents / 4, benchEvents} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			var f Figures
+			for range b.N {
+				p.RaceTo(&f, n)
+			}
+		})
+	}
+}
+
+// halfWay is the provider of the large race with every stream half way.
+func halfWay() *Provider {
+	p := NewProvider(0, config.Provider{Name: "vllm", Model: "sim:x"}, benchStreams, 10)
+	for s := range benchStreams {
+		events := benchStream(s)
+		for i := range events[:benchEvents/2] {
+			p.Record(probes.Update{Stream: s, Event: &events[i]})
+		}
+	}
+	return p
 }

@@ -12,7 +12,7 @@ func (p *Provider) RaceTo(f *Figures, n int) {
 	f.FinishAt = n
 	var times []time.Duration
 	for _, s := range p.Streams {
-		if at, ok := metrics.TimeToTokens(s.Events.Values(), n); ok {
+		if at, ok := metrics.TimeToTokens(s.Events, n); ok {
 			times = append(times, at)
 		}
 	}
