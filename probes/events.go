@@ -36,6 +36,9 @@ type eventLog struct {
 	n      int
 	last   time.Duration // At of the last event
 	tokens int           // Tokens of every event
+
+	lastOff    int           // offset of the last event, for Last
+	lastBefore time.Duration // At of the event before it
 }
 
 type eventMark struct {
@@ -76,6 +79,7 @@ func (e *Events) Append(ev Event) {
 	if l.n%markEvery == 0 {
 		l.marks = append(l.marks, eventMark{off: len(l.buf), before: l.last, tokens: l.tokens})
 	}
+	l.lastOff, l.lastBefore = len(l.buf), l.last
 	head := uint64(len(ev.Content)) << 2
 	if ev.Reasoning != "" {
 		head |= hasReasoning
@@ -114,19 +118,21 @@ func (e Events) Event(i int) Event {
 }
 
 // First and Last are the first and the last event; ok is false when there
-// are none.
+// are none. Each decodes one event: the dashboard asks for them every frame.
 func (e Events) First() (Event, bool) {
 	if e.Len() == 0 {
 		return Event{}, false
 	}
-	return e.Event(0), true
+	ev, _ := e.log.decode(0, 0)
+	return ev, true
 }
 
 func (e Events) Last() (Event, bool) {
 	if e.Len() == 0 {
 		return Event{}, false
 	}
-	return e.Event(e.Len() - 1), true
+	ev, _ := e.log.decode(e.log.lastOff, e.log.lastBefore)
+	return ev, true
 }
 
 // All yields every event with its index, in order.
