@@ -269,3 +269,37 @@ func TestFinishLine(t *testing.T) {
 		t.Error("Progress stops at the line")
 	}
 }
+
+// Once a stream ends the lane keeps one record, the Result's: the one it
+// built from the updates is dropped, also when the counts agree, and when
+// they differ (a result whose events were not all streamed to the lane)
+// every figure reads the Result's.
+func TestLaneKeepsTheResultsRecord(t *testing.T) {
+	events := steady(100*ms, 10*ms, 40)
+
+	p := NewProvider(0, config.Provider{Name: "a"}, 1, 0)
+	record(p, 0, events[:10], 0, nil)
+	r := &probes.Result{Events: probes.EventsOf(events...), End: 600 * ms}
+	p.Record(probes.Update{Done: r})
+	if n := p.Streams[0].Events.Len(); n != 40 {
+		t.Fatalf("after a result of 40 events the lane has %d", n)
+	}
+	f := p.Figures(time.Second)
+	if f.UserTokens != 40 || f.Tokens != 40 {
+		t.Errorf("tokens %d per user, %d in all: want the result's 40", f.UserTokens, f.Tokens)
+	}
+	if _, tokens := p.TokenSeries(time.Second); tokens[len(tokens)-1] != 40 {
+		t.Errorf("token series ends at %v, want the result's 40", tokens[len(tokens)-1])
+	}
+
+	p = NewProvider(0, config.Provider{Name: "a"}, 1, 0)
+	record(p, 0, events, 0, nil)
+	r = &probes.Result{Events: probes.EventsOf(events...), End: 600 * ms}
+	p.Record(probes.Update{Done: r})
+	// A copy of a record shares it: an event appended to the Result's shows
+	// in the lane only if the lane holds that record and no copy of its own.
+	r.Events.Append(probes.Event{At: 600 * ms, Content: "x", Tokens: 1})
+	if n := p.Streams[0].Events.Len(); n != 41 {
+		t.Errorf("the lane holds a record of %d events, not the Result's (41)", n)
+	}
+}
