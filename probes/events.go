@@ -18,9 +18,12 @@ import (
 //	[uvarint(Tokens)]                    unless it is one token
 //
 // about 9 bytes for a one-token answer event at 20,000 tok/s (3 of time, 1
-// of header, the text), where an Event with its own strings takes 60 or more. Every 32nd event is marked (its offset, the
-// At before it and the tokens before it), so Event(i) decodes at most 31 others. Times, texts and
-// counts come back exactly as they went in.
+// of header, the text), where an Event with its own strings takes 60 or
+// more. Every 32nd event is marked (its offset, the At before it and the
+// tokens before it), so Event(i) decodes at most 31 others, and the sums
+// of tokens (TokensBefore, SearchTokens) and the lookup by time (Search)
+// cost no more as a stream grows. Times, texts and counts come back
+// exactly as they went in.
 //
 // The texts an Event carries are views of the buffer, not copies: bytes once
 // appended are never written again (a buffer that grows is copied, and the
