@@ -52,8 +52,6 @@ type Stream struct {
 	firstAnswer    time.Duration
 	hasFirstAnswer bool
 
-	answer          strings.Builder
-	reasoning       strings.Builder
 	reasoningTokens int
 }
 
@@ -74,8 +72,9 @@ type Provider struct {
 	Streams []Stream
 	Detail  string // on-box hardware of a local server, "" for the others
 
-	promptTokens int       // for cost when the provider reports no usage
-	following    int       // the stream whose text the lane shows
+	promptTokens int // for cost when the provider reports no usage
+	following    int // the stream whose text the lane shows
+	text         followedText
 	samples      []float64 // final samples of per-user live tok/s, one per SamplePeriod
 	tokenSamples []float64 // final samples of per-user tokens so far, one per SamplePeriod
 }
@@ -97,8 +96,6 @@ func (p *Provider) Record(u probes.Update) {
 		if e.Content != "" && !s.hasFirstAnswer {
 			s.firstAnswer, s.hasFirstAnswer = e.At, true
 		}
-		s.answer.WriteString(e.Content)
-		s.reasoning.WriteString(e.Reasoning)
 		if e.Content == "" {
 			s.reasoningTokens += e.Tokens
 		}
@@ -131,11 +128,35 @@ func (p *Provider) follow(i int) {
 // Following is the index of the stream whose text Answer and Reasoning are.
 func (p *Provider) Following() int { return p.following }
 
+// followedText is the followed stream's texts, the only ones a lane shows:
+// read from its record as the lane asks for them, the new events each
+// time, so a stream keeps its text once, in its record. Following another
+// stream, or the Result's record replacing the one built from the updates,
+// reads the record again from the start.
+type followedText struct {
+	record            probes.Events // the record read (a copy shares it)
+	stream, events    int           // whose record, and how many events are in
+	answer, reasoning strings.Builder
+}
+
+func (p *Provider) followed() *followedText {
+	s, t := &p.Streams[p.following], &p.text
+	if t.stream != p.following || t.record != s.Events {
+		*t = followedText{record: s.Events, stream: p.following}
+	}
+	for _, e := range s.Events.From(t.events) {
+		t.answer.WriteString(e.Content)
+		t.reasoning.WriteString(e.Reasoning)
+		t.events++
+	}
+	return t
+}
+
 // Answer is the followed stream's answer text so far.
-func (p *Provider) Answer() string { return p.Streams[p.following].answer.String() }
+func (p *Provider) Answer() string { return p.followed().answer.String() }
 
 // Reasoning is the followed stream's reasoning text so far.
-func (p *Provider) Reasoning() string { return p.Streams[p.following].reasoning.String() }
+func (p *Provider) Reasoning() string { return p.followed().reasoning.String() }
 
 // ReasoningTokens counts the o200k tokens of the followed stream's reasoning-only events.
 func (p *Provider) ReasoningTokens() int { return p.Streams[p.following].reasoningTokens }

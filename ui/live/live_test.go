@@ -3,6 +3,7 @@ package live
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -290,6 +291,9 @@ func TestLaneKeepsTheResultsRecord(t *testing.T) {
 	}
 	if _, tokens := p.TokenSeries(time.Second); tokens[len(tokens)-1] != 40 {
 		t.Errorf("token series ends at %v, want the result's 40", tokens[len(tokens)-1])
+	}
+	if got, want := p.Answer(), strings.Repeat(" word", 40); got != want {
+		t.Errorf("the lane shows %q, want the result's text %q", got, want)
 	}
 
 	p = NewProvider(0, config.Provider{Name: "a"}, 1, 0)
