@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"cmp"
-	"iter"
 	"slices"
 	"time"
 
@@ -14,15 +13,17 @@ import (
 // (answer and reasoning, the one scale for every provider), reach n. ok is
 // false when the stream ended short of n: it stopped before the finish, so
 // nobody wins by writing less.
-func TimeToTokens(events iter.Seq[probes.Event], n int) (at time.Duration, ok bool) {
-	tokens := 0
-	for e := range events {
-		tokens += e.Tokens
-		if tokens >= n {
-			return e.At, true
-		}
+//
+// Per-event counts are not negative, so the running count only grows: the
+// record finds the event by bisecting its running sums (probes.Events.
+// SearchTokens), and a stream short of n costs one look, as the dashboard
+// asks every frame.
+func TimeToTokens(events probes.Events, n int) (at time.Duration, ok bool) {
+	i := events.SearchTokens(n)
+	if i == events.Len() {
+		return 0, false
 	}
-	return 0, false
+	return events.Event(i).At, true
 }
 
 // Finish is one provider's standing in a race to N tokens.

@@ -172,30 +172,30 @@ func Percentile[T ~int64 | ~float64](sorted []T, p float64) T {
 // window from being diluted by the time before it started (a 0.2 s answer at
 // 2000 tok/s reads 2000, not 400), and leaves out the first event's tokens as
 // OutputTPS does. It drives the sparklines and the live chart.
-func LiveTPS(events []probes.Event, now time.Duration) float64 {
-	if len(events) == 0 || now <= events[0].At {
+//
+// The events are in time order, as a stream records them; the tokens in the
+// window are two of the record's running sums, so a frame's cost does not
+// grow with the stream.
+func LiveTPS(events probes.Events, now time.Duration) float64 {
+	first, ok := events.First()
+	if !ok || now <= first.At {
 		return 0
 	}
-	from := max(now-LiveWindow, events[0].At)
-	tok := 0
-	for i := len(events) - 1; i >= 0 && events[i].At > from; i-- {
-		if events[i].At <= now {
-			tok += events[i].Tokens
-		}
-	}
+	from := max(now-LiveWindow, first.At)
+	tok := events.TokensBefore(events.Search(now)) - events.TokensBefore(events.Search(from))
 	return float64(tok) / (now - from).Seconds()
 }
 
 // SoFar are the figures of a stream still in flight, from per-event o200k
 // counts (the settled figures of Compute replace them when it ends).
-func SoFar(events []probes.Event) (tokensSoFar int, tps float64, ok bool) {
-	for _, e := range events {
-		tokensSoFar += e.Tokens
-	}
-	if len(events) == 0 {
+func SoFar(events probes.Events) (tokensSoFar int, tps float64, ok bool) {
+	first, some := events.First()
+	if !some {
 		return 0, 0, false
 	}
-	tps, ok = OutputTPS(tokensSoFar, events[0], events[len(events)-1])
+	last, _ := events.Last()
+	tokensSoFar = events.TokensBefore(events.Len())
+	tps, ok = OutputTPS(tokensSoFar, first, last)
 	return tokensSoFar, tps, ok
 }
 

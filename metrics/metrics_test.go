@@ -86,7 +86,7 @@ func TestLiveTPSWindow(t *testing.T) {
 		{1500 * ms, 8},   // 3 + 5 in (500ms, 1500ms]
 		{3000 * ms, 0},   // long after the end
 	} {
-		if got := LiveTPS(events, tc.now); math.Abs(got-tc.want) > 1e-9 {
+		if got := LiveTPS(probes.EventsOf(events...), tc.now); math.Abs(got-tc.want) > 1e-9 {
 			t.Errorf("LiveTPS at %v = %v, want %v", tc.now, got, tc.want)
 		}
 	}
@@ -95,8 +95,31 @@ func TestLiveTPSWindow(t *testing.T) {
 	for i := range 400 {
 		short = append(short, ev(time.Duration(i)*500*time.Microsecond, "x", 1)) // 2000 tok/s for 0.2 s
 	}
-	if got := LiveTPS(short, 200*ms); math.Abs(got-2000) > 20 {
+	if got := LiveTPS(probes.EventsOf(short...), 200*ms); math.Abs(got-2000) > 20 {
 		t.Errorf("short stream: LiveTPS = %v, want about 2000", got)
+	}
+
+	// A long stream, bursts and events that share an instant: the window's
+	// tokens are those of a walk over every event, at every moment.
+	var long []probes.Event
+	for i := range 3000 {
+		long = append(long, ev(time.Duration(i/3)*700*time.Microsecond, "y", 1+i%4))
+	}
+	rec := probes.EventsOf(long...)
+	for now := time.Duration(0); now < 2500*ms; now += 350 * time.Microsecond {
+		want := 0.0
+		if from := max(now-LiveWindow, long[0].At); now > long[0].At {
+			tok := 0
+			for _, e := range long {
+				if e.At > from && e.At <= now {
+					tok += e.Tokens
+				}
+			}
+			want = float64(tok) / (now - from).Seconds()
+		}
+		if got := LiveTPS(rec, now); got != want {
+			t.Fatalf("long stream: LiveTPS at %v = %v, want %v", now, got, want)
+		}
 	}
 }
 
@@ -142,7 +165,7 @@ func TestRulesOfThumb(t *testing.T) {
 }
 
 func TestSoFar(t *testing.T) {
-	n, tps, ok := SoFar([]probes.Event{ev(0, "a", 2), ev(500*ms, "b", 1), ev(1000*ms, "c", 1)})
+	n, tps, ok := SoFar(probes.EventsOf(ev(0, "a", 2), ev(500*ms, "b", 1), ev(1000*ms, "c", 1)))
 	if n != 4 || !ok || tps != 2 {
 		t.Errorf("SoFar = %d tokens, %v tok/s (%v), want 4 and (4−2)/1 s = 2", n, tps, ok)
 	}

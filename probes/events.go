@@ -3,6 +3,7 @@ package probes
 import (
 	"encoding/binary"
 	"iter"
+	"sort"
 	"time"
 	"unsafe"
 )
@@ -17,9 +18,12 @@ import (
 //	[uvarint(Tokens)]                    unless it is one token
 //
 // about 9 bytes for a one-token answer event at 20,000 tok/s (3 of time, 1
-// of header, the text), where an Event with its own strings takes 60 or more. Every 32nd event is marked (its offset and
-// the At before it), so Event(i) decodes at most 31 others. Times, texts and
-// counts come back exactly as they went in.
+// of header, the text), where an Event with its own strings takes 60 or
+// more. Every 32nd event is marked (its offset, the At before it and the
+// tokens before it), so Event(i) decodes at most 31 others, and the sums
+// of tokens (TokensBefore, SearchTokens) and the lookup by time (Search)
+// cost no more as a stream grows. Times, texts and counts come back
+// exactly as they went in.
 //
 // The texts an Event carries are views of the buffer, not copies: bytes once
 // appended are never written again (a buffer that grows is copied, and the
@@ -30,15 +34,20 @@ import (
 type Events struct{ log *eventLog }
 
 type eventLog struct {
-	buf   []byte
-	marks []eventMark // marks[k] is event 32k
-	n     int
-	last  time.Duration // At of the last event
+	buf    []byte
+	marks  []eventMark // marks[k] is event 32k
+	n      int
+	last   time.Duration // At of the last event
+	tokens int           // Tokens of every event
+
+	lastOff    int           // offset of the last event, for Last
+	lastBefore time.Duration // At of the event before it
 }
 
 type eventMark struct {
 	off    int
 	before time.Duration // At of the event before it (0 for the first)
+	tokens int           // Tokens of the events before it
 }
 
 const (
@@ -71,8 +80,9 @@ func (e *Events) Append(ev Event) {
 	}
 	l := e.log
 	if l.n%markEvery == 0 {
-		l.marks = append(l.marks, eventMark{off: len(l.buf), before: l.last})
+		l.marks = append(l.marks, eventMark{off: len(l.buf), before: l.last, tokens: l.tokens})
 	}
+	l.lastOff, l.lastBefore = len(l.buf), l.last
 	head := uint64(len(ev.Content)) << 2
 	if ev.Reasoning != "" {
 		head |= hasReasoning
@@ -91,6 +101,7 @@ func (e *Events) Append(ev Event) {
 		l.buf = binary.AppendVarint(l.buf, int64(ev.Tokens))
 	}
 	l.last = ev.At
+	l.tokens += ev.Tokens
 	l.n++
 }
 
@@ -110,38 +121,133 @@ func (e Events) Event(i int) Event {
 }
 
 // First and Last are the first and the last event; ok is false when there
-// are none.
+// are none. Each decodes one event: the dashboard asks for them every frame.
 func (e Events) First() (Event, bool) {
 	if e.Len() == 0 {
 		return Event{}, false
 	}
-	return e.Event(0), true
+	ev, _ := e.log.decode(0, 0)
+	return ev, true
 }
 
 func (e Events) Last() (Event, bool) {
 	if e.Len() == 0 {
 		return Event{}, false
 	}
-	return e.Event(e.Len() - 1), true
+	ev, _ := e.log.decode(e.log.lastOff, e.log.lastBefore)
+	return ev, true
 }
 
 // All yields every event with its index, in order.
-func (e Events) All() iter.Seq2[int, Event] {
+func (e Events) All() iter.Seq2[int, Event] { return e.From(0) }
+
+// From yields the events from index i on (0 ≤ i ≤ Len()) with their
+// indices, in order: a seek to the mark before i, then the walk forward.
+// An event appended while it runs is not yielded.
+func (e Events) From(i int) iter.Seq2[int, Event] {
+	if i < 0 || i > e.Len() {
+		panic("probes: event index out of range")
+	}
 	return func(yield func(int, Event) bool) {
 		if e.log == nil {
 			return
 		}
 		n := e.log.n // what is there now: a later Append is not yielded
-		off, at := 0, time.Duration(0)
-		for i := range n {
+		if i == n {
+			return
+		}
+		m := e.log.marks[i/markEvery]
+		off, at := m.off, m.before
+		for k := i - i%markEvery; k < n; k++ {
 			var ev Event
 			ev, off = e.log.decode(off, at)
 			at = ev.At
-			if !yield(i, ev) {
+			if k >= i && !yield(k, ev) {
 				return
 			}
 		}
 	}
+}
+
+// TokensBefore is the sum of Tokens of the first i events (0 ≤ i ≤ Len()):
+// the record keeps the running sum at every mark, so it decodes at most 31
+// events, none for i = Len().
+func (e Events) TokensBefore(i int) int {
+	if i < 0 || i > e.Len() {
+		panic("probes: event index out of range")
+	}
+	switch {
+	case i == 0:
+		return 0
+	case i == e.log.n:
+		return e.log.tokens
+	}
+	m := e.log.marks[i/markEvery]
+	tokens, off, at := m.tokens, m.off, m.before
+	for range i % markEvery {
+		var ev Event
+		ev, off = e.log.decode(off, at)
+		tokens, at = tokens+ev.Tokens, ev.At
+	}
+	return tokens
+}
+
+// SearchTokens is the index of the event at which the running sum of
+// Tokens first reaches n, Len() when it never does. Counts are not negative
+// (a stream's never are), so the sum only grows: a bisection of the marks'
+// sums, then a walk of at most 32 events; an n beyond every token costs
+// nothing.
+func (e Events) SearchTokens(n int) int {
+	if e.Len() == 0 || e.log.tokens < n {
+		return e.Len()
+	}
+	l := e.log
+	// The first mark whose tokens before it reach n: the event is in the
+	// block before it.
+	b := sort.Search(len(l.marks), func(b int) bool { return l.marks[b].tokens >= n })
+	if b == 0 {
+		return 0
+	}
+	tokens := l.marks[b-1].tokens
+	for k, ev := range e.From((b - 1) * markEvery) {
+		if tokens += ev.Tokens; tokens >= n {
+			return k
+		}
+	}
+	return l.n
+}
+
+// Search is the number of events at or before t: the index of the first
+// event after t, Len() when there is none. Events are in time order as a
+// stream records them (a hand-made record whose times go back gets one
+// such boundary, as sort.Search would). A t no earlier than the last event
+// costs nothing; another decodes the first event of about log₂(Len()/32)
+// marks and at most 32 events after the last.
+func (e Events) Search(t time.Duration) int {
+	if e.Len() == 0 {
+		return 0
+	}
+	l := e.log
+	if t >= l.last { // the newest event is no later than t: a live stream's now
+		return l.n
+	}
+	// The first mark whose first event is after t; the answer lies in the
+	// block before it.
+	b := sort.Search(len(l.marks), func(b int) bool {
+		m := l.marks[b]
+		d, _ := binary.Varint(l.buf[m.off:])
+		return m.before+time.Duration(d) > t
+	})
+	if b == 0 {
+		return 0
+	}
+	end := min(b*markEvery, l.n)
+	for k, ev := range e.From((b - 1) * markEvery) {
+		if k == end || ev.At > t {
+			return k
+		}
+	}
+	return end
 }
 
 // Values yields every event, in order.

@@ -75,3 +75,75 @@ func TestEventsTextsNeverChange(t *testing.T) {
 		}
 	}
 }
+
+// From, TokensBefore, SearchTokens and Search answer as a walk over every event would,
+// at every index (marks and the events between them) and time.
+func TestEventsFromTokensAndSearch(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, n := range []int{0, 1, 31, 32, 33, 64, 65, 1000} {
+		want := randomEvents(rng, n)
+		got := EventsOf(want...)
+		tokens := 0
+		for i := 0; i <= n; i++ {
+			if b := got.TokensBefore(i); b != tokens {
+				t.Fatalf("n=%d: TokensBefore(%d) = %d, want %d", n, i, b, tokens)
+			}
+			var from []Event
+			for k, e := range got.From(i) {
+				if k != i+len(from) {
+					t.Fatalf("n=%d: From(%d) yields index %d after %d events", n, i, k, len(from))
+				}
+				from = append(from, e)
+			}
+			if !slices.Equal(from, want[i:]) {
+				t.Fatalf("n=%d: From(%d) differs from the events after %d", n, i, i)
+			}
+			if i < n {
+				tokens += want[i].Tokens
+			}
+		}
+		// SearchTokens: the first event at which a walk's count reaches k.
+		ks := []int{tokens, tokens + 1}
+		for k := -1; k < tokens; k += 1 + k/64 { // every count at first, then sparser
+			ks = append(ks, k)
+		}
+		for _, k := range ks {
+			wantI, sum := n, 0
+			for i, e := range want {
+				if sum += e.Tokens; sum >= k {
+					wantI = i
+					break
+				}
+			}
+			if i := got.SearchTokens(k); i != wantI {
+				t.Fatalf("n=%d: SearchTokens(%d) = %d, want %d", n, k, i, wantI)
+			}
+		}
+
+		// Search needs times in order, as a stream records them; some
+		// events share an instant.
+		sorted := slices.Clone(want)
+		slices.SortStableFunc(sorted, func(a, b Event) int { return int(a.At - b.At) })
+		for i := range sorted {
+			if i%5 == 1 {
+				sorted[i].At = sorted[i-1].At
+			}
+		}
+		rec := EventsOf(sorted...)
+		probe := []time.Duration{-1, 0, 1 << 62}
+		for _, e := range sorted {
+			probe = append(probe, e.At-1, e.At, e.At+1)
+		}
+		for _, at := range probe {
+			wantK, _ := slices.BinarySearchFunc(sorted, at, func(e Event, t time.Duration) int {
+				if e.At > t {
+					return 1
+				}
+				return -1
+			})
+			if k := rec.Search(at); k != wantK {
+				t.Fatalf("n=%d: Search(%v) = %d, want %d", n, at, k, wantK)
+			}
+		}
+	}
+}

@@ -15,7 +15,7 @@ func finishRun(r *Run, res *probes.Result, n int) {
 	if n <= 0 {
 		return
 	}
-	if at, ok := metrics.TimeToTokens(res.Events.Values(), n); ok {
+	if at, ok := metrics.TimeToTokens(res.Events, n); ok {
 		r.TimeToNms = ptr(ms(at))
 	} else {
 		r.StoppedShort = true

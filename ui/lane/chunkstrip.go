@@ -15,13 +15,12 @@ var chunkLevels = []rune("▁▂▃▄▅▆▇█")
 // last width events, its height the tokens the event carried (Event.Tokens,
 // o200k). One token per event reads as a flat "▁▁▁▁"; a server that batches
 // tokens, or speculative decoding's bursts, read as tall cells.
-func ChunkStrip(events []probes.Event, width int) string {
+func ChunkStrip(events probes.Events, width int) string {
 	if width <= 0 {
 		return ""
 	}
-	events = events[max(len(events)-width, 0):]
 	var b strings.Builder
-	for _, e := range events {
+	for _, e := range events.From(max(events.Len()-width, 0)) {
 		level := 0
 		if e.Tokens > 1 {
 			level = bits.Len(uint(e.Tokens - 1)) // 2→1, 3–4→2, 5–8→3, …

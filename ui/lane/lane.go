@@ -351,7 +351,7 @@ func (m *Model) renderBox() string {
 		if line := m.networkLine(); m.zoomed && line != "" {
 			body = append(body, ansi.Truncate(line, iw, "…"))
 		}
-		if events := m.provider.Streams[0].Events; m.zoomed && len(events) > 0 && ih >= 10 {
+		if events := m.provider.Streams[0].Events; m.zoomed && events.Len() > 0 && ih >= 10 {
 			body = append(body, m.paint.Label.Render("chunks   ")+m.paint.Value.Render(ChunkStrip(events, iw-9)))
 		}
 		if sparkRows > 0 {

@@ -165,7 +165,7 @@ func TestTitleKeepsTheBadge(t *testing.T) {
 		for _, done := range []bool{false, true} {
 			p := live.NewProvider(0, config.Provider{Name: "together", Model: model}, 1, 0)
 			recorded := streamed(done).Streams[0]
-			for _, e := range recorded.Events {
+			for e := range recorded.Events.Values() {
 				p.Record(probes.Update{Event: &e})
 			}
 			if done {
@@ -200,7 +200,7 @@ func TestConcurrentLaneWithQueuedStreams(t *testing.T) {
 		}
 	}
 	v := flat(view(p, 80, 14, 700*ms))
-	now := "now " + format.TPS(metrics.LiveTPS(events, 700*ms)) + " tok/s"
+	now := "now " + format.TPS(metrics.LiveTPS(probes.EventsOf(events...), 700*ms)) + " tok/s"
 	mustShow(t, v, "TTFT p50 150ms max 150ms", "60 queued", now, "w49")
 	if strings.Contains(v, "now 0.00") {
 		t.Errorf("a lane with streams streaming shows no speed: %s", v)

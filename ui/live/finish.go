@@ -1,7 +1,6 @@
 package live
 
 import (
-	"slices"
 	"time"
 
 	"tpsrace/metrics"
@@ -13,7 +12,7 @@ func (p *Provider) RaceTo(f *Figures, n int) {
 	f.FinishAt = n
 	var times []time.Duration
 	for _, s := range p.Streams {
-		if at, ok := metrics.TimeToTokens(slices.Values(s.Events), n); ok {
+		if at, ok := metrics.TimeToTokens(s.Events, n); ok {
 			times = append(times, at)
 		}
 	}

@@ -10,7 +10,6 @@ package live
 import (
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -41,7 +40,10 @@ func (s Status) String() string {
 
 // Stream is one stream of a provider.
 type Stream struct {
-	Events  []probes.Event
+	// Events is the stream's packed record: appended as its updates
+	// arrive, then the Result's own record once it ends (one record per
+	// stream, not two; the Result's is the truth when the counts differ).
+	Events  probes.Events
 	Result  *probes.Result  // nil while the stream runs
 	Figures metrics.Figures // settled figures, once Result is set
 
@@ -50,24 +52,17 @@ type Stream struct {
 	firstAnswer    time.Duration
 	hasFirstAnswer bool
 
-	tokens          int   // o200k tokens of Events (per-event counts)
-	cumulative      []int // cumulative[k]: tokens of Events[:k+1]
-	answer          strings.Builder
-	reasoning       strings.Builder
 	reasoningTokens int
 }
 
 // failed is whether the stream ended with an error.
 func (s *Stream) failed() bool { return s.Result != nil && !s.Result.OK() }
 
+// tokens is the o200k tokens of Events (per-event counts).
+func (s *Stream) tokens() int { return s.Events.TokensBefore(s.Events.Len()) }
+
 // tokensAt is the o200k tokens of the events that arrived by t.
-func (s *Stream) tokensAt(t time.Duration) int {
-	k := sort.Search(len(s.Events), func(k int) bool { return s.Events[k].At > t })
-	if k == 0 {
-		return 0
-	}
-	return s.cumulative[k-1]
-}
+func (s *Stream) tokensAt(t time.Duration) int { return s.Events.TokensBefore(s.Events.Search(t)) }
 
 // Provider is one lane of the race.
 type Provider struct {
@@ -77,8 +72,9 @@ type Provider struct {
 	Streams []Stream
 	Detail  string // on-box hardware of a local server, "" for the others
 
-	promptTokens int       // for cost when the provider reports no usage
-	following    int       // the stream whose text the lane shows
+	promptTokens int // for cost when the provider reports no usage
+	following    int // the stream whose text the lane shows
+	text         followedText
 	samples      []float64 // final samples of per-user live tok/s, one per SamplePeriod
 	tokenSamples []float64 // final samples of per-user tokens so far, one per SamplePeriod
 }
@@ -96,28 +92,18 @@ func (p *Provider) Record(u probes.Update) {
 	}
 	s := &p.Streams[u.Stream]
 	if e := u.Event; e != nil {
-		s.Events = append(s.Events, *e)
-		s.tokens += e.Tokens
-		s.cumulative = append(s.cumulative, s.tokens)
+		s.Events.Append(*e)
 		if e.Content != "" && !s.hasFirstAnswer {
 			s.firstAnswer, s.hasFirstAnswer = e.At, true
 		}
-		s.answer.WriteString(e.Content)
-		s.reasoning.WriteString(e.Reasoning)
 		if e.Content == "" {
 			s.reasoningTokens += e.Tokens
 		}
 	}
 	if r := u.Done; r != nil {
-		s.Result = r
-		if r.Events.Len() != len(s.Events) { // a result whose events were not all streamed to us
-			s.Events, s.tokens, s.cumulative = make([]probes.Event, 0, r.Events.Len()), 0, s.cumulative[:0]
-			for e := range r.Events.Values() {
-				s.Events = append(s.Events, e)
-				s.tokens += e.Tokens
-				s.cumulative = append(s.cumulative, s.tokens)
-			}
-		}
+		// The result's record replaces the one built from the updates: the
+		// same events when all were streamed to us, the truth when not.
+		s.Result, s.Events = r, r.Events
 		s.Figures = metrics.Compute(r, p.promptTokens)
 		if s.failed() {
 			p.tokenSamples = nil // the median of tokens so far leaves this stream out, at every time
@@ -134,7 +120,7 @@ func (p *Provider) follow(i int) {
 	cur, next := &p.Streams[p.following], &p.Streams[i]
 	switch {
 	case i == p.following || next.failed():
-	case cur.failed(), cur.Result == nil && next.tokens > cur.tokens+cur.tokens/4:
+	case cur.failed(), cur.Result == nil && next.tokens() > cur.tokens()+cur.tokens()/4:
 		p.following = i
 	}
 }
@@ -142,11 +128,35 @@ func (p *Provider) follow(i int) {
 // Following is the index of the stream whose text Answer and Reasoning are.
 func (p *Provider) Following() int { return p.following }
 
+// followedText is the followed stream's texts, the only ones a lane shows:
+// read from its record as the lane asks for them, the new events each
+// time, so a stream keeps its text once, in its record. Following another
+// stream, or the Result's record replacing the one built from the updates,
+// reads the record again from the start.
+type followedText struct {
+	record            probes.Events // the record read (a copy shares it)
+	stream, events    int           // whose record, and how many events are in
+	answer, reasoning strings.Builder
+}
+
+func (p *Provider) followed() *followedText {
+	s, t := &p.Streams[p.following], &p.text
+	if t.stream != p.following || t.record != s.Events {
+		*t = followedText{record: s.Events, stream: p.following}
+	}
+	for _, e := range s.Events.From(t.events) {
+		t.answer.WriteString(e.Content)
+		t.reasoning.WriteString(e.Reasoning)
+		t.events++
+	}
+	return t
+}
+
 // Answer is the followed stream's answer text so far.
-func (p *Provider) Answer() string { return p.Streams[p.following].answer.String() }
+func (p *Provider) Answer() string { return p.followed().answer.String() }
 
 // Reasoning is the followed stream's reasoning text so far.
-func (p *Provider) Reasoning() string { return p.Streams[p.following].reasoning.String() }
+func (p *Provider) Reasoning() string { return p.followed().reasoning.String() }
 
 // ReasoningTokens counts the o200k tokens of the followed stream's reasoning-only events.
 func (p *Provider) ReasoningTokens() int { return p.Streams[p.following].reasoningTokens }
@@ -232,10 +242,11 @@ func (p *Provider) Figures(now time.Duration) Figures {
 	waiting := 0
 	for i := range p.Streams {
 		s := &p.Streams[i]
-		anyText = anyText || len(s.Events) > 0
+		first, hasText := s.Events.First()
+		anyText = anyText || hasText
 		anyAnswer = anyAnswer || s.hasFirstAnswer
-		if len(s.Events) > 0 {
-			ttfts = append(ttfts, s.Events[0].At)
+		if hasText {
+			ttfts = append(ttfts, first.At)
 		} else if s.Result == nil {
 			waiting++
 		}
@@ -243,7 +254,7 @@ func (p *Provider) Figures(now time.Duration) Figures {
 			ttfas = append(ttfas, s.firstAnswer)
 		}
 		if !s.failed() {
-			userTokens = append(userTokens, float64(s.tokens))
+			userTokens = append(userTokens, float64(s.tokens()))
 		}
 		if s.Result == nil {
 			tok, tps, ok := metrics.SoFar(s.Events)
@@ -346,14 +357,16 @@ func (p *Provider) Series(until time.Duration) []float64 {
 // order), the end of time for streams that ended.
 func (p *Provider) finalUntil() time.Duration {
 	final := time.Duration(math.MaxInt64)
-	for _, s := range p.Streams {
-		switch {
-		case s.Result != nil:
-		case len(s.Events) == 0:
+	for i := range p.Streams {
+		s := &p.Streams[i]
+		if s.Result != nil {
+			continue
+		}
+		if last, ok := s.Events.Last(); !ok {
 			final = 0
-		default:
+		} else {
 			// Just before the newest event: another may share its instant.
-			final = min(final, s.Events[len(s.Events)-1].At-1)
+			final = min(final, last.At-1)
 		}
 	}
 	return final
@@ -365,14 +378,12 @@ func (p *Provider) finalUntil() time.Duration {
 // end is zero, not its last second's tokens lingering in the window.
 func (p *Provider) liveAt(t time.Duration) (perUser, aggregate float64) {
 	rates := make([]float64, 0, len(p.Streams))
-	for _, s := range p.Streams {
-		if s.Result != nil && t > s.Result.End || len(s.Events) == 0 || s.Events[0].At >= t {
+	for i := range p.Streams {
+		s := &p.Streams[i]
+		if first, ok := s.Events.First(); s.Result != nil && t > s.Result.End || !ok || first.At >= t {
 			continue
 		}
-		// LiveTPS skips events after t itself; cutting them off first
-		// only spares it the walk back from the newest event.
-		upto := sort.Search(len(s.Events), func(k int) bool { return s.Events[k].At > t })
-		rate := metrics.LiveTPS(s.Events[:upto], t)
+		rate := metrics.LiveTPS(s.Events, t)
 		rates = append(rates, rate)
 		aggregate += rate
 	}

@@ -3,6 +3,7 @@ package live
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,11 +41,11 @@ func TestFiguresFollowMetrics(t *testing.T) {
 	if f.Status != Streaming || f.Settled || !f.HasTTFT || f.TTFT != 200*ms || f.Elapsed != 700*ms {
 		t.Fatalf("live figures %+v", f)
 	}
-	wantTok, wantTPS, _ := metrics.SoFar(events[:51])
+	wantTok, wantTPS, _ := metrics.SoFar(probes.EventsOf(events[:51]...))
 	if f.Tokens != wantTok || f.Speed != wantTPS {
 		t.Errorf("live tokens/speed %d/%v, want metrics.SoFar's %d/%v", f.Tokens, f.Speed, wantTok, wantTPS)
 	}
-	if want := metrics.LiveTPS(events[:51], 700*ms); f.NowTPS != want {
+	if want := metrics.LiveTPS(probes.EventsOf(events[:51]...), 700*ms); f.NowTPS != want {
 		t.Errorf("NowTPS %v, want metrics.LiveTPS's %v", f.NowTPS, want)
 	}
 
@@ -128,7 +129,7 @@ func TestSeriesIsLiveTPSAtFixedTimes(t *testing.T) {
 	}
 	for k, v := range series {
 		at := SamplePeriod * time.Duration(k+1)
-		want := metrics.LiveTPS(events, at)
+		want := metrics.LiveTPS(probes.EventsOf(events...), at)
 		if at > 1100*ms {
 			want = 0 // the stream has ended
 		}
@@ -267,5 +268,42 @@ func TestFinishLine(t *testing.T) {
 	}
 	if Progress(Figures{UserTokens: 150}, 100) != 1 || Progress(Figures{UserTokens: 50}, 100) != 0.5 {
 		t.Error("Progress stops at the line")
+	}
+}
+
+// Once a stream ends the lane keeps one record, the Result's: the one it
+// built from the updates is dropped, also when the counts agree, and when
+// they differ (a result whose events were not all streamed to the lane)
+// every figure reads the Result's.
+func TestLaneKeepsTheResultsRecord(t *testing.T) {
+	events := steady(100*ms, 10*ms, 40)
+
+	p := NewProvider(0, config.Provider{Name: "a"}, 1, 0)
+	record(p, 0, events[:10], 0, nil)
+	r := &probes.Result{Events: probes.EventsOf(events...), End: 600 * ms}
+	p.Record(probes.Update{Done: r})
+	if n := p.Streams[0].Events.Len(); n != 40 {
+		t.Fatalf("after a result of 40 events the lane has %d", n)
+	}
+	f := p.Figures(time.Second)
+	if f.UserTokens != 40 || f.Tokens != 40 {
+		t.Errorf("tokens %d per user, %d in all: want the result's 40", f.UserTokens, f.Tokens)
+	}
+	if _, tokens := p.TokenSeries(time.Second); tokens[len(tokens)-1] != 40 {
+		t.Errorf("token series ends at %v, want the result's 40", tokens[len(tokens)-1])
+	}
+	if got, want := p.Answer(), strings.Repeat(" word", 40); got != want {
+		t.Errorf("the lane shows %q, want the result's text %q", got, want)
+	}
+
+	p = NewProvider(0, config.Provider{Name: "a"}, 1, 0)
+	record(p, 0, events, 0, nil)
+	r = &probes.Result{Events: probes.EventsOf(events...), End: 600 * ms}
+	p.Record(probes.Update{Done: r})
+	// A copy of a record shares it: an event appended to the Result's shows
+	// in the lane only if the lane holds that record and no copy of its own.
+	r.Events.Append(probes.Event{At: 600 * ms, Content: "x", Tokens: 1})
+	if n := p.Streams[0].Events.Len(); n != 41 {
+		t.Errorf("the lane holds a record of %d events, not the Result's (41)", n)
 	}
 }
