@@ -106,7 +106,8 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 	}
 
 	if n := r.Events.Len(); n > 0 {
-		first, last := r.Events.Event(0), r.Events.Event(n-1)
+		first, _ := r.Events.First()
+		last, _ := r.Events.Last()
 		f.TTFT, f.HasTTFT = first.At, true
 		f.TokensPerEvent, f.HasTokensPerEvent = float64(f.OutputTokens)/float64(n), true
 		f.OutputTPS, f.HasOutputTPS = OutputTPS(f.OutputTokens, first, last)

@@ -118,20 +118,26 @@ func (pb *probe) newAttempt(ctx context.Context) *attempt {
 	if a.req, a.err = http.NewRequestWithContext(traced, http.MethodPost, pb.body.url, bytes.NewReader(pb.body.body)); a.err != nil {
 		return a
 	}
-	// The headers go-openai sends with a stream, then providers.yaml's,
-	// which override them.
+	// The headers go-openai sends with a stream, then the provider's.
 	h := a.req.Header
-	if key := pb.provider.APIKey.Reveal(); key != "" {
-		h.Set("Authorization", "Bearer "+key)
-	}
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Connection", "keep-alive")
-	for k, v := range pb.provider.Headers {
+	setProviderHeaders(h, pb.provider)
+	return a
+}
+
+// setProviderHeaders sets what every request to p carries, its streams' and
+// --warm's alike: the key as a bearer token, then providers.yaml's headers,
+// which override it.
+func setProviderHeaders(h http.Header, p config.Provider) {
+	if key := p.APIKey.Reveal(); key != "" {
+		h.Set("Authorization", "Bearer "+key)
+	}
+	for k, v := range p.Headers {
 		h.Set(k, v)
 	}
-	return a
 }
 
 func (a *attempt) phases() Phases {

@@ -46,11 +46,6 @@ func warmRequest(ctx context.Context, cl *http.Client, p config.Provider, url st
 	if err != nil {
 		return nil, err
 	}
-	for k, v := range p.Headers {
-		req.Header.Set(k, v)
-	}
-	if key := p.APIKey.Reveal(); key != "" {
-		req.Header.Set("Authorization", "Bearer "+key)
-	}
+	setProviderHeaders(req.Header, p)
 	return cl.Do(req)
 }

@@ -171,10 +171,13 @@ func (m *Model) card(i int, f live.Figures, place, finish, width, height int) []
 	name := center(accent.Render(m.s.live[i].Name)+"  "+status, iw)
 	bar := max(iw-4, 1)
 	filled := int(live.Progress(f, finish) * float64(bar))
-	progress := center(accent.Render(strings.Repeat("█", filled))+s.Label.Render(strings.Repeat("░", bar-filled)), iw)
+	progressBar := func(done, left string) string {
+		return center(accent.Render(strings.Repeat(done, filled))+s.Label.Render(strings.Repeat(left, bar-filled)), iw)
+	}
+	progress := progressBar("█", "░")
 	// Right under the digits, a full-height bar would read as part of
 	// them: there the bar is the lower half of its row.
-	underDigits := center(accent.Render(strings.Repeat("▄", filled))+s.Label.Render(strings.Repeat("▁", bar-filled)), iw)
+	underDigits := progressBar("▄", "▁")
 	figures := s.Label.Render("TTFT ") + s.Status.Render(ttft) + s.Label.Render("  ·  ") + s.Status.Render(itoa(f.Tokens)) + s.Label.Render(" tokens")
 	// The biggest digits that fit, then the rest as room allows.
 	ih := max(height-2, 0)
