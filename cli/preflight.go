@@ -8,9 +8,9 @@ import (
 	"os"
 
 	"tpsrace/config"
+	"tpsrace/format"
 	"tpsrace/metrics"
 	"tpsrace/tokens"
-	"tpsrace/ui/format"
 )
 
 // maxConcurrency is the most simultaneous streams per provider tpsrace

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"tpsrace/ui/format"
+	"tpsrace/format"
 )
 
 // The verdict's rules, in one place (README: "The verdict").

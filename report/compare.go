@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"tpsrace/ui/format"
+	"tpsrace/format"
 )
 
 // Change is one figure of one provider in two results, A and B.

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
+	"tpsrace/format"
 	"tpsrace/metrics"
 	"tpsrace/probes"
-	"tpsrace/ui/format"
 )
 
 // finishRun fills r's time to n tokens (metrics.TimeToTokens) when n > 0.

@@ -14,9 +14,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"tpsrace/format"
 	"tpsrace/metrics"
 	"tpsrace/safetext"
-	"tpsrace/ui/format"
 )
 
 // Formats that Write accepts.
@@ -301,7 +301,7 @@ func median(v []float64) *float64 {
 	return ptr(metrics.Percentile(slices.Sorted(slices.Values(v)), 50))
 }
 
-// duration, speed and cost are written as on the dashboard (ui/format):
+// duration, speed and cost are written as on the dashboard (package format):
 // "850ms", "1.24s"; "1,820", "25.3"; "$0.00042"; "-" when undefined.
 func duration(ms *float64) string {
 	if ms == nil {

@@ -7,9 +7,9 @@ import (
 	"strconv"
 	"strings"
 
+	"tpsrace/format"
 	"tpsrace/probes"
 	"tpsrace/safetext"
-	"tpsrace/ui/format"
 )
 
 // OverviewFormats that Overview.Write and WriteComparison accept.

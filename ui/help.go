@@ -7,8 +7,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
+	"tpsrace/format"
 	"tpsrace/metrics"
-	"tpsrace/ui/format"
 )
 
 // figureHelp explains, one line each, the figures on screen; the README's

@@ -6,7 +6,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
-	"tpsrace/ui/format"
+	"tpsrace/format"
 	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/live"
 )

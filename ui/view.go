@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/x/ansi"
 
-	"tpsrace/ui/format"
+	"tpsrace/format"
 	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/lane"
 	"tpsrace/ui/leaderboard"

@@ -26,9 +26,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"tpsrace/format"
 	"tpsrace/metrics"
 	"tpsrace/probes"
-	"tpsrace/ui/format"
 	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 	"tpsrace/ui/theme"

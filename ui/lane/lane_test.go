@@ -13,9 +13,9 @@ import (
 	"github.com/muesli/termenv"
 
 	"tpsrace/config"
+	"tpsrace/format"
 	"tpsrace/metrics"
 	"tpsrace/probes"
-	"tpsrace/ui/format"
 	"tpsrace/ui/live"
 	"tpsrace/ui/theme"
 )

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"tpsrace/format"
 	"tpsrace/metrics"
-	"tpsrace/ui/format"
 )
 
 // Heats is the standing over the heats run so far (the dashboard's

@@ -26,8 +26,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"tpsrace/format"
 	"tpsrace/metrics"
-	"tpsrace/ui/format"
 	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 	"tpsrace/ui/theme"

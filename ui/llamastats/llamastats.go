@@ -25,9 +25,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"tpsrace/config"
+	"tpsrace/format"
 	"tpsrace/llamacpp"
 	"tpsrace/metrics"
-	"tpsrace/ui/format"
 	"tpsrace/ui/theme"
 )
 

@@ -1,7 +1,8 @@
-// Package format writes the dashboard's figures the same way in every pane:
-// durations, speeds, counts and money, short enough for a narrow lane and
-// never rounded so far that two different figures read the same; and pads
-// styled text to a width.
+// Package format writes figures the same way in every view (dashboard, bench,
+// report, replay, watch): durations, speeds, counts and money, short enough
+// for a narrow lane and never rounded so far that two different figures read
+// the same; and pads styled text to a width. It sits at the bottom of the
+// import map: anyone may import it, it imports nothing of tpsrace.
 package format
 
 import (
