@@ -61,3 +61,76 @@ func (w Writer) Write(p []byte) (int, error) {
 	}
 	return len(p), nil
 }
+
+// Markdown is s as one line of Markdown that renders as exactly its
+// characters, never as markup, wherever the line is placed: a table cell, a
+// list item, a heading. The text is made plain first (Line: no control
+// characters, newlines read as spaces), then
+//   - <, > and & become entities, so no HTML tag, autolink or entity is read
+//     (many renderers, MkDocs, Hugo and most wikis, pass raw HTML through);
+//   - the punctuation Markdown acts on inside a line gets a backslash
+//     (backslash, backtick, asterisk, _ ~ [ ] and |, which would split a
+//     table cell), so there is no code span, emphasis, strikethrough, link
+//     or image;
+//   - the : of :// , the . of www. and @ get one too, so GFM's bare-URL and
+//     e-mail autolinks do not turn a provider's text into a link;
+//   - a leading #, +, -, = or the . of "1." / ) of "1)" is escaped, so the
+//     text opens no heading, list or setext underline (> is already an entity).
+//
+// An emoji shortcode (:smile: on GitHub) is left as it is: it is not a link
+// or a tag, and escaping every colon would make the raw text hard to read.
+//
+// Backslash escapes and entities are CommonMark, read alike by GitHub,
+// GitLab, markdown-it, Goldmark and Python-Markdown.
+func Markdown(s string) string {
+	s = Line(s)
+	marker := leadingMarker(s)
+	var b strings.Builder
+	for i, r := range s {
+		switch r {
+		case '<':
+			b.WriteString("&lt;")
+			continue
+		case '>': // an entity opens no block quote: blocks are read before entities
+			b.WriteString("&gt;")
+			continue
+		case '&':
+			b.WriteString("&amp;")
+			continue
+		case '\\', '`', '*', '_', '~', '[', ']', '|', '@':
+			b.WriteByte('\\')
+		case ':':
+			if strings.HasPrefix(s[i:], "://") {
+				b.WriteByte('\\')
+			}
+		case '.':
+			if i >= 3 && strings.EqualFold(s[i-3:i], "www") {
+				b.WriteByte('\\')
+			}
+		}
+		if i == marker {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// leadingMarker is the index of the character that would open a Markdown
+// block at the start of s (# heading, + - list, = setext underline, the . or
+// ) of "1." or "1)"), or -1.
+func leadingMarker(s string) int {
+	t := strings.TrimLeft(s, " ")
+	at := len(s) - len(t)
+	if t == "" {
+		return -1
+	}
+	if strings.ContainsRune("#+-=", rune(t[0])) {
+		return at
+	}
+	digits := len(t) - len(strings.TrimLeft(t, "0123456789"))
+	if digits > 0 && digits < len(t) && (t[digits] == '.' || t[digits] == ')') {
+		return at + digits
+	}
+	return -1
+}

@@ -33,3 +33,33 @@ func TestWriterDropsASequenceSplitAcrossWrites(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// Provider text in Markdown renders as its own characters: every character
+// that could open a tag, a link, an image, emphasis, a code span, a block or
+// a new table cell is escaped, and nothing else is touched.
+func TestMarkdownIsInert(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`<script>alert(1)</script>`, `&lt;script&gt;alert(1)&lt;/script&gt;`},
+		{`<img src=x onerror="alert(1)">`, `&lt;img src=x onerror="alert(1)"&gt;`},
+		{`[click](javascript:alert(1))`, `\[click\](javascript:alert(1))`},
+		{`![x](http://evil.example/p.png)`, `!\[x\](http\://evil.example/p.png)`},
+		{`<javascript:alert(1)>`, `&lt;javascript:alert(1)&gt;`},
+		{`a | b || c`, `a \| b \|\| c`},
+		{"two\nlines\r\nhere", `two lines  here`},
+		{"`code` *em* _em_ ~~del~~ \\", "\\`code\\` \\*em\\* \\_em\\_ \\~\\~del\\~\\~ \\\\"},
+		{`&lt; &amp;`, `&amp;lt; &amp;amp;`},
+		{`# heading`, `\# heading`},
+		{`  - item`, `  \- item`},
+		{`> quote`, `&gt; quote`},
+		{`12. item`, `12\. item`},
+		{`3) item`, `3\) item`},
+		{`see www.evil.example or mail@evil.example`, `see www\.evil.example or mail\@evil.example`},
+		{"bad key \x1b]0;PWNED\x07", `bad key `},
+		{`401 invalid_api_key: Incorrect API key — check KEY 1.5`, `401 invalid\_api\_key: Incorrect API key — check KEY 1.5`},
+		{`plain é 日本 = 3 - 2 + 1 #1`, `plain é 日本 = 3 - 2 + 1 #1`},
+	} {
+		if got := Markdown(tc.in); got != tc.want {
+			t.Errorf("Markdown(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
