@@ -19,6 +19,7 @@ type reportCmd struct {
 	format  string
 	out     string
 	compare bool
+	force   bool
 }
 
 func (c *reportCmd) flags() *flag.FlagSet {
@@ -26,6 +27,7 @@ func (c *reportCmd) flags() *flag.FlagSet {
 	fs.StringVar(&c.format, "format", "markdown", "output: "+strings.Join(report.OverviewFormats, ", "))
 	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout")
 	fs.BoolVar(&c.compare, "compare", false, "put two results (A B) side by side with the change of each figure (markdown or csv)")
+	fs.BoolVar(&c.force, "force", false, "--compare two results of different setups (prompt, max_tokens, concurrency) anyway")
 	return fs
 }
 
@@ -53,6 +55,12 @@ func (c *reportCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		}
 		all = append(all, records)
 	}
+	var changes []report.Change
+	if c.compare { // refused before --out is written
+		if changes, err = report.Compare(report.Summarise(all[0]), report.Summarise(all[1]), c.force); err != nil {
+			return usageError{fmt.Errorf("--compare A=%s B=%s: %w", files[0], files[1], err)}
+		}
+	}
 
 	w := stdout
 	if c.out != "" {
@@ -64,7 +72,7 @@ func (c *reportCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		w = f
 	}
 	if c.compare {
-		err = report.WriteComparison(w, report.Compare(report.Summarise(all[0]), report.Summarise(all[1])), files[0], files[1], c.format)
+		err = report.WriteComparison(w, changes, files[0], files[1], c.format)
 	} else {
 		records := slices.Concat(all...)
 		o := report.Summarise(records)

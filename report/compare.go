@@ -6,13 +6,16 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"tpsrace/format"
+	"tpsrace/safetext"
 )
 
 // Change is one figure of one provider in two results, A and B.
 type Change struct {
+	Setups          [2]Setup // what A and B raced (the same unless compared with --force)
 	Provider, Model string
 	Figure          string   // e.g. "TTFT p50"
 	Unit            string   // "ms", "tok/s" or "%"
@@ -38,28 +41,76 @@ func (c Change) Relative() (float64, bool) {
 }
 
 // Compare puts the per-provider figures of two summaries side by side,
-// pairing providers by name and model (a provider whose model changed is
-// two rows, each with one side undefined), in A's order, then B's newcomers.
-func Compare(a, b Overview) []Change {
-	find := func(s Overview, provider, model string) *Group {
+// setup by setup, pairing providers by name and model (a provider whose
+// model changed is two rows, each with one side undefined), in A's order,
+// then B's newcomers. Two summaries of different setups are refused, naming
+// the difference, unless force: then a setup of one side alone is compared
+// with nothing, and when each side holds one setup, those two are compared.
+func Compare(a, b Overview, force bool) ([]Change, error) {
+	pairs, err := pairSetups(a, b, force)
+	if err != nil {
+		return nil, err
+	}
+	var changes []Change
+	for _, setups := range pairs {
+		changes = append(changes, compareSetup(a, b, setups)...)
+	}
+	return changes, nil
+}
+
+// pairSetups pairs the setups of a and b (see Compare).
+func pairSetups(a, b Overview, force bool) ([][2]Setup, error) {
+	if len(a.Setups) == 1 && len(b.Setups) == 1 {
+		sa, sb := a.Setups[0].Setup, b.Setups[0].Setup
+		if sa != sb && !force {
+			return nil, fmt.Errorf("A and B raced different setups (%s): their figures are not comparable; --force compares them anyway", differences(sa, sb))
+		}
+		return [][2]Setup{{sa, sb}}, nil
+	}
+	var pairs [][2]Setup
+	var alone []string
+	for _, side := range []struct {
+		name        string
+		this, other Overview
+	}{{"A", a, b}, {"B", b, a}} {
+		for _, sr := range side.this.Setups {
+			if slices.ContainsFunc(side.other.Setups, func(o SetupRaces) bool { return o.Setup == sr.Setup }) {
+				if side.name == "A" {
+					pairs = append(pairs, [2]Setup{sr.Setup, sr.Setup})
+				}
+				continue
+			}
+			alone = append(alone, side.name+" alone raced "+sr.label(safetext.Line))
+			pairs = append(pairs, [2]Setup{sr.Setup, sr.Setup})
+		}
+	}
+	if len(alone) > 0 && !force {
+		return nil, fmt.Errorf("A and B raced different setups (%s); --force compares what they share and shows the rest one-sided", strings.Join(alone, "; "))
+	}
+	return pairs, nil
+}
+
+// compareSetup is the changes of A's setups[0] against B's setups[1].
+func compareSetup(a, b Overview, setups [2]Setup) []Change {
+	find := func(s Overview, setup Setup, provider, model string) *Group {
 		for i := range s.Providers {
-			if g := &s.Providers[i]; g.Provider == provider && g.Model == model {
+			if g := &s.Providers[i]; g.Setup == setup && g.Provider == provider && g.Model == model {
 				return g
 			}
 		}
 		return nil
 	}
-	pairs := slices.Clone(a.Providers)
-	for _, g := range b.Providers {
-		if find(a, g.Provider, g.Model) == nil {
+	pairs := slices.Clone(inSetup(a.Providers, setups[0]))
+	for _, g := range inSetup(b.Providers, setups[1]) {
+		if find(a, setups[0], g.Provider, g.Model) == nil {
 			pairs = append(pairs, g)
 		}
 	}
 	var changes []Change
 	for _, p := range pairs {
-		ga, gb := find(a, p.Provider, p.Model), find(b, p.Provider, p.Model)
+		ga, gb := find(a, setups[0], p.Provider, p.Model), find(b, setups[1], p.Provider, p.Model)
 		for _, f := range comparedFigures {
-			c := Change{Provider: p.Provider, Model: p.Model, Figure: f.name, Unit: f.unit}
+			c := Change{Setups: setups, Provider: p.Provider, Model: p.Model, Figure: f.name, Unit: f.unit}
 			if ga != nil {
 				c.A = f.of(ga)
 			}
@@ -138,19 +189,33 @@ func (c Change) cells() []string {
 }
 
 // WriteComparison renders changes as Markdown or CSV; nameA and nameB head
-// the two columns (the file names).
+// the two columns (the file names). In Markdown each pair of setups is its
+// own table under its label; CSV gives each row its setups.
 func WriteComparison(w io.Writer, changes []Change, nameA, nameB, format string) error {
 	switch format {
 	case "markdown", "md":
-		rows := [][]string{{"provider", "model", "figure", "A: " + nameA, "B: " + nameB, "change (B − A)"}}
-		for _, c := range changes {
-			rows = append(rows, c.cells())
+		for i, c := range changes {
+			if i > 0 && c.Setups == changes[i-1].Setups {
+				continue
+			}
+			if i > 0 {
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "%s\n\n", setupsLabel(c.Setups))
+			rows := [][]string{{"provider", "model", "figure", "A: " + nameA, "B: " + nameB, "change (B − A)"}}
+			for _, d := range changes[i:] {
+				if d.Setups != c.Setups {
+					break
+				}
+				rows = append(rows, d.cells())
+			}
+			writeMarkdownTable(w, rows, 2)
 		}
-		writeMarkdownTable(w, rows)
 		return nil
 	case "csv":
 		cw := csv.NewWriter(w)
-		cw.Write([]string{"provider", "model", "figure", "unit", "a", "b", "change", "change_pct"})
+		cw.Write([]string{"provider", "model", "figure", "unit", "a", "b", "change", "change_pct",
+			"concurrency_a", "concurrency_b", "max_tokens_a", "max_tokens_b", "prompt_a", "prompt_b"})
 		for _, c := range changes {
 			var d, r *float64
 			if v, ok := c.Delta(); ok {
@@ -159,10 +224,21 @@ func WriteComparison(w io.Writer, changes []Change, nameA, nameB, format string)
 			if v, ok := c.Relative(); ok {
 				r = &v
 			}
-			writeCSVRow(cw, []string{c.Provider, c.Model, c.Figure, c.Unit, csvNum(c.A), csvNum(c.B), csvNum(d), csvNum(r)})
+			writeCSVRow(cw, []string{c.Provider, c.Model, c.Figure, c.Unit, csvNum(c.A), csvNum(c.B), csvNum(d), csvNum(r),
+				strconv.Itoa(c.Setups[0].Concurrency), strconv.Itoa(c.Setups[1].Concurrency),
+				strconv.Itoa(c.Setups[0].MaxTokens), strconv.Itoa(c.Setups[1].MaxTokens), c.Setups[0].Prompt, c.Setups[1].Prompt})
 		}
 		cw.Flush()
 		return cw.Error()
 	}
 	return fmt.Errorf("unknown format %q for --compare (want markdown or csv)", format)
+}
+
+// setupsLabel heads a comparison's table in Markdown: "**Setup** C=1 · …",
+// or both setups when they differ (compared with --force).
+func setupsLabel(s [2]Setup) string {
+	if s[0] == s[1] {
+		return "**Setup** " + s[0].label(safetext.Markdown)
+	}
+	return "**Setups differ** (compared with --force): A " + s[0].label(safetext.Markdown) + "; B " + s[1].label(safetext.Markdown)
 }

@@ -159,16 +159,24 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		notes = append(notes, b.finishNote())
 	}
 	notes = append(notes, "Verdict: "+b.Verdict.Text)
-	for _, r := range rows { // providers' words must not act on the terminal
+	// Providers' words act neither on the terminal nor, in Markdown, as
+	// markup. The words are the left-aligned cells (provider, model) and the
+	// notes; the numbers (right-aligned) are this package's own.
+	for i, r := range rows {
 		for j := range r {
-			r[j] = safetext.Line(r[j])
-			if markdown {
-				r[j] = strings.ReplaceAll(r[j], "|", `\|`)
+			if markdown && i > 0 && !cols[j].right {
+				r[j] = safetext.Markdown(r[j])
+			} else {
+				r[j] = safetext.Line(r[j])
 			}
 		}
 	}
 	for i := range notes {
-		notes[i] = safetext.Line(notes[i])
+		if markdown {
+			notes[i] = safetext.Markdown(notes[i])
+		} else {
+			notes[i] = safetext.Line(notes[i])
+		}
 	}
 	widths := make([]int, len(cols))
 	if markdown {
@@ -229,15 +237,11 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 
 // heading says what was raced: the prompt, when, how many users (C) and runs.
 func (b *Bench) heading(markdown bool) string {
-	const promptLimit = 100
-	prompt := []rune(safetext.Line(b.Prompt))
-	if len(prompt) > promptLimit {
-		prompt = append(prompt[:promptLimit], '…')
-	}
-	parts := []string{fmt.Sprintf("%q", string(prompt)), b.StartedAt.Format("2006-01-02 15:04 MST"),
+	parts := []string{quotedPrompt(b.Prompt), b.StartedAt.Format("2006-01-02 15:04 MST"),
 		fmt.Sprintf("C=%d", b.Concurrency), plural(b.Runs, "run"), fmt.Sprintf("max_tokens %s", format.Count(b.MaxTokens))}
 	if markdown {
-		return "**Prompt** " + strings.ReplaceAll(strings.Join(parts, " · "), "|", `\|`)
+		parts[0] = safetext.Markdown(parts[0])
+		return "**Prompt** " + strings.Join(parts, " · ")
 	}
 	return "Prompt " + strings.Join(parts, " · ")
 }

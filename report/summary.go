@@ -8,9 +8,10 @@ import (
 	"tpsrace/probes"
 )
 
-// Group is one provider's streams over some slice of the records: all of
-// them (Probe and Day empty), or one probe on one UTC day.
+// Group is one provider's streams in one setup over some slice of the
+// records: all of them (Probe and Day empty), or one probe on one UTC day.
 type Group struct {
+	Setup           Setup
 	Provider, Model string
 	Probe           string // "" in a bench file and in the per-provider groups
 	Day             string // YYYY-MM-DD (UTC) of the races; "" in the per-provider groups
@@ -29,22 +30,48 @@ type Stats struct {
 	P50, P95, Best, Worst *float64
 }
 
-// Overview is what `tpsrace report` shows of a set of records.
-type Overview struct {
-	Providers   []Group // one per provider and model, across probes and days
-	ByProbeDay  []Group // one per provider, model, probe and day
-	Interrupted int     // streams left out: tpsrace was stopped while they ran
-	Simulated   bool    // some record raced simulated providers
+// Setup is what was raced. Figures of different setups are never mixed: a
+// provider at C=4 is slower per user than at C=1, a longer max_tokens
+// changes E2E, another prompt another answer. (The bench document has no
+// workload field; when it gains one, it belongs here.)
+type Setup struct {
+	Prompt      string
+	MaxTokens   int
+	Concurrency int
 }
 
-// Summarise groups every stream of records by provider and model, and by
-// provider, model, probe and day. Percentiles use metrics.Percentile.
+// SetupRaces is one setup of an overview and how much of it was raced.
+type SetupRaces struct {
+	Setup
+	Records int // history lines and bench documents
+	Races   int // races: a bench document of 3 runs is 3
+}
+
+// Overview is what `tpsrace report` shows of a set of records.
+type Overview struct {
+	Setups      []SetupRaces // in the order of the groups
+	Providers   []Group      // one per setup, provider and model, across probes and days
+	ByProbeDay  []Group      // one per setup, provider, model, probe and day
+	Interrupted int          // streams left out: tpsrace was stopped while they ran
+	Simulated   bool         // some record raced simulated providers
+}
+
+// Summarise groups every stream of records by setup, provider and model,
+// and by setup, provider, model, probe and day. Percentiles use
+// metrics.Percentile.
 func Summarise(records []Record) Overview {
 	var s Overview
 	all, detail := map[groupKey]*groupAcc{}, map[groupKey]*groupAcc{}
+	setups := map[Setup]*SetupRaces{}
 	for ri, rec := range records {
 		s.Simulated = s.Simulated || rec.Simulated
 		day := rec.StartedAt.UTC().Format("2006-01-02")
+		setup := rec.Setup()
+		if setups[setup] == nil {
+			setups[setup] = &SetupRaces{Setup: setup}
+		}
+		setups[setup].Records++
+		setups[setup].Races += rec.Runs
 		for _, p := range rec.Providers {
 			for _, r := range p.Runs {
 				if r.Interrupted {
@@ -52,16 +79,23 @@ func Summarise(records []Record) Overview {
 					continue
 				}
 				race := [2]int{ri, r.Run}
-				accumulate(all, groupKey{p.Name, p.Model, "", ""}, race, r)
-				accumulate(detail, groupKey{p.Name, p.Model, rec.Probe, day}, race, r)
+				accumulate(all, groupKey{setup, p.Name, p.Model, "", ""}, race, r)
+				accumulate(detail, groupKey{setup, p.Name, p.Model, rec.Probe, day}, race, r)
 			}
 		}
 	}
 	s.Providers, s.ByProbeDay = finish(all), finish(detail)
+	for _, sr := range setups {
+		s.Setups = append(s.Setups, *sr)
+	}
+	slices.SortFunc(s.Setups, func(x, y SetupRaces) int { return x.Setup.compare(y.Setup) })
 	return s
 }
 
-type groupKey struct{ provider, model, probe, day string }
+type groupKey struct {
+	setup                       Setup
+	provider, model, probe, day string
+}
 
 type groupAcc struct {
 	g              Group
@@ -72,7 +106,7 @@ type groupAcc struct {
 func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run) {
 	a := groups[k]
 	if a == nil {
-		a = &groupAcc{g: Group{Provider: k.provider, Model: k.model, Probe: k.probe, Day: k.day, Failures: map[string]int{}},
+		a = &groupAcc{g: Group{Setup: k.setup, Provider: k.provider, Model: k.model, Probe: k.probe, Day: k.day, Failures: map[string]int{}},
 			races: map[[2]int]bool{}}
 		groups[k] = a
 	}
@@ -92,8 +126,8 @@ func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run) {
 	a.e2e = append(a.e2e, r.E2Ems)
 }
 
-// finish computes each group's statistics, sorted by provider, model,
-// probe and day.
+// finish computes each group's statistics, sorted by setup, provider,
+// model, probe and day.
 func finish(groups map[groupKey]*groupAcc) []Group {
 	var out []Group
 	for _, a := range groups {
@@ -103,7 +137,7 @@ func finish(groups map[groupKey]*groupAcc) []Group {
 		out = append(out, g)
 	}
 	slices.SortFunc(out, func(x, y Group) int {
-		return cmp.Or(cmp.Compare(x.Provider, y.Provider), cmp.Compare(x.Model, y.Model), cmp.Compare(x.Probe, y.Probe), cmp.Compare(x.Day, y.Day))
+		return cmp.Or(x.Setup.compare(y.Setup), cmp.Compare(x.Provider, y.Provider), cmp.Compare(x.Model, y.Model), cmp.Compare(x.Probe, y.Probe), cmp.Compare(x.Day, y.Day))
 	})
 	return out
 }

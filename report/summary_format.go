@@ -72,36 +72,65 @@ func (s Overview) notes() []string {
 	return append(notes, "Percentiles, best and worst are over completed streams; output speed (tok/s) is per user.")
 }
 
+// writeMarkdown writes one section per setup (figures of different setups
+// never share a table), then the notes.
 func (s Overview) writeMarkdown(w io.Writer) error {
-	fmt.Fprintln(w, "## By provider")
-	fmt.Fprintln(w)
-	rows := [][]string{append([]string{"provider", "model"}, groupHeader...)}
-	for _, g := range s.Providers {
-		rows = append(rows, append([]string{g.Provider, g.Model}, g.cells()...))
+	for _, sr := range s.Setups {
+		fmt.Fprintf(w, "## %s\n\n%s\n\n", sr.label(safetext.Markdown), sr.count())
+		fmt.Fprintln(w, "### By provider")
+		fmt.Fprintln(w)
+		rows := [][]string{append([]string{"provider", "model"}, groupHeader...)}
+		for _, g := range inSetup(s.Providers, sr.Setup) {
+			rows = append(rows, append([]string{g.Provider, g.Model}, g.cells()...))
+		}
+		writeMarkdownTable(w, rows, 2)
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "### By provider, probe and day")
+		fmt.Fprintln(w)
+		rows = [][]string{append([]string{"provider", "model", "probe", "day"}, groupHeader...)}
+		for _, g := range inSetup(s.ByProbeDay, sr.Setup) {
+			rows = append(rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells()...))
+		}
+		writeMarkdownTable(w, rows, 3)
+		fmt.Fprintln(w)
 	}
-	writeMarkdownTable(w, rows)
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "## By provider, probe and day")
-	fmt.Fprintln(w)
-	rows = [][]string{append([]string{"provider", "model", "probe", "day"}, groupHeader...)}
-	for _, g := range s.ByProbeDay {
-		rows = append(rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells()...))
-	}
-	writeMarkdownTable(w, rows)
-	fmt.Fprintln(w)
 	for _, n := range s.notes() {
 		fmt.Fprintf(w, "- %s\n", n)
 	}
 	return nil
 }
 
-// writeMarkdownTable writes rows (the first is the header), plain text
-// (safetext) with the pipes that would split a cell escaped.
-func writeMarkdownTable(w io.Writer, rows [][]string) {
+// count is "2 records, 6 races": a history line is one race, a bench
+// document as many as its runs.
+func (sr SetupRaces) count() string {
+	return plural(sr.Records, "record") + ", " + plural(sr.Races, "race")
+}
+
+// inSetup is the groups of one setup, in their order.
+func inSetup(groups []Group, setup Setup) []Group {
+	var out []Group
+	for _, g := range groups {
+		if g.Setup == setup {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// writeMarkdownTable writes rows (the first is the header). The first
+// `words` cells of each row are words from files or providers (names,
+// probes): they go through safetext.Markdown, so they render as the same
+// characters and never as markup. The others are this package's figures
+// and headers: plain text (safetext.Line), a pipe escaped.
+func writeMarkdownTable(w io.Writer, rows [][]string, words int) {
 	for i, r := range rows {
 		cells := make([]string, len(r))
-		for j, c := range r { // names from other machines' files must not act on the terminal
-			cells[j] = strings.ReplaceAll(safetext.Line(c), "|", `\|`)
+		for j, c := range r {
+			if j < words || i == 0 {
+				cells[j] = safetext.Markdown(c)
+			} else {
+				cells[j] = strings.ReplaceAll(safetext.Line(c), "|", `\|`)
+			}
 		}
 		fmt.Fprintf(w, "| %s |\n", strings.Join(cells, " | "))
 		if i == 0 {
@@ -119,8 +148,8 @@ func csvNum(v *float64) string {
 	return strconv.FormatFloat(*v, 'f', 3, 64)
 }
 
-// writeCSV writes one row per provider, model, probe and day, with one
-// failures column per kind.
+// writeCSV writes one row per setup, provider, model, probe and day, with
+// one failures column per kind; the setup is in the last three columns.
 func (s Overview) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	header := []string{"provider", "model", "probe", "day", "races", "ok", "failed"}
@@ -130,7 +159,7 @@ func (s Overview) writeCSV(w io.Writer) error {
 	for _, k := range probes.Kinds {
 		header = append(header, "failures_"+k)
 	}
-	cw.Write(header)
+	cw.Write(append(header, "concurrency", "max_tokens", "prompt"))
 	for _, g := range s.ByProbeDay {
 		row := []string{g.Provider, g.Model, g.Probe, g.Day, strconv.Itoa(g.Races), strconv.Itoa(g.OK), strconv.Itoa(g.Failed)}
 		for _, st := range []Stats{g.TTFTms, g.OutputTPS, g.E2Ems} {
@@ -139,6 +168,7 @@ func (s Overview) writeCSV(w io.Writer) error {
 		for _, k := range probes.Kinds {
 			row = append(row, strconv.Itoa(g.Failures[k]))
 		}
+		row = append(row, strconv.Itoa(g.Setup.Concurrency), strconv.Itoa(g.Setup.MaxTokens), g.Setup.Prompt)
 		writeCSVRow(cw, row)
 	}
 	cw.Flush()

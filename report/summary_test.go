@@ -30,8 +30,10 @@ func testdataRecords(t *testing.T, names ...string) []Record {
 	return all
 }
 
+// Two setups (the C=4 bench file beside the C=1 history and bench file):
+// two sections, no row mixing them.
 func TestOverviewGoldens(t *testing.T) {
-	o := Summarise(testdataRecords(t, "history-eu-west.jsonl", "history-us-east.jsonl", "bench-c1.json"))
+	o := Summarise(testdataRecords(t, "history-eu-west.jsonl", "history-us-east.jsonl", "bench-c1.json", "bench-c4.json"))
 	for _, format := range []string{"markdown", "csv"} {
 		t.Run(format, func(t *testing.T) {
 			var out bytes.Buffer
@@ -44,7 +46,11 @@ func TestOverviewGoldens(t *testing.T) {
 }
 
 func TestCompareGoldens(t *testing.T) {
-	changes := Compare(Summarise(testdataRecords(t, "bench-c1.json")), Summarise(testdataRecords(t, "bench-c4.json")))
+	// C=1 against C=4: compared only when forced, and labelled so.
+	changes, err := Compare(Summarise(testdataRecords(t, "bench-c1.json")), Summarise(testdataRecords(t, "bench-c4.json")), true)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, format := range []string{"markdown", "csv"} {
 		t.Run(format, func(t *testing.T) {
 			var out bytes.Buffer
@@ -107,10 +113,10 @@ func TestUndefinedFiguresAreNeverZero(t *testing.T) {
 	if !strings.Contains(md.String(), "| p | m | 1 | 0 | 1 | - | - | - | - | - | - | - | - | - | - | network 1 |") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
-	if rows := strings.Split(csv.String(), "\n"); rows[1] != "p,m,,2026-03-01,1,0,1,,,,,,,,,,,,,1,0,0,0,0,0,0" {
+	if rows := strings.Split(csv.String(), "\n"); rows[1] != "p,m,,2026-03-01,1,0,1,,,,,,,,,,,,,1,0,0,0,0,0,0,0,0," {
 		t.Errorf("csv row %q", rows[1])
 	}
-	changes := Compare(o, Summarise(nil))
+	changes, _ := Compare(o, Summarise(nil), true)
 	if c := changes[0]; c.A != nil || c.B != nil || c.changeText() != "-" {
 		t.Errorf("comparing undefined TTFTs: %+v, change %q; want undefined", c, c.changeText())
 	}

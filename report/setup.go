@@ -1,0 +1,53 @@
+package report
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+
+	"tpsrace/format"
+	"tpsrace/safetext"
+)
+
+// Setup is what rec raced.
+func (rec Record) Setup() Setup {
+	return Setup{Prompt: rec.Prompt, MaxTokens: rec.MaxTokens, Concurrency: rec.Concurrency}
+}
+
+// compare orders setups by concurrency, then max_tokens, then prompt.
+func (s Setup) compare(o Setup) int {
+	return cmp.Or(cmp.Compare(s.Concurrency, o.Concurrency), cmp.Compare(s.MaxTokens, o.MaxTokens), cmp.Compare(s.Prompt, o.Prompt))
+}
+
+// label is `C=1 · max_tokens 30 · prompt "Explain…"`; quote makes the
+// prompt, text from a file, safe for the format (safetext.Line, Markdown).
+func (s Setup) label(quote func(string) string) string {
+	return fmt.Sprintf("C=%d · max_tokens %s · prompt %s", s.Concurrency, format.Count(s.MaxTokens), quote(quotedPrompt(s.Prompt)))
+}
+
+// differences names what differs between a and b: "concurrency 1 vs 4;
+// max_tokens 30 vs 100", as plain text.
+func differences(a, b Setup) string {
+	var d []string
+	if a.Concurrency != b.Concurrency {
+		d = append(d, fmt.Sprintf("concurrency %d vs %d", a.Concurrency, b.Concurrency))
+	}
+	if a.MaxTokens != b.MaxTokens {
+		d = append(d, fmt.Sprintf("max_tokens %s vs %s", format.Count(a.MaxTokens), format.Count(b.MaxTokens)))
+	}
+	if a.Prompt != b.Prompt {
+		d = append(d, fmt.Sprintf("prompt %s vs %s", safetext.Line(quotedPrompt(a.Prompt)), safetext.Line(quotedPrompt(b.Prompt))))
+	}
+	return strings.Join(d, "; ")
+}
+
+// quotedPrompt is the prompt in Go quotes, cut after 100 characters: what
+// was raced, short enough for a heading.
+func quotedPrompt(prompt string) string {
+	const limit = 100
+	r := []rune(safetext.Line(prompt))
+	if len(r) > limit {
+		r = append(r[:limit], '…')
+	}
+	return fmt.Sprintf("%q", string(r))
+}
