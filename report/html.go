@@ -1,97 +1,160 @@
 package report
 
 import (
+	_ "embed"
 	"fmt"
-	"html"
+	"html/template"
 	"io"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 	"time"
+
+	"tpsrace/safetext"
 )
 
-// WriteHTML renders o as one self-contained page: the tables of the
-// Markdown report and, per provider, inline SVG charts of output speed and
-// TTFT over time (one series per probe). It loads nothing: no script, no
+// WriteHTML renders o as one self-contained page: per setup, the tables of
+// the Markdown report and, per provider, inline SVG charts of output speed
+// and TTFT over time (one series per probe). It loads nothing: no script, no
 // font, no image, and a Content-Security-Policy that lets the browser
 // refuse anything else, so it reads the same offline; print CSS keeps each
 // provider's charts on one page. records are those o summarises; sources
 // name the files they came from.
+//
+// Every word from a file or a provider (names, models, probes, prompts,
+// file names) reaches the page through html/template's contextual
+// escaping, never as markup: the page is built from data, not strings.
 func (o Overview) WriteHTML(w io.Writer, records []Record, sources []string) error {
-	var b strings.Builder
-	b.WriteString(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>tpsrace report</title>
-<style>` + pageCSS + `</style></head><body>
-<h1>tpsrace report</h1>
-`)
 	from, to := timeRange(records)
-	fmt.Fprintf(&b, "<p class=\"meta\">%d race record(s) from %s, %s – %s (UTC).</p>\n", len(records),
-		html.EscapeString(strings.Join(sources, ", ")), from.Format("2006-01-02 15:04"), to.Format("2006-01-02 15:04"))
-	b.WriteString("<ul class=\"notes\">\n")
-	for _, n := range o.notes() {
-		fmt.Fprintf(&b, "<li>%s</li>\n", html.EscapeString(n))
+	page := htmlPage{Sources: strings.Join(sources, ", "), From: from.Format("2006-01-02 15:04"), To: to.Format("2006-01-02 15:04"),
+		Notes: o.notes()}
+	var total SetupRaces
+	for _, sr := range o.Setups {
+		total.Records += sr.Records
+		total.Races += sr.Races
 	}
-	b.WriteString("</ul>\n<h2>By provider</h2>\n")
-	rows := [][]string{append([]string{"provider", "model"}, groupHeader...)}
-	for _, g := range o.Providers {
-		rows = append(rows, append([]string{g.Provider, g.Model}, g.cells()...))
-	}
-	writeHTMLTable(&b, rows)
-
-	b.WriteString("<h2>Over time</h2>\n")
+	page.Count = total.count()
 	series := seriesOf(records)
-	for _, g := range o.Providers {
-		s := series[[2]string{g.Provider, g.Model}]
-		fmt.Fprintf(&b, "<section class=\"provider\"><h3>%s <span class=\"model\">%s</span></h3>\n", html.EscapeString(g.Provider), html.EscapeString(g.Model))
-		if g.OK == 0 {
-			fmt.Fprintf(&b, "<p>No completed stream to chart (failures: %s).</p></section>\n", html.EscapeString(g.failureText()))
-			continue
+	for _, sr := range o.Setups {
+		s := htmlSetup{Label: sr.label(safetext.Line), Count: sr.count()}
+		s.ByProvider.Header = append([]string{"provider", "model"}, groupHeader...)
+		for _, g := range inSetup(o.Providers, sr.Setup) {
+			s.ByProvider.Rows = append(s.ByProvider.Rows, append([]string{g.Provider, g.Model}, g.cells()...))
+			s.Providers = append(s.Providers, newHTMLProvider(g, series[seriesKey{sr.Setup, g.Provider, g.Model}], from, to))
 		}
-		writeLegend(&b, s)
-		b.WriteString("<div class=\"charts\">\n")
-		writeChart(&b, "Output speed (tok/s)", s, func(p point) float64 { return p.tps }, from, to)
-		writeChart(&b, "TTFT (ms)", s, func(p point) float64 { return p.ttft }, from, to)
-		b.WriteString("</div></section>\n")
+		s.ByProbeDay.Header = append([]string{"provider", "model", "probe", "day"}, groupHeader...)
+		for _, g := range inSetup(o.ByProbeDay, sr.Setup) {
+			s.ByProbeDay.Rows = append(s.ByProbeDay.Rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells()...))
+		}
+		page.Setups = append(page.Setups, s)
 	}
-
-	b.WriteString("<h2>By provider, probe and day</h2>\n")
-	rows = [][]string{append([]string{"provider", "model", "probe", "day"}, groupHeader...)}
-	for _, g := range o.ByProbeDay {
-		rows = append(rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells()...))
-	}
-	writeHTMLTable(&b, rows)
-	b.WriteString("</body></html>\n")
-	_, err := io.WriteString(w, b.String())
-	return err
+	return pageTemplate.Execute(w, page)
 }
 
-const pageCSS = `
-body { font: 14px/1.4 system-ui, sans-serif; color: #222; background: #fff; margin: 2em auto; max-width: 1200px; padding: 0 1em; }
-h1 { font-size: 1.6em; margin-bottom: .2em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ccc; }
-h3 { margin: 1em 0 .3em; } .model { font-weight: normal; color: #666; font-size: .85em; }
-.meta { color: #555; } .notes { color: #555; font-size: .9em; }
-.wide { overflow-x: auto; }
-table { border-collapse: collapse; font-size: .85em; margin: .5em 0; }
-th, td { border: 1px solid #ddd; padding: 2px 6px; text-align: right; white-space: nowrap; }
-th { background: #f3f3f3; } td:nth-child(-n+2), th:nth-child(-n+2) { text-align: left; }
-.charts { display: flex; flex-wrap: wrap; gap: 1em; }
-.legend { font-size: .85em; margin: 0; } .legend span { display: inline-block; margin-right: 1em; }
-.swatch { display: inline-block; width: .9em; height: .9em; margin-right: .3em; vertical-align: -.1em; }
-svg { background: #fff; } svg text { font: 11px system-ui, sans-serif; fill: #444; }
-svg .axis { stroke: #999; stroke-width: 1; } svg .grid { stroke: #eee; stroke-width: 1; }
-@media print {
-  body { margin: 0; max-width: none; font-size: 10pt; }
-  .wide { overflow: visible; } table { font-size: 6.5pt; } th, td { padding: 1px 3px; }
-  section.provider { break-inside: avoid; } tr { break-inside: avoid; } h2 { break-after: avoid; }
+//go:embed report.html.tmpl
+var pageSource string
+
+// pageTemplate's functions: line makes a word from outside one plain line
+// (no control character or bidi override: a browser would honour those);
+// table gives a table its count of word columns (left-aligned, wrapping
+// anywhere, so no long model name widens the page).
+var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
+	"line":          safetext.Line,
+	"chartGeometry": func() geometry { return chartGeometry },
+	"table": func(t htmlTable, words int) htmlTable {
+		t.Words = words
+		return t
+	},
+}).Parse(pageSource))
+
+// htmlPage is what the template shows. Strings are plain text: the
+// template escapes them for where they stand.
+type htmlPage struct {
+	Sources, From, To string
+	Count             string // "7 records, 9 races": what the tables count
+	Notes             []string
+	Setups            []htmlSetup
 }
-`
+
+type htmlSetup struct {
+	Label, Count           string
+	ByProvider, ByProbeDay htmlTable
+	Providers              []htmlProvider
+}
+
+type htmlTable struct {
+	Header []string
+	Rows   [][]string
+	Words  int // the first Words columns are words from files or providers
+}
+
+// htmlProvider is one provider's charts, or why it has none.
+type htmlProvider struct {
+	Name, Model string
+	NoChart     string // the failures, when no stream completed
+	Legend      []legendItem
+	Charts      []chart
+}
+
+type legendItem struct{ Color, Probe string }
+
+// chart is one figure over time, laid out: grid lines, axis labels, and a
+// line and dots per probe. Empty says no stream defined the figure.
+type chart struct {
+	Title    string
+	Empty    bool
+	Grid     []gridLine
+	Axis     float64 // y of the value 0
+	From, To string
+	Series   []chartSeries
+}
+
+type gridLine struct {
+	Y, LabelY float64
+	Label     string
+}
+
+type chartSeries struct {
+	Color  string
+	Points string // the polyline's points; "" with fewer than two
+	Dots   []dot
+}
+
+type dot struct {
+	X, Y  float64
+	Title string
+}
+
+// geometry of a chart, in SVG pixels.
+type geometry struct{ W, H, Left, Right, Top, Bottom int }
+
+var chartGeometry = geometry{W: 560, H: 200, Left: 56, Right: 12, Top: 22, Bottom: 26}
+
+// RightX and FootY place the x axis' end and its labels.
+func (g geometry) RightX() int { return g.W - g.Right }
+func (g geometry) FootY() int  { return g.H - 6 }
+func (g geometry) MidY() int   { return g.H / 2 }
+func (g geometry) LabelX() int { return g.Left - 4 }
 
 // seriesColors are told apart in colour and in print (Tableau 10).
 var seriesColors = []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b", "#e377c2"}
+
+func newHTMLProvider(g Group, series []probeSeries, from, to time.Time) htmlProvider {
+	p := htmlProvider{Name: g.Provider, Model: g.Model}
+	if g.OK == 0 {
+		p.NoChart = g.failureText()
+		return p
+	}
+	for i, s := range series {
+		p.Legend = append(p.Legend, legendItem{seriesColors[i%len(seriesColors)], orDash(s.probe)})
+	}
+	p.Charts = []chart{
+		newChart("Output speed (tok/s)", series, func(p point) float64 { return p.tps }, from, to),
+		newChart("TTFT (ms)", series, func(p point) float64 { return p.ttft }, from, to),
+	}
+	return p
+}
 
 // point is one completed stream: when its race started, and its figures
 // (NaN where undefined).
@@ -106,13 +169,18 @@ type probeSeries struct {
 	points []point
 }
 
-// seriesOf collects, per provider and model, each probe's completed
+type seriesKey struct {
+	setup           Setup
+	provider, model string
+}
+
+// seriesOf collects, per setup, provider and model, each probe's completed
 // streams, probes sorted by name.
-func seriesOf(records []Record) map[[2]string][]probeSeries {
-	byProbe := map[[2]string]map[string][]point{}
+func seriesOf(records []Record) map[seriesKey][]probeSeries {
+	byProbe := map[seriesKey]map[string][]point{}
 	for _, rec := range records {
 		for _, p := range rec.Providers {
-			k := [2]string{p.Name, p.Model}
+			k := seriesKey{rec.Setup(), p.Name, p.Model}
 			if byProbe[k] == nil {
 				byProbe[k] = map[string][]point{}
 			}
@@ -131,7 +199,7 @@ func seriesOf(records []Record) map[[2]string][]probeSeries {
 			}
 		}
 	}
-	out := map[[2]string][]probeSeries{}
+	out := map[seriesKey][]probeSeries{}
 	for k, probes := range byProbe {
 		for _, name := range slices.Sorted(maps.Keys(probes)) {
 			pts := probes[name]
@@ -155,24 +223,10 @@ func timeRange(records []Record) (from, to time.Time) {
 	return from, to
 }
 
-func writeLegend(b *strings.Builder, series []probeSeries) {
-	b.WriteString("<p class=\"legend\">")
-	for i, s := range series {
-		fmt.Fprintf(b, "<span><span class=\"swatch\" style=\"background:%s\"></span>probe %s</span>", seriesColors[i%len(seriesColors)], html.EscapeString(orDash(s.probe)))
-	}
-	b.WriteString("</p>\n")
-}
-
-// Chart geometry, in SVG pixels.
-const (
-	chartW, chartH                       = 560, 200
-	padLeft, padRight, padTop, padBottom = 56, 12, 22, 26
-)
-
-// writeChart draws one figure over time: a line and dots per probe, the y
-// axis from 0 to a round maximum, the x axis from the first race to the last.
-// A chart without a defined value says so instead of drawing an empty frame.
-func writeChart(b *strings.Builder, title string, series []probeSeries, value func(point) float64, from, to time.Time) {
+// newChart lays out one figure over time: the y axis from 0 to a round
+// maximum, the x axis from the first race to the last.
+func newChart(title string, series []probeSeries, value func(point) float64, from, to time.Time) chart {
+	c := chart{Title: title, From: from.Format("2006-01-02 15:04"), To: to.Format("2006-01-02 15:04")}
 	top := 0.0
 	for _, s := range series {
 		for _, p := range s.points {
@@ -181,49 +235,44 @@ func writeChart(b *strings.Builder, title string, series []probeSeries, value fu
 			}
 		}
 	}
-	fmt.Fprintf(b, "<svg class=\"chart\" role=\"img\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">\n", chartW, chartH, chartW, chartH)
-	fmt.Fprintf(b, "<title>%s</title><text x=\"%d\" y=\"14\">%s</text>\n", html.EscapeString(title), padLeft, html.EscapeString(title))
 	if top == 0 {
-		fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\">no completed stream defined this figure</text></svg>\n", padLeft, chartH/2)
-		return
+		c.Empty = true
+		return c
 	}
 	top = roundUp(top)
-	plotW, plotH := float64(chartW-padLeft-padRight), float64(chartH-padTop-padBottom)
+	g := chartGeometry
+	plotW, plotH := float64(g.W-g.Left-g.Right), float64(g.H-g.Top-g.Bottom)
 	x := func(t time.Time) float64 {
 		span := to.Sub(from)
 		if span <= 0 {
-			return padLeft + plotW/2
+			return float64(g.Left) + plotW/2
 		}
-		return padLeft + plotW*float64(t.Sub(from))/float64(span)
+		return float64(g.Left) + plotW*float64(t.Sub(from))/float64(span)
 	}
-	y := func(v float64) float64 { return padTop + plotH*(1-v/top) }
+	y := func(v float64) float64 { return round(float64(g.Top)+plotH*(1-v/top), 10) }
 	for _, frac := range []float64{0, 0.5, 1} {
 		v := top * frac
-		fmt.Fprintf(b, "<line class=\"grid\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-			padLeft, chartW-padRight, y(v), y(v), padLeft-4, y(v)+4, trimFloat(v))
+		c.Grid = append(c.Grid, gridLine{Y: y(v), LabelY: y(v) + 4, Label: trimFloat(v)})
 	}
-	fmt.Fprintf(b, "<line class=\"axis\" x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\"/>\n", padLeft, chartW-padRight, y(0), y(0))
-	fmt.Fprintf(b, "<text x=\"%d\" y=\"%d\">%s</text><text x=\"%d\" y=\"%d\" text-anchor=\"end\">%s</text>\n",
-		padLeft, chartH-6, from.Format("2006-01-02 15:04"), chartW-padRight, chartH-6, to.Format("2006-01-02 15:04"))
+	c.Axis = y(0)
 	for i, s := range series {
-		color := seriesColors[i%len(seriesColors)]
+		cs := chartSeries{Color: seriesColors[i%len(seriesColors)]}
 		var line []string
-		var dots strings.Builder
 		for _, p := range s.points {
 			v := value(p)
 			if math.IsNaN(v) {
 				continue
 			}
-			line = append(line, fmt.Sprintf("%.1f,%.1f", x(p.at), y(v)))
-			fmt.Fprintf(&dots, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s · %s: %s</title></circle>\n",
-				x(p.at), y(v), color, html.EscapeString(orDash(s.probe)), p.at.UTC().Format("2006-01-02 15:04:05"), trimFloat(v))
+			px := round(x(p.at), 10)
+			line = append(line, fmt.Sprintf("%.1f,%.1f", px, y(v)))
+			cs.Dots = append(cs.Dots, dot{X: px, Y: y(v), Title: orDash(s.probe) + " · " + p.at.UTC().Format("2006-01-02 15:04:05") + ": " + trimFloat(v)})
 		}
 		if len(line) > 1 {
-			fmt.Fprintf(b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"%s\"/>\n", color, strings.Join(line, " "))
+			cs.Points = strings.Join(line, " ")
 		}
-		b.WriteString(dots.String())
+		c.Series = append(c.Series, cs)
 	}
-	b.WriteString("</svg>\n")
+	return c
 }
 
 // roundUp is the smallest of 1, 2, 2.5 or 5 × 10^k at or above v: an axis maximum a reader can read.
@@ -238,19 +287,3 @@ func roundUp(v float64) float64 {
 }
 
 func trimFloat(v float64) string { return fmt.Sprintf("%.4g", v) }
-
-func writeHTMLTable(b *strings.Builder, rows [][]string) {
-	b.WriteString("<div class=\"wide\"><table>\n")
-	for i, r := range rows {
-		cell := "td"
-		if i == 0 {
-			cell = "th"
-		}
-		b.WriteString("<tr>")
-		for _, c := range r {
-			fmt.Fprintf(b, "<%s>%s</%s>", cell, html.EscapeString(c), cell)
-		}
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString("</table></div>\n")
-}
