@@ -35,13 +35,27 @@ func chromium(t *testing.T) string {
 // each one, errors and refused loads included, as a ":CONSOLE" line.
 func openHeadless(t *testing.T, bin, page string, action ...string) []string {
 	t.Helper()
+	_, console := runHeadless(t, bin, page, action...)
+	return console
+}
+
+// openHeadlessDOM opens page and returns its DOM once loaded (--dump-dom).
+func openHeadlessDOM(t *testing.T, bin, page string, action ...string) string {
+	t.Helper()
+	dom, _ := runHeadless(t, bin, page, append(action, "--dump-dom")...)
+	return dom
+}
+
+// runHeadless runs Chromium on page and returns its stdout and console lines.
+func runHeadless(t *testing.T, bin, page string, action ...string) (string, []string) {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	args := append([]string{"--headless", "--disable-gpu", "--no-sandbox", "--no-first-run", "--enable-logging=stderr", "--v=0",
 		"--user-data-dir=" + t.TempDir()}, action...)
 	cmd := exec.CommandContext(ctx, bin, append(args, "file://"+page)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("chromium %v: %v\n%s", action, err, stderr.String())
 	}
@@ -51,7 +65,7 @@ func openHeadless(t *testing.T, bin, page string, action ...string) []string {
 			console = append(console, line)
 		}
 	}
-	return console
+	return stdout.String(), console
 }
 
 // The HTML report opens in a real browser without a console message (its

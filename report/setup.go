@@ -41,13 +41,14 @@ func differences(a, b Setup) string {
 	return strings.Join(d, "; ")
 }
 
-// quotedPrompt is the prompt in Go quotes, cut after 100 characters: what
-// was raced, short enough for a heading.
+// quotedPrompt is the prompt between double quotes, as one line cut after
+// 100 characters: what was raced, short enough for a heading. Its own
+// quotes stay as they are (no backslashes), so it reads as sent.
 func quotedPrompt(prompt string) string {
 	const limit = 100
 	r := []rune(safetext.Line(prompt))
 	if len(r) > limit {
 		r = append(r[:limit], '…')
 	}
-	return fmt.Sprintf("%q", string(r))
+	return `"` + string(r) + `"`
 }
