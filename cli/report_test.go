@@ -22,9 +22,20 @@ func TestReportCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(errOut, "wrote r.html") || !strings.Contains(string(page), "<svg") {
 		t.Errorf("html: exit %d, stderr %q, %d bytes", code, errOut, len(page))
 	}
-	code, out, _ = run(t, dir, "report", "--compare", c1, c4)
-	if code != 0 || !strings.Contains(out, "| gpu | sim:gpu | tok/s p50 | 126 tok/s | 105 tok/s | -21.0 tok/s (-16.7%) |") {
-		t.Errorf("compare: exit %d:\n%s", code, out)
+	// C=1 against C=4: refused, naming the difference, unless forced.
+	code, out, errOut = run(t, dir, "report", "--compare", c1, c4, "--out", "c.md")
+	if _, err := os.Stat(filepath.Join(dir, "c.md")); code != 2 || out != "" || err == nil ||
+		!strings.Contains(errOut, "different setups (concurrency 1 vs 4)") || !strings.Contains(errOut, "--force") {
+		t.Errorf("compare across setups: exit %d, --out written: %v, stderr %q", code, err == nil, errOut)
+	}
+	code, out, _ = run(t, dir, "report", "--compare", "--force", c1, c4)
+	if code != 0 || !strings.Contains(out, "**Setups differ** (compared with --force): A C=1") ||
+		!strings.Contains(out, "| gpu | sim:gpu | tok/s p50 | 126 tok/s | 105 tok/s | -21.0 tok/s (-16.7%) |") {
+		t.Errorf("compare --force: exit %d:\n%s", code, out)
+	}
+	code, out, _ = run(t, dir, "report", "--compare", eu, c1)
+	if code != 0 || !strings.HasPrefix(out, "**Setup** C=1 · max_tokens 30") {
+		t.Errorf("compare in one setup: exit %d:\n%s", code, out)
 	}
 }
 

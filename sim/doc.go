@@ -71,8 +71,9 @@
 // body-string|body-nomessage|body-toplevel|body-detail|body-detail-list|
 // body-array|body-errors|body-text|body-empty answer an error status with a
 // body in the shape a real provider or proxy sends it (errorbody.go);
-// body-hostile sends terminal escape sequences in its message and
-// body-formula a spreadsheet formula.
+// body-hostile sends terminal escape sequences in its message,
+// body-formula a spreadsheet formula and body-markup HTML and Markdown
+// markup (a script, a javascript: link, an image, pipes, a newline).
 //
 // The others act inside a 200 stream, after=N tokens (default 0) first:
 // error (llama-server style "data: {"error":...}", then the body ends), event-error

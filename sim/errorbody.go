@@ -34,6 +34,10 @@ var errorBodies = map[string]errorBody{
 	// Hostile text: escape sequences that retitle and clear a terminal (and a
 	// C1 CSI), and a spreadsheet formula, for tests that tpsrace prints text.
 	"body-hostile": {401, "application/json", `{"error":{"message":"bad key \u001b]0;PWNED\u0007 \u001b[2J\u009b31m red","code":"invalid_api_key"}}`},
+	// Hostile markup: HTML that runs a script, a javascript: link, a
+	// Markdown image and table-breaking pipes and newlines, for tests that
+	// Markdown and HTML show a provider's text and never render it.
+	"body-markup":  {401, "application/json", `{"error":{"message":"bad key <img src=x onerror=\"document.title='PWNED'\"><script>document.title='PWNED'</script> [docs](javascript:alert(1)) ![p](http://127.0.0.1:9/p.png) a | b\n# not a heading *nor bold* _nor em_","code":"invalid_api_key"}}`},
 	"body-formula": {400, "application/json", `{"error":{"message":"=HYPERLINK(\"http://evil.example/\",\"click\")","code":"bad_request"}}`},
 }
 
