@@ -3,6 +3,7 @@ package cli
 import (
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -25,17 +26,12 @@ const markupName = "<b>x</b>|[y](javascript:z)"
 func TestMarkupStaysText(t *testing.T) {
 	url, _ := countingSim(t)
 	dir := t.TempDir()
-	cfg := write(t, dir, "p.yaml", `providers:
-  - name: good
-    base_url: `+url+`
-    model: "sim:ttft=1ms,tps=1000,tokens=5"
-  - name: markup
-    base_url: `+url+`
-    model: "sim:fault=body-markup"
-  - name: "`+markupName+`"
-    base_url: `+url+`
-    model: "sim:ttft=1ms,tps=1000,tokens=5"
-`)
+	var file strings.Builder
+	file.WriteString("providers:\n")
+	for _, p := range [][2]string{{"good", "sim:ttft=1ms,tps=1000,tokens=5"}, {"markup", "sim:fault=body-markup"}, {markupName, "sim:ttft=1ms,tps=1000,tokens=5"}} {
+		fmt.Fprintf(&file, "  - {name: %q, base_url: %q, model: %q}\n", p[0], url, p[1])
+	}
+	cfg := write(t, dir, "p.yaml", file.String())
 	if code, _, errOut := run(t, dir, "bench", "--config", cfg, "--format", "json", "--out", "r.json", "--record", "r.tpsr"); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
