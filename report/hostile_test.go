@@ -27,21 +27,25 @@ var hostileWords = []string{
 	`**bold** _em_ ` + "`code`" + ` # &amp; &lt;b&gt;`,
 }
 
-// hostileRecords race providers named with hostileWords, a model name too
-// long for any table, and a prompt and probe of the same kind.
+// hostileRecords race providers named with hostileWords, each failing once
+// with an error of the same kind over two lines, a model name too long for
+// any table, and a prompt and probe of the same kind.
 func hostileRecords() []Record {
 	at := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	ttft, tps := 120.0, 80.0
 	var providers []Provider
 	for i, w := range hostileWords {
 		providers = append(providers, Provider{Name: w, Model: hostileWords[(i+1)%len(hostileWords)],
-			Runs: []Run{{OK: true, TTFTms: &ttft, OutputTPS: &tps, E2Ems: 900}}})
+			Runs: []Run{{OK: true, TTFTms: &ttft, OutputTPS: &tps, E2Ems: 900}, {Error: ptr(hostileError(w))}}})
 	}
 	providers = append(providers, Provider{Name: "long", Model: "accounts/" + strings.Repeat("very-long-model-name-without-a-break-", 6),
 		Runs: []Run{{OK: true, TTFTms: &ttft, OutputTPS: &tps, E2Ems: 900}}})
 	return []Record{{Bench: Bench{Schema: Schema, StartedAt: at, Prompt: hostileWords[4] + "\n" + hostileWords[0], MaxTokens: 64,
 		Concurrency: 1, Runs: 1, Providers: providers}, Probe: hostileWords[2]}}
 }
+
+// hostileError is an error body carrying w, over two lines.
+func hostileError(w string) string { return "401 " + w + "\nnext | line" }
 
 // inspected is what the inspection script reports of a page.
 type inspected struct {
@@ -107,8 +111,8 @@ func TestHTMLReportIsInertAndFits(t *testing.T) {
 		}
 		all := strings.Join(got.Texts, "\n")
 		for _, w := range hostileWords {
-			if !strings.Contains(all, w) {
-				t.Errorf("%q does not read as sent on the page", w)
+			if !strings.Contains(all, w) || !strings.Contains(all, "1 × "+safetext.Line(hostileError(w))) {
+				t.Errorf("%q, as a name and in an error, does not read as sent on the page", w)
 			}
 		}
 		if !strings.Contains(all, `prompt "`+hostileWords[4]+" <script>") { // cut after 100 characters
@@ -193,6 +197,9 @@ func TestMarkdownAndCSVAreInert(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkMarkdown(t, "report markdown", md.String())
+	if want := safetext.Markdown(hostileWords[0] + " (" + hostileWords[1] + "): 1 × " + hostileError(hostileWords[0])); !strings.Contains(md.String(), "- "+want+"\n") {
+		t.Errorf("report markdown: the failure is not one inert line %q:\n%s", want, md.String())
+	}
 	changes, err := Compare(o, o, false)
 	if err != nil {
 		t.Fatal(err)
@@ -202,7 +209,7 @@ func TestMarkdownAndCSVAreInert(t *testing.T) {
 
 	b := records[0].Bench
 	for i := range b.Providers {
-		b.Providers[i].Runs = append(b.Providers[i].Runs, Run{Error: ptr("401 " + hostileWords[(i+2)%len(hostileWords)] + "\nsecond line | cell")})
+		b.Providers[i].Runs = []Run{{Error: ptr("401 " + hostileWords[(i+2)%len(hostileWords)] + "\nsecond line | cell")}}
 	}
 	var bench bytes.Buffer
 	if err := b.Write(&bench, "markdown"); err != nil {

@@ -47,6 +47,7 @@ func (o Overview) WriteHTML(w io.Writer, records []Record, sources []string) err
 		for _, g := range inSetup(o.ByProbeDay, sr.Setup) {
 			s.ByProbeDay.Rows = append(s.ByProbeDay.Rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells()...))
 		}
+		s.Failures = failureNotes(inSetup(o.Providers, sr.Setup), safetext.Line)
 		page.Setups = append(page.Setups, s)
 	}
 	return pageTemplate.Execute(w, page)
@@ -81,6 +82,7 @@ type htmlSetup struct {
 	Label, Count           string
 	ByProvider, ByProbeDay htmlTable
 	Providers              []htmlProvider
+	Failures               []string // failureNotes
 }
 
 type htmlTable struct {

@@ -21,6 +21,7 @@ type Group struct {
 	OutputTPS       Stats
 	E2Ems           Stats
 	Failures        map[string]int // failed streams by kind (probes.Kinds)
+	Errors          map[string]int // failed streams by error message, as received
 }
 
 // Stats of one figure over a group's completed streams; nil where no
@@ -106,7 +107,7 @@ type groupAcc struct {
 func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run) {
 	a := groups[k]
 	if a == nil {
-		a = &groupAcc{g: Group{Setup: k.setup, Provider: k.provider, Model: k.model, Probe: k.probe, Day: k.day, Failures: map[string]int{}},
+		a = &groupAcc{g: Group{Setup: k.setup, Provider: k.provider, Model: k.model, Probe: k.probe, Day: k.day, Failures: map[string]int{}, Errors: map[string]int{}},
 			races: map[[2]int]bool{}}
 		groups[k] = a
 	}
@@ -118,6 +119,7 @@ func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run) {
 			kind = *r.ErrorKind
 		}
 		a.g.Failures[kind]++
+		a.g.Errors[deref(r.Error)]++
 		return
 	}
 	a.g.OK++

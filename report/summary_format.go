@@ -1,9 +1,12 @@
 package report
 
 import (
+	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -52,6 +55,35 @@ func (g Group) failureText() string {
 	return strings.Join(parts, ", ")
 }
 
+// errorLines are the group's failures by message, most frequent first:
+// "9 × 503 service_unavailable: …", at most five, then how many more.
+func (g Group) errorLines() []string {
+	const most = 5
+	messages := slices.SortedFunc(maps.Keys(g.Errors), func(a, b string) int { return cmp.Or(g.Errors[b]-g.Errors[a], strings.Compare(a, b)) })
+	var lines []string
+	for i, m := range messages {
+		if i == most {
+			lines = append(lines, fmt.Sprintf("… and %s more", plural(len(messages)-most, "message")))
+			break
+		}
+		lines = append(lines, fmt.Sprintf("%s × %s", format.Count(g.Errors[m]), orDash(m)))
+	}
+	return lines
+}
+
+// failureNotes are the lines of a setup's failures section, one per
+// provider and message: "broken (sim:fault=503): 9 × 503 …", words from
+// outside made safe by quote.
+func failureNotes(groups []Group, quote func(string) string) []string {
+	var notes []string
+	for _, g := range groups {
+		for _, e := range g.errorLines() {
+			notes = append(notes, quote(g.Provider+" ("+g.Model+"): "+e))
+		}
+	}
+	return notes
+}
+
 // orDash shows an empty label (a bench file has no probe) as "-".
 func orDash(s string) string {
 	if s == "" {
@@ -93,6 +125,13 @@ func (s Overview) writeMarkdown(w io.Writer) error {
 		}
 		writeMarkdownTable(w, rows, 3)
 		fmt.Fprintln(w)
+		if notes := failureNotes(inSetup(s.Providers, sr.Setup), safetext.Markdown); len(notes) > 0 {
+			fmt.Fprint(w, "### Failures\n\n")
+			for _, n := range notes {
+				fmt.Fprintf(w, "- %s\n", n)
+			}
+			fmt.Fprintln(w)
+		}
 	}
 	for _, n := range s.notes() {
 		fmt.Fprintf(w, "- %s\n", n)
