@@ -9,6 +9,23 @@ import (
 	"tpsrace/safetext"
 )
 
+// Setup is what was raced. Figures of different setups are never mixed: a
+// provider at C=4 is slower per user than at C=1, a longer max_tokens
+// changes E2E, another prompt another answer. (The bench document has no
+// workload field; when it gains one, it belongs here.)
+type Setup struct {
+	Prompt      string
+	MaxTokens   int
+	Concurrency int
+}
+
+// SetupRaces is one setup of an overview and how much of it was raced.
+type SetupRaces struct {
+	Setup
+	Records int // history lines and bench documents
+	Races   int // races: a bench document of 3 runs is 3
+}
+
 // Setup is what rec raced.
 func (rec Record) Setup() Setup {
 	return Setup{Prompt: rec.Prompt, MaxTokens: rec.MaxTokens, Concurrency: rec.Concurrency}

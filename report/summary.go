@@ -31,23 +31,6 @@ type Stats struct {
 	P50, P95, Best, Worst *float64
 }
 
-// Setup is what was raced. Figures of different setups are never mixed: a
-// provider at C=4 is slower per user than at C=1, a longer max_tokens
-// changes E2E, another prompt another answer. (The bench document has no
-// workload field; when it gains one, it belongs here.)
-type Setup struct {
-	Prompt      string
-	MaxTokens   int
-	Concurrency int
-}
-
-// SetupRaces is one setup of an overview and how much of it was raced.
-type SetupRaces struct {
-	Setup
-	Records int // history lines and bench documents
-	Races   int // races: a bench document of 3 runs is 3
-}
-
 // Overview is what `tpsrace report` shows of a set of records.
 type Overview struct {
 	Setups      []SetupRaces // in the order of the groups
