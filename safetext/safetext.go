@@ -65,7 +65,8 @@ func (w Writer) Write(p []byte) (int, error) {
 // Markdown is s as one line of Markdown that renders as exactly its
 // characters, never as markup, wherever the line is placed: a table cell, a
 // list item, a heading. The text is made plain first (Line: no control
-// characters, newlines read as spaces), then
+// characters, newlines read as spaces) and trimmed (leading spaces would
+// open a code block; HTML drops them anyway), then
 //   - <, > and & become entities, so no HTML tag, autolink or entity is read
 //     (many renderers, MkDocs, Hugo and most wikis, pass raw HTML through);
 //   - the punctuation Markdown acts on inside a line gets a backslash
@@ -83,7 +84,7 @@ func (w Writer) Write(p []byte) (int, error) {
 // Backslash escapes and entities are CommonMark, read alike by GitHub,
 // GitLab, markdown-it, Goldmark and Python-Markdown.
 func Markdown(s string) string {
-	s = Line(s)
+	s = strings.TrimSpace(Line(s))
 	marker := leadingMarker(s)
 	var b strings.Builder
 	for i, r := range s {
@@ -120,17 +121,15 @@ func Markdown(s string) string {
 // block at the start of s (# heading, + - list, = setext underline, the . or
 // ) of "1." or "1)"), or -1.
 func leadingMarker(s string) int {
-	t := strings.TrimLeft(s, " ")
-	at := len(s) - len(t)
-	if t == "" {
+	if s == "" {
 		return -1
 	}
-	if strings.ContainsRune("#+-=", rune(t[0])) {
-		return at
+	if strings.ContainsRune("#+-=", rune(s[0])) {
+		return 0
 	}
-	digits := len(t) - len(strings.TrimLeft(t, "0123456789"))
-	if digits > 0 && digits < len(t) && (t[digits] == '.' || t[digits] == ')') {
-		return at + digits
+	digits := len(s) - len(strings.TrimLeft(s, "0123456789"))
+	if digits > 0 && digits < len(s) && (s[digits] == '.' || s[digits] == ')') {
+		return digits
 	}
 	return -1
 }

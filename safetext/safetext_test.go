@@ -2,7 +2,14 @@ package safetext
 
 import (
 	"bytes"
+	"html"
+	"regexp"
+	"strings"
 	"testing"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/extension"
+	gmhtml "github.com/yuin/goldmark/renderer/html"
 )
 
 func TestHostileTextStaysText(t *testing.T) {
@@ -49,17 +56,49 @@ func TestMarkdownIsInert(t *testing.T) {
 		{"`code` *em* _em_ ~~del~~ \\", "\\`code\\` \\*em\\* \\_em\\_ \\~\\~del\\~\\~ \\\\"},
 		{`&lt; &amp;`, `&amp;lt; &amp;amp;`},
 		{`# heading`, `\# heading`},
-		{`  - item`, `  \- item`},
+		{`  - item`, `\- item`},
 		{`> quote`, `&gt; quote`},
 		{`12. item`, `12\. item`},
 		{`3) item`, `3\) item`},
 		{`see www.evil.example or mail@evil.example`, `see www\.evil.example or mail\@evil.example`},
-		{"bad key \x1b]0;PWNED\x07", `bad key `},
+		{"bad key \x1b]0;PWNED\x07", `bad key`},
 		{`401 invalid_api_key: Incorrect API key — check KEY 1.5`, `401 invalid\_api\_key: Incorrect API key — check KEY 1.5`},
 		{`plain é 日本 = 3 - 2 + 1 #1`, `plain é 日本 = 3 - 2 + 1 #1`},
 	} {
 		if got := Markdown(tc.in); got != tc.want {
 			t.Errorf("Markdown(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+// Rendered by a real CommonMark/GFM renderer that passes raw HTML through
+// (as MkDocs and most wikis do), Markdown(s) is one paragraph, or one table
+// cell, holding exactly Line(s): no element, link or autolink of its own.
+func TestMarkdownRendersAsItsCharacters(t *testing.T) {
+	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
+	render := func(md string) string {
+		var out bytes.Buffer
+		if err := gm.Convert([]byte(md), &out); err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(out.String())
+	}
+	for _, in := range []string{
+		`<script>alert(1)</script>`, `<img src=x onerror="alert(1)">`, `[click](javascript:alert(1))`,
+		`![x](http://evil.example/p.png)`, `<javascript:alert(1)>`, `<http://evil.example>`, "two\nlines", "a | b",
+		"`code` *em* **strong** _em_ ~~del~~ \\", `&lt; &amp; &#60;`, `# heading`, `## h`, `- item`, `+ item`, `* item`,
+		`> quote`, `12. item`, `3) item`, `===`, `---`, `***`, `see www.evil.example, https://evil.example/x or mail@evil.example`,
+		`    indented`, `[ref]: http://evil.example`, `<!-- comment -->`, `1\. escaped`, `a  \`, `:smile: 401 bad_key`,
+	} {
+		want := strings.TrimSpace(Line(in))
+		got := render(Markdown(in))
+		if text, ok := strings.CutPrefix(got, "<p>"); !ok || !strings.HasSuffix(text, "</p>") || strings.Count(text, "<") != 1 ||
+			html.UnescapeString(strings.TrimSuffix(text, "</p>")) != want {
+			t.Errorf("Markdown(%q) = %q renders as\n%s\nwant one paragraph reading %q", in, Markdown(in), got, want)
+		}
+		cell := render("| h |\n|---|\n| " + Markdown(in) + " |")
+		if m := regexp.MustCompile(`<td>([^<]*)</td>`).FindAllStringSubmatch(cell, -1); len(m) != 1 || html.UnescapeString(m[0][1]) != want {
+			t.Errorf("Markdown(%q) in a table cell renders as\n%s\nwant one cell reading %q", in, cell, want)
 		}
 	}
 }
