@@ -26,9 +26,9 @@ func Duration(d time.Duration) string {
 		return "-" + Duration(-d)
 	case d < time.Second:
 		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
-	case d < 10*time.Second:
+	case d.Round(10*time.Millisecond) < 10*time.Second: // 9.996s reads "10.0s", not "10.00s"
 		return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "s"
-	case d < time.Minute:
+	case d.Round(100*time.Millisecond) < time.Minute:
 		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
 	default:
 		d = d.Round(time.Second)
@@ -52,9 +52,11 @@ func Precise(d time.Duration) string {
 // TPS is a speed in tokens (or words) per second: "1,820", "125", "25.3", "0.84".
 func TPS(v float64) string {
 	switch {
-	case v >= 100:
+	// Each precision is chosen by the value as it will be written, so
+	// 9.996 reads "10.0" as 10.04 does, not "10.00" beside a "10.0".
+	case math.Round(v) >= 100:
 		return Count(int(math.Round(v)))
-	case v >= 10:
+	case math.Round(v*10) >= 100:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	default:
 		return strconv.FormatFloat(v, 'f', 2, 64)

@@ -68,7 +68,8 @@ type Figures struct {
 	ContentChars   int // Unicode code points of the answer
 	ReasoningChars int // Unicode code points of the reasoning
 
-	// CostUSD: prompt and output tokens × price; HasCost false without a price.
+	// CostUSD: prompt and output tokens × price; HasCost false without a
+	// price, or for a request refused before any token.
 	CostUSD float64
 	HasCost bool
 
@@ -113,7 +114,9 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		f.OutputTPS, f.HasOutputTPS = OutputTPS(f.OutputTokens, first, last)
 		f.ITL, f.HasITL = ITL(r.Events.Values()), n >= 2
 	}
-	if r.Price != nil {
+	// A request refused before any token (a 404, a 401) has no cost: not
+	// 0, since nobody knows what the provider bills for a refusal.
+	if r.Price != nil && (r.Usage != nil || r.Events.Len() > 0) {
 		f.CostUSD = Cost(*r.Price, promptTokens, f.OutputTokens)
 		f.HasCost = true
 	}

@@ -69,7 +69,7 @@ func (s Overview) notes() []string {
 	if s.Interrupted > 0 {
 		notes = append(notes, fmt.Sprintf("%d interrupted stream(s) left out: tpsrace was stopped while they ran.", s.Interrupted))
 	}
-	return append(notes, "Percentiles, best and worst are over completed streams; output speed (tok/s) is per user.")
+	return append(notes, "Percentiles, best and worst are over the streams that measured them: TTFT over every stream with text, speed and E2E over completed streams; output speed (tok/s) is per user.")
 }
 
 func (s Overview) writeMarkdown(w io.Writer) error {

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"tpsrace/benchdoc"
 	"tpsrace/config"
 	"tpsrace/probes"
 )
@@ -23,35 +24,18 @@ func stream(ttft, gap time.Duration, n int) probes.Result {
 	return r
 }
 
-func TestBuildSummariesAndRanking(t *testing.T) {
-	cfg := &config.Config{Prompt: "p", MaxTokens: 100, Providers: []config.Provider{
-		{Name: "slow|pipe", Model: "a"}, {Name: "fast", Model: "b", Price: &config.Price{InputPerMTok: 1, OutputPerMTok: 2}}, {Name: "down", Model: "c"}}}
-	failed := probes.Result{Err: &probes.Failure{Kind: probes.KindHTTP, Status: 503, Message: "busy"}, End: 5 * msec}
-	priced := func(r probes.Result) probes.Result { r.Price = cfg.Providers[1].Price; return r }
-	races := [][][]probes.Result{
-		{{stream(100*msec, 20*msec, 11)}, {priced(stream(50*msec, 5*msec, 11))}, {failed}},
-		{{stream(120*msec, 20*msec, 11)}, {priced(stream(70*msec, 5*msec, 11))}, {failed}},
-	}
-	b := Build(Input{Config: cfg, Concurrency: 1, Races: races})
-	ranked := b.Ranked()
-	if ranked[0].Name != "fast" || ranked[1].Name != "slow|pipe" || ranked[2].Name != "down" {
-		t.Fatalf("ranking %s, %s, %s: want fastest first, the failed last", ranked[0].Name, ranked[1].Name, ranked[2].Name)
-	}
-	fast := b.Providers[1].Summary
-	if fast.OK != 2 || *fast.OutputTPS.P50 != 200 || *fast.TTFTms.P50 != 60 {
-		t.Errorf("fast summary: ok %d, tok/s p50 %v, TTFT p50 %v; want 2, 200 (10 tokens / 50 msec), 60 ms", fast.OK, *fast.OutputTPS.P50, *fast.TTFTms.P50)
-	}
-	if want := (10*1 + 11*2) / 1e6; *fast.CostUSD != want {
-		t.Errorf("cost %v, want %v", *fast.CostUSD, want)
-	}
-	down := b.Providers[2]
-	if down.Summary.Failed != 2 || down.Summary.OutputTPS.P50 != nil || down.Summary.CostUSD != nil || down.Runs[0].TTFTms != nil {
-		t.Errorf("failed provider: %+v; want undefined figures as nil", down.Summary)
-	}
-	if *down.Runs[0].Error != "503 busy" || *down.Runs[0].ErrorKind != probes.KindHTTP {
-		t.Errorf("error %q kind %q", *down.Runs[0].Error, *down.Runs[0].ErrorKind)
-	}
+// build is the document of races, with this package's renderers.
+func build(in benchdoc.Input) *Bench { return Of(benchdoc.Build(in)) }
 
+func TestRenderersOfAReport(t *testing.T) {
+	cfg := &config.Config{Prompt: "p", MaxTokens: 100, Providers: []config.Provider{
+		{Name: "slow|pipe", Model: "a"}, {Name: "fast", Model: "b"}, {Name: "down", Model: "c"}}}
+	failed := probes.Result{Err: &probes.Failure{Kind: probes.KindHTTP, Status: 503, Message: "busy"}, End: 5 * msec}
+	races := [][][]probes.Result{
+		{{stream(100*msec, 20*msec, 11)}, {stream(50*msec, 5*msec, 11)}, {failed}},
+		{{stream(120*msec, 20*msec, 11)}, {stream(70*msec, 5*msec, 11)}, {failed}},
+	}
+	b := build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: races})
 	var md bytes.Buffer
 	if err := b.Write(&md, "markdown"); err != nil {
 		t.Fatal(err)
@@ -90,7 +74,7 @@ func TestTokensCellFlagsByTheSharedRule(t *testing.T) {
 	for usage, want := range map[int]string{95: "95", 105: "105", 94: "94 (o200k 100)"} {
 		r := stream(10*msec, msec, 100)
 		r.Usage.CompletionTokens = usage
-		b := Build(Input{Config: &config.Config{Prompt: "p", Providers: []config.Provider{{Name: "x"}}}, Races: [][][]probes.Result{{{r}}}})
+		b := build(benchdoc.Input{Config: &config.Config{Prompt: "p", Providers: []config.Provider{{Name: "x"}}}, Races: [][][]probes.Result{{{r}}}})
 		if got := tokensCell(b.Providers[0]); got != want {
 			t.Errorf("usage %d, o200k 100: %q, want %q", usage, got, want)
 		}
