@@ -145,6 +145,7 @@ type Summary struct {
 	Tokens       int          `json:"tokens"`        // per user
 	O200kTokens  int          `json:"o200k_tokens"`  // per user
 	TokenSource  string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
+	EventTokens  int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
 }
 
 // Build computes every figure of in.
@@ -199,7 +200,7 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	}
 	s := Summary{OK: all.Completed, Failed: all.Failed, TTFTms: durations(all.TTFT), E2Ems: durations(all.E2E),
 		OutputTPS: speeds(all.Speed), TimeToNms: durations(all.TimeToN), StoppedShort: all.StoppedShort,
-		Tokens: all.Tokens, O200kTokens: all.O200kTokens, TokenSource: all.TokenSource}
+		Tokens: all.Tokens, O200kTokens: all.O200kTokens, TokenSource: all.TokenSource, EventTokens: all.EventTokens}
 	if all.TotalTokens == 0 {
 		s.TokenSource = metrics.SourceEstimate
 	}

@@ -40,7 +40,7 @@ func TestFinishAtRanksByTimeToNTokens(t *testing.T) {
 		!strings.Contains(b.Verdict.Text, " faster than late to 40 tokens (") {
 		t.Errorf("finish_at %v, verdict %+v", b.FinishAt, b.Verdict)
 	}
-	if s := b.Providers[2].Summary; !s.StoppedShort || s.O200kTokens != 20 || s.TimeToNms.P50 != nil {
+	if s := b.Providers[2].Summary; !s.StoppedShort || s.EventTokens != 20 || s.TimeToNms.P50 != nil {
 		t.Errorf("short's summary %+v: want stopped short at 20 tokens", s)
 	}
 }

@@ -62,8 +62,9 @@ type Figures struct {
 	TokensPerEvent    float64
 	HasTokensPerEvent bool
 
-	// Completed: the stream ended without a failure.
-	Completed bool
+	// Completed: the stream ended without a failure; RateLimited: it was
+	// answered 429.
+	Completed, RateLimited bool
 
 	ContentChars   int // Unicode code points of the answer
 	ReasoningChars int // Unicode code points of the reasoning
@@ -82,6 +83,9 @@ type Figures struct {
 // promptTokens is used for cost only when the provider reported no usage.
 func Compute(r *probes.Result, promptTokens int) Figures {
 	f := Figures{E2E: r.End, Completed: r.OK()}
+	if fl, ok := r.Err.(*probes.Failure); ok && fl.Status == 429 {
+		f.RateLimited = true
+	}
 	var content, reasoning strings.Builder
 	for e := range r.Events.Values() {
 		content.WriteString(e.Content)

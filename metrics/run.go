@@ -9,22 +9,20 @@ import (
 )
 
 // Stream is what a provider's figures read of one of its streams: Compute's
-// figures and, with --finish-at N, its time to N tokens.
+// figures, its tokens counted per event (TimeToTokens' scale) and, with
+// --finish-at N, its time to N tokens.
 type Stream struct {
 	Figures
+	EventTokens int           // o200k tokens, counted per event (probes.Events.TokensBefore)
 	TimeToN     time.Duration // TimeToTokens, when ReachedN
 	ReachedN    bool
-	RateLimited bool // answered 429
 }
 
 // StreamOf is r's Stream; finishAt is --finish-at's N (0: none).
 func StreamOf(r *probes.Result, promptTokens, finishAt int) Stream {
-	s := Stream{Figures: Compute(r, promptTokens)}
+	s := Stream{Figures: Compute(r, promptTokens), EventTokens: r.Events.TokensBefore(r.Events.Len())}
 	if finishAt > 0 {
 		s.TimeToN, s.ReachedN = TimeToTokens(r.Events, finishAt)
-	}
-	if f, ok := r.Err.(*probes.Failure); ok && f.Status == 429 {
-		s.RateLimited = true
 	}
 	return s
 }
@@ -108,6 +106,10 @@ type Run struct {
 	// over the streams, what AggregateTPS divides.
 	Tokens, O200kTokens, TotalTokens int
 	TokenSource                      string
+	// EventTokens is per user too, counted per event as TimeToTokens
+	// counts: the race track's and --finish-at's count, so a provider that
+	// stopped short of N shows fewer than N.
+	EventTokens int
 
 	// AggregateTPS: metrics.AggregateTPS of the streams. End: release to
 	// the end of the last stream.
@@ -123,7 +125,7 @@ type Run struct {
 func RunOf(streams []Stream, finishAt int) Run {
 	r := Run{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}
 	var ttft, ttfa, e2e, timeToN []time.Duration
-	var speed, server, cost, tokens, o200k []float64
+	var speed, server, cost, tokens, o200k, events []float64
 	figs := make([]Figures, len(streams))
 	for i, s := range streams {
 		figs[i] = s.Figures
@@ -132,6 +134,7 @@ func RunOf(streams []Stream, finishAt int) Run {
 		r.TotalTokens += s.OutputTokens
 		tokens = append(tokens, float64(s.OutputTokens))
 		o200k = append(o200k, float64(s.O200kTokens))
+		events = append(events, float64(s.EventTokens))
 		if s.OutputTokens > 0 && s.TokenSource != SourceUsage {
 			r.TokenSource = SourceEstimate
 		}
@@ -162,15 +165,15 @@ func RunOf(streams []Stream, finishAt int) Run {
 	}
 	r.TTFT, r.TTFA, r.E2E, r.TimeToN = DistOf(ttft), DistOf(ttfa), DistOf(e2e), DistOf(timeToN)
 	r.Speed, r.ServerTPS, r.CostUSD = DistOf(speed), DistOf(server), DistOf(cost)
-	r.Tokens, r.O200kTokens = roundedMedian(tokens), roundedMedian(o200k)
+	r.Tokens, r.O200kTokens, r.EventTokens = RoundedMedian(tokens), RoundedMedian(o200k), RoundedMedian(events)
 	r.StoppedShort = finishAt > 0 && r.Completed > 0 && !r.TimeToN.Has()
 	r.AggregateTPS, r.HasAggregateTPS = AggregateTPS(figs)
 	return r
 }
 
-// roundedMedian is Median rounded to a whole number (half away from zero);
-// 0 without values.
-func roundedMedian(v []float64) int {
+// RoundedMedian is Median rounded to a whole number (half away from zero),
+// for counts such as tokens per user; 0 without values.
+func RoundedMedian(v []float64) int {
 	m, _ := Median(v)
 	return int(math.Round(m))
 }
@@ -205,7 +208,7 @@ func Order(runs []Run) []int {
 				continue
 			}
 			racing = append(racing, i)
-			standings = append(standings, Finish{Time: r.TimeToN.P50, Reached: r.TimeToN.Has(), Tokens: r.O200kTokens})
+			standings = append(standings, Finish{Time: r.TimeToN.P50, Reached: r.TimeToN.Has(), Tokens: r.EventTokens})
 		}
 		var order []int
 		for _, k := range RankFinish(standings) {

@@ -95,7 +95,7 @@ func (b *Bench) columns() []column {
 	}
 	return append(cols,
 		column{"E2E p50", true, func(_ int, p Provider) string { return duration(p.Summary.E2Ems.P50) }},
-		column{"tokens", true, func(_ int, p Provider) string { return tokensCell(p) }},
+		column{b.tokensHeader(), true, func(_ int, p Provider) string { return tokensCell(p) }},
 		column{"cost/req", true, func(_ int, p Provider) string { return cost(p.Summary.CostUSD) }},
 	)
 }
@@ -239,6 +239,15 @@ func (b *Bench) failures() []string {
 		}
 	}
 	return notes
+}
+
+// tokensHeader says the tokens are per user when there are several (the
+// dashboard's header).
+func (b *Bench) tokensHeader() string {
+	if b.Concurrency > 1 {
+		return "tok/user"
+	}
+	return "tokens"
 }
 
 // tokensCell is the output tokens per user (the summary's median over

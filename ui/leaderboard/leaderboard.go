@@ -223,9 +223,9 @@ func (m *Model) columns() []column {
 	for _, f := range m.figures {
 		anyCost = anyCost || f.HasCost
 	}
-	speedHeader := "tok/s"
+	speedHeader, tokensHeader := "tok/s", "tokens"
 	if m.concurrency > 1 {
-		speedHeader = "per-user"
+		speedHeader, tokensHeader = "per-user", "tok/user" // tokens per user, as bench's table
 	}
 	cols := []column{
 		{header: "#", width: 3, right: true, priority: 0, cell: func(r row) string {
@@ -298,7 +298,7 @@ func (m *Model) columns() []column {
 			}
 			return format.Duration(f.Elapsed)
 		}},
-		column{header: "tokens", width: 6, right: true, priority: 3, cell: func(r row) string {
+		column{header: tokensHeader, width: len(tokensHeader), right: true, priority: 3, cell: func(r row) string {
 			f := r.f
 			return tokensCell(f)
 		}},
