@@ -1,7 +1,11 @@
 // Package metrics holds every figure tpsrace shows, each defined once, as a
-// pure function of what package probes recorded. The dashboard, `bench` and
-// every export call these functions, so they cannot disagree. README.md
-// ("What the numbers mean") documents the same definitions; keep them in step.
+// pure function of what package probes recorded: a stream's figures
+// (Compute), a provider's figures for a run (RunOf, the one aggregation,
+// with the one Median), the ranking and the verdict. The dashboard, `bench`,
+// replays, `watch` and `report` call these functions, so they cannot
+// disagree. README.md ("What the numbers mean") documents the same
+// definitions; keep them in step. Example shows the path from recorded
+// events to a provider's figures.
 package metrics
 
 import (
