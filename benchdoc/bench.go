@@ -201,9 +201,6 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	s := Summary{OK: all.Completed, Failed: all.Failed, TTFTms: durations(all.TTFT), E2Ems: durations(all.E2E),
 		OutputTPS: speeds(all.Speed), TimeToNms: durations(all.TimeToN), StoppedShort: all.StoppedShort,
 		Tokens: all.Tokens, O200kTokens: all.O200kTokens, TokenSource: all.TokenSource, EventTokens: all.EventTokens}
-	if all.TotalTokens == 0 {
-		s.TokenSource = metrics.SourceEstimate
-	}
 	if m, ok := metrics.Median(aggregate); ok {
 		s.AggregateTPS = ptr(tps(m))
 	}

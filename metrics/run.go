@@ -102,7 +102,7 @@ type Run struct {
 	// Tokens and O200kTokens are per user: the median over every stream of
 	// its output tokens (Figures.OutputTokens) and of its o200k count,
 	// rounded to a whole token. TokenSource is SourceUsage when every
-	// stream that delivered tokens reported usage. TotalTokens is the sum
+	// stream that delivered tokens reported usage (and one did). TotalTokens is the sum
 	// over the streams, what AggregateTPS divides.
 	Tokens, O200kTokens, TotalTokens int
 	TokenSource                      string
@@ -127,6 +127,7 @@ func RunOf(streams []Stream, finishAt int) Run {
 	var ttft, ttfa, e2e, timeToN []time.Duration
 	var speed, server, cost, tokens, o200k, events []float64
 	figs := make([]Figures, len(streams))
+	usage := false
 	for i, s := range streams {
 		figs[i] = s.Figures
 		r.RateLimited = r.RateLimited || s.RateLimited
@@ -138,6 +139,7 @@ func RunOf(streams []Stream, finishAt int) Run {
 		if s.OutputTokens > 0 && s.TokenSource != SourceUsage {
 			r.TokenSource = SourceEstimate
 		}
+		usage = usage || s.TokenSource == SourceUsage
 		if s.HasTTFT {
 			ttft = append(ttft, s.TTFT)
 		}
@@ -162,6 +164,9 @@ func RunOf(streams []Stream, finishAt int) Run {
 		if s.HasServerTPS {
 			server = append(server, s.ServerTPS)
 		}
+	}
+	if !usage {
+		r.TokenSource = SourceEstimate
 	}
 	r.TTFT, r.TTFA, r.E2E, r.TimeToN = DistOf(ttft), DistOf(ttfa), DistOf(e2e), DistOf(timeToN)
 	r.Speed, r.ServerTPS, r.CostUSD = DistOf(speed), DistOf(server), DistOf(cost)

@@ -2,9 +2,9 @@ package recording_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"

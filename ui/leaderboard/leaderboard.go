@@ -187,7 +187,7 @@ func Verdict(names []string, figs []live.Figures) string {
 		case finishAt == 0 && f.HasSpeed:
 			speed = f.Speed
 		}
-		ranked = append(ranked, metrics.Contender{Name: names[i], Speeds: []float64{speed}})
+		ranked = append(ranked, metrics.Contender{Name: names[i], Speeds: []float64{speed}, RateLimited: []bool{f.RateLimited}})
 	}
 	s := metrics.Decide(ranked, finishAt).Text() + stoppedShort(names, figs)
 	if failed > 0 {
