@@ -30,7 +30,7 @@ type Input struct {
 	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
 }
 
-// Bench is the report. Field names and units are the JSON contract.
+// Bench is the bench document. Field names and units are the JSON contract.
 type Bench struct {
 	Schema      string     `json:"schema"`
 	StartedAt   time.Time  `json:"started_at"`

@@ -57,10 +57,11 @@ func TPS(v float64) string {
 	case math.IsInf(v, 0) || math.IsNaN(v): // a ratio over a speed of 0 (or none); never int(±Inf)
 		return nonFinite(v)
 	// Each precision is chosen by the value as it will be written, so
-	// 9.996 reads "10.0" as 10.04 does, not "10.00" beside a "10.0".
-	case math.Round(v) >= 100:
+	// 9.996 reads "10.0" as 10.04 does, not "10.00" beside a "10.0", and
+	// 99.96 reads "100", not "100.0".
+	case math.Round(v*10) >= 1000:
 		return Count(int(math.Round(v)))
-	case math.Round(v*10) >= 100:
+	case v >= 10:
 		return strconv.FormatFloat(v, 'f', 1, 64)
 	default:
 		return strconv.FormatFloat(v, 'f', 2, 64)
