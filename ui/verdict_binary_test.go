@@ -9,23 +9,11 @@ import (
 	"testing"
 )
 
-// The real binary tells one story: a jittered C=4 --finish-at race recorded
-// by `bench --record`, replayed on the dashboard in tmux, settles on the
-// same verdict that `replay --bench` prints (and bench printed live).
-func TestReplayedVerdictIsBenchs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed (apt-get install -y tmux)")
-	}
-	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "tpsrace")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+// replayedVerdictIsBenchs: the real binary bin tells one story: a
+// jittered C=4 --finish-at race recorded by `bench --record`, replayed on
+// the dashboard in tmux, settles on the same verdict that `replay --bench`
+// prints (and bench printed live). TestBinaryInTmux runs it.
+func replayedVerdictIsBenchs(t *testing.T, bin string) {
 	srv := startSim(t)
 	yaml := "prompt: Explain caches.\nmax_tokens: 120\nproviders:\n" +
 		"  - {name: quick, base_url: " + srv.URL() + ", model: \"sim:ttft=40ms,tps=600,tokens=120,jitter=0.5,seed=3\"}\n" +
