@@ -201,25 +201,15 @@ func (r Run) Rate() float64 {
 
 // Order ranks providers by their runs (one run each, or each one's streams
 // pooled over runs), best first, and returns their indexes: by Rank, or
-// with --finish-at by RankFinish, providers with no completed stream last.
-// The dashboard's leaderboard ranks its settled figures by the same rules.
+// with --finish-at by RankFinish. The dashboard's leaderboard ranks its
+// figures by the same two functions.
 func Order(runs []Run) []int {
 	if len(runs) > 0 && runs[0].FinishAt > 0 {
-		var racing, failed []int
-		var standings []Finish
+		standings := make([]Finish, len(runs))
 		for i, r := range runs {
-			if r.Completed == 0 {
-				failed = append(failed, i)
-				continue
-			}
-			racing = append(racing, i)
-			standings = append(standings, Finish{Time: r.TimeToN.P50, Reached: r.TimeToN.Has(), Tokens: r.EventTokens})
+			standings[i] = Finish{Time: r.TimeToN.P50, Reached: r.TimeToN.Has(), Tokens: r.EventTokens, Failed: r.Completed == 0}
 		}
-		var order []int
-		for _, k := range RankFinish(standings) {
-			order = append(order, racing[k])
-		}
-		return append(order, failed...)
+		return RankFinish(standings)
 	}
 	standings := make([]Standing, len(runs))
 	for i, r := range runs {
