@@ -1,3 +1,8 @@
+// Package report renders: a bench document (package benchdoc) as a table,
+// Markdown, CSV or JSON; history files and bench JSON read back as the
+// `tpsrace report` overview (Markdown, CSV, HTML); and --compare. It
+// computes no figure: the document's are metrics', and the overview's
+// statistics are metrics.DistOf's.
 package report
 
 import "tpsrace/benchdoc"
