@@ -49,7 +49,7 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 				one := benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: conc, Races: [][][]probes.Result{race}, FinishAt: finishAt})
 				sameFigures(t, run, one, figs)
 				sameVerdict(t, run, cfg, one, figs)
-				sameWatch(t, run, cfg, race, figs)
+				sameWatch(t, run, cfg, race, figs, one)
 				for i, f := range figs { // --heats and bench --runs: each run's figure, as the dashboard settled it
 					if got, want := contenders[i].Speeds[run], rate(f); !(got == want || math.IsNaN(got) && math.IsNaN(want)) {
 						t.Errorf("run %d %s: the verdict's rate %v, the dashboard's %v", run, cfg.Providers[i].Name, got, want)
@@ -268,8 +268,9 @@ func sameVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, f
 	}
 }
 
-// sameWatch: watch's gauges of the race are the dashboard's figures.
-func sameWatch(t *testing.T, run int, cfg *config.Config, race [][]probes.Result, figs []live.Figures) {
+// sameWatch: watch's gauges of the race are the dashboard's figures (and
+// bench's E2E, which the dashboard does not show).
+func sameWatch(t *testing.T, run int, cfg *config.Config, race [][]probes.Result, figs []live.Figures, b *benchdoc.Bench) {
 	t.Helper()
 	exp := watch.NewExporter()
 	exp.Observe("probe", cfg.Providers, race)
@@ -299,6 +300,9 @@ func sameWatch(t *testing.T, run int, cfg *config.Config, race [][]probes.Result
 		check("tpsrace_last_ttft_seconds", f.HasTTFT, f.TTFT.Seconds())
 		check("tpsrace_last_output_tokens_per_second", f.HasSpeed, f.Speed)
 		check("tpsrace_last_race_ok", true, map[bool]float64{true: 1, false: 0}[f.Failed == 0])
+		if e2e, got := b.Providers[i].Summary.E2Ems.P50, series["tpsrace_last_e2e_seconds "+name]; (e2e != nil) != (got != 0) || e2e != nil && math.Abs(*e2e/1000-got) > 1e-6 {
+			t.Errorf("run %d %s: watch's E2E %vs, bench's %v ms", run, name, got, e2e)
+		}
 	}
 }
 
