@@ -1,9 +1,10 @@
 // Package live is what the dashboard knows about each provider while a race
 // runs: the recorded events and results of its streams, and the figures of
 // package metrics evaluated at a moment of the race. It computes no figure
-// of its own; it only picks which metrics function applies (SoFar while a
-// stream runs, Compute once it ends) and takes medians across the streams
-// of one provider. scale.go holds what every lane is drawn against: the
+// of its own; it only picks which metrics function applies: once every
+// stream of a provider has ended, metrics.RunOf (the figures bench and the
+// verdict read); while streams run, SoFar and Compute per stream and
+// metrics.Median across them, by RunOf's rules. scale.go holds what every lane is drawn against: the
 // shared tok/s scale and the race track's finish line.
 package live
 
