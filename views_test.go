@@ -37,6 +37,7 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 	if testing.Short() {
 		cases = 30
 	}
+	seen := map[string]int{} // what the cases covered: each must occur
 	for seed := range uint64(cases) {
 		rng := rand.New(rand.NewPCG(seed, 2026))
 		cfg, conc, finishAt, races := randomRaces(rng)
@@ -50,6 +51,15 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 				sameFigures(t, run, one, figs)
 				sameVerdict(t, run, cfg, one, figs)
 				sameWatch(t, run, cfg, race, figs, one)
+				for _, f := range figs {
+					seen["C>1"] += min(f.Streams-1, 1)
+					seen["some stream failed"] += min(f.Failed, 1)
+					seen["every stream failed"] += b2i(f.Status == live.Failed)
+					seen["rate-limited"] += b2i(f.RateLimited)
+					seen["stopped short"] += b2i(f.StoppedShort())
+					seen["reached N"] += b2i(f.HasTimeToN)
+					seen["several runs"] += b2i(len(races) > 1)
+				}
 				for i, f := range figs { // --heats and bench --runs: each run's figure, as the dashboard settled it
 					if got, want := contenders[i].Speeds[run], rate(f); !(got == want || math.IsNaN(got) && math.IsNaN(want)) {
 						t.Errorf("run %d %s: the verdict's rate %v, the dashboard's %v", run, cfg.Providers[i].Name, got, want)
@@ -59,6 +69,18 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 			sameReplay(t, cfg, conc, finishAt, races, b)
 		})
 	}
+	for _, what := range []string{"C>1", "some stream failed", "every stream failed", "rate-limited", "stopped short", "reached N", "several runs"} {
+		if seen[what] == 0 {
+			t.Errorf("no case had %s: the generator no longer covers it", what)
+		}
+	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // randomRaces is a random setup and its races: [run][provider][stream].
@@ -81,7 +103,7 @@ func randomRaces(rng *rand.Rand) (*config.Config, int, int, [][][]probes.Result)
 	races := make([][][]probes.Result, runs)
 	for run := range races {
 		release := start.Add(time.Duration(run) * time.Minute)
-		for i, p := range cfg.Providers {
+		for _, p := range cfg.Providers {
 			var streams []probes.Result
 			for s := range conc {
 				r := randomStream(rng, p)
@@ -89,7 +111,6 @@ func randomRaces(rng *rand.Rand) (*config.Config, int, int, [][][]probes.Result)
 				streams = append(streams, r)
 			}
 			races[run] = append(races[run], streams)
-			_ = i
 		}
 	}
 	return cfg, conc, finishAt, races
