@@ -262,10 +262,7 @@ func sameVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, f
 		t.Errorf("run %d: bench's table lacks the verdict %q:\n%s", run, b.Verdict.Text, table.String())
 	}
 	for i, f := range figs { // the table's cells, as the dashboard writes them
-		tokensCell := format.Count(f.Tokens)
-		if f.TokenSource != metrics.SourceUsage {
-			tokensCell = "~" + tokensCell
-		}
+		tokensCell := metrics.TokensText(f.Tokens, f.O200kTokens, f.TokenSource)
 		row := ""
 		for line := range strings.Lines(table.String()) {
 			if fields := strings.Fields(line); len(fields) > 2 && fields[0] == strconv.Itoa(b.Providers[i].Rank) && fields[1] == names[i] {

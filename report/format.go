@@ -259,14 +259,7 @@ func tokensCell(p Provider) string {
 	if s.OK == 0 && s.Tokens == 0 {
 		return format.Undefined
 	}
-	if s.TokenSource != metrics.SourceUsage {
-		return "~" + format.Count(s.Tokens)
-	}
-	out := format.Count(s.Tokens)
-	if metrics.TokenCountsDiffer(s.Tokens, s.O200kTokens) {
-		out += " (o200k " + format.Count(s.O200kTokens) + ")"
-	}
-	return out
+	return metrics.TokensText(s.Tokens, s.O200kTokens, s.TokenSource)
 }
 
 // duration, speed and cost are written as on the dashboard (package format):

@@ -329,14 +329,7 @@ func tokensCell(f live.Figures) string {
 	if f.Status == live.Failed && f.Tokens == 0 {
 		return format.Undefined
 	}
-	if f.TokenSource != metrics.SourceUsage {
-		return "~" + format.Count(f.Tokens)
-	}
-	s := format.Count(f.Tokens)
-	if o := f.O200kTokens; metrics.TokenCountsDiffer(f.Tokens, o) {
-		s += " (o200k " + format.Count(o) + ")"
-	}
-	return s
+	return metrics.TokensText(f.Tokens, f.O200kTokens, f.TokenSource)
 }
 
 // fitColumns drops the least important columns until the table fits.
