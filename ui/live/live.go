@@ -106,9 +106,6 @@ func (p *Provider) Record(u probes.Update) {
 		// same events when all were streamed to us, the truth when not.
 		s.Result, s.Events = r, r.Events
 		s.Figures = metrics.Compute(r, p.promptTokens)
-		if s.failed() {
-			p.tokenSamples = nil // the median of tokens so far leaves this stream out, at every time
-		}
 	}
 	p.follow(u.Stream)
 }
@@ -426,8 +423,8 @@ func (p *Provider) liveAt(t time.Duration) (perUser, aggregate float64) {
 	return perUser, aggregate
 }
 
-// TokenSeries is per-user o200k tokens so far (the median across the
-// streams that have not failed) every SamplePeriod from the release to
+// TokenSeries is per-user o200k tokens so far (the median across every
+// stream, as Figures.UserTokens) every SamplePeriod from the release to
 // until, and a last point at until itself: the race's cumulative tokens,
 // whose slope is the speed. It stops at the end of the provider's last
 // stream (a line ends where the provider finished) and is empty when
@@ -479,14 +476,13 @@ func (p *Provider) End() (end time.Duration, settled, ok bool) {
 	return end, settled, ok
 }
 
-// tokensAt is the median tokens so far at t across the streams that have
-// not failed.
+// tokensAt is the median tokens so far at t across every stream, a failed
+// one counting what it delivered (metrics.Run's tokens per user), so the
+// chart ends where the race track does.
 func (p *Provider) tokensAt(t time.Duration) float64 {
 	counts := make([]float64, 0, len(p.Streams))
 	for i := range p.Streams {
-		if s := &p.Streams[i]; !s.failed() {
-			counts = append(counts, float64(s.tokensAt(t)))
-		}
+		counts = append(counts, float64(p.Streams[i].tokensAt(t)))
 	}
 	v, _ := metrics.Median(counts)
 	return v
