@@ -78,8 +78,8 @@ func Median[T ~int64 | ~float64](values []T) (median T, ok bool) {
 //     the median of the rates N/1 and N/3 is N/1.5).
 //   - Speed, E2E and ServerTPS over the completed streams: a failed
 //     stream's speed and end are the failure's, not the provider's.
-//   - Cost over every request with a price and a token to bill (a request
-//     refused before any token costs nothing, and has no cost at all).
+//   - Cost over every request with a price and something to bill (a
+//     request refused before any token has no cost: undefined, not 0).
 //   - Tokens, per user, over every stream: what one user got, a failed
 //     stream counting what it delivered.
 type Run struct {
@@ -102,8 +102,8 @@ type Run struct {
 	// Tokens and O200kTokens are per user: the median over every stream of
 	// its output tokens (Figures.OutputTokens) and of its o200k count,
 	// rounded to a whole token. TokenSource is SourceUsage when every
-	// stream that delivered tokens reported usage (and one did). TotalTokens is the sum
-	// over the streams, what AggregateTPS divides.
+	// stream that delivered tokens reported usage (and one did).
+	// TotalTokens is the sum over the streams, what AggregateTPS divides.
 	Tokens, O200kTokens, TotalTokens int
 	TokenSource                      string
 	// EventTokens is per user too, counted per event as TimeToTokens
