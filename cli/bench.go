@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"tpsrace/benchdoc"
 	"tpsrace/probes"
 	"tpsrace/recording"
 	"tpsrace/report"
@@ -74,7 +75,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	defer s.close()
 
-	in := report.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now(), FinishAt: c.finish}
+	in := benchdoc.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now(), FinishAt: c.finish}
 	var rec *recording.Writer
 	if c.record != "" {
 		if rec, err = recording.Create(c.record, recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt), s.cfg); err != nil {
@@ -114,7 +115,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	reportServerTotals(before, serverTotals(context.WithoutCancel(ctx), s.cfg), stderr)
 
-	b := report.Build(in)
+	b := report.Of(benchdoc.Build(in))
 	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"time"
 
+	"tpsrace/benchdoc"
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/recording"
@@ -90,7 +91,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.
 func saveJSON(w io.Writer, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
-	return report.Build(report.Input{Config: cfg, Concurrency: concurrency, Races: races, Interrupted: interrupted}).WriteJSON(w)
+	return report.Of(benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: concurrency, Races: races, Interrupted: interrupted})).WriteJSON(w)
 }
 
 // saveRecording writes the dashboard's races as a recording (tpsrace replay).

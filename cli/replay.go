@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"tpsrace/benchdoc"
 	"tpsrace/recording"
 	"tpsrace/report"
 	"tpsrace/ui"
@@ -89,7 +90,7 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	fmt.Fprintln(stderr, "tpsrace: replaying "+path+": "+rec.Header.Made())
 	in := rec.Report()
 	in.FinishAt = max(c.finish, 0)
-	b := report.Build(in)
+	b := report.Of(benchdoc.Build(in))
 	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
 		return err
 	}

@@ -21,14 +21,15 @@ const Undefined = "-"
 
 // Duration is "850ms", "1.24s", "12.4s" or "2m05s".
 func Duration(d time.Duration) string {
+	d = d.Truncate(time.Microsecond) // bench JSON's precision, as TPS
 	switch {
 	case d < 0:
 		return "-" + Duration(-d)
 	case d < time.Second:
 		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
-	case d < 10*time.Second:
+	case d.Round(10*time.Millisecond) < 10*time.Second: // 9.996s reads "10.0s", not "10.00s"
 		return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "s"
-	case d < time.Minute:
+	case d.Round(100*time.Millisecond) < time.Minute:
 		return strconv.FormatFloat(d.Seconds(), 'f', 1, 64) + "s"
 	default:
 		d = d.Round(time.Second)
@@ -51,8 +52,14 @@ func Precise(d time.Duration) string {
 
 // TPS is a speed in tokens (or words) per second: "1,820", "125", "25.3", "0.84".
 func TPS(v float64) string {
+	v = math.Round(v*100) / 100 // from bench JSON's precision, so no view rounds twice to another figure
 	switch {
-	case v >= 100:
+	case math.IsInf(v, 0) || math.IsNaN(v): // a ratio over a speed of 0 (or none); never int(±Inf)
+		return nonFinite(v)
+	// Each precision is chosen by the value as it will be written, so
+	// 9.996 reads "10.0" as 10.04 does, not "10.00" beside a "10.0", and
+	// 99.96 reads "100", not "100.0".
+	case math.Round(v*10) >= 1000:
 		return Count(int(math.Round(v)))
 	case v >= 10:
 		return strconv.FormatFloat(v, 'f', 1, 64)
@@ -91,6 +98,7 @@ func Count(n int) string {
 
 // USD is a cost, with enough digits to tell small costs apart: "$0.00042", "$1.25".
 func USD(v float64) string {
+	v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 8, 64), 64) // bench JSON's 8 significant digits, as TPS
 	switch {
 	case v == 0:
 		return "$0"
@@ -103,10 +111,24 @@ func USD(v float64) string {
 
 // Times is a ratio between two speeds: "14×", "2.5×".
 func Times(r float64) string {
+	if math.IsInf(r, 0) || math.IsNaN(r) {
+		return nonFinite(r) + "×"
+	}
 	if r >= 10 {
 		return Count(int(math.Round(r))) + "×"
 	}
 	return strconv.FormatFloat(r, 'f', 1, 64) + "×"
+}
+
+// nonFinite writes ±Inf as "∞" and NaN as Undefined.
+func nonFinite(v float64) string {
+	switch {
+	case math.IsNaN(v):
+		return Undefined
+	case v < 0:
+		return "-∞"
+	}
+	return "∞"
 }
 
 // Ordinal is a place: "1st", "2nd", "3rd", "11th", "22nd".

@@ -1,6 +1,7 @@
 package format
 
 import (
+	"math"
 	"testing"
 	"time"
 )
@@ -15,6 +16,15 @@ func TestFormats(t *testing.T) {
 		{TPS(125.2), "125"},
 		{TPS(25.34), "25.3"},
 		{TPS(0.844), "0.84"},
+		// The precision is chosen by the value as written: never "10.00"
+		// beside "10.0", nor "100.0" or "10.00s".
+		{TPS(9.996), "10.0"},
+		{TPS(9.994), "9.99"},
+		{TPS(99.96), "100"},
+		{TPS(math.Inf(1)), "∞"},
+		{Times(math.Inf(1)), "∞×"},
+		{Duration(9996 * time.Millisecond), "10.0s"},
+		{Duration(59960 * time.Millisecond), "1m00s"},
 		{Short(1820), "1.8k"},
 		{Short(12000), "12k"},
 		{Short(950), "950"},

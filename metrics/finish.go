@@ -30,12 +30,15 @@ func TimeToTokens(events probes.Events, n int) (at time.Duration, ok bool) {
 type Finish struct {
 	Time    time.Duration // median time to N over its streams that reached it
 	Reached bool          // some stream reached N
-	Tokens  int           // the most tokens a stream delivered, for those short of N
+	Tokens  int           // tokens per user (counted per event), for those short of N
+	Failed  bool          // no stream completed: ranked last, whatever it streamed
 }
 
 // RankFinish orders providers for --finish-at, best first: those that
-// reached N by their time to it, then those that stopped short, most tokens
-// first; ties keep the given order (the usual ranking).
+// reached N by their time to it, then those that stopped short (or are
+// still short), most tokens first, then the failed ones; ties keep the
+// given order (the usual ranking). The dashboard's leaderboard and bench
+// (Order) rank by it.
 func RankFinish(f []Finish) []int {
 	order := make([]int, len(f))
 	for i := range order {
@@ -44,6 +47,11 @@ func RankFinish(f []Finish) []int {
 	slices.SortStableFunc(order, func(a, b int) int {
 		fa, fb := f[a], f[b]
 		switch {
+		case fa.Failed != fb.Failed:
+			if fb.Failed {
+				return -1
+			}
+			return 1
 		case fa.Reached != fb.Reached:
 			if fa.Reached {
 				return -1

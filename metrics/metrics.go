@@ -1,7 +1,11 @@
 // Package metrics holds every figure tpsrace shows, each defined once, as a
-// pure function of what package probes recorded. The dashboard, `bench` and
-// every export call these functions, so they cannot disagree. README.md
-// ("What the numbers mean") documents the same definitions; keep them in step.
+// pure function of what package probes recorded: a stream's figures
+// (Compute), a provider's figures for a run (RunOf, the one aggregation,
+// with the one Median), the ranking and the verdict. The dashboard, `bench`,
+// replays, `watch` and `report` call these functions, so they cannot
+// disagree. README.md ("What the numbers mean") documents the same
+// definitions; keep them in step. Example shows the path from recorded
+// events to a provider's figures.
 package metrics
 
 import (
@@ -62,13 +66,15 @@ type Figures struct {
 	TokensPerEvent    float64
 	HasTokensPerEvent bool
 
-	// Completed: the stream ended without a failure.
-	Completed bool
+	// Completed: the stream ended without a failure; RateLimited: it was
+	// answered 429.
+	Completed, RateLimited bool
 
 	ContentChars   int // Unicode code points of the answer
 	ReasoningChars int // Unicode code points of the reasoning
 
-	// CostUSD: prompt and output tokens × price; HasCost false without a price.
+	// CostUSD: prompt and output tokens × price; HasCost false without a
+	// price, or for a request refused before any token.
 	CostUSD float64
 	HasCost bool
 
@@ -81,6 +87,9 @@ type Figures struct {
 // promptTokens is used for cost only when the provider reported no usage.
 func Compute(r *probes.Result, promptTokens int) Figures {
 	f := Figures{E2E: r.End, Completed: r.OK()}
+	if fl, ok := r.Err.(*probes.Failure); ok && fl.Status == 429 {
+		f.RateLimited = true
+	}
 	var content, reasoning strings.Builder
 	for e := range r.Events.Values() {
 		content.WriteString(e.Content)
@@ -113,7 +122,9 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		f.OutputTPS, f.HasOutputTPS = OutputTPS(f.OutputTokens, first, last)
 		f.ITL, f.HasITL = ITL(r.Events.Values()), n >= 2
 	}
-	if r.Price != nil {
+	// A request refused before any token (a 404, a 401) has no cost: not
+	// 0, since nobody knows what the provider bills for a refusal.
+	if r.Price != nil && (r.Usage != nil || r.Events.Len() > 0) {
 		f.CostUSD = Cost(*r.Price, promptTokens, f.OutputTokens)
 		f.HasCost = true
 	}

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"slices"
 	"time"
+
+	"tpsrace/format"
 )
 
 // TokenCountsDiffer reports whether a provider's own token count differs
@@ -12,6 +14,20 @@ import (
 // does not count the text as o200k does. 95 or 105 against 100 do not differ.
 func TokenCountsDiffer(provider, o200k int) bool {
 	return o200k > 0 && max(provider-o200k, o200k-provider)*20 > o200k
+}
+
+// TokensText writes a count of output tokens as every view does: "~1,201"
+// when it is an o200k estimate (source is not SourceUsage), "1,201 (o200k
+// 1,150)" when the provider's count and o200k's differ (TokenCountsDiffer).
+func TokensText(tokens, o200k int, source string) string {
+	if source != SourceUsage {
+		return "~" + format.Count(tokens)
+	}
+	s := format.Count(tokens)
+	if TokenCountsDiffer(tokens, o200k) {
+		s += " (o200k " + format.Count(o200k) + ")"
+	}
+	return s
 }
 
 // Standing is what ranking reads of one provider.

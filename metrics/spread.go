@@ -14,19 +14,13 @@ type Spread struct {
 	Runs             int
 }
 
-// SpreadOf the values that are not NaN (Median's rule).
+// SpreadOf the values that are not NaN (DistOf, Median's rule).
 func SpreadOf(values []float64) Spread {
-	median, ok := Median(values)
-	if !ok {
+	d := DistOf(values)
+	if !d.Has() {
 		return Spread{}
 	}
-	s := Spread{Median: median, Min: math.Inf(1), Max: math.Inf(-1)}
-	for _, v := range values {
-		if !math.IsNaN(v) {
-			s.Min, s.Max, s.Runs = min(s.Min, v), max(s.Max, v), s.Runs+1
-		}
-	}
-	return s
+	return Spread{Median: d.P50, Min: d.Min, Max: d.Max, Runs: d.N}
 }
 
 // Within is how far the farthest run lies from the median, as a fraction of

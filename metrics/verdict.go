@@ -31,10 +31,9 @@ const (
 // Contender is one provider's runs, for the verdict.
 type Contender struct {
 	Name string
-	// Speeds: per run, the provider's output speed (median over the run's
-	// completed streams), or with --finish-at N, N ÷ its time to N tokens
-	// (so that bigger is better either way); NaN where no stream of that
-	// run has one.
+	// Speeds: per run, Run.Rate: the provider's median output speed, or
+	// with --finish-at N, N ÷ its median time to N tokens (so that bigger
+	// is better either way); NaN where the run has none.
 	Speeds []float64
 	// TTFT: per run, the median TTFT of its streams; 0 where none had text.
 	TTFT []time.Duration
@@ -71,8 +70,21 @@ type Verdict struct {
 	RateLimited map[string][]int
 }
 
+// ContenderOf is a provider's runs as the verdict takes them (Run.Rate,
+// the median TTFT and E2E of each run).
+func ContenderOf(name string, runs []Run) Contender {
+	c := Contender{Name: name}
+	for _, r := range runs {
+		c.Speeds = append(c.Speeds, r.Rate())
+		c.TTFT = append(c.TTFT, r.TTFT.P50)
+		c.RateLimited = append(c.RateLimited, r.RateLimited)
+		c.Total = append(c.Total, r.E2E.P50)
+	}
+	return c
+}
+
 // Decide gives the verdict over contenders ranked best first (by the
-// caller's ranking: report.Ranked, the dashboard's leaderboard order): the
+// caller's ranking: metrics.Order, benchdoc's Ranked, the dashboard's leaderboard order): the
 // winner is the first with a speed, the runner-up the next. finishAt is
 // --finish-at's N (0 for none).
 func Decide(ranked []Contender, finishAt int) Verdict {
@@ -164,21 +176,6 @@ func isCold(ttft []time.Duration) bool {
 	}
 	m, ok := Median(later)
 	return ok && len(later) >= 2 && float64(ttft[0]) > ColdFactor*m
-}
-
-// medianOf the values that are not NaN.
-func Median(values []float64) (float64, bool) {
-	var v []float64
-	for _, x := range values {
-		if !math.IsNaN(x) {
-			v = append(v, x)
-		}
-	}
-	if len(v) == 0 {
-		return 0, false
-	}
-	slices.Sort(v)
-	return Percentile(v, 50), true
 }
 
 // Text is the verdict in one line, the same in the dashboard, the bench

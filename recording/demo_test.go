@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"tpsrace/benchdoc"
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/recording"
-	"tpsrace/report"
 	"tpsrace/sim"
 )
 
@@ -30,7 +30,7 @@ func TestDemoRecording(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b := report.Build(rec.Report())
+	b := benchdoc.Build(rec.Report())
 	var reasoning, failed int
 	for _, p := range b.Providers {
 		for _, r := range p.Runs {

@@ -16,10 +16,10 @@ import (
 	"cmp"
 	"time"
 
+	"tpsrace/benchdoc"
 	"tpsrace/buildinfo"
 	"tpsrace/config"
 	"tpsrace/probes"
-	"tpsrace/report"
 )
 
 // Schema is the format this package writes. Readers accept any recording of
@@ -92,10 +92,10 @@ type Race struct {
 	Results [][]probes.Result
 }
 
-// Report is what the bench report needs of the recording; report.Build
+// Report is what the bench report needs of the recording; benchdoc.Build
 // of it gives exactly the live race's report.
-func (r *Recording) Report() report.Input {
-	return report.Input{Config: r.config(), Concurrency: r.Header.Concurrency, Races: r.results(),
+func (r *Recording) Report() benchdoc.Input {
+	return benchdoc.Input{Config: r.config(), Concurrency: r.Header.Concurrency, Races: r.results(),
 		Interrupted: r.Interrupted, StartedAt: r.Header.StartedAt}
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -12,10 +13,10 @@ import (
 	"testing"
 	"time"
 
+	"tpsrace/benchdoc"
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/recording"
-	"tpsrace/report"
 	"tpsrace/sim"
 )
 
@@ -51,9 +52,9 @@ func simConfig(t *testing.T) *config.Config {
 }
 
 // race runs the config `runs` times at concurrency 2, recording to w.
-func race(t *testing.T, cfg *config.Config, runs int, w *recording.Writer) report.Input {
+func race(t *testing.T, cfg *config.Config, runs int, w *recording.Writer) benchdoc.Input {
 	t.Helper()
-	in := report.Input{Config: cfg, Concurrency: 2, StartedAt: time.Now()}
+	in := benchdoc.Input{Config: cfg, Concurrency: 2, StartedAt: time.Now()}
 	clients := &probes.Clients{}
 	defer clients.Close()
 	r := probes.Race{Providers: cfg.Providers, Request: probes.Request{Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens},
@@ -68,13 +69,13 @@ func race(t *testing.T, cfg *config.Config, runs int, w *recording.Writer) repor
 	return in
 }
 
-func benchJSON(t *testing.T, in report.Input) []byte {
+func benchJSON(t *testing.T, in benchdoc.Input) []byte {
 	t.Helper()
-	var b bytes.Buffer
-	if err := report.Build(in).WriteJSON(&b); err != nil {
+	b, err := json.Marshal(benchdoc.Build(in))
+	if err != nil {
 		t.Fatal(err)
 	}
-	return b.Bytes()
+	return b
 }
 
 // A replay yields exactly the live figures: the whole bench JSON of the
@@ -106,7 +107,7 @@ func TestReplayEqualsLive(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Fatalf("replayed bench JSON differs from the live one:\nlive:\n%s\nreplayed:\n%s", want, got)
 			}
-			covers(t, report.Build(live))
+			covers(t, benchdoc.Build(live))
 			raw, _ := os.ReadFile(path)
 			if gz := bytes.HasPrefix(raw, []byte{0x1f, 0x8b}); gz != strings.HasSuffix(name, ".gz") {
 				t.Errorf("%s gzipped = %v", name, gz)
@@ -126,7 +127,7 @@ func TestReplayEqualsLive(t *testing.T) {
 
 // covers fails unless the race had what the equality must hold for:
 // reasoning, retries, server timings, costs and both kinds of failure.
-func covers(t *testing.T, b *report.Bench) {
+func covers(t *testing.T, b *benchdoc.Bench) {
 	t.Helper()
 	has := map[string]bool{}
 	for _, p := range b.Providers {
@@ -242,7 +243,7 @@ func TestUnreleasedProviderReplays(t *testing.T) {
 	r := probes.Race{Providers: cfg.Providers[:1], Request: probes.Request{Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens}}
 	results := append(r.Run(context.Background(), nil), []probes.Result{{Provider: "local", Model: "tiny.gguf",
 		Err: errors.New("llama-server exited before its model was loaded")}})
-	live := report.Input{Config: cfg, Concurrency: 1, Races: [][][]probes.Result{results}}
+	live := benchdoc.Input{Config: cfg, Concurrency: 1, Races: [][][]probes.Result{results}}
 
 	var b bytes.Buffer
 	w := recording.NewWriter(&b, recording.NewHeader(cfg, 1, time.Time{}), cfg, false)

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -70,36 +69,6 @@ func escapeUnsafe(doc []byte) []byte {
 	return out
 }
 
-// Ranked returns the providers best first by metrics.Rank, the dashboard's
-// rule: by median output speed, then median TTFT; providers with no
-// completed stream come last. With --finish-at, by the time to N tokens.
-func (b *Bench) Ranked() []Provider {
-	var ranked []Provider
-	for _, i := range b.RankedIndexes() {
-		ranked = append(ranked, b.Providers[i])
-	}
-	return ranked
-}
-
-// RankedIndexes is Ranked as indexes into b.Providers, best first.
-func (b *Bench) RankedIndexes() []int {
-	if b.FinishAt != nil {
-		return b.finishOrder()
-	}
-	standings := make([]metrics.Standing, len(b.Providers))
-	for i, p := range b.Providers {
-		s := &standings[i]
-		s.Failed = p.Summary.OK == 0
-		if v := p.Summary.OutputTPS.P50; v != nil {
-			s.Speed, s.HasSpeed = *v, true
-		}
-		if v := p.Summary.TTFTms.P50; v != nil {
-			s.TTFT, s.HasTTFT = time.Duration(*v*float64(time.Millisecond)), true
-		}
-	}
-	return metrics.Rank(standings)
-}
-
 // column is one column of the leaderboard: numbers are right-aligned.
 type column struct {
 	header string
@@ -126,7 +95,7 @@ func (b *Bench) columns() []column {
 	}
 	return append(cols,
 		column{"E2E p50", true, func(_ int, p Provider) string { return duration(p.Summary.E2Ems.P50) }},
-		column{"tokens", true, func(_ int, p Provider) string { return tokensCell(p) }},
+		column{b.tokensHeader(), true, func(_ int, p Provider) string { return tokensCell(p) }},
 		column{"cost/req", true, func(_ int, p Provider) string { return cost(p.Summary.CostUSD) }},
 	)
 }
@@ -276,33 +245,25 @@ func (b *Bench) failures() []string {
 	return notes
 }
 
-// tokensCell is the median output tokens, with the o200k count beside it
-// when the provider's own count differs from it by more than 5%.
-func tokensCell(p Provider) string {
-	var out, o200k []float64
-	for _, r := range p.Runs {
-		if r.OK {
-			out = append(out, float64(r.OutputTokens))
-			o200k = append(o200k, float64(r.O200kTokens))
-		}
+// tokensHeader says the tokens are per user when there are several (the
+// dashboard's header).
+func (b *Bench) tokensHeader() string {
+	if b.Concurrency > 1 {
+		return "tok/user"
 	}
-	o, c := median(out), median(o200k)
-	if o == nil {
-		return format.Undefined
-	}
-	s := format.Count(int(*o))
-	if metrics.TokenCountsDiffer(int(*o), int(*c)) {
-		s += " (o200k " + format.Count(int(*c)) + ")"
-	}
-	return s
+	return "tokens"
 }
 
-// median of v; nil without values.
-func median(v []float64) *float64 {
-	if len(v) == 0 {
-		return nil
+// tokensCell is the output tokens per user (the summary's median over
+// every stream), "~" before an o200k estimate, with the o200k count beside
+// it when the provider's own count differs from it by more than 5%: the
+// dashboard's tokens column, written the same.
+func tokensCell(p Provider) string {
+	s := p.Summary
+	if s.OK == 0 && s.Tokens == 0 {
+		return format.Undefined
 	}
-	return ptr(metrics.Percentile(slices.Sorted(slices.Values(v)), 50))
+	return metrics.TokensText(s.Tokens, s.O200kTokens, s.TokenSource)
 }
 
 // duration, speed and cost are written as on the dashboard (package format):

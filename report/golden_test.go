@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"tpsrace/benchdoc"
 	"tpsrace/config"
 	"tpsrace/probes"
 )
@@ -32,7 +33,7 @@ func raceWithFailures() *Bench {
 			{refused, second(refused)},
 		})
 	}
-	return Build(Input{Config: cfg, Concurrency: 2, Races: races, StartedAt: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
+	return build(benchdoc.Input{Config: cfg, Concurrency: 2, Races: races, StartedAt: time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)})
 }
 
 // Goldens of a race with failures (go test ./report -update rewrites them).

@@ -6,15 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-)
 
-// Record is one bench document as `tpsrace watch --history` stores it: one
-// race per JSON line, the same fields as `bench --format json`, plus the
-// probe that ran it. A bench file is one Record without a probe.
-type Record struct {
-	Bench
-	Probe string `json:"probe,omitempty"`
-}
+	"tpsrace/benchdoc"
+)
 
 // ReadRecords reads every document of a history file (JSON lines) or a
 // bench JSON file (one document, indented): both are a stream of JSON values.
@@ -36,8 +30,8 @@ func ReadRecords(path string) ([]Record, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: document %d (byte %d): %w", path, n, dec.InputOffset(), err)
 		}
-		if r.Schema != Schema {
-			return nil, fmt.Errorf("%s: document %d: schema %q, want %q (a tpsrace bench JSON or watch history file)", path, n, r.Schema, Schema)
+		if r.Schema != benchdoc.Schema {
+			return nil, fmt.Errorf("%s: document %d: schema %q, want %q (a tpsrace bench JSON or watch history file)", path, n, r.Schema, benchdoc.Schema)
 		}
 		records = append(records, r)
 	}

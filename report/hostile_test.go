@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"tpsrace/benchdoc"
 	"tpsrace/safetext"
 )
 
@@ -40,7 +41,7 @@ func hostileRecords() []Record {
 	}
 	providers = append(providers, Provider{Name: "long", Model: "accounts/" + strings.Repeat("very-long-model-name-without-a-break-", 6),
 		Runs: []Run{{OK: true, TTFTms: &ttft, OutputTPS: &tps, E2Ems: 900}}})
-	return []Record{{Bench: Bench{Schema: Schema, StartedAt: at, Prompt: hostileWords[4] + "\n" + hostileWords[0], MaxTokens: 64,
+	return []Record{{Bench: benchdoc.Bench{Schema: benchdoc.Schema, StartedAt: at, Prompt: hostileWords[4] + "\n" + hostileWords[0], MaxTokens: 64,
 		Concurrency: 1, Runs: 1, Providers: providers}, Probe: hostileWords[2]}}
 }
 
@@ -207,7 +208,7 @@ func TestMarkdownAndCSVAreInert(t *testing.T) {
 	WriteComparison(&cmp, changes, hostileWords[0], hostileWords[3], "markdown")
 	checkMarkdown(t, "report --compare", cmp.String())
 
-	b := records[0].Bench
+	b := Of(&records[0].Bench)
 	for i := range b.Providers {
 		b.Providers[i].Runs = []Run{{Error: ptr("401 " + hostileWords[(i+2)%len(hostileWords)] + "\nsecond line | cell")}}
 	}

@@ -182,7 +182,7 @@ func seriesOf(records []Record) map[seriesKey][]probeSeries {
 	byProbe := map[seriesKey]map[string][]point{}
 	for _, rec := range records {
 		for _, p := range rec.Providers {
-			k := seriesKey{rec.Setup(), p.Name, p.Model}
+			k := seriesKey{setupOf(rec), p.Name, p.Model}
 			if byProbe[k] == nil {
 				byProbe[k] = map[string][]point{}
 			}
@@ -251,7 +251,7 @@ func newChart(title string, series []probeSeries, value func(point) float64, fro
 		}
 		return float64(g.Left) + plotW*float64(t.Sub(from))/float64(span)
 	}
-	y := func(v float64) float64 { return round(float64(g.Top)+plotH*(1-v/top), 10) }
+	y := func(v float64) float64 { return tenth(float64(g.Top)+plotH*(1-v/top)) }
 	for _, frac := range []float64{0, 0.5, 1} {
 		v := top * frac
 		c.Grid = append(c.Grid, gridLine{Y: y(v), LabelY: y(v) + 4, Label: trimFloat(v)})
@@ -265,7 +265,7 @@ func newChart(title string, series []probeSeries, value func(point) float64, fro
 			if math.IsNaN(v) {
 				continue
 			}
-			px := round(x(p.at), 10)
+			px := tenth(x(p.at))
 			line = append(line, fmt.Sprintf("%.1f,%.1f", px, y(v)))
 			cs.Dots = append(cs.Dots, dot{X: px, Y: y(v), Title: orDash(s.probe) + " · " + p.at.UTC().Format("2006-01-02 15:04:05") + ": " + trimFloat(v)})
 		}
@@ -289,3 +289,6 @@ func roundUp(v float64) float64 {
 }
 
 func trimFloat(v float64) string { return fmt.Sprintf("%.4g", v) }
+
+// tenth is v to 0.1 pixel: as precise as a chart can show.
+func tenth(v float64) float64 { return math.Round(v*10) / 10 }

@@ -2,79 +2,81 @@ package report
 
 import (
 	"bytes"
-	"html"
-	"regexp"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/yuin/goldmark"
-	"github.com/yuin/goldmark/extension"
-	gmhtml "github.com/yuin/goldmark/renderer/html"
+	"tpsrace/benchdoc"
+	"tpsrace/config"
+	"tpsrace/probes"
 )
 
-// render is md as a docs site renders it: CommonMark with GitHub's tables,
-// strikethrough and bare-URL links, raw HTML passed through (as MkDocs,
-// Hugo with unsafe on, and most wikis do).
-func render(t *testing.T, md string) string {
-	t.Helper()
-	var out bytes.Buffer
-	gm := goldmark.New(goldmark.WithExtensions(extension.GFM), goldmark.WithRendererOptions(gmhtml.WithUnsafe()))
-	if err := gm.Convert([]byte(md), &out); err != nil {
+const msec = time.Millisecond
+
+// stream is a completed stream of n one-token events, gap apart, from ttft.
+func stream(ttft, gap time.Duration, n int) probes.Result {
+	r := probes.Result{Usage: &probes.Usage{PromptTokens: 10, CompletionTokens: n, TotalTokens: 10 + n}, FinishReason: "stop"}
+	for i := range n {
+		r.Events.Append(probes.Event{At: ttft + time.Duration(i)*gap, Content: " the", Tokens: 1})
+	}
+	last, _ := r.Events.Last()
+	r.End = last.At
+	return r
+}
+
+// build is the document of races, with this package's renderers.
+func build(in benchdoc.Input) *Bench { return Of(benchdoc.Build(in)) }
+
+func TestRenderersOfAReport(t *testing.T) {
+	cfg := &config.Config{Prompt: "p", MaxTokens: 100, Providers: []config.Provider{
+		{Name: "slow|pipe", Model: "a"}, {Name: "fast", Model: "b"}, {Name: "down", Model: "c"}}}
+	failed := probes.Result{Err: &probes.Failure{Kind: probes.KindHTTP, Status: 503, Message: "busy"}, End: 5 * msec}
+	races := [][][]probes.Result{
+		{{stream(100*msec, 20*msec, 11)}, {stream(50*msec, 5*msec, 11)}, {failed}},
+		{{stream(120*msec, 20*msec, 11)}, {stream(70*msec, 5*msec, 11)}, {failed}},
+	}
+	b := build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: races})
+	var md bytes.Buffer
+	if err := b.Write(&md, "markdown"); err != nil {
 		t.Fatal(err)
 	}
-	return out.String()
-}
-
-var tagName = regexp.MustCompile(`<(/?)([a-zA-Z][a-zA-Z0-9]*)`)
-
-// tags are the elements of a rendered page, by name.
-func tags(page string) map[string]bool {
-	names := map[string]bool{}
-	for _, m := range tagName.FindAllStringSubmatch(page, -1) {
-		names[strings.ToLower(m[2])] = true
+	if strings.Contains(md.String(), "aggregate") {
+		t.Errorf("at C=1 the table leaves aggregate tok/s out:\n%s", md.String())
 	}
-	return names
-}
-
-// renderedText is page's text: tags dropped, entities decoded.
-func renderedText(page string) string {
-	return html.UnescapeString(regexp.MustCompile(`<[^>]*>`).ReplaceAllString(page, ""))
-}
-
-// The Markdown of bench, report and --compare, rendered by a real
-// CommonMark/GFM renderer that passes raw HTML through, has only the
-// elements tpsrace writes (tables, lists, headings, its own bold), and every
-// provider word reads as sent.
-func TestRenderedMarkdownIsInert(t *testing.T) {
-	records := hostileRecords()
-	o := Summarise(records)
-	var summary, comparison, bench bytes.Buffer
-	o.Write(&summary, "markdown")
-	changes, _ := Compare(o, o, false)
-	WriteComparison(&comparison, changes, "a.json", "b.json", "markdown")
-	b := records[0].Bench
-	for i := range b.Providers {
-		b.Providers[i].Runs = []Run{{Error: ptr(hostileError(b.Providers[i].Name))}}
+	if !strings.Contains(md.String(), `slow\|pipe`) || !strings.Contains(md.String(), "- down failed: 2 × 503 busy") {
+		t.Errorf("markdown:\n%s", md.String())
 	}
-	b.Write(&bench, "markdown")
-	ours := map[string]bool{"h2": true, "h3": true, "p": true, "strong": true, "ul": true, "li": true,
-		"table": true, "thead": true, "tbody": true, "tr": true, "th": true, "td": true}
-	for what, md := range map[string]string{"report": summary.String(), "--compare": comparison.String(), "bench": bench.String()} {
-		page := render(t, md)
-		for name := range tags(page) {
-			if !ours[name] {
-				t.Errorf("%s: the rendered page has a <%s> element, from a provider's words:\n%s", what, name, page)
-			}
-		}
-		text := renderedText(page)
-		for _, w := range hostileWords {
-			if !strings.Contains(text, w) {
-				t.Errorf("%s: %q does not read as sent once rendered", what, w)
-			}
+	var csv bytes.Buffer
+	b.Write(&csv, "csv")
+	if line := strings.Split(csv.String(), "\n")[5]; !strings.HasPrefix(line, "down,c,0,0,false,503 busy,,,") {
+		t.Errorf("csv row of a failed run: %q (undefined figures must be blank)", line)
+	}
+	if err := b.Write(&csv, "xml"); err == nil {
+		t.Error("unknown format: want an error")
+	}
+}
+
+func TestCSVCellDefusesFormulasButNotNumbers(t *testing.T) {
+	for in, want := range map[string]string{
+		"=HYPERLINK(\"x\")": "'=HYPERLINK(\"x\")", "+1+1": "'+1+1", "-cmd": "'-cmd", "@SUM(A1)": "'@SUM(A1)",
+		"-1.5": "-1.5", "+3": "+3", "plain": "plain", "": "", "a\x1b[2Jb": "ab",
+	} {
+		if got := csvCell(in); got != want {
+			t.Errorf("csvCell(%q) = %q, want %q", in, got, want)
 		}
 	}
-	// The check can fail: the words written as they came render as markup.
-	if page := render(t, strings.Join(hostileWords, "\n\n")); !tags(page)["script"] || !tags(page)["a"] || !tags(page)["img"] || !tags(page)["em"] {
-		t.Errorf("the raw words rendered without script, link, image or emphasis:\n%s", page)
+}
+
+// The report shows the o200k count beside the provider's by
+// metrics.TokenCountsDiffer, the dashboard's rule: 95 against 100 is not
+// flagged, 94 is.
+func TestTokensCellFlagsByTheSharedRule(t *testing.T) {
+	for usage, want := range map[int]string{95: "95", 105: "105", 94: "94 (o200k 100)"} {
+		r := stream(10*msec, msec, 100)
+		r.Usage.CompletionTokens = usage
+		b := build(benchdoc.Input{Config: &config.Config{Prompt: "p", Providers: []config.Provider{{Name: "x"}}}, Races: [][][]probes.Result{{{r}}}})
+		if got := tokensCell(b.Providers[0]); got != want {
+			t.Errorf("usage %d, o200k 100: %q, want %q", usage, got, want)
+		}
 	}
 }

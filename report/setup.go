@@ -26,8 +26,8 @@ type SetupRaces struct {
 	Races   int // races: a bench document of 3 runs is 3
 }
 
-// Setup is what rec raced.
-func (rec Record) Setup() Setup {
+// setupOf is what rec raced.
+func setupOf(rec Record) Setup {
 	return Setup{Prompt: rec.Prompt, MaxTokens: rec.MaxTokens, Concurrency: rec.Concurrency}
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"tpsrace/benchdoc"
 )
 
 // A provider raced at C=1 and at C=4 is two groups, never one row; each
@@ -58,7 +60,7 @@ func TestCompareRefusesDifferentSetups(t *testing.T) {
 	if changes, err := Compare(base, raced("hi", 100, 4), true); err != nil || len(changes) != len(comparedFigures) || *changes[0].A != 100 || *changes[0].B != 100 {
 		t.Errorf("forced: %d changes, %v; want the two setups compared", len(changes), err)
 	}
-	both := Summarise([]Record{record("", at, okRun(100, 50, 1000)), {Bench: Bench{Schema: Schema, StartedAt: at, Concurrency: 4, Runs: 1,
+	both := Summarise([]Record{record("", at, okRun(100, 50, 1000)), {Bench: benchdoc.Bench{Schema: benchdoc.Schema, StartedAt: at, Concurrency: 4, Runs: 1,
 		Providers: []Provider{{Name: "p", Model: "m", Runs: []Run{okRun(300, 20, 3000)}}}}}})
 	base = Summarise([]Record{record("", at, okRun(200, 40, 1500))})
 	if _, err := Compare(base, both, false); err == nil || !strings.Contains(err.Error(), "B alone raced C=4") {

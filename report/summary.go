@@ -41,8 +41,8 @@ type Overview struct {
 }
 
 // Summarise groups every stream of records by setup, provider and model,
-// and by setup, provider, model, probe and day. Percentiles use
-// metrics.Percentile.
+// and by setup, provider, model, probe and day. Percentiles are
+// metrics.DistOf's.
 func Summarise(records []Record) Overview {
 	var s Overview
 	all, detail := map[groupKey]*groupAcc{}, map[groupKey]*groupAcc{}
@@ -50,7 +50,7 @@ func Summarise(records []Record) Overview {
 	for ri, rec := range records {
 		s.Simulated = s.Simulated || rec.Simulated
 		day := rec.StartedAt.UTC().Format("2006-01-02")
-		setup := rec.Setup()
+		setup := setupOf(rec)
 		if setups[setup] == nil {
 			setups[setup] = &SetupRaces{Setup: setup}
 		}
@@ -95,6 +95,7 @@ func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run) {
 		groups[k] = a
 	}
 	a.races[race] = true
+	collect(&a.ttft, r.TTFTms) // a failure later does not change when the first token came (metrics.Run)
 	if !r.OK {
 		a.g.Failed++
 		kind := probes.KindUnknown
@@ -106,7 +107,6 @@ func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run) {
 		return
 	}
 	a.g.OK++
-	collect(&a.ttft, r.TTFTms)
 	collect(&a.tps, r.OutputTPS)
 	a.e2e = append(a.e2e, r.E2Ems)
 }
@@ -127,15 +127,21 @@ func finish(groups map[groupKey]*groupAcc) []Group {
 	return out
 }
 
-// stats of v; higherIsBetter says which extreme is the best.
+// stats of v (metrics.DistOf); higherIsBetter says which extreme is the best.
 func stats(v []float64, higherIsBetter bool) Stats {
-	if len(v) == 0 {
+	d := metrics.DistOf(v)
+	if !d.Has() {
 		return Stats{}
 	}
-	s := slices.Sorted(slices.Values(v))
-	lo, hi := s[0], s[len(s)-1]
+	best, worst := d.Min, d.Max
 	if higherIsBetter {
-		lo, hi = hi, lo
+		best, worst = worst, best
 	}
-	return Stats{P50: ptr(metrics.Percentile(s, 50)), P95: ptr(metrics.Percentile(s, 95)), Best: ptr(lo), Worst: ptr(hi)}
+	return Stats{P50: ptr(d.P50), P95: ptr(d.P95), Best: ptr(best), Worst: ptr(worst)}
+}
+
+func collect(into *[]float64, v *float64) {
+	if v != nil {
+		*into = append(*into, *v)
+	}
 }

@@ -101,7 +101,7 @@ func (s Overview) notes() []string {
 	if s.Interrupted > 0 {
 		notes = append(notes, fmt.Sprintf("%d interrupted stream(s) left out: tpsrace was stopped while they ran.", s.Interrupted))
 	}
-	return append(notes, "Percentiles, best and worst are over completed streams; output speed (tok/s) is per user.")
+	return append(notes, "Percentiles, best and worst are over the streams that measured them: TTFT over every stream with text, speed and E2E over completed streams; output speed (tok/s) is per user.")
 }
 
 // writeMarkdown writes one section per setup (figures of different setups
@@ -121,9 +121,9 @@ func (s Overview) writeMarkdown(w io.Writer) error {
 		fmt.Fprintln(w)
 		rows = [][]string{append([]string{"provider", "model", "probe", "day"}, groupHeader...)}
 		for _, g := range inSetup(s.ByProbeDay, sr.Setup) {
-			rows = append(rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells()...))
+			rows = append(rows, append([]string{g.Provider, g.Model, orDash(safetext.Markdown(g.Probe)), g.Day}, g.cells()...))
 		}
-		writeMarkdownTable(w, rows, 3)
+		writeMarkdownTable(w, rows, 2) // the probe is escaped above: its "-" for none is this package's
 		fmt.Fprintln(w)
 		if notes := failureNotes(inSetup(s.Providers, sr.Setup), safetext.Markdown); len(notes) > 0 {
 			fmt.Fprint(w, "### Failures\n\n")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"tpsrace/benchdoc"
 	"tpsrace/probes"
 )
 
@@ -64,7 +65,7 @@ func TestCompareGoldens(t *testing.T) {
 
 // record is a one-race history line of one provider's runs.
 func record(probe string, at time.Time, runs ...Run) Record {
-	return Record{Bench: Bench{Schema: Schema, StartedAt: at, Providers: []Provider{{Name: "p", Model: "m", Runs: runs}}}, Probe: probe}
+	return Record{Bench: benchdoc.Bench{Schema: benchdoc.Schema, StartedAt: at, Providers: []Provider{{Name: "p", Model: "m", Runs: runs}}}, Probe: probe}
 }
 
 func okRun(ttft, tps, e2e float64) Run {

@@ -41,6 +41,8 @@ func TestBinaryInTmux(t *testing.T) {
 		tr.quit()
 	})
 
+	t.Run("replayed verdict is bench's", func(t *testing.T) { replayedVerdictIsBenchs(t, bin) })
+
 	// NO_COLOR drops every colour, whatever the theme.
 	t.Run("NO_COLOR", func(t *testing.T) {
 		for _, env := range [][]string{{"COLORTERM=truecolor"}, {"COLORTERM=truecolor", "NO_COLOR=1"}} {

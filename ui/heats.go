@@ -5,8 +5,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"tpsrace/benchdoc"
 	"tpsrace/metrics"
-	"tpsrace/report"
 	"tpsrace/ui/leaderboard"
 )
 
@@ -28,33 +28,33 @@ func (m *Model) heats() int {
 // heatsReport is the bench report of the heats so far (nil before the
 // first has ended): the verdict and the figures over the heats come from
 // it, as they do for bench --runs.
-func (m *Model) heatsReport() *report.Bench {
+func (m *Model) heatsReport() *benchdoc.Bench {
 	n := m.heats()
 	if n == 0 {
 		return nil
 	}
-	return report.Build(report.Input{Config: m.s.saveConfig(m.opts.Config), Concurrency: m.s.historyConc, Races: m.s.history[:n],
+	return benchdoc.Build(benchdoc.Input{Config: m.s.saveConfig(m.opts.Config), Concurrency: m.s.historyConc, Races: m.s.history[:n],
 		FinishAt: m.opts.FinishAt})
 }
 
 // showHeats gives the leaderboard the standing over the heats of b (none
 // when b is nil): per provider the median and spread over the heats of the
-// verdict's own per-run figures (report's Contenders, metrics.OverRuns),
+// verdict's own per-run figures (benchdoc's Contenders, metrics.OverRuns),
 // ranked as the verdict ranks.
-func (m *Model) showHeats(b *report.Bench) {
+func (m *Model) showHeats(b *benchdoc.Bench) {
 	if b == nil {
 		m.board.SetHeats(leaderboard.Heats{})
 		return
 	}
 	h := leaderboard.Heats{Done: b.Runs, Order: b.RankedIndexes(), FinishAt: m.opts.FinishAt}
-	for _, c := range b.Contenders(m.s.history[:b.Runs]) {
+	for _, c := range b.Contenders() {
 		h.Over = append(h.Over, metrics.OverRuns(c, m.opts.FinishAt))
 	}
 	m.board.SetHeats(h)
 }
 
 // afterHeat, once a heat has finished, shows the standing over the heats so
-// far, says their verdict (report's, the bench verdict) and starts the next
+// far, says their verdict (benchdoc's, the bench verdict) and starts the next
 // one after a pause.
 func (m *Model) afterHeat() tea.Cmd {
 	n := m.heats()

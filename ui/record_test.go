@@ -12,6 +12,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"tpsrace/benchdoc"
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/recording"
@@ -27,7 +28,7 @@ func TestSaveAlsoRecords(t *testing.T) {
 	cfg := simConfig(srv, "Hi.", 40, "sim:ttft=10ms,tps=1500,tokens=30", "sim:ttft=10ms,tps=900,tokens=20,reasoning=10", "sim:fault=500")
 	dir := t.TempDir()
 	save := func(w io.Writer, c *config.Config, conc int, races [][][]probes.Result, interrupted bool) error {
-		return report.Build(report.Input{Config: c, Concurrency: conc, Races: races, Interrupted: interrupted}).WriteJSON(w)
+		return report.Of(benchdoc.Build(benchdoc.Input{Config: c, Concurrency: conc, Races: races, Interrupted: interrupted})).WriteJSON(w)
 	}
 	record := func(path string, c *config.Config, conc int, races [][][]probes.Result, interrupted bool) error {
 		return recording.WriteFile(path, recording.NewHeader(c, conc, time.Time{}), c, races, interrupted)
@@ -55,7 +56,7 @@ func TestSaveAlsoRecords(t *testing.T) {
 			t.Errorf("%s: %d races, want 2", path, len(rec.Races))
 		}
 		var got bytes.Buffer
-		report.Build(rec.Report()).WriteJSON(&got)
+		report.Of(benchdoc.Build(rec.Report())).WriteJSON(&got)
 		if !bytes.Equal(got.Bytes(), want) {
 			t.Errorf("%s replayed differs from the saved JSON:\nsaved:\n%s\nreplayed:\n%s", path, want, got.Bytes())
 		}

@@ -65,7 +65,7 @@ func NewExporter() *Exporter {
 	}
 	e := &Exporter{
 		registry: prometheus.NewRegistry(),
-		ttft:     hist("tpsrace_ttft_seconds", "Time to first token (release to the first text event) of each completed stream.", TTFTBuckets),
+		ttft:     hist("tpsrace_ttft_seconds", "Time to first token (release to the first text event) of each stream that got text, failed ones included.", TTFTBuckets),
 		speed:    hist("tpsrace_output_tokens_per_second", "Per-user output speed of each completed stream (tokens after the first event / time from first to last text event).", SpeedBuckets),
 		e2e:      hist("tpsrace_e2e_seconds", "Total time (release to end of stream) of each completed stream.", E2EBuckets),
 		outputTokens: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tpsrace_output_tokens_total",
@@ -74,8 +74,8 @@ func NewExporter() *Exporter {
 			Help: "Races the provider took part in."}, labels),
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tpsrace_failures_total",
 			Help: "Streams that failed, by failure kind (network, http, protocol, stream, timeout, unknown)."}, append(slices.Clone(labels), "kind")),
-		lastTTFT:     gauge("tpsrace_last_ttft_seconds", "TTFT of the provider's last race (median of its completed streams)."),
-		lastSpeed:    gauge("tpsrace_last_output_tokens_per_second", "Output speed of the provider's last race (median of its completed streams)."),
+		lastTTFT:     gauge("tpsrace_last_ttft_seconds", "TTFT of the provider's last race (median of its streams that got text, as the dashboard and bench)."),
+		lastSpeed:    gauge("tpsrace_last_output_tokens_per_second", "Output speed of the provider's last race (median of its completed streams, as the dashboard and bench)."),
 		lastE2E:      gauge("tpsrace_last_e2e_seconds", "Total time of the provider's last race (median of its completed streams)."),
 		lastRaceTime: gauge("tpsrace_last_race_timestamp_seconds", "When the provider's last race was released (Unix time)."),
 		lastOK:       gauge("tpsrace_last_race_ok", "1 when every stream of the provider's last race completed, else 0."),
@@ -121,53 +121,47 @@ func (e *Exporter) Observe(probe string, providers []config.Provider, results []
 			break
 		}
 		l := prometheus.Labels{"provider": p.Name, "model": p.Model, "probe": probe}
-		var ttft, speed, e2e []float64
+		var streams []metrics.Stream
 		var release time.Time
-		observed, failed := 0, 0
 		for _, res := range results[i] {
 			if res.Interrupted {
 				continue
 			}
-			observed++
 			release = res.Release
 			f := metrics.Compute(&res, 0)
+			streams = append(streams, metrics.Stream{Figures: f})
 			e.outputTokens.With(l).Add(float64(f.OutputTokens))
+			if f.HasTTFT { // a failure later does not change when the first token came (metrics.Run)
+				e.ttft.With(l).Observe(f.TTFT.Seconds())
+			}
 			if !res.OK() {
-				failed++
 				e.failures.MustCurryWith(l).WithLabelValues(probes.KindOf(res.Err)).Inc()
 				continue
 			}
-			e2e = append(e2e, f.E2E.Seconds())
 			e.e2e.With(l).Observe(f.E2E.Seconds())
-			if f.HasTTFT {
-				ttft = append(ttft, f.TTFT.Seconds())
-				e.ttft.With(l).Observe(f.TTFT.Seconds())
-			}
 			if f.HasOutputTPS {
-				speed = append(speed, f.OutputTPS)
 				e.speed.With(l).Observe(f.OutputTPS)
 			}
 		}
-		if observed == 0 {
+		if len(streams) == 0 {
 			continue
 		}
+		run := metrics.RunOf(streams, 0)
 		e.races.With(l).Inc()
 		e.lastRaceTime.With(l).Set(float64(release.UnixNano()) / 1e9)
-		e.lastOK.With(l).Set(boolFloat(failed == 0))
-		setMedian(e.lastTTFT.With(l), ttft)
-		setMedian(e.lastSpeed.With(l), speed)
-		setMedian(e.lastE2E.With(l), e2e)
+		e.lastOK.With(l).Set(boolFloat(run.Failed == 0))
+		// A race with no defined value leaves a gauge at the last value it
+		// had (tpsrace_last_race_ok says it failed).
+		if run.TTFT.Has() {
+			e.lastTTFT.With(l).Set(run.TTFT.P50.Seconds())
+		}
+		if run.Speed.Has() {
+			e.lastSpeed.With(l).Set(run.Speed.P50)
+		}
+		if run.E2E.Has() {
+			e.lastE2E.With(l).Set(run.E2E.P50.Seconds())
+		}
 	}
-}
-
-// setMedian sets g to the median of v; a race with no defined value leaves
-// the gauge at the last value it had (tpsrace_last_race_ok says it failed).
-func setMedian(g prometheus.Gauge, v []float64) {
-	if len(v) == 0 {
-		return
-	}
-	slices.Sort(v)
-	g.Set(metrics.Percentile(v, 50))
 }
 
 func boolFloat(b bool) float64 {

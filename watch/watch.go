@@ -11,9 +11,9 @@ import (
 	"sync"
 	"time"
 
+	"tpsrace/benchdoc"
 	"tpsrace/config"
 	"tpsrace/probes"
-	"tpsrace/report"
 )
 
 // Jitter is the largest share of the interval by which a race starts early
@@ -104,7 +104,7 @@ func (w *Watcher) raceOnce(ctx context.Context) error {
 	close(finished)
 
 	w.Exporter.Observe(w.Probe, w.Config.Providers, results)
-	b := report.Build(report.Input{Config: w.Config, Concurrency: w.Race.Concurrency, StartedAt: started,
+	b := benchdoc.Build(benchdoc.Input{Config: w.Config, Concurrency: w.Race.Concurrency, StartedAt: started,
 		Races: [][][]probes.Result{results}, Interrupted: raceCtx.Err() != nil})
 	w.logRace(b)
 	w.mu.Lock()
@@ -114,7 +114,7 @@ func (w *Watcher) raceOnce(ctx context.Context) error {
 	if w.History == nil {
 		return nil
 	}
-	line, err := json.Marshal(report.Record{Bench: *b, Probe: w.Probe})
+	line, err := json.Marshal(benchdoc.Record{Bench: *b, Probe: w.Probe})
 	if err != nil {
 		return err
 	}
@@ -126,7 +126,7 @@ func (w *Watcher) raceOnce(ctx context.Context) error {
 
 // logRace logs one line per provider, and one per failed stream with its
 // kind and its (redacted) message.
-func (w *Watcher) logRace(b *report.Bench) {
+func (w *Watcher) logRace(b *benchdoc.Bench) {
 	for _, p := range b.Providers {
 		s := p.Summary
 		attrs := []any{"probe", w.Probe, "provider", p.Name, "model", p.Model, "ok", s.OK, "failed", s.Failed}

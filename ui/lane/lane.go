@@ -530,7 +530,7 @@ func (m *Model) figureFields() []string {
 		fields = append(fields, field("", "≈"+format.TPS(metrics.WordsPerSecond(f.Speed)), "words/s"))
 	}
 	if f.Streams > 1 {
-		fields = append(fields, field("", format.Count(f.UserOutput), "tok/user"))
+		fields = append(fields, field("", format.Count(f.Tokens), "tok/user"))
 	} else {
 		fields = append(fields, field("", format.Count(f.Tokens), "tok"))
 	}

@@ -9,23 +9,13 @@ import (
 )
 
 // orderToFinish is Order with --finish-at: metrics.RankFinish (those at N
-// by their time to it, then the others by tokens so far), failed ones last.
+// by their time to it, then the others by tokens so far, failed ones last).
 func orderToFinish(figs []live.Figures) []int {
-	var racing, failed []int
-	var standings []metrics.Finish
+	standings := make([]metrics.Finish, len(figs))
 	for i, f := range figs {
-		if f.Status == live.Failed {
-			failed = append(failed, i)
-			continue
-		}
-		racing = append(racing, i)
-		standings = append(standings, metrics.Finish{Time: f.TimeToN, Reached: f.HasTimeToN, Tokens: f.UserTokens})
+		standings[i] = metrics.Finish{Time: f.TimeToN, Reached: f.HasTimeToN, Tokens: f.UserTokens, Failed: f.Status == live.Failed}
 	}
-	var order []int
-	for _, k := range metrics.RankFinish(standings) {
-		order = append(order, racing[k])
-	}
-	return append(order, failed...)
+	return metrics.RankFinish(standings)
 }
 
 // stoppedShort names, for the verdict, the providers that finished their

@@ -187,7 +187,7 @@ func Verdict(names []string, figs []live.Figures) string {
 		case finishAt == 0 && f.HasSpeed:
 			speed = f.Speed
 		}
-		ranked = append(ranked, metrics.Contender{Name: names[i], Speeds: []float64{speed}})
+		ranked = append(ranked, metrics.Contender{Name: names[i], Speeds: []float64{speed}, RateLimited: []bool{f.RateLimited}})
 	}
 	s := metrics.Decide(ranked, finishAt).Text() + stoppedShort(names, figs)
 	if failed > 0 {
@@ -223,9 +223,9 @@ func (m *Model) columns() []column {
 	for _, f := range m.figures {
 		anyCost = anyCost || f.HasCost
 	}
-	speedHeader := "tok/s"
+	speedHeader, tokensHeader := "tok/s", "tokens"
 	if m.concurrency > 1 {
-		speedHeader = "per-user"
+		speedHeader, tokensHeader = "per-user", "tok/user" // tokens per user, as bench's table
 	}
 	cols := []column{
 		{header: "#", width: 3, right: true, priority: 0, cell: func(r row) string {
@@ -298,7 +298,7 @@ func (m *Model) columns() []column {
 			}
 			return format.Duration(f.Elapsed)
 		}},
-		column{header: "tokens", width: 6, right: true, priority: 3, cell: func(r row) string {
+		column{header: tokensHeader, width: len(tokensHeader), right: true, priority: 3, cell: func(r row) string {
 			f := r.f
 			return tokensCell(f)
 		}},
@@ -329,14 +329,7 @@ func tokensCell(f live.Figures) string {
 	if f.Status == live.Failed && f.Tokens == 0 {
 		return format.Undefined
 	}
-	if f.TokenSource != metrics.SourceUsage {
-		return "~" + format.Count(f.Tokens)
-	}
-	s := format.Count(f.Tokens)
-	if o := f.O200kTokens; metrics.TokenCountsDiffer(f.Tokens, o) {
-		s += " (o200k " + format.Count(o) + ")"
-	}
-	return s
+	return metrics.TokensText(f.Tokens, f.O200kTokens, f.TokenSource)
 }
 
 // fitColumns drops the least important columns until the table fits.

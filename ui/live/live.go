@@ -1,9 +1,10 @@
 // Package live is what the dashboard knows about each provider while a race
 // runs: the recorded events and results of its streams, and the figures of
 // package metrics evaluated at a moment of the race. It computes no figure
-// of its own; it only picks which metrics function applies (SoFar while a
-// stream runs, Compute once it ends) and takes medians across the streams
-// of one provider. scale.go holds what every lane is drawn against: the
+// of its own; it only picks which metrics function applies: once every
+// stream of a provider has ended, metrics.RunOf (the figures bench and the
+// verdict read); while streams run, SoFar and Compute per stream and
+// metrics.Median across them, by RunOf's rules. scale.go holds what every lane is drawn against: the
 // shared tok/s scale and the race track's finish line.
 package live
 
@@ -105,9 +106,6 @@ func (p *Provider) Record(u probes.Update) {
 		// same events when all were streamed to us, the truth when not.
 		s.Result, s.Events = r, r.Events
 		s.Figures = metrics.Compute(r, p.promptTokens)
-		if s.failed() {
-			p.tokenSamples = nil // the median of tokens so far leaves this stream out, at every time
-		}
 	}
 	p.follow(u.Stream)
 }
@@ -178,6 +176,9 @@ type Figures struct {
 	Status  Status
 	Settled bool // every stream ended: the figures are metrics.Compute's and final
 
+	// Once settled, every figure is metrics.RunOf's, the one aggregation
+	// bench and the verdict read; while streams run, the same rules over
+	// what has arrived.
 	TTFT    time.Duration // median first text event
 	HasTTFT bool
 	TTFTMax time.Duration // the last stream's first text event (C > 1)
@@ -193,32 +194,37 @@ type Figures struct {
 	NowAggregateTPS float64
 
 	// Speed is per-user output speed: metrics.SoFar while a stream runs,
-	// metrics.Compute's OutputTPS once it ends; median across completed streams.
+	// metrics.Compute's OutputTPS once it ends; the median across the
+	// streams running and completed (settled: metrics.Run's).
 	Speed    float64
 	HasSpeed bool
 	// AggregateTPS is metrics.AggregateTPS across the streams, once settled.
 	AggregateTPS    float64
 	HasAggregateTPS bool
 
-	Tokens      int    // output tokens, all streams (usage where reported once settled)
-	UserTokens  int    // per-user o200k tokens so far: the median across the streams that have not failed
-	O200kTokens int    // o200k count of the streamed text, all streams
-	TokenSource string // metrics.SourceUsage when every ended stream reported usage
-	// UserOutput is what one user got: the median across every stream
-	// (failed ones included: a failed lane says how far its streams got)
-	// of each one's output tokens, counted as Tokens counts them. The lanes
-	// show it at C > 1, beside the other per-user figures.
-	UserOutput int
+	// Tokens is what one user got: output tokens (usage where reported
+	// once a stream ends, else o200k so far), the median across every
+	// stream, failed ones included (a failed lane says how far its streams
+	// got); O200kTokens the same in o200k. Settled, both are metrics.Run's.
+	Tokens      int
+	O200kTokens int
+	TokenSource string // metrics.SourceUsage when every stream with tokens ended with usage
+	// UserTokens is per-user o200k tokens so far counted per event (the
+	// scale of metrics.TimeToTokens), the race track's and --finish-at's
+	// count: the median across every stream (settled: metrics.Run.EventTokens).
+	UserTokens int
 
 	Elapsed time.Duration // now while running; release to the end of the last stream once settled
 
-	CostUSD float64 // median cost of one request
+	CostUSD float64 // median cost of one request (metrics.Run)
 	HasCost bool
 
 	// ServerTPS is the server's own generation speed (llama.cpp timings),
 	// median across completed streams, shown beside the client's Speed.
+	// RateLimited: some stream was answered 429.
 	ServerTPS    float64
 	HasServerTPS bool
+	RateLimited  bool
 
 	// With --finish-at N (FinishAt > 0), TimeToN is the median time to N
 	// tokens (metrics.TimeToTokens) over the streams that got there; see RaceTo.
@@ -233,11 +239,12 @@ type Figures struct {
 
 // Figures evaluates the provider at now (time since release).
 func (p *Provider) Figures(now time.Duration) Figures {
-	f := Figures{Streams: len(p.Streams), TokenSource: metrics.SourceUsage}
-	var speeds, costs, server []float64
+	if run, ok := p.run(0); ok {
+		return p.settled(run)
+	}
+	f := Figures{Streams: len(p.Streams), TokenSource: metrics.SourceEstimate, Elapsed: now}
+	var speeds, costs, server, tokens, o200k, events []float64
 	var ttfts, ttfas []time.Duration
-	var settled []metrics.Figures
-	var userTokens, outputs []float64
 	anyText, anyAnswer := false, false
 	waiting := 0
 	for i := range p.Streams {
@@ -253,28 +260,20 @@ func (p *Provider) Figures(now time.Duration) Figures {
 		if s.hasFirstAnswer {
 			ttfas = append(ttfas, s.firstAnswer)
 		}
-		if !s.failed() {
-			userTokens = append(userTokens, float64(s.tokens()))
-		}
+		events = append(events, float64(s.tokens()))
 		if s.Result == nil {
 			tok, tps, ok := metrics.SoFar(s.Events)
-			f.Tokens += tok
-			outputs = append(outputs, float64(tok))
-			f.O200kTokens += tok
-			f.TokenSource = metrics.SourceEstimate
+			tokens = append(tokens, float64(tok))
+			o200k = append(o200k, float64(tok))
 			if ok {
 				speeds = append(speeds, tps)
 			}
 			continue
 		}
 		sf := s.Figures
-		settled = append(settled, sf)
-		f.Tokens += sf.OutputTokens
-		outputs = append(outputs, float64(sf.OutputTokens))
-		f.O200kTokens += sf.O200kTokens
-		if sf.TokenSource != metrics.SourceUsage {
-			f.TokenSource = metrics.SourceEstimate
-		}
+		tokens = append(tokens, float64(sf.OutputTokens))
+		o200k = append(o200k, float64(sf.O200kTokens))
+		f.RateLimited = f.RateLimited || sf.RateLimited
 		if sf.HasCost {
 			costs = append(costs, sf.CostUSD)
 		}
@@ -292,41 +291,74 @@ func (p *Provider) Figures(now time.Duration) Figures {
 			server = append(server, sf.ServerTPS)
 		}
 	}
-	f.Settled = len(settled) == len(p.Streams)
 	switch {
-	case f.Settled && f.Failed == len(p.Streams):
-		f.Status = Failed
-	case f.Settled:
-		f.Status = Done
 	case anyAnswer:
 		f.Status = Streaming
 	case anyText:
 		f.Status = Thinking
 	}
-
-	f.TTFT, f.HasTTFT = median(ttfts)
+	f.TTFT, f.HasTTFT = metrics.Median(ttfts)
 	if f.HasTTFT {
 		f.TTFTMax = slices.Max(ttfts)
 		f.Queued = metrics.Queued(ttfts, waiting, now)
 	}
-	tok, _ := median(userTokens)
-	f.UserTokens = int(math.Round(tok))
-	out, _ := median(outputs)
-	f.UserOutput = int(math.Round(out))
-	f.TTFA, f.HasTTFA = median(ttfas)
-	f.Speed, f.HasSpeed = median(speeds)
-	f.CostUSD, f.HasCost = median(costs)
-	f.ServerTPS, f.HasServerTPS = median(server)
-	if f.Settled {
-		for _, sf := range settled {
-			f.Elapsed = max(f.Elapsed, sf.E2E)
+	f.Tokens, f.O200kTokens, f.UserTokens = metrics.RoundedMedian(tokens), metrics.RoundedMedian(o200k), metrics.RoundedMedian(events)
+	f.TTFA, f.HasTTFA = metrics.Median(ttfas)
+	f.Speed, f.HasSpeed = metrics.Median(speeds)
+	f.CostUSD, f.HasCost = metrics.Median(costs)
+	f.ServerTPS, f.HasServerTPS = metrics.Median(server)
+	f.NowTPS, f.NowAggregateTPS = p.liveAt(now)
+	return f
+}
+
+// run is metrics.RunOf of p's streams once every one has ended (ok false
+// before); finishAt is --finish-at's N (0: none).
+func (p *Provider) run(finishAt int) (metrics.Run, bool) {
+	streams := make([]metrics.Stream, len(p.Streams))
+	for i := range p.Streams {
+		s := &p.Streams[i]
+		if s.Result == nil {
+			return metrics.Run{}, false
 		}
-		f.AggregateTPS, f.HasAggregateTPS = metrics.AggregateTPS(settled)
-	} else {
-		f.Elapsed = now
-		f.NowTPS, f.NowAggregateTPS = p.liveAt(now)
+		streams[i].Figures, streams[i].EventTokens = s.Figures, s.tokens()
+		if finishAt > 0 {
+			streams[i].TimeToN, streams[i].ReachedN = metrics.TimeToTokens(s.Events, finishAt)
+		}
+	}
+	return metrics.RunOf(streams, finishAt), true
+}
+
+// settled are the figures of run, p's streams once all have ended.
+func (p *Provider) settled(run metrics.Run) Figures {
+	f := Figures{Settled: true, Status: Done, Streams: run.Streams, Failed: run.Failed, RateLimited: run.RateLimited,
+		TTFT: run.TTFT.P50, HasTTFT: run.TTFT.Has(), TTFTMax: run.TTFT.Max, TTFA: run.TTFA.P50, HasTTFA: run.TTFA.Has(),
+		Speed: run.Speed.P50, HasSpeed: run.Speed.Has(), AggregateTPS: run.AggregateTPS, HasAggregateTPS: run.HasAggregateTPS,
+		Tokens: run.Tokens, O200kTokens: run.O200kTokens, UserTokens: run.EventTokens, TokenSource: run.TokenSource,
+		Elapsed: run.End, CostUSD: run.CostUSD.P50, HasCost: run.CostUSD.Has(), ServerTPS: run.ServerTPS.P50, HasServerTPS: run.ServerTPS.Has()}
+	if run.Completed == 0 {
+		f.Status = Failed
+	}
+	for _, s := range p.Streams {
+		if !s.Result.OK() {
+			f.Err = s.Result.Err
+			break
+		}
+	}
+	if ttfts := p.firstTokens(); len(ttfts) > 0 {
+		f.Queued = metrics.Queued(ttfts, 0, run.End)
 	}
 	return f
+}
+
+// firstTokens are the first-token times of p's streams that had text.
+func (p *Provider) firstTokens() []time.Duration {
+	var t []time.Duration
+	for i := range p.Streams {
+		if first, ok := p.Streams[i].Events.First(); ok {
+			t = append(t, first.At)
+		}
+	}
+	return t
 }
 
 // Series is per-user live tok/s (median across streams) every SamplePeriod
@@ -387,12 +419,12 @@ func (p *Provider) liveAt(t time.Duration) (perUser, aggregate float64) {
 		rates = append(rates, rate)
 		aggregate += rate
 	}
-	perUser, _ = median(rates)
+	perUser, _ = metrics.Median(rates)
 	return perUser, aggregate
 }
 
-// TokenSeries is per-user o200k tokens so far (the median across the
-// streams that have not failed) every SamplePeriod from the release to
+// TokenSeries is per-user o200k tokens so far (the median across every
+// stream, as Figures.UserTokens) every SamplePeriod from the release to
 // until, and a last point at until itself: the race's cumulative tokens,
 // whose slope is the speed. It stops at the end of the provider's last
 // stream (a line ends where the provider finished) and is empty when
@@ -444,26 +476,16 @@ func (p *Provider) End() (end time.Duration, settled, ok bool) {
 	return end, settled, ok
 }
 
-// tokensAt is the median tokens so far at t across the streams that have
-// not failed.
+// tokensAt is the median tokens so far at t across every stream, a failed
+// one counting what it delivered (metrics.Run's tokens per user), so the
+// chart ends where the race track does.
 func (p *Provider) tokensAt(t time.Duration) float64 {
 	counts := make([]float64, 0, len(p.Streams))
 	for i := range p.Streams {
-		if s := &p.Streams[i]; !s.failed() {
-			counts = append(counts, float64(s.tokensAt(t)))
-		}
+		counts = append(counts, float64(p.Streams[i].tokensAt(t)))
 	}
-	v, _ := median(counts)
+	v, _ := metrics.Median(counts)
 	return v
-}
-
-func median[T ~int64 | ~float64](values []T) (T, bool) {
-	if len(values) == 0 {
-		return 0, false
-	}
-	sorted := slices.Clone(values)
-	slices.Sort(sorted)
-	return metrics.Percentile(sorted, 50), true
 }
 
 // Resample picks width columns from series, each the sample at the end of

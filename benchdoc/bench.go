@@ -1,12 +1,13 @@
-// Package report turns recorded races into the bench report: one JSON
-// document (the contract for scripts, schema tpsrace.bench/v1) and the
-// table, CSV and Markdown views of it. Every figure comes from package
-// metrics; this package only arranges them.
-package report
+// Package benchdoc is the bench document: recorded races turned into one
+// JSON document (the contract for scripts, schema tpsrace.bench/v1), its
+// ranking and its verdict. Every figure comes from package metrics (RunOf,
+// the one aggregation); this package only arranges them. The dashboard's
+// --heats, watch's history and recording's replay build the same document;
+// package report renders it (table, Markdown, CSV, HTML).
+package benchdoc
 
 import (
 	"math"
-	"slices"
 	"strconv"
 	"time"
 
@@ -29,7 +30,7 @@ type Input struct {
 	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
 }
 
-// Bench is the report. Field names and units are the JSON contract.
+// Bench is the bench document. Field names and units are the JSON contract.
 type Bench struct {
 	Schema      string     `json:"schema"`
 	StartedAt   time.Time  `json:"started_at"`
@@ -42,12 +43,25 @@ type Bench struct {
 	Providers   []Provider `json:"providers"`
 	FinishAt    *int       `json:"finish_at"` // --finish-at N; null: ranked by output speed
 	Verdict     Verdict    `json:"verdict"`   // who is faster over the runs, and how sure (metrics.Decide)
+
+	// runs are each provider's figures per run, the verdict's input
+	// (Contenders): a document read back from JSON has none.
+	runs [][]metrics.Run
+}
+
+// Record is one bench document as `tpsrace watch --history` stores it: one
+// race per JSON line, the same fields as `bench --format json`, plus the
+// probe that ran it. A bench file is one Record without a probe.
+type Record struct {
+	Bench
+	Probe string `json:"probe,omitempty"`
 }
 
 // Provider is one provider's streams and their summary.
 type Provider struct {
 	Name    string  `json:"name"`
 	Model   string  `json:"model"`
+	Rank    int     `json:"rank"`     // 1 is the best (metrics.Order)
 	BaseURL string  `json:"base_url"` // credentials redacted
 	Runs    []Run   `json:"runs"`     // one per stream: runs × concurrency
 	Summary Summary `json:"summary"`
@@ -109,9 +123,14 @@ type Phases struct {
 	FirstByte    *float64 `json:"first_byte"`
 }
 
-// Summary over a provider's streams. Percentiles are over completed streams;
-// aggregate_tps is the median over runs of metrics.AggregateTPS of the run's
-// streams; cost_usd is the mean cost of one completed request.
+// Summary over a provider's streams: metrics.RunOf of all its streams,
+// every run's pooled (one run: exactly that run's figures). Each figure is
+// over the streams that measured it (README, "What the numbers mean"):
+// TTFT over those with text, time to N over those that reached N, speed
+// and E2E over completed streams. aggregate_tps is the median over runs of
+// each run's metrics.AggregateTPS; cost_usd the median cost of one request
+// (a request refused before any token has none); tokens and o200k_tokens
+// are per user, the median over every stream.
 type Summary struct {
 	OK           int          `json:"ok"`
 	Failed       int          `json:"failed"`
@@ -122,6 +141,11 @@ type Summary struct {
 	CostUSD      *float64     `json:"cost_usd"`
 	ServerTPS    *float64     `json:"server_tps"` // median of the server's own figure, when reported
 	TimeToNms    Percentiles2 `json:"time_to_n_ms"`
+	StoppedShort bool         `json:"stopped_short"` // --finish-at N: streams completed, none reached N
+	Tokens       int          `json:"tokens"`        // per user
+	O200kTokens  int          `json:"o200k_tokens"`  // per user
+	TokenSource  string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
+	EventTokens  int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
 }
 
 // Build computes every figure of in.
@@ -136,56 +160,61 @@ func Build(in Input) *Bench {
 		b.FinishAt = ptr(in.FinishAt)
 	}
 	promptTokens := tokens.Count(cfg.Prompt)
+	var pooled []metrics.Run
 	for i, p := range cfg.Providers {
 		pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Runs: []Run{}}
-		var ttft, speeds, e2e, cost, server, aggregate, timeToN []float64
+		var all []metrics.Stream
+		var runs []metrics.Run
 		for run, race := range in.Races {
-			if i >= len(race) {
-				continue
-			}
-			var figs []metrics.Figures
-			for _, res := range race[i] {
-				f := metrics.Compute(&res, promptTokens)
-				figs = append(figs, f)
-				r := newRun(run, &res, f, promptTokens)
-				finishRun(&r, &res, in.FinishAt)
-				pr.Runs = append(pr.Runs, r)
-				if !r.OK {
-					pr.Summary.Failed++
-					continue
+			var streams []metrics.Stream
+			if i < len(race) {
+				for _, res := range race[i] {
+					s := metrics.StreamOf(&res, promptTokens, in.FinishAt)
+					streams = append(streams, s)
+					pr.Runs = append(pr.Runs, newRun(run, &res, s, promptTokens, in.FinishAt))
 				}
-				pr.Summary.OK++
-				collect(&ttft, r.TTFTms)
-				collect(&speeds, r.OutputTPS)
-				collect(&cost, r.CostUSD)
-				collect(&server, r.ServerTPS)
-				collect(&timeToN, r.TimeToNms)
-				e2e = append(e2e, r.E2Ems)
 			}
-			if agg, ok := metrics.AggregateTPS(figs); ok {
-				aggregate = append(aggregate, agg)
-			}
+			all = append(all, streams...)
+			runs = append(runs, metrics.RunOf(streams, in.FinishAt))
 		}
-		s := &pr.Summary
-		s.TTFTms, s.E2Ems = p50p95(ttft, ms3), p50p95(e2e, ms3)
-		s.OutputTPS = p50p95(speeds, tps)
-		s.AggregateTPS = p50p95(aggregate, tps).P50
-		s.ServerTPS = p50p95(server, tps).P50
-		s.TimeToNms = p50p95(timeToN, ms3)
-		if len(cost) > 0 {
-			var sum float64
-			for _, c := range cost {
-				sum += c
-			}
-			s.CostUSD = ptr(usd8(sum / float64(len(cost))))
-		}
+		sum := metrics.RunOf(all, in.FinishAt)
+		pr.Summary = summary(sum, runs)
 		b.Providers = append(b.Providers, pr)
+		b.runs = append(b.runs, runs)
+		pooled = append(pooled, sum)
 	}
-	b.Verdict = verdict(b, in.Races)
+	for rank, i := range metrics.Order(pooled) {
+		b.Providers[i].Rank = rank + 1
+	}
+	b.Verdict = verdict(b)
 	return b
 }
 
-func newRun(run int, res *probes.Result, f metrics.Figures, promptTokens int) Run {
+// summary is the JSON of all, a provider's streams pooled over runs.
+func summary(all metrics.Run, runs []metrics.Run) Summary {
+	var aggregate []float64
+	for _, r := range runs {
+		if r.HasAggregateTPS {
+			aggregate = append(aggregate, r.AggregateTPS)
+		}
+	}
+	s := Summary{OK: all.Completed, Failed: all.Failed, TTFTms: durations(all.TTFT), E2Ems: durations(all.E2E),
+		OutputTPS: speeds(all.Speed), TimeToNms: durations(all.TimeToN), StoppedShort: all.StoppedShort,
+		Tokens: all.Tokens, O200kTokens: all.O200kTokens, TokenSource: all.TokenSource, EventTokens: all.EventTokens}
+	if m, ok := metrics.Median(aggregate); ok {
+		s.AggregateTPS = ptr(tps(m))
+	}
+	if all.CostUSD.Has() {
+		s.CostUSD = ptr(usd8(all.CostUSD.P50))
+	}
+	if all.ServerTPS.Has() {
+		s.ServerTPS = ptr(tps(all.ServerTPS.P50))
+	}
+	return s
+}
+
+func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishAt int) Run {
+	f := s.Figures
 	r := Run{Run: run, Stream: res.Stream, OK: res.OK(), Interrupted: res.Interrupted, Retries: res.Retries,
 		E2Ems: ms(f.E2E), OutputTokens: f.OutputTokens, TokenSource: f.TokenSource, O200kTokens: f.O200kTokens,
 		PromptTokens: promptTokens, ContentChars: f.ContentChars, ReasoningChars: f.ReasoningChars,
@@ -227,29 +256,30 @@ func newRun(run int, res *probes.Result, f metrics.Figures, promptTokens int) Ru
 	if f.HasCost {
 		r.CostUSD = ptr(usd8(f.CostUSD))
 	}
+	finishRun(&r, s, finishAt)
 	return r
 }
 
-func collect(into *[]float64, v *float64) {
-	if v != nil {
-		*into = append(*into, *v)
-	}
-}
-
-// p50p95 of v, each rounded by unit (ms3, tps); null without values.
-func p50p95(v []float64, unit func(float64) float64) Percentiles2 {
-	if len(v) == 0 {
+// durations and speeds are a distribution's p50 and p95 in the JSON's
+// units and precision; null when no stream measured it.
+func durations(d metrics.Dist[time.Duration]) Percentiles2 {
+	if !d.Has() {
 		return Percentiles2{}
 	}
-	s := slices.Sorted(slices.Values(v))
-	return Percentiles2{ptr(unit(metrics.Percentile(s, 50))), ptr(unit(metrics.Percentile(s, 95)))}
+	return Percentiles2{ptr(ms(d.P50)), ptr(ms(d.P95))}
+}
+
+func speeds(d metrics.Dist[float64]) Percentiles2 {
+	if !d.Has() {
+		return Percentiles2{}
+	}
+	return Percentiles2{ptr(tps(d.P50)), ptr(tps(d.P95))}
 }
 
 // The precision of the JSON's figures: what is meaningful, without the
 // float noise of 557.8996500000001.
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-func ms3(v float64) float64      { return round(v, 1000) } // ms to the µs
-func tps(v float64) float64      { return round(v, 100) }  // tok/s to 0.01
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 } // ms to the µs
+func tps(v float64) float64      { return round(v, 100) }                    // tok/s to 0.01
 func round(v, per float64) float64 {
 	return math.Round(v*per) / per
 }

@@ -1,8 +1,6 @@
-package report
+package benchdoc
 
 import (
-	"bytes"
-	"strings"
 	"testing"
 	"time"
 
@@ -50,49 +48,5 @@ func TestBuildSummariesAndRanking(t *testing.T) {
 	}
 	if *down.Runs[0].Error != "503 busy" || *down.Runs[0].ErrorKind != probes.KindHTTP {
 		t.Errorf("error %q kind %q", *down.Runs[0].Error, *down.Runs[0].ErrorKind)
-	}
-
-	var md bytes.Buffer
-	if err := b.Write(&md, "markdown"); err != nil {
-		t.Fatal(err)
-	}
-	if strings.Contains(md.String(), "aggregate") {
-		t.Errorf("at C=1 the table leaves aggregate tok/s out:\n%s", md.String())
-	}
-	if !strings.Contains(md.String(), `slow\|pipe`) || !strings.Contains(md.String(), "- down failed: 2 × 503 busy") {
-		t.Errorf("markdown:\n%s", md.String())
-	}
-	var csv bytes.Buffer
-	b.Write(&csv, "csv")
-	if line := strings.Split(csv.String(), "\n")[5]; !strings.HasPrefix(line, "down,c,0,0,false,503 busy,,,") {
-		t.Errorf("csv row of a failed run: %q (undefined figures must be blank)", line)
-	}
-	if err := b.Write(&csv, "xml"); err == nil {
-		t.Error("unknown format: want an error")
-	}
-}
-
-func TestCSVCellDefusesFormulasButNotNumbers(t *testing.T) {
-	for in, want := range map[string]string{
-		"=HYPERLINK(\"x\")": "'=HYPERLINK(\"x\")", "+1+1": "'+1+1", "-cmd": "'-cmd", "@SUM(A1)": "'@SUM(A1)",
-		"-1.5": "-1.5", "+3": "+3", "plain": "plain", "": "", "a\x1b[2Jb": "ab",
-	} {
-		if got := csvCell(in); got != want {
-			t.Errorf("csvCell(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// The report shows the o200k count beside the provider's by
-// metrics.TokenCountsDiffer, the dashboard's rule: 95 against 100 is not
-// flagged, 94 is.
-func TestTokensCellFlagsByTheSharedRule(t *testing.T) {
-	for usage, want := range map[int]string{95: "95", 105: "105", 94: "94 (o200k 100)"} {
-		r := stream(10*msec, msec, 100)
-		r.Usage.CompletionTokens = usage
-		b := Build(Input{Config: &config.Config{Prompt: "p", Providers: []config.Provider{{Name: "x"}}}, Races: [][][]probes.Result{{{r}}}})
-		if got := tokensCell(b.Providers[0]); got != want {
-			t.Errorf("usage %d, o200k 100: %q, want %q", usage, got, want)
-		}
 	}
 }

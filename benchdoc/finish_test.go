@@ -1,10 +1,10 @@
-package report_test
+package benchdoc_test
 
 import (
 	"strings"
 	"testing"
 
-	"tpsrace/report"
+	"tpsrace/benchdoc"
 )
 
 // --finish-at ranks by the time to N tokens: a quick starter beats a fast
@@ -16,7 +16,7 @@ func TestFinishAtRanksByTimeToNTokens(t *testing.T) {
 	models := func(int) []string {
 		return []string{"sim:ttft=20ms,tps=200,tokens=60", "sim:ttft=400ms,tps=1000,tokens=60", "sim:ttft=10ms,tps=3000,tokens=20"}
 	}
-	order := func(b *report.Bench) string {
+	order := func(b *benchdoc.Bench) string {
 		var got []string
 		for _, p := range b.Ranked() {
 			got = append(got, p.Name)
@@ -40,9 +40,7 @@ func TestFinishAtRanksByTimeToNTokens(t *testing.T) {
 		!strings.Contains(b.Verdict.Text, " faster than late to 40 tokens (") {
 		t.Errorf("finish_at %v, verdict %+v", b.FinishAt, b.Verdict)
 	}
-	var table strings.Builder
-	b.Write(&table, "table")
-	if !strings.Contains(table.String(), "short stopped short (20 tokens)") {
-		t.Errorf("the table does not mark the short answer:\n%s", table.String())
+	if s := b.Providers[2].Summary; !s.StoppedShort || s.EventTokens != 20 || s.TimeToNms.P50 != nil {
+		t.Errorf("short's summary %+v: want stopped short at 20 tokens", s)
 	}
 }

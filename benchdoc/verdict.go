@@ -1,0 +1,67 @@
+package benchdoc
+
+import (
+	"tpsrace/metrics"
+)
+
+// Verdict is the JSON of metrics.Verdict: who is faster over the runs and
+// how sure that is. Names are null when there is no winner (or runner-up),
+// ratio when there is nothing to divide, ci95 below metrics.MinRunsForCI
+// paired runs.
+type Verdict struct {
+	Winner       *string          `json:"winner"`
+	RunnerUp     *string          `json:"runner_up"`
+	Metric       string           `json:"metric"`
+	Ratio        *float64         `json:"ratio"`
+	CI95         *[2]float64      `json:"ci95"`
+	Wins         int              `json:"wins"`
+	Runs         int              `json:"runs"`
+	Confident    bool             `json:"confident"`
+	Text         string           `json:"text"`
+	ColdFirstRun []string         `json:"cold_first_run"` // providers whose first run's TTFT was far above the rest
+	RateLimited  map[string][]int `json:"rate_limited"`   // provider → runs answered 429
+}
+
+// Contenders are b's providers' runs as the verdict takes them
+// (metrics.ContenderOf), in b's provider order (the config's): what the
+// dashboard's --heats shows the median and spread of (metrics.OverRuns).
+// A document read back from JSON has none.
+func (b *Bench) Contenders() []metrics.Contender {
+	c := make([]metrics.Contender, len(b.runs))
+	for i, runs := range b.runs {
+		c[i] = metrics.ContenderOf(b.Providers[i].Name, runs)
+	}
+	return c
+}
+
+// verdict decides over b's providers in their ranking order.
+func verdict(b *Bench) Verdict {
+	var ranked []metrics.Contender
+	contenders := b.Contenders()
+	for _, i := range b.RankedIndexes() {
+		ranked = append(ranked, contenders[i])
+	}
+	v := metrics.Decide(ranked, finishAt(b))
+	out := Verdict{Metric: v.Metric, Wins: v.Wins, Runs: v.Runs, Confident: v.Confident, Text: v.Text(),
+		ColdFirstRun: v.Cold, RateLimited: v.RateLimited}
+	if out.ColdFirstRun == nil {
+		out.ColdFirstRun = []string{}
+	}
+	if out.RateLimited == nil {
+		out.RateLimited = map[string][]int{}
+	}
+	if v.Winner != "" {
+		out.Winner = ptr(v.Winner)
+	}
+	if v.RunnerUp != "" {
+		out.RunnerUp = ptr(v.RunnerUp)
+	}
+	// Ratios to 0.001, as the other figures: meaningful, without float noise.
+	if v.Runs > 0 {
+		out.Ratio = ptr(round(v.Ratio, 1000))
+	}
+	if v.HasCI {
+		out.CI95 = &[2]float64{round(v.CI95[0], 1000), round(v.CI95[1], 1000)}
+	}
+	return out
+}

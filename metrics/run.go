@@ -1,0 +1,219 @@
+package metrics
+
+import (
+	"math"
+	"slices"
+	"time"
+
+	"tpsrace/probes"
+)
+
+// Stream is what a provider's figures read of one of its streams: Compute's
+// figures, its tokens counted per event (TimeToTokens' scale) and, with
+// --finish-at N, its time to N tokens.
+type Stream struct {
+	Figures
+	EventTokens int           // o200k tokens, counted per event (probes.Events.TokensBefore)
+	TimeToN     time.Duration // TimeToTokens, when ReachedN
+	ReachedN    bool
+}
+
+// StreamOf is r's Stream; finishAt is --finish-at's N (0: none).
+func StreamOf(r *probes.Result, promptTokens, finishAt int) Stream {
+	s := Stream{Figures: Compute(r, promptTokens), EventTokens: r.Events.TokensBefore(r.Events.Len())}
+	if finishAt > 0 {
+		s.TimeToN, s.ReachedN = TimeToTokens(r.Events, finishAt)
+	}
+	return s
+}
+
+// Dist is one figure over the streams that measured it: the median (P50,
+// Median's rule), P95 and the extremes. N is how many streams measured it;
+// 0 means none did, and the rest is undefined.
+type Dist[T ~int64 | ~float64] struct {
+	P50, P95, Min, Max T
+	N                  int
+}
+
+// Has is whether some stream measured the figure.
+func (d Dist[T]) Has() bool { return d.N > 0 }
+
+// DistOf the values that are not NaN.
+func DistOf[T ~int64 | ~float64](values []T) Dist[T] {
+	v := make([]T, 0, len(values))
+	for _, x := range values {
+		if x == x { // NaN is the one value unequal to itself
+			v = append(v, x)
+		}
+	}
+	if len(v) == 0 {
+		return Dist[T]{}
+	}
+	slices.Sort(v)
+	return Dist[T]{P50: Percentile(v, 50), P95: Percentile(v, 95), Min: v[0], Max: v[len(v)-1], N: len(v)}
+}
+
+// Median of the values that are not NaN (Percentile's rule: the mean of
+// the middle two of an even count); ok is false when there are none. It is
+// the one median of tpsrace: across streams, across runs, in the verdict.
+func Median[T ~int64 | ~float64](values []T) (median T, ok bool) {
+	d := DistOf(values)
+	return d.P50, d.Has()
+}
+
+// Run is one provider's figures for one run: its streams raced together.
+// Over the streams of several runs pooled (bench's summary) every figure
+// but AggregateTPS and End still means what it says, as a distribution over
+// more streams.
+//
+// Each figure is taken over the streams that measured it, so that a
+// failure takes away what it broke and nothing else:
+//   - TTFT and TTFA over every stream that got (answer) text: a failure
+//     later does not change when the first token came.
+//   - TimeToN over every stream that reached N tokens, for the same reason.
+//     The race to N is decided on the median time (N ÷ median time, not the
+//     median of N ÷ time): the time is what was measured, and with an even
+//     count the median of rates is not the rate of the median time (two
+//     streams at 1 s and 3 s reach N in a median 2 s, a rate of N/2, where
+//     the median of the rates N/1 and N/3 is N/1.5).
+//   - Speed, E2E and ServerTPS over the completed streams: a failed
+//     stream's speed and end are the failure's, not the provider's.
+//   - Cost over every request with a price and something to bill (a
+//     request refused before any token has no cost: undefined, not 0).
+//   - Tokens, per user, over every stream: what one user got, a failed
+//     stream counting what it delivered.
+type Run struct {
+	Streams, Completed, Failed int
+	RateLimited                bool // some stream was answered 429
+
+	TTFT, TTFA Dist[time.Duration]
+	E2E        Dist[time.Duration]
+	Speed      Dist[float64] // per-user output speed (Figures.OutputTPS), tok/s
+	ServerTPS  Dist[float64]
+	CostUSD    Dist[float64] // the cost of one request
+
+	// FinishAt is --finish-at's N (0: none); TimeToN the time to N tokens.
+	// StoppedShort: some stream completed and none reached N (nobody wins
+	// by writing less).
+	FinishAt     int
+	TimeToN      Dist[time.Duration]
+	StoppedShort bool
+
+	// Tokens and O200kTokens are per user: the median over every stream of
+	// its output tokens (Figures.OutputTokens) and of its o200k count,
+	// rounded to a whole token. TokenSource is SourceUsage when every
+	// stream that delivered tokens reported usage (and one did).
+	// TotalTokens is the sum over the streams, what AggregateTPS divides.
+	Tokens, O200kTokens, TotalTokens int
+	TokenSource                      string
+	// EventTokens is per user too, counted per event as TimeToTokens
+	// counts: the race track's and --finish-at's count, so a provider that
+	// stopped short of N shows fewer than N.
+	EventTokens int
+
+	// AggregateTPS: metrics.AggregateTPS of the streams. End: release to
+	// the end of the last stream.
+	AggregateTPS    float64
+	HasAggregateTPS bool
+	End             time.Duration
+}
+
+// RunOf is the figures of one provider's streams; finishAt is --finish-at's
+// N (0: none). It is the one aggregation: the dashboard's settled figures,
+// the verdict, --heats, bench's report and JSON, replay --bench and watch's
+// series all read it.
+func RunOf(streams []Stream, finishAt int) Run {
+	r := Run{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}
+	var ttft, ttfa, e2e, timeToN []time.Duration
+	var speed, server, cost, tokens, o200k, events []float64
+	figs := make([]Figures, len(streams))
+	usage := false
+	for i, s := range streams {
+		figs[i] = s.Figures
+		r.RateLimited = r.RateLimited || s.RateLimited
+		r.End = max(r.End, s.E2E)
+		r.TotalTokens += s.OutputTokens
+		tokens = append(tokens, float64(s.OutputTokens))
+		o200k = append(o200k, float64(s.O200kTokens))
+		events = append(events, float64(s.EventTokens))
+		if s.OutputTokens > 0 && s.TokenSource != SourceUsage {
+			r.TokenSource = SourceEstimate
+		}
+		usage = usage || s.TokenSource == SourceUsage
+		if s.HasTTFT {
+			ttft = append(ttft, s.TTFT)
+		}
+		if s.HasTTFA {
+			ttfa = append(ttfa, s.TTFA)
+		}
+		if s.ReachedN && finishAt > 0 {
+			timeToN = append(timeToN, s.TimeToN)
+		}
+		if s.HasCost {
+			cost = append(cost, s.CostUSD)
+		}
+		if !s.Completed {
+			r.Failed++
+			continue
+		}
+		r.Completed++
+		e2e = append(e2e, s.E2E)
+		if s.HasOutputTPS {
+			speed = append(speed, s.OutputTPS)
+		}
+		if s.HasServerTPS {
+			server = append(server, s.ServerTPS)
+		}
+	}
+	if !usage {
+		r.TokenSource = SourceEstimate
+	}
+	r.TTFT, r.TTFA, r.E2E, r.TimeToN = DistOf(ttft), DistOf(ttfa), DistOf(e2e), DistOf(timeToN)
+	r.Speed, r.ServerTPS, r.CostUSD = DistOf(speed), DistOf(server), DistOf(cost)
+	r.Tokens, r.O200kTokens, r.EventTokens = RoundedMedian(tokens), RoundedMedian(o200k), RoundedMedian(events)
+	r.StoppedShort = finishAt > 0 && r.Completed > 0 && !r.TimeToN.Has()
+	r.AggregateTPS, r.HasAggregateTPS = AggregateTPS(figs)
+	return r
+}
+
+// RoundedMedian is Median rounded to a whole number (half away from zero),
+// for counts such as tokens per user; 0 without values.
+func RoundedMedian(v []float64) int {
+	m, _ := Median(v)
+	return int(math.Round(m))
+}
+
+// Rate is what the verdict compares for this run, bigger is better: the
+// median output speed, or with --finish-at N, N ÷ the median time to N
+// tokens. NaN when the run has none: no stream completed (a provider that
+// served no answer is in no verdict, whatever it streamed before failing),
+// or none reached N.
+func (r Run) Rate() float64 {
+	switch {
+	case r.Completed == 0:
+	case r.FinishAt > 0 && r.TimeToN.Has():
+		return float64(r.FinishAt) / r.TimeToN.P50.Seconds()
+	case r.FinishAt == 0 && r.Speed.Has():
+		return r.Speed.P50
+	}
+	return math.NaN()
+}
+
+// Order ranks providers by their runs (one run each, or each one's streams
+// pooled over runs), best first, and returns their indexes: by Rank, or
+// with --finish-at by RankFinish. The dashboard's leaderboard ranks its
+// figures by the same two functions.
+func Order(runs []Run) []int {
+	if len(runs) > 0 && runs[0].FinishAt > 0 {
+		standings := make([]Finish, len(runs))
+		for i, r := range runs {
+			standings[i] = Finish{Time: r.TimeToN.P50, Reached: r.TimeToN.Has(), Tokens: r.EventTokens, Failed: r.Completed == 0}
+		}
+		return RankFinish(standings)
+	}
+	standings := make([]Standing, len(runs))
+	for i, r := range runs {
+		standings[i] = Standing{Speed: r.Speed.P50, HasSpeed: r.Speed.Has(), TTFT: r.TTFT.P50, HasTTFT: r.TTFT.Has(), Failed: r.Completed == 0}
+	}
+	return Rank(standings)
+}
