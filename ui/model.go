@@ -76,10 +76,10 @@ type Prepared struct {
 // the children read the same window size the root sets.
 type common struct {
 	opts    Options
-	config  *config.Config               // opts.Config, or an empty one
-	source  func(probes.Race) Source     // opts.Source, the replay's, or a live race
-	ctx     context.Context              // Run's: every race runs under it (Update takes none)
-	clients *probes.Clients              // every race's HTTP clients, closed at shutdown
+	config  *config.Config           // opts.Config, or an empty one
+	source  func(probes.Race) Source // opts.Source, the replay's, or a live race
+	ctx     context.Context          // Run's: every race runs under it (Update takes none)
+	clients *probes.Clients          // every race's HTTP clients, closed at shutdown
 	styles  Styles
 	paint   paints // the styles the header draws with every frame
 	keys    KeyMap
