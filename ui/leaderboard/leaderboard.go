@@ -411,9 +411,15 @@ func (m *Model) render() {
 			texts[k] = c.cell(row{index: i, rank: rank + 1, place: places[i], f: f})
 		}
 		line := cells(texts)
-		if trackW >= minTrack && m.finish > 0 && f.Status != live.Failed {
+		// A failed provider's track shows what it delivered before it
+		// failed, in the failure's colour; none when it delivered nothing.
+		if trackW >= minTrack && m.finish > 0 && (f.Status != live.Failed || f.UserTokens > 0) {
+			bar := m.paint.providers[i]
+			if f.Status == live.Failed {
+				bar = m.paint.failed
+			}
 			filled := draw.Bar(live.Progress(f, m.finish), trackW)
-			line += m.paint.providers[i].Render(filled) + m.paint.muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
+			line += bar.Render(filled) + m.paint.muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
 		}
 		if i == m.focus {
 			line = m.Styles.Focused.Render(ansi.Strip(line))
