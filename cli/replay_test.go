@@ -9,6 +9,7 @@ import (
 
 	"tpsrace/buildinfo"
 	"tpsrace/sim"
+	"tpsrace/testenv"
 )
 
 // Record a bench against the simulator, stop the simulator, replay: the
@@ -108,15 +109,9 @@ func TestReplayCast(t *testing.T) {
 			t.Errorf("%q: exit %d (%s), want 2", bad, code, errOut)
 		}
 	}
-	asciinema, err := exec.LookPath("asciinema")
-	if err != nil {
-		t.Skip("asciinema is not installed (apt-get install asciinema): the cast was written but not read back by it")
-	}
+	asciinema := testenv.Require(t, "asciinema")
 	// asciinema 2.2 `cat` opens /dev/tty: script gives it one.
-	script, err := exec.LookPath("script")
-	if err != nil {
-		t.Skip("script (util-linux) is not installed: asciinema cat needs a terminal")
-	}
+	script := testenv.Require(t, "script")
 	out, err := exec.Command(script, "-qec", asciinema+" cat "+filepath.Join(dir, "race.cast"), "/dev/null").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "faster than") {
 		t.Fatalf("asciinema cat: %v\n%s", err, out)

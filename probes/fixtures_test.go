@@ -11,12 +11,9 @@ import (
 	"unicode/utf8"
 
 	"tpsrace/config"
+	"tpsrace/testenv"
 	"tpsrace/tokens"
 )
-
-// fixtureDir holds real provider streams with the totals a correct parser
-// computes (INDEX.md there). They are read in place, never copied.
-const fixtureDir = "../../shared/fixtures/sse"
 
 // fixtureWant is a row of INDEX.md.
 type fixtureWant struct {
@@ -82,9 +79,9 @@ func raceOne(t *testing.T, p config.Provider) Result {
 }
 
 func TestRecordedProviderStreams(t *testing.T) {
-	if _, err := os.Stat(filepath.Join(fixtureDir, "INDEX.md")); err != nil {
-		t.Skipf("recorded streams not found at %s (the project's shared/ folder): %v", fixtureDir, err)
-	}
+	// Real provider streams with the totals a correct parser computes
+	// (INDEX.md there), read in place, never copied.
+	fixtureDir := filepath.Join(testenv.Require(t, "fixtures"), "sse")
 	for _, want := range fixtureWants {
 		t.Run(strings.TrimSuffix(want.file, ".sse"), func(t *testing.T) {
 			body, err := os.ReadFile(filepath.Join(fixtureDir, want.file))

@@ -5,11 +5,13 @@
 // tpsrace.race/v1, is JSON lines (gzip allowed) and is documented in
 // docs/RECORDING.md.
 //
-//	w, err := recording.Create("race.tpsr", recording.NewHeader(cfg, concurrency, startedAt))
+//	w, err := recording.Create("race.tpsr", recording.NewHeader(cfg, concurrency, startedAt), cfg)
 //	w.Race(results)            // after each race
 //	w.Close(interrupted)
 //
 //	rec, err := recording.Open("race.tpsr") // rec holds what was read even when err != nil
+//
+// Example (below) runs it.
 package recording
 
 import (
