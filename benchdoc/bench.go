@@ -101,10 +101,24 @@ type Run struct {
 	TokensPerEvent *float64      `json:"tokens_per_event"`
 	ITLms          *Percentiles3 `json:"itl_ms"`
 	ServerTPS      *float64      `json:"server_tps"`
-	CostUSD        *float64      `json:"cost_usd"`
-	PhasesMS       Phases        `json:"phases_ms"`
-	TimeToNms      *float64      `json:"time_to_n_ms"`  // --finish-at N: time to N tokens; null without it or when stopped short
-	StoppedShort   bool          `json:"stopped_short"` // --finish-at N: the stream ended before N tokens
+	// ServerPromptTPS: llama.cpp's prompt (prefill) speed, timings.prompt_per_second.
+	ServerPromptTPS *float64 `json:"server_prompt_tps"`
+	// CachedPromptTokens: prompt tokens the provider served from its cache;
+	// null when it reported no cache figure.
+	CachedPromptTokens *int     `json:"cached_prompt_tokens"`
+	Served             Served   `json:"served"`
+	CostUSD            *float64 `json:"cost_usd"`
+	PhasesMS           Phases   `json:"phases_ms"`
+	TimeToNms          *float64 `json:"time_to_n_ms"`  // --finish-at N: time to N tokens; null without it or when stopped short
+	StoppedShort       bool     `json:"stopped_short"` // --finish-at N: the stream ended before N tokens
+}
+
+// Served is who the response says answered (probes.Served); null where no
+// chunk said.
+type Served struct {
+	Model       *string `json:"model"`              // the response's "model"
+	Fingerprint *string `json:"system_fingerprint"` // "system_fingerprint"
+	Provider    *string `json:"provider"`           // OpenRouter's upstream provider
 }
 
 // Percentiles3 in milliseconds.
@@ -263,6 +277,13 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 	if f.HasServerTPS {
 		r.ServerTPS = ptr(tps(f.ServerTPS))
 	}
+	if f.HasServerPromptTPS {
+		r.ServerPromptTPS = ptr(tps(f.ServerPromptTPS))
+	}
+	if f.HasCachedPromptTokens {
+		r.CachedPromptTokens = ptr(f.CachedPromptTokens)
+	}
+	r.Served = Served{nonEmpty(res.Served.Model), nonEmpty(res.Served.Fingerprint), nonEmpty(res.Served.Provider)}
 	if f.HasCost {
 		r.CostUSD = ptr(usd8(f.CostUSD))
 	}
@@ -308,3 +329,11 @@ func msIf(d time.Duration) *float64 {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// nonEmpty is s, or nil (JSON null) for "".
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
