@@ -64,6 +64,9 @@ func (m *Model) release() tea.Cmd {
 	m.tick++
 	race := m.s.begin(m.c.opts.Retries, m.c.clients)
 	race.Warm = m.c.opts.Warm
+	if m.s.id == 1 {
+		race.StartAt = m.c.opts.StartAt
+	}
 	m.newPanes()
 	m.races.current = startRace(m.c.ctx, m.s.id, m.c.source(race))
 	m.relayout()

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"io"
+	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
@@ -60,6 +61,12 @@ type Options struct {
 	// Heats, above 1, races the first Heats races back to back (--heats N)
 	// and says the verdict over them (the bench verdict) after each.
 	Heats int
+	// StartAt, when set, releases the first race at this wall-clock
+	// instant (--start-at; probes.Race.StartAt); races after it start at once.
+	StartAt time.Time
+	// Note is one more part of the header, as the caller words it (the
+	// release instant and the clock's discipline; a merged race's start skew).
+	Note string
 }
 
 // Prepared is what Options.Prepare found for one provider.
