@@ -21,6 +21,7 @@ Usage:
   tpsrace report FILE…     summarise watch history and bench JSON files
   tpsrace check [flags]    validate providers.yaml; ask each provider for its models (no tokens)
   tpsrace replay FILE      replay a recorded race (--record) with no network or keys
+  tpsrace merge FILE…      join the recordings of one --start-at from many hosts into one race
   tpsrace version          print the version, commit and Go version
   tpsrace help [COMMAND]   print this help, or a command's
 
@@ -40,7 +41,9 @@ var helpTopics = map[string]struct {
 	"watch": {"tpsrace watch [flags]: race on a schedule and serve the figures to Prometheus (docs/WATCH.md).", func() *flag.FlagSet { return (&watchCmd{}).flags() }},
 	"report": {"tpsrace report FILE… [flags]: summarise watch history and bench JSON files (flags may stand among the files);\n" +
 		"tpsrace report --compare A.json B.json: two results side by side.", func() *flag.FlagSet { return (&reportCmd{}).flags() }},
-	"check":   {"tpsrace check [flags]: validate providers.yaml and ask each provider GET /models whether it serves its model (no tokens).", func() *flag.FlagSet { return (&checkCmd{}).flags() }},
+	"check": {"tpsrace check [flags]: validate providers.yaml and ask each provider GET /models whether it serves its model (no tokens).", func() *flag.FlagSet { return (&checkCmd{}).flags() }},
+	"merge": {"tpsrace merge A.tpsr B.tpsr… --out race.tpsr: join the recordings of one --start-at instant, made by many probes,\n" +
+		"into one race whose lanes are provider@probe (- reads recordings concatenated on stdin, e.g. kubectl logs; docs/FLEET.md).", func() *flag.FlagSet { return (&mergeCmd{}).flags() }},
 	"version": {"tpsrace version (or --version): print the version, the commit and the Go version it was built with.", nil},
 }
 
@@ -54,7 +57,7 @@ func help(topic string, w io.Writer) error {
 	}
 	t, ok := helpTopics[topic]
 	if !ok {
-		return usageError{fmt.Errorf("help: no command %q (want bench, sim, watch, report, check or version)", topic)}
+		return usageError{fmt.Errorf("help: no command %q (want bench, sim, watch, report, check, merge or version)", topic)}
 	}
 	fmt.Fprintf(w, "%s\n", t.about)
 	if t.flags != nil {

@@ -39,6 +39,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		err = (&checkCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && args[0] == "replay":
 		err = (&replayCmd{}).run(ctx, args[1:], stdout, stderr)
+	case len(args) > 0 && args[0] == "merge":
+		err = (&mergeCmd{}).run(args[1:], stdout, stderr)
 	case len(args) > 0 && args[0] == "sim":
 		err = (&simCmd{}).run(ctx, args[1:], stdout, stderr)
 	case len(args) > 0 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version"):
