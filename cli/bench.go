@@ -70,11 +70,11 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		return usageError{fmt.Errorf("--finish-at must not be negative, got %d", c.finish)}
 	}
 	for flag, path := range map[string]string{"--out": c.out, "--record": c.record} {
-		if path == "" || path == "-" && flag == "--record" {
+		if path == "-" && flag == "--record" {
 			continue
 		}
-		if err := checkWritable(path); err != nil {
-			return usageError{fmt.Errorf("%s %s: cannot write it: %w (nothing was sent)", flag, path, err)}
+		if err := checkOutput(flag, path, "nothing was sent"); err != nil {
+			return err
 		}
 	}
 	s, race, err := c.race.startHeadless(ctx, c.runs, stderr)

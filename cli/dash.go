@@ -60,7 +60,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return usageError{fmt.Errorf("--theme: %w", err)}
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unknown command %q (want bench, watch, report, check or sim; see tpsrace help)", fs.Arg(0))}
+		return unknownCommand(fs.Arg(0))
 	}
 	if err := checkDirWritable(saveDir); err != nil {
 		return usageError{fmt.Errorf("the dashboard saves races (s) in this folder, and cannot write it: %w; run it from a folder you can write", err)}

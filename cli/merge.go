@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -26,7 +27,7 @@ func (c *mergeCmd) flags() *flag.FlagSet {
 	return fs
 }
 
-func (c *mergeCmd) run(args []string, stdout, stderr io.Writer) error {
+func (c *mergeCmd) run(_ context.Context, args []string, stdout, stderr io.Writer) error {
 	files, err := parseInterleaved(c.flags(), args, stdout)
 	if err != nil {
 		return err
