@@ -41,7 +41,7 @@ func commands() []command {
 			example: "tpsrace watch --interval 5m --history history.jsonl",
 			flags:   func() *flag.FlagSet { return (&watchCmd{}).flags() }, run: (&watchCmd{}).run},
 		{name: "report", usage: "tpsrace report FILE… [flags]", summary: "summarise watch history and bench JSON files",
-			about: "Flags may stand among the files. tpsrace report --compare A.json B.json puts two results side by side.",
+			about:   "Flags may stand among the files. tpsrace report --compare A.json B.json puts two results side by side.",
 			example: "tpsrace report history.jsonl --format html --out report.html",
 			flags:   func() *flag.FlagSet { return (&reportCmd{}).flags() }, run: (&reportCmd{}).run},
 		{name: "check", usage: "tpsrace check [flags]", summary: "validate providers.yaml; ask each provider for its models (no tokens)",
