@@ -14,6 +14,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/probes"
+	"tpsrace/timesync"
 	"tpsrace/tokens"
 )
 
@@ -28,6 +29,8 @@ type Input struct {
 	Interrupted bool                // the user stopped it; the races hold what was measured
 	StartedAt   time.Time           // zero: the first race's release
 	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
+	StartAt     time.Time           // --start-at: the wall-clock instant of the release; zero without it
+	Clock       *timesync.State     // with --start-at: this machine's clock discipline
 }
 
 // Bench is the bench document. Field names and units are the JSON contract.
@@ -43,6 +46,10 @@ type Bench struct {
 	Providers   []Provider `json:"providers"`
 	FinishAt    *int       `json:"finish_at"` // --finish-at N; null: ranked by output speed
 	Verdict     Verdict    `json:"verdict"`   // who is faster over the runs, and how sure (metrics.Decide)
+	// StartAt and Clock: with --start-at, the instant the race was released
+	// at and the clock's discipline ({"synchronised", "est_error_ms"}); absent without.
+	StartAt *time.Time      `json:"start_at,omitempty"`
+	Clock   *timesync.State `json:"clock,omitempty"`
 
 	// runs are each provider's figures per run, the verdict's input
 	// (Contenders): a document read back from JSON has none.
@@ -205,6 +212,9 @@ func Build(in Input) *Bench {
 		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted}
 	if in.FinishAt > 0 {
 		b.FinishAt = ptr(in.FinishAt)
+	}
+	if !in.StartAt.IsZero() {
+		b.StartAt, b.Clock = ptr(in.StartAt.UTC()), in.Clock
 	}
 	promptTokens := tokens.Count(cfg.Prompt)
 	var pooled []metrics.Run
