@@ -185,7 +185,7 @@ func newModel(ctx context.Context, opts Options) Model {
 		clients: &probes.Clients{}, s: newSession(opts.Config, opts.Concurrency, opts.Prepare != nil),
 		focus: -1, editor: ed, stats: llamastats.New(styles.Stats),
 	}
-	m.s.finishAt = opts.FinishAt
+	m.s.finishAt, m.s.unsaved = opts.FinishAt, opts.Replay != nil && opts.Replay.Cut
 	if opts.Prepare != nil {
 		m.prep = newPreparation(ctx, len(opts.Config.Providers))
 	}

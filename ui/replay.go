@@ -10,6 +10,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/probes"
 )
@@ -22,8 +23,14 @@ type Replay struct {
 	RecordedAt time.Time
 	// Made says when and by which tpsrace build it was recorded
 	// (recording.Header.Made), for the help page; "" says nothing.
-	Made  string
-	clock *replayClock
+	Made string
+	// Truncation says what a broken recording lost
+	// (recording.Recording.Truncation), on screen for as long as the replay
+	// runs; "" for a whole recording. Cut: this race is the one the break
+	// fell in, never finished.
+	Truncation string
+	Cut        bool
+	clock      *replayClock
 }
 
 // replaySpeeds are what `+` and `-` step through.
@@ -226,5 +233,18 @@ func (m *Model) replayStatus() string {
 	if paused {
 		text += s.Paused.Render(" ⏸")
 	}
+	if rp.Truncation != "" {
+		text += " " + s.Simulated.Render(" TRUNCATED ")
+	}
 	return text
+}
+
+// truncationLine says what the replayed recording lost, under the header;
+// "" for a whole recording.
+func (m *Model) truncationLine() string {
+	rp := m.opts.Replay
+	if rp == nil || rp.Truncation == "" {
+		return ""
+	}
+	return ansi.Truncate(m.styles.Paused.Render("TRUNCATED: ")+m.styles.Label.Render(rp.Truncation+"; only whole races count"), m.width, "…")
 }

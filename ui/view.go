@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -18,12 +19,13 @@ import (
 // The view: the layout, a frame of every pane and the screen composed of
 // them. The model calls these from Update; View returns m.screen.
 
-// relayout recomputes the layout and sizes every pane. The skipped line
-// under the header is taken off the window first.
+// relayout recomputes the layout and sizes every pane. The line under the
+// header (skipped providers, or a broken recording's truncation) is taken
+// off the window first.
 func (m *Model) relayout() {
 	m.skipped = ""
 	if m.height >= minSkippedHeight {
-		m.skipped = m.skippedLine()
+		m.skipped = cmp.Or(m.skippedLine(), m.truncationLine())
 	}
 	notes := 0
 	if m.skipped != "" {
@@ -166,6 +168,9 @@ func (m *Model) status() string {
 	case phaseRacing:
 		return "racing " + format.Duration(m.s.now())
 	case phaseFinished:
+		if rp := m.opts.Replay; rp != nil && rp.Cut { // the recording broke before the race ended
+			return "incomplete"
+		}
 		return "finished in " + format.Duration(m.s.end)
 	case phaseStopped:
 		return "stopped"
