@@ -14,6 +14,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/probes"
+	"tpsrace/timesync"
 	"tpsrace/tokens"
 )
 
@@ -29,6 +30,8 @@ type Input struct {
 	Truncated   string              // what a broken recording lost (recording's Truncation); Races are its whole races
 	StartedAt   time.Time           // zero: the first race's release
 	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
+	StartAt     time.Time           // --start-at: the wall-clock instant of the release; zero without it
+	Clock       *timesync.State     // with --start-at: this machine's clock discipline
 }
 
 // Bench is the bench document. Field names and units are the JSON contract.
@@ -45,6 +48,10 @@ type Bench struct {
 	Providers   []Provider `json:"providers"`
 	FinishAt    *int       `json:"finish_at"` // --finish-at N; null: ranked by output speed
 	Verdict     Verdict    `json:"verdict"`   // who is faster over the runs, and how sure (metrics.Decide)
+	// StartAt and Clock: with --start-at, the instant the race was released
+	// at and the clock's discipline ({"synchronised", "est_error_ms"}); absent without.
+	StartAt *time.Time      `json:"start_at,omitempty"`
+	Clock   *timesync.State `json:"clock,omitempty"`
 
 	// runs are each provider's figures per run, the verdict's input
 	// (Contenders): a document read back from JSON has none.
@@ -96,10 +103,24 @@ type Run struct {
 	TokensPerEvent *float64      `json:"tokens_per_event"`
 	ITLms          *Percentiles3 `json:"itl_ms"`
 	ServerTPS      *float64      `json:"server_tps"`
-	CostUSD        *float64      `json:"cost_usd"`
-	PhasesMS       Phases        `json:"phases_ms"`
-	TimeToNms      *float64      `json:"time_to_n_ms"`  // --finish-at N: time to N tokens; null without it or when stopped short
-	StoppedShort   bool          `json:"stopped_short"` // --finish-at N: the stream ended before N tokens
+	// ServerPromptTPS: llama.cpp's prompt (prefill) speed, timings.prompt_per_second.
+	ServerPromptTPS *float64 `json:"server_prompt_tps"`
+	// CachedPromptTokens: prompt tokens the provider served from its cache;
+	// null when it reported no cache figure.
+	CachedPromptTokens *int     `json:"cached_prompt_tokens"`
+	Served             Served   `json:"served"`
+	CostUSD            *float64 `json:"cost_usd"`
+	PhasesMS           Phases   `json:"phases_ms"`
+	TimeToNms          *float64 `json:"time_to_n_ms"`  // --finish-at N: time to N tokens; null without it or when stopped short
+	StoppedShort       bool     `json:"stopped_short"` // --finish-at N: the stream ended before N tokens
+}
+
+// Served is who the response says answered (probes.Served); null where no
+// chunk said.
+type Served struct {
+	Model       *string `json:"model"`              // the response's "model"
+	Fingerprint *string `json:"system_fingerprint"` // "system_fingerprint"
+	Provider    *string `json:"provider"`           // OpenRouter's upstream provider
 }
 
 // Percentiles3 in milliseconds.
@@ -160,6 +181,9 @@ func Build(in Input) *Bench {
 		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted, Truncated: in.Truncated}
 	if in.FinishAt > 0 {
 		b.FinishAt = ptr(in.FinishAt)
+	}
+	if !in.StartAt.IsZero() {
+		b.StartAt, b.Clock = ptr(in.StartAt.UTC()), in.Clock
 	}
 	promptTokens := tokens.Count(cfg.Prompt)
 	var pooled []metrics.Run
@@ -255,6 +279,13 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 	if f.HasServerTPS {
 		r.ServerTPS = ptr(tps(f.ServerTPS))
 	}
+	if f.HasServerPromptTPS {
+		r.ServerPromptTPS = ptr(tps(f.ServerPromptTPS))
+	}
+	if f.HasCachedPromptTokens {
+		r.CachedPromptTokens = ptr(f.CachedPromptTokens)
+	}
+	r.Served = Served{nonEmpty(res.Served.Model), nonEmpty(res.Served.Fingerprint), nonEmpty(res.Served.Provider)}
 	if f.HasCost {
 		r.CostUSD = ptr(usd8(f.CostUSD))
 	}
@@ -300,3 +331,11 @@ func msIf(d time.Duration) *float64 {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// nonEmpty is s, or nil (JSON null) for "".
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

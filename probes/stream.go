@@ -285,7 +285,7 @@ func (pb *probe) send(a *attempt, lim config.Timeouts, firstToken *time.Timer, r
 		if err != nil {
 			return err
 		}
-		d, err := decodeChunk(raw)
+		d, err := decodeChunk(raw, &res.Served)
 		if err != nil {
 			return err
 		}

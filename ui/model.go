@@ -67,6 +67,12 @@ type Options struct {
 	// Heats, above 1, races the first Heats races back to back (--heats N)
 	// and says the verdict over them (the bench verdict) after each.
 	Heats int
+	// StartAt, when set, releases the first race at this wall-clock
+	// instant (--start-at; probes.Race.StartAt); races after it start at once.
+	StartAt time.Time
+	// Note is one more part of the header, as the caller words it (the
+	// release instant and the clock's discipline; a merged race's start skew).
+	Note string
 }
 
 // Prepared is what Options.Prepare found for one provider.
@@ -468,6 +474,9 @@ func (m *Model) release() tea.Cmd {
 	m.tick++
 	race := m.s.begin(m.opts.Retries, m.clients)
 	race.Warm = m.opts.Warm
+	if m.s.id == 1 {
+		race.StartAt = m.opts.StartAt
+	}
 	m.newPanes()
 	m.race = startRace(m.ctx, m.s.id, m.opts.Source(race))
 	m.relayout()

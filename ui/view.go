@@ -193,6 +193,9 @@ func (m *Model) header() []string {
 	if skew, ok := m.s.startSkew(); ok {
 		parts = append(parts, s.Label.Render("start skew ")+s.Status.Render(format.Precise(skew)))
 	}
+	if m.opts.Note != "" {
+		parts = append(parts, s.Label.Render(m.opts.Note))
+	}
 	if m.paused {
 		parts = append(parts, s.Paused.Render("⏸ PAUSED"))
 	}
