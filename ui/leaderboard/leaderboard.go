@@ -93,7 +93,8 @@ type Model struct {
 	concurrency int
 	width       int
 	height      int
-	focus       int // provider index, -1 for none
+	focus       int  // the focused provider's index, when focused
+	focused     bool // a row is focused
 	figures     []live.Figures
 	finish      int
 	heats       Heats // --heats: the standing over the heats so far
@@ -102,7 +103,7 @@ type Model struct {
 
 // New is a leaderboard for these providers (in config order).
 func New(names []string, concurrency int, styles Styles) Model {
-	m := Model{Styles: styles, paint: newPaints(styles, len(names)), names: names, concurrency: max(concurrency, 1), focus: -1, figures: make([]live.Figures, len(names))}
+	m := Model{Styles: styles, paint: newPaints(styles, len(names)), names: names, concurrency: max(concurrency, 1), figures: make([]live.Figures, len(names))}
 	m.render()
 	return m
 }
@@ -115,9 +116,9 @@ func (m *Model) SetSize(width, height int) {
 	m.render()
 }
 
-// SetFocus highlights provider i's row (-1 for none).
-func (m *Model) SetFocus(i int) {
-	m.focus = i
+// SetFocus highlights provider i's row; ok false highlights none.
+func (m *Model) SetFocus(i int, ok bool) {
+	m.focus, m.focused = i, ok
 	m.render()
 }
 
@@ -241,7 +242,7 @@ func (m *Model) columns() []column {
 	}
 	cols := []column{
 		{header: "#", width: 3, right: true, priority: 0, cell: func(r row) string {
-			if r.index == m.focus { // marked in words too: reverse video is lost without colour
+			if m.focused && r.index == m.focus { // marked in words too: reverse video is lost without colour
 				return "▸" + strconv.Itoa(r.rank)
 			}
 			return s.muted.Render(strconv.Itoa(r.rank))
@@ -435,7 +436,7 @@ func (m *Model) render() {
 			filled := draw.Bar(live.Progress(f, m.finish), trackW)
 			line += bar.Render(filled) + m.paint.muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
 		}
-		if i == m.focus {
+		if m.focused && i == m.focus {
 			line = m.Styles.Focused.Render(ansi.Strip(line))
 		}
 		lines = append(lines, line)
