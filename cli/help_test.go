@@ -65,7 +65,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 // Refusals of the command line: what and why, the nearest valid name, the
 // valid ones, exit 2, nothing on stdout.
 func TestCommandLineRefusals(t *testing.T) {
-	const commandList = "The commands are bench, sim, watch, report, check, replay, version, help; without one tpsrace opens the dashboard (see: tpsrace help)"
+	const commandList = "The commands are bench, sim, watch, report, check, replay, merge, version, help; without one tpsrace opens the dashboard (see: tpsrace help)"
 	for _, tc := range []struct {
 		args []string
 		want string // all of stderr

@@ -35,6 +35,7 @@ type replayCmd struct {
 	finish  int
 	present bool
 	theme   string
+	by      string
 }
 
 func (c *replayCmd) flags() *flag.FlagSet {
@@ -48,6 +49,7 @@ func (c *replayCmd) flags() *flag.FlagSet {
 	fs.IntVar(&c.finish, "finish-at", 0, "rank by the time to N output tokens (as bench and the dashboard do)")
 	fs.BoolVar(&c.present, "present", false, "the dashboard (and --cast) in presenter mode, as tpsrace --present")
 	fs.StringVar(&c.theme, "theme", "", "the dashboard's colours, as tpsrace --theme")
+	fs.StringVar(&c.by, "by", "lane", "with --bench, for a merged race (tpsrace merge): lane (provider@probe) or provider (each provider's streams on every probe together)")
 	fs.IntVar(&c.race, "race", 1, "the dashboard (and --cast) show this race of the recording (1 = the first)")
 	return fs
 }
@@ -63,6 +65,9 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	palette, err := theme.ParseName(c.theme)
 	if err != nil {
 		return usageError{fmt.Errorf("--theme: %w", err)}
+	}
+	if c.by != "lane" && c.by != "provider" {
+		return usageError{fmt.Errorf("--by %q: want lane or provider", c.by)}
 	}
 	width, height, err := c.castSize()
 	if err != nil {
@@ -90,7 +95,7 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		}
 		in := rec.Report()
 		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: max(c.finish, 0),
-			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON, Record: saveRecording}
+			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON, Record: saveRecording, Note: rec.Header.StartSkew()}
 		if c.cast != "" {
 			err = c.writeCast(opts, width, height, stderr)
 		} else if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
@@ -103,7 +108,13 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	// Which build measured the races, beside the report (stdout stays the
 	// report alone, equal to the live one).
 	fmt.Fprintln(stderr, "tpsrace: replaying "+path+": "+rec.Header.Made())
+	if skew := rec.Header.StartSkew(); skew != "" {
+		fmt.Fprintln(stderr, "tpsrace: a merged race: "+skew)
+	}
 	in := rec.Report()
+	if c.by == "provider" {
+		in = rec.ByProvider()
+	}
 	in.FinishAt = max(c.finish, 0)
 	b := report.Of(benchdoc.Build(in))
 	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {

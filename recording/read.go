@@ -117,18 +117,10 @@ func (rd *reader) read() (*Recording, error) {
 	if err != nil {
 		return nil, err
 	}
-	var h Header
-	if json.Unmarshal(first, &h) != nil || !strings.HasPrefix(h.Schema, SchemaPrefix) {
-		return nil, errors.New("not a tpsrace recording (the first line has no \"schema\": \"" + Schema + "\")")
+	rec, err := parseHeader(first)
+	if err != nil {
+		return nil, err
 	}
-	v, err := strconv.Atoi(strings.TrimPrefix(h.Schema, SchemaPrefix))
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("unknown recording schema %q (this tpsrace reads %s)", h.Schema, Schema)
-	case v > major:
-		return nil, fmt.Errorf("%w: this file is %s and this tpsrace reads %s: update tpsrace to replay it", ErrNewer, h.Schema, Schema)
-	}
-	rec := &Recording{Header: h}
 	for {
 		b, err := rd.next()
 		if err == io.EOF {
@@ -145,6 +137,23 @@ func (rd *reader) read() (*Recording, error) {
 			return rec, nil
 		}
 	}
+}
+
+// parseHeader reads a header line into an empty recording, refusing what
+// is not a recording or is of a newer major version.
+func parseHeader(line []byte) (*Recording, error) {
+	var h Header
+	if json.Unmarshal(line, &h) != nil || !strings.HasPrefix(h.Schema, SchemaPrefix) {
+		return nil, errors.New("not a tpsrace recording (the first line has no \"schema\": \"" + Schema + "\")")
+	}
+	v, err := strconv.Atoi(strings.TrimPrefix(h.Schema, SchemaPrefix))
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("unknown recording schema %q (this tpsrace reads %s)", h.Schema, Schema)
+	case v > major:
+		return nil, fmt.Errorf("%w: this file is %s and this tpsrace reads %s: update tpsrace to replay it", ErrNewer, h.Schema, Schema)
+	}
+	return &Recording{Header: h}, nil
 }
 
 // broke marks rec as broken where e says: a race the break fell in (one
