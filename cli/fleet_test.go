@@ -224,7 +224,7 @@ func TestMergeRefusesAndReadsStdin(t *testing.T) {
 	later := time.Now().Add(700 * time.Millisecond).UTC().Format(time.RFC3339Nano)
 	record := func(name, at string, extra ...string) string {
 		path := filepath.Join(dir, name+".tpsr")
-		args := append([]string{"bench", "--only", "sim-wafer", "--max-tokens", "20", "--start-at", at, "--probe-name", name, "--record", path}, extra...)
+		args := append([]string{"bench", "--simulated", "--only", "sim-wafer", "--max-tokens", "20", "--start-at", at, "--probe-name", name, "--record", path}, extra...)
 		if code, _, errOut := mainIn(args...); code != 0 {
 			t.Fatalf("%s: exit %d: %s", name, code, errOut)
 		}
