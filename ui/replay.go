@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"tpsrace/probes"
+	"tpsrace/ui/internal/draw"
 )
 
 // Replay is a recorded race shown again in the dashboard (tpsrace replay):
@@ -158,17 +159,20 @@ func (r *replayer) Update(msg tea.KeyMsg, now time.Duration, zoomed bool) replay
 	return replayRedraw
 }
 
-// View is the header's part for a replay: REPLAY, when it was recorded,
-// its speed.
-func (r *replayer) View() string {
-	s := r.c.styles
+// View is the header's parts for a replay: REPLAY, when it was recorded,
+// its speed (ranked as header() ranks the others).
+func (r *replayer) View() []draw.Segment {
+	s := r.c.paint
 	speed, paused := r.clock.state()
-	text := s.Simulated.Render(" REPLAY ") + s.Label.Render(" recorded "+r.rp.RecordedAt.UTC().Format("2006-01-02 15:04 UTC")+" · ") +
-		s.Status.Render(strconv.FormatFloat(speed, 'f', -1, 64)+"×")
+	text := s.Status.Render(strconv.FormatFloat(speed, 'f', -1, 64) + "×")
 	if paused {
 		text += s.Paused.Render(" ⏸")
 	}
-	return text
+	return []draw.Segment{
+		{Text: s.Simulated.Render(" REPLAY "), Rank: rankTitle},
+		{Text: s.Label.Render("recorded " + r.rp.RecordedAt.UTC().Format("2006-01-02 15:04 UTC")), Rank: rankRecorded},
+		{Text: text, Rank: rankSpeed},
+	}
 }
 
 // ReplayKeyMap is the keys of a replay, matched before the dashboard's.
