@@ -1,8 +1,9 @@
 package lane
 
 import (
-	"math"
 	"strings"
+
+	"github.com/NimbleMarkets/ntcharts/canvas/runes"
 
 	"tpsrace/format"
 	"tpsrace/metrics"
@@ -28,42 +29,14 @@ func (m *Model) sparkLines(width, rows int) []string {
 	if sw < 4 {
 		return nil
 	}
-	columns := live.Resample(series, sw)
-	eighths := make([]int, sw) // each column's height in eighths of a row
-	for k, v := range columns {
-		eighths[k] = int(math.Round(scale.Fraction(v) * float64(rows*8)))
+	heights := make([]float64, sw) // each column's height in rows
+	copy(heights, live.Resample(series, sw))
+	for k, v := range heights {
+		heights[k] = scale.Fraction(v) * float64(rows)
 	}
 	markerRow := min(int(scale.Fraction(metrics.ReadingTPS)*float64(rows)), rows-1) // from the bottom
 	y := rows - 1 - markerRow
-	lines := make([]string, rows)
-	var sb strings.Builder
-	run := make([]rune, 0, sw)
-	for i := range lines {
-		sb.Reset()
-		fromBottom := rows - 1 - i
-		marker := false // the run is the reading-speed marker, not bars
-		flush := func() {
-			if marker {
-				sb.WriteString(m.styles.ReadingMarker.Render(string(run)))
-			} else {
-				sb.WriteString(m.styles.Spark.Render(string(run)))
-			}
-			run = run[:0]
-		}
-		for _, e := range eighths {
-			r, isMarker := sparkRune(e-8*fromBottom), false
-			if r == ' ' && i == y {
-				r, isMarker = '┈', true
-			}
-			if isMarker != marker && len(run) > 0 {
-				flush()
-			}
-			marker = isMarker
-			run = append(run, r)
-		}
-		flush()
-		lines[i] = sb.String()
-	}
+	lines := m.sparkCells(heights, rows, y)
 	for i := range lines {
 		label := ""
 		switch {
@@ -77,13 +50,49 @@ func (m *Model) sparkLines(width, rows int) []string {
 	return lines
 }
 
-// sparkRune is a sparkline cell filled eighths eighths from its bottom.
-func sparkRune(eighths int) rune {
-	switch {
-	case eighths <= 0:
-		return ' '
-	case eighths >= 8:
-		return '█'
+// sparkCells draws columns heights (in rows, 0..rows) as rows of
+// ntcharts' lower block elements (runes.LowerBlockElementFromFloat64: a
+// column's top cell in eighths), top row first, and the reading-speed
+// marker in the empty cells of row markerY; a row is written as runs of
+// bars and of marker, one concatenation each (draw.Paint).
+//
+// It stops short of ntcharts' sparkline.Model, whose canvas holds a
+// 552-byte lipgloss style per cell, made anew on every Clear, and whose
+// View renders each cell through lipgloss: a lane's sparkline took several
+// times as long (BenchmarkSparklineModel against BenchmarkSparkCells,
+// docs/BENCHMARKS.md), and every streaming lane draws one each frame.
+func (m *Model) sparkCells(heights []float64, rows, markerY int) []string {
+	lines := make([]string, rows)
+	var sb strings.Builder
+	run := make([]rune, 0, len(heights))
+	for i := range lines {
+		sb.Reset()
+		fromBottom := float64(rows - 1 - i)
+		marker := false // the run is the reading-speed marker, not bars
+		flush := func() {
+			if marker {
+				sb.WriteString(m.styles.ReadingMarker.Render(string(run)))
+			} else {
+				sb.WriteString(m.styles.Spark.Render(string(run)))
+			}
+			run = run[:0]
+		}
+		for _, h := range heights {
+			r, isMarker := runes.LowerBlockElementFromFloat64(h-fromBottom), false
+			switch {
+			case r == runes.Null && i == markerY:
+				r, isMarker = '┈', true
+			case r == runes.Null:
+				r = ' '
+			}
+			if isMarker != marker && len(run) > 0 {
+				flush()
+			}
+			marker = isMarker
+			run = append(run, r)
+		}
+		flush()
+		lines[i] = sb.String()
 	}
-	return []rune("▁▂▃▄▅▆▇")[eighths-1]
+	return lines
 }
