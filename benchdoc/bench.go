@@ -15,6 +15,7 @@ import (
 	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/tokens"
+	"tpsrace/workload"
 )
 
 // Schema names the JSON layout; bump it when a field changes meaning.
@@ -42,7 +43,12 @@ type Bench struct {
 	Interrupted bool       `json:"interrupted"`
 	Providers   []Provider `json:"providers"`
 	FinishAt    *int       `json:"finish_at"` // --finish-at N; null: ranked by output speed
-	Verdict     Verdict    `json:"verdict"`   // who is faster over the runs, and how sure (metrics.Decide)
+	// Workload is what was raced (workload.Names); absent for chat, so a
+	// chat document reads as before. Tool is the function a tool-call race
+	// offered, whose schema "valid" means.
+	Workload string             `json:"workload,omitempty"`
+	Tool     *workload.Function `json:"tool,omitempty"`
+	Verdict  Verdict            `json:"verdict"` // who is faster over the runs, and how sure (metrics.Decide)
 
 	// runs are each provider's figures per run, the verdict's input
 	// (Contenders): a document read back from JSON has none.
@@ -96,8 +102,39 @@ type Run struct {
 	ServerTPS      *float64      `json:"server_tps"`
 	CostUSD        *float64      `json:"cost_usd"`
 	PhasesMS       Phases        `json:"phases_ms"`
-	TimeToNms      *float64      `json:"time_to_n_ms"`  // --finish-at N: time to N tokens; null without it or when stopped short
-	StoppedShort   bool          `json:"stopped_short"` // --finish-at N: the stream ended before N tokens
+	TimeToNms      *float64      `json:"time_to_n_ms"`        // --finish-at N: time to N tokens; null without it or when stopped short
+	StoppedShort   bool          `json:"stopped_short"`       // --finish-at N: the stream ended before N tokens
+	Workload       string        `json:"workload,omitempty"`  // as the document's; absent for chat
+	ToolCall       *ToolCall     `json:"tool_call,omitempty"` // tool-call workload: the stream's call
+}
+
+// ToolCall is a stream's call (metrics.ToolCall): first_ms, release to the
+// first tool-call delta, null without a call; complete_ms, release to the
+// delta after which every call's arguments parse and validate, null when
+// they never did; name and arguments, the first call's; args_tokens, o200k
+// tokens of every call's arguments; args_tps their speed after the first
+// fragment, null for a call sent whole; valid, and problem: why not.
+type ToolCall struct {
+	FirstMS    *float64 `json:"first_ms"`
+	CompleteMS *float64 `json:"complete_ms"`
+	Name       *string  `json:"name"`
+	Arguments  *string  `json:"arguments"`
+	Calls      int      `json:"calls"`
+	ArgsTokens int      `json:"args_tokens"`
+	ArgsTPS    *float64 `json:"args_tps"`
+	Valid      bool     `json:"valid"`
+	Problem    *string  `json:"problem"`
+}
+
+// ToolSummary is the tool-call figures over a provider's streams
+// (metrics.Run): first and complete times over the streams that measured
+// them, valid of how many streams.
+type ToolSummary struct {
+	FirstMS    Percentiles2 `json:"first_ms"`
+	CompleteMS Percentiles2 `json:"complete_ms"`
+	ArgsTPS    Percentiles2 `json:"args_tps"`
+	Valid      int          `json:"valid"`
+	Streams    int          `json:"streams"`
 }
 
 // Percentiles3 in milliseconds.
@@ -141,11 +178,12 @@ type Summary struct {
 	CostUSD      *float64     `json:"cost_usd"`
 	ServerTPS    *float64     `json:"server_tps"` // median of the server's own figure, when reported
 	TimeToNms    Percentiles2 `json:"time_to_n_ms"`
-	StoppedShort bool         `json:"stopped_short"` // --finish-at N: streams completed, none reached N
-	Tokens       int          `json:"tokens"`        // per user
-	O200kTokens  int          `json:"o200k_tokens"`  // per user
-	TokenSource  string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
-	EventTokens  int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
+	StoppedShort bool         `json:"stopped_short"`       // --finish-at N: streams completed, none reached N
+	Tokens       int          `json:"tokens"`              // per user
+	O200kTokens  int          `json:"o200k_tokens"`        // per user
+	TokenSource  string       `json:"token_source"`        // "usage" when every stream with tokens reported usage
+	EventTokens  int          `json:"event_tokens"`        // per user, o200k counted per event: the scale of time_to_n_ms
+	ToolCall     *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
 }
 
 // Build computes every figure of in.
@@ -159,6 +197,13 @@ func Build(in Input) *Bench {
 	if in.FinishAt > 0 {
 		b.FinishAt = ptr(in.FinishAt)
 	}
+	if !cfg.Workload.Is(workload.Chat) {
+		b.Workload, b.Tool = cfg.Workload.Name, cfg.Workload.Tool
+	}
+	var tool *workload.Schema
+	if cfg.Workload.Is(workload.ToolCall) && cfg.Workload.Tool != nil {
+		tool, _ = cfg.Workload.Tool.Compile() // config checked it; a tool that does not compile has no figures
+	}
 	promptTokens := tokens.Count(cfg.Prompt)
 	var pooled []metrics.Run
 	for i, p := range cfg.Providers {
@@ -170,8 +215,13 @@ func Build(in Input) *Bench {
 			if i < len(race) {
 				for _, res := range race[i] {
 					s := metrics.StreamOf(&res, promptTokens, in.FinishAt)
+					if tool != nil {
+						s.Tool = ptr(metrics.ToolCallOf(&res, tool))
+					}
 					streams = append(streams, s)
-					pr.Runs = append(pr.Runs, newRun(run, &res, s, promptTokens, in.FinishAt))
+					r := newRun(run, &res, s, promptTokens, in.FinishAt)
+					r.Workload = b.Workload
+					pr.Runs = append(pr.Runs, r)
 				}
 			}
 			all = append(all, streams...)
@@ -210,7 +260,28 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	if all.ServerTPS.Has() {
 		s.ServerTPS = ptr(tps(all.ServerTPS.P50))
 	}
+	if all.ToolStreams > 0 {
+		s.ToolCall = &ToolSummary{FirstMS: durations(all.ToolFirst), CompleteMS: durations(all.ToolComplete), ArgsTPS: speeds(all.ArgsTPS),
+			Valid: all.ToolValid, Streams: all.ToolStreams}
+	}
 	return s
+}
+
+func toolCall(t *metrics.ToolCall) *ToolCall {
+	j := &ToolCall{Calls: t.Calls, ArgsTokens: t.ArgsTokens, Valid: t.Valid}
+	if t.Calls > 0 {
+		j.FirstMS, j.Name, j.Arguments = ptr(ms(t.First)), ptr(t.Name), ptr(t.Arguments)
+	}
+	if t.HasComplete {
+		j.CompleteMS = ptr(ms(t.Complete))
+	}
+	if t.HasArgsTPS {
+		j.ArgsTPS = ptr(tps(t.ArgsTPS))
+	}
+	if t.Problem != "" {
+		j.Problem = ptr(t.Problem)
+	}
+	return j
 }
 
 func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishAt int) Run {
@@ -257,6 +328,9 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 		r.CostUSD = ptr(usd8(f.CostUSD))
 	}
 	finishRun(&r, s, finishAt)
+	if s.Tool != nil {
+		r.ToolCall = toolCall(s.Tool)
+	}
 	return r
 }
 

@@ -34,6 +34,7 @@ type streamLine struct {
 	Unreleased   bool          `json:"unreleased,omitempty"` // never raced (its local server could not start)
 	SentNS       int64         `json:"sent_ns"`              // when the stream began its request: the start skew
 	Events       []eventJSON   `json:"events"`
+	ToolDeltas   []toolJSON    `json:"tool_deltas,omitempty"` // tool-call deltas; absent when the stream had none
 	EndNS        int64         `json:"end_ns"`
 	FinishReason string        `json:"finish_reason"`
 	Usage        *usageJSON    `json:"usage"`
@@ -50,6 +51,15 @@ type eventJSON struct {
 	Tokens    int    `json:"tokens"`
 	Content   string `json:"content,omitempty"`
 	Reasoning string `json:"reasoning,omitempty"`
+}
+
+// toolJSON is probes.ToolDelta; index -1 means the delta had none.
+type toolJSON struct {
+	AtNS      int64  `json:"at_ns"`
+	Index     int    `json:"index"`
+	ID        string `json:"id,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments,omitempty"`
 }
 
 // usageJSON is probes.Usage.
@@ -107,6 +117,9 @@ func newStreamLine(race, provider int, r *probes.Result, redact func(string) str
 	for e := range r.Events.Values() {
 		l.Events = append(l.Events, eventJSON{AtNS: int64(e.At), Tokens: e.Tokens, Content: e.Content, Reasoning: e.Reasoning})
 	}
+	for _, d := range r.ToolDeltas {
+		l.ToolDeltas = append(l.ToolDeltas, toolJSON{AtNS: int64(d.At), Index: d.Index, ID: d.ID, Name: d.Name, Arguments: d.Arguments})
+	}
 	if r.Err != nil {
 		if f, ok := r.Err.(*probes.Failure); ok {
 			l.Failure = &failureJSON{Kind: f.Kind, Status: f.Status, Code: redact(f.Code), Message: redact(f.Message), RetryAfter: f.RetryAfter, Hint: redact(f.Hint)}
@@ -129,6 +142,9 @@ func (l *streamLine) result(p Provider, release time.Time) probes.Result {
 	}
 	for _, e := range l.Events {
 		r.Events.Append(probes.Event{At: time.Duration(e.AtNS), Tokens: e.Tokens, Content: e.Content, Reasoning: e.Reasoning})
+	}
+	for _, d := range l.ToolDeltas {
+		r.ToolDeltas = append(r.ToolDeltas, probes.ToolDelta{At: time.Duration(d.AtNS), Index: d.Index, ID: d.ID, Name: d.Name, Arguments: d.Arguments})
 	}
 	if f := l.Failure; f != nil {
 		if f.Kind == kindUnknown {

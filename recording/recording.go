@@ -20,6 +20,7 @@ import (
 	"tpsrace/buildinfo"
 	"tpsrace/config"
 	"tpsrace/probes"
+	"tpsrace/workload"
 )
 
 // Schema is the format this package writes. Readers accept any recording of
@@ -49,6 +50,9 @@ type Header struct {
 	Concurrency int             `json:"concurrency"`
 	Simulated   bool            `json:"simulated"`
 	Providers   []Provider      `json:"providers"`
+	// Workload is what was raced, with its settings (the tool a tool-call
+	// race offered); absent for chat and in recordings from before it.
+	Workload *workload.Workload `json:"workload,omitempty"`
 }
 
 // Provider is one raced provider. API keys and headers (which may carry
@@ -73,6 +77,10 @@ func NewHeader(cfg *config.Config, concurrency int, startedAt time.Time) Header 
 		Providers: []Provider{}}
 	for _, p := range cfg.Providers {
 		h.Providers = append(h.Providers, Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.RedactedURL(), Price: p.Price})
+	}
+	if !cfg.Workload.Is(workload.Chat) {
+		w := cfg.Workload
+		h.Workload = &w
 	}
 	return h
 }
@@ -104,6 +112,9 @@ func (r *Recording) Report() benchdoc.Input {
 func (r *Recording) config() *config.Config {
 	h := r.Header
 	cfg := &config.Config{Prompt: h.Prompt, MaxTokens: h.MaxTokens, Simulated: h.Simulated}
+	if h.Workload != nil {
+		cfg.Workload = *h.Workload
+	}
 	for _, p := range h.Providers {
 		cfg.Providers = append(cfg.Providers, config.Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.BaseURL, Price: p.Price})
 	}

@@ -19,6 +19,7 @@ type generation struct {
 	created      int64
 	promptTokens int
 	includeUsage bool
+	calls        []toolEvent // the answer is these tool calls (after any reasoning); nil: text
 
 	start           time.Time // receipt: every offset counts from here
 	next            int       // scheduled tokens sent so far (index of the next)
@@ -46,6 +47,7 @@ func (h *handler) begin(ctx context.Context, req chatRequest, s Schedule, prompt
 		created:      time.Now().Unix(),
 		promptTokens: promptTokens,
 		includeUsage: req.StreamOptions.IncludeUsage,
+		calls:        req.calls(s),
 		start:        time.Now(),
 	}
 }
@@ -134,6 +136,10 @@ func (g *generation) stream(ctx context.Context, w http.ResponseWriter) {
 	out.flush()
 	if g.s.Fault == FaultNobody {
 		<-ctx.Done()
+		return
+	}
+	if g.calls != nil {
+		g.streamCalls(ctx, out)
 		return
 	}
 

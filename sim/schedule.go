@@ -66,6 +66,7 @@ type Schedule struct {
 	Fault          string        // fault; "" = none
 	After          int           // after
 	RetryAfter     int           // retry_after, seconds; 0 = no header
+	Tool           string        // tool: the shape of a tool call, when the request offers a function; "" = split
 }
 
 var defaultSchedule = Schedule{
@@ -123,6 +124,7 @@ var keys = map[string]func(s *Schedule, v string) error{
 	"fault":          func(s *Schedule, v string) error { return parseEnum(v, &s.Fault, allFaults...) },
 	"after":          func(s *Schedule, v string) error { return parseInt(v, 0, &s.After) },
 	"retry_after":    func(s *Schedule, v string) error { return parseInt(v, 1, &s.RetryAfter) },
+	"tool":           func(s *Schedule, v string) error { return parseEnum(v, &s.Tool, toolShapes...) },
 }
 
 // ParseSchedule reads a "sim:..." model name (grammar in the package doc).

@@ -10,6 +10,7 @@ import (
 	"tpsrace/probes"
 	"tpsrace/tokens"
 	"tpsrace/ui/live"
+	"tpsrace/workload"
 )
 
 // phase is where the session's race stands.
@@ -38,9 +39,10 @@ type session struct {
 	slots       []int             // provider index → llama-server slots, 0 for unknown
 	notReady    []error           // provider index → why Prepare could not ready it
 	maxTokens   int
-	finishAt    int    // --finish-at N: figures race to N tokens
-	prompt      string // for the next race
-	concurrency int    // for the next race
+	finishAt    int                // --finish-at N: figures race to N tokens
+	prompt      string             // for the next race
+	tool        *workload.Function // the tool-call workload's function; nil otherwise
+	concurrency int                // for the next race
 
 	// The race on screen.
 	phase  phase
@@ -59,7 +61,7 @@ type session struct {
 
 func newSession(cfg *config.Config, concurrency int, preparing bool) *session {
 	s := &session{providers: slices.Clone(cfg.Providers), details: make([]string, len(cfg.Providers)),
-		maxTokens: cfg.MaxTokens, prompt: cfg.Prompt, concurrency: max(concurrency, 1)}
+		maxTokens: cfg.MaxTokens, prompt: cfg.Prompt, tool: cfg.Workload.Tool, concurrency: max(concurrency, 1)}
 	if preparing {
 		s.phase = phasePreparing
 	}
@@ -128,7 +130,7 @@ func (s *session) begin(retries int, clients *probes.Clients) probes.Race {
 	for k, i := range s.racing {
 		ready[k] = s.providers[i]
 	}
-	return probes.Race{Providers: ready, Request: probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens},
+	return probes.Race{Providers: ready, Request: probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens, Tool: s.tool},
 		Concurrency: s.conc, Retries: retries, Clients: clients}
 }
 
