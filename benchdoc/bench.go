@@ -14,6 +14,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/probes"
+	"tpsrace/timesync"
 	"tpsrace/tokens"
 	"tpsrace/workload"
 )
@@ -29,6 +30,8 @@ type Input struct {
 	Interrupted bool                // the user stopped it; the races hold what was measured
 	StartedAt   time.Time           // zero: the first race's release
 	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
+	StartAt     time.Time           // --start-at: the wall-clock instant of the release; zero without it
+	Clock       *timesync.State     // with --start-at: this machine's clock discipline
 }
 
 // Bench is the bench document. Field names and units are the JSON contract.
@@ -43,12 +46,16 @@ type Bench struct {
 	Interrupted bool       `json:"interrupted"`
 	Providers   []Provider `json:"providers"`
 	FinishAt    *int       `json:"finish_at"` // --finish-at N; null: ranked by output speed
+	Verdict     Verdict    `json:"verdict"`   // who is faster over the runs, and how sure (metrics.Decide)
+	// StartAt and Clock: with --start-at, the instant the race was released
+	// at and the clock's discipline ({"synchronised", "est_error_ms"}); absent without.
+	StartAt *time.Time      `json:"start_at,omitempty"`
+	Clock   *timesync.State `json:"clock,omitempty"`
 	// Workload is what was raced (workload.Names); absent for chat, so a
 	// chat document reads as before. Tool is the function a tool-call race
 	// offered, whose schema "valid" means.
 	Workload string             `json:"workload,omitempty"`
 	Tool     *workload.Function `json:"tool,omitempty"`
-	Verdict  Verdict            `json:"verdict"` // who is faster over the runs, and how sure (metrics.Decide)
 
 	// runs are each provider's figures per run, the verdict's input
 	// (Contenders): a document read back from JSON has none.
@@ -100,12 +107,26 @@ type Run struct {
 	TokensPerEvent *float64      `json:"tokens_per_event"`
 	ITLms          *Percentiles3 `json:"itl_ms"`
 	ServerTPS      *float64      `json:"server_tps"`
-	CostUSD        *float64      `json:"cost_usd"`
-	PhasesMS       Phases        `json:"phases_ms"`
-	TimeToNms      *float64      `json:"time_to_n_ms"`        // --finish-at N: time to N tokens; null without it or when stopped short
-	StoppedShort   bool          `json:"stopped_short"`       // --finish-at N: the stream ended before N tokens
-	Workload       string        `json:"workload,omitempty"`  // as the document's; absent for chat
-	ToolCall       *ToolCall     `json:"tool_call,omitempty"` // tool-call workload: the stream's call
+	// ServerPromptTPS: llama.cpp's prompt (prefill) speed, timings.prompt_per_second.
+	ServerPromptTPS *float64 `json:"server_prompt_tps"`
+	// CachedPromptTokens: prompt tokens the provider served from its cache;
+	// null when it reported no cache figure.
+	CachedPromptTokens *int      `json:"cached_prompt_tokens"`
+	Served             Served    `json:"served"`
+	CostUSD            *float64  `json:"cost_usd"`
+	PhasesMS           Phases    `json:"phases_ms"`
+	TimeToNms          *float64  `json:"time_to_n_ms"`        // --finish-at N: time to N tokens; null without it or when stopped short
+	StoppedShort       bool      `json:"stopped_short"`       // --finish-at N: the stream ended before N tokens
+	Workload           string    `json:"workload,omitempty"`  // as the document's; absent for chat
+	ToolCall           *ToolCall `json:"tool_call,omitempty"` // tool-call workload: the stream's call
+}
+
+// Served is who the response says answered (probes.Served); null where no
+// chunk said.
+type Served struct {
+	Model       *string `json:"model"`              // the response's "model"
+	Fingerprint *string `json:"system_fingerprint"` // "system_fingerprint"
+	Provider    *string `json:"provider"`           // OpenRouter's upstream provider
 }
 
 // ToolCall is a stream's call (metrics.ToolCall): first_ms, release to the
@@ -196,6 +217,9 @@ func Build(in Input) *Bench {
 		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted}
 	if in.FinishAt > 0 {
 		b.FinishAt = ptr(in.FinishAt)
+	}
+	if !in.StartAt.IsZero() {
+		b.StartAt, b.Clock = ptr(in.StartAt.UTC()), in.Clock
 	}
 	if !cfg.Workload.Is(workload.Chat) {
 		b.Workload, b.Tool = cfg.Workload.Name, cfg.Workload.Tool
@@ -324,6 +348,13 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 	if f.HasServerTPS {
 		r.ServerTPS = ptr(tps(f.ServerTPS))
 	}
+	if f.HasServerPromptTPS {
+		r.ServerPromptTPS = ptr(tps(f.ServerPromptTPS))
+	}
+	if f.HasCachedPromptTokens {
+		r.CachedPromptTokens = ptr(f.CachedPromptTokens)
+	}
+	r.Served = Served{nonEmpty(res.Served.Model), nonEmpty(res.Served.Fingerprint), nonEmpty(res.Served.Provider)}
 	if f.HasCost {
 		r.CostUSD = ptr(usd8(f.CostUSD))
 	}
@@ -372,3 +403,11 @@ func msIf(d time.Duration) *float64 {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// nonEmpty is s, or nil (JSON null) for "".
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}

@@ -23,6 +23,7 @@ import (
 // leaderboard (table, json, csv or markdown).
 type benchCmd struct {
 	race   raceFlags
+	fleet  fleetFlags
 	runs   int
 	format string
 	out    string
@@ -36,6 +37,7 @@ var errAllFailed = errors.New("every stream failed (see the report)")
 func (c *benchCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace bench", flag.ContinueOnError)
 	c.race.register(fs)
+	c.fleet.register(fs)
 	fs.IntVar(&c.runs, "runs", 1, "races to run one after another")
 	fs.StringVar(&c.format, "format", "table", "output: "+strings.Join(report.Formats, ", "))
 	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout (checked before any request)")
@@ -58,15 +60,18 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if err := checkFormat(c.format); err != nil {
 		return err
 	}
+	if c.fleet.startAt != "" && c.runs > 1 {
+		return usageError{fmt.Errorf("--start-at releases one race at one instant; --runs %d would start the others unsynchronised (run again with a new --start-at)", c.runs)}
+	}
+	if err := c.fleet.resolve(time.Now(), stderr); err != nil {
+		return err
+	}
 	if c.finish < 0 {
 		return usageError{fmt.Errorf("--finish-at must not be negative, got %d", c.finish)}
 	}
 	for flag, path := range map[string]string{"--out": c.out, "--record": c.record} {
-		if path == "" {
-			continue
-		}
-		if err := checkWritable(path); err != nil {
-			return usageError{fmt.Errorf("%s %s: cannot write it: %w (nothing was sent)", flag, path, err)}
+		if err := checkOutput(flag, path, "nothing was sent"); err != nil {
+			return err
 		}
 	}
 	s, race, err := c.race.startHeadless(ctx, c.runs, stderr)
@@ -75,10 +80,21 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	defer s.close()
 
-	in := benchdoc.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now(), FinishAt: c.finish}
+	if err := c.fleet.stillAhead(time.Now()); err != nil {
+		return err
+	}
+	race.StartAt = c.fleet.start
+	if !c.fleet.start.IsZero() {
+		fmt.Fprintf(stderr, "%s: release at %s (in %s), clock %s\n", c.fleet.probeName, c.fleet.start.UTC().Format(time.RFC3339Nano),
+			time.Until(c.fleet.start).Round(time.Millisecond), c.fleet.clock)
+	}
+	in := benchdoc.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now(), FinishAt: c.finish, StartAt: c.fleet.start}
+	if !c.fleet.start.IsZero() {
+		in.Clock = &c.fleet.clock
+	}
 	var rec *recording.Writer
 	if c.record != "" {
-		if rec, err = recording.Create(c.record, recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt), s.cfg); err != nil {
+		if rec, err = recording.Create(c.record, c.fleet.header(recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt)), s.cfg); err != nil {
 			return err
 		}
 	}

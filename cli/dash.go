@@ -24,6 +24,7 @@ const saveDir = "."
 // dashCmd is `tpsrace`: the live race dashboard.
 type dashCmd struct {
 	race    raceFlags
+	fleet   fleetFlags
 	theme   string
 	present bool
 	record  string
@@ -34,6 +35,7 @@ type dashCmd struct {
 func (c *dashCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace", flag.ContinueOnError)
 	c.race.register(fs)
+	c.fleet.register(fs)
 	fs.StringVar(&c.theme, "theme", "", "colours: dark, light (for a white background) or high-contrast (default: by the terminal's background)")
 	fs.BoolVar(&c.present, "present", false, "presenter mode: 3-2-1 countdown, big tok/s, podium; provider names only; high contrast unless --theme")
 	fs.IntVar(&c.finish, "finish-at", 0, "finish line at N output tokens: the leaderboard ranks by the time to N (streams that stop short are named)")
@@ -58,13 +60,16 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return usageError{fmt.Errorf("--theme: %w", err)}
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("unknown command %q (want bench, watch, report, check or sim; see tpsrace help)", fs.Arg(0))}
+		return unknownCommand(fs.Arg(0))
 	}
 	if err := checkDirWritable(saveDir); err != nil {
 		return usageError{fmt.Errorf("the dashboard saves races (s) in this folder, and cannot write it: %w; run it from a folder you can write", err)}
 	}
 	if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
 		return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts and pipes use: tpsrace bench --format json")}
+	}
+	if err := c.fleet.resolve(time.Now(), stderr); err != nil {
+		return err
 	}
 	s, err := c.race.load(ctx, stderr)
 	if err != nil {
@@ -86,7 +91,8 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return found
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: saveDir,
-		Theme: palette, Present: c.present, Warm: c.race.warm, Prepare: prepare, Save: saveJSON, Record: saveRecording, RecordPath: c.record, Heats: c.heats, FinishAt: c.finish})
+		Theme: palette, Present: c.present, Warm: c.race.warm, Prepare: prepare, Save: saveJSON, Record: c.fleet.saveRecording, RecordPath: c.record, Heats: c.heats, FinishAt: c.finish,
+		StartAt: c.fleet.start, Note: c.fleet.note()})
 }
 
 // saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.
@@ -97,4 +103,10 @@ func saveJSON(w io.Writer, cfg *config.Config, concurrency int, races [][][]prob
 // saveRecording writes the dashboard's races as a recording (tpsrace replay).
 func saveRecording(path string, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
 	return recording.WriteFile(path, recording.NewHeader(cfg, concurrency, time.Time{}), cfg, races, interrupted)
+}
+
+// saveRecording writes the dashboard's races as a recording that names
+// its probe and, with --start-at, its instant and clock.
+func (f *fleetFlags) saveRecording(path string, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
+	return recording.WriteFile(path, f.header(recording.NewHeader(cfg, concurrency, time.Time{})), cfg, races, interrupted)
 }

@@ -20,18 +20,17 @@ func TestHelp(t *testing.T) {
 		args []string
 		want []string
 	}{
-		{[]string{"--help"}, []string{"tpsrace bench [flags]", "tpsrace version", "Dashboard flags:", "-concurrency", "-only"}},
+		{[]string{"--help"}, []string{"tpsrace bench [flags]", "tpsrace version", "tpsrace replay FILE [flags]", "Example:", "Dashboard flags:", "-concurrency", "-only"}},
 		{[]string{"-h"}, []string{"Dashboard flags:", "-prompt"}},
 		{[]string{"help"}, []string{"tpsrace help [COMMAND]", "Dashboard flags:"}},
-		{[]string{"help", "bench"}, []string{"tpsrace bench [flags]:", "-format", "-runs", "-out"}},
-		{[]string{"bench", "-h"}, []string{"tpsrace bench [flags]:", "-format"}},
-		{[]string{"help", "sim"}, []string{"tpsrace sim [flags]:", "-addr", "-slots"}},
-		{[]string{"help", "version"}, []string{"tpsrace version (or --version)"}},
-		{[]string{"help", "watch"}, []string{"tpsrace watch [flags]:", "-interval", "-metrics-addr", "-probe-name", "-history", "-log-format", "-grace"}},
-		{[]string{"watch", "-h"}, []string{"tpsrace watch [flags]:"}},
-		{[]string{"help", "report"}, []string{"tpsrace report FILE…", "--compare A.json B.json", "-format", "-out"}},
-		{[]string{"report", "a.json", "-h"}, []string{"tpsrace report FILE…"}},
-		{[]string{"help", "check"}, []string{"tpsrace check [flags]:", "-config", "-only"}},
+		{[]string{"help", "bench"}, []string{"Usage: tpsrace bench [flags]\n", "Example:\n  tpsrace bench ", "-format", "-runs", "-out"}},
+		{[]string{"help", "sim"}, []string{"Usage: tpsrace sim [flags]\n", "-addr", "-slots"}},
+		{[]string{"help", "version"}, []string{"Usage: tpsrace version\n", "tpsrace --version"}},
+		{[]string{"help", "watch"}, []string{"Usage: tpsrace watch [flags]\n", "-interval", "-metrics-addr", "-probe-name", "-history", "-log-format", "-grace"}},
+		{[]string{"report", "a.json", "-h"}, []string{"Usage: tpsrace report FILE… [flags]\n", "--compare A.json B.json", "-format", "-out"}},
+		{[]string{"help", "check"}, []string{"Usage: tpsrace check [flags]\n", "-config", "-only"}},
+		{[]string{"help", "replay"}, []string{"Usage: tpsrace replay FILE [flags]\n", "Example:\n  tpsrace replay ", "-bench", "-cast"}},
+		{[]string{"help", "help"}, []string{"Usage: tpsrace help [COMMAND]\n", "Example:\n  tpsrace help bench"}},
 	} {
 		code, out, errOut := run(t, t.TempDir(), tc.args...)
 		if code != 0 || errOut != "" {
@@ -43,30 +42,57 @@ func TestHelp(t *testing.T) {
 			}
 		}
 	}
-	if code, out, errOut := run(t, t.TempDir(), "bench", "--bogus"); code != 2 || out != "" || !strings.Contains(errOut, "tpsrace help bench") {
-		t.Errorf("bad flag: exit %d, stdout %q, stderr %q: want 2, a pointer to the help and no help dump", code, out, errOut)
+}
+
+// Every command answers help CMD and CMD --help alike: a usage line, what it
+// does, an example.
+func TestEveryCommandHasHelp(t *testing.T) {
+	for _, c := range commands() {
+		code, viaHelp, errOut := run(t, t.TempDir(), "help", c.name)
+		if code != 0 || errOut != "" || !strings.HasPrefix(viaHelp, "Usage: tpsrace "+c.name) || !strings.Contains(viaHelp, "\nExample:\n  tpsrace ") {
+			t.Errorf("help %s: exit %d, stderr %q, stdout:\n%s\nwant a usage line and an example", c.name, code, errOut, viaHelp)
+		}
+		if c.flags == nil {
+			continue
+		}
+		code, viaFlag, errOut := run(t, t.TempDir(), c.name, "--help")
+		if code != 0 || errOut != "" || viaFlag != viaHelp {
+			t.Errorf("%s --help: exit %d, stderr %q, stdout:\n%s\nwant what help %s prints", c.name, code, errOut, viaFlag, c.name)
+		}
 	}
 }
 
-// A mistyped --only says which names exist and the nearest, and nothing
-// else; when the simulated providers race, it says so, why, and their names.
-func TestOnlySuggestsTheClosestName(t *testing.T) {
-	dir := t.TempDir()
-	write(t, dir, "providers.yaml", "providers:\n  - name: groq\n    base_url: https://api.groq.com/openai/v1\n    api_key: ${TPSRACE_TEST_UNSET_KEY}\n    model: m\n"+
-		"  - name: cerebras\n    base_url: https://api.cerebras.ai/v1\n    api_key: ${TPSRACE_TEST_UNSET_KEY}\n    model: m\n")
-	code, out, errOut := run(t, dir, "bench", "--only", "grok")
-	want := `tpsrace: --only: no provider named "grok": providers.yaml's providers are groq (skipped: TPSRACE_TEST_UNSET_KEY is not set), ` +
-		`cerebras (skipped: TPSRACE_TEST_UNSET_KEY is not set); with none of them the built-in SIMULATED providers race: sim-wafer, sim-lpu, sim-gpu, sim-laptop; did you mean groq?` + "\n"
-	if code != 2 || out != "" || errOut != want {
-		t.Errorf("exit %d, stdout %q, stderr:\n%q\nwant 2 and only:\n%q", code, out, errOut, want)
+// Refusals of the command line: what and why, the nearest valid name, the
+// valid ones, exit 2, nothing on stdout.
+func TestCommandLineRefusals(t *testing.T) {
+	const commandList = "The commands are bench, sim, watch, report, check, replay, version, help; without one tpsrace opens the dashboard (see: tpsrace help)"
+	for _, tc := range []struct {
+		args []string
+		want string // all of stderr
+	}{
+		{[]string{"bnech"}, `tpsrace: unknown command "bnech"; did you mean bench? ` + commandList},
+		{[]string{"replya", "x.tpsr"}, `tpsrace: unknown command "replya"; did you mean replay? ` + commandList},
+		{[]string{"frobnicate"}, `tpsrace: unknown command "frobnicate". ` + commandList},
+		{[]string{"--concurrency", "2", "bnech"}, `tpsrace: unknown command "bnech"; did you mean bench? ` + commandList},
+		{[]string{"help", "bnech"}, `tpsrace: unknown command "bnech"; did you mean bench? ` + commandList},
+		{[]string{"help", "bench", "sim"}, `tpsrace: help takes one COMMAND, got ["bench" "sim"] (see: tpsrace help help)`},
+		{[]string{"version", "x"}, `tpsrace: version takes no arguments, got ["x"] (see: tpsrace help version)`},
+		{[]string{"--concurency", "4"}, "tpsrace: unknown flag --concurency; did you mean --concurrency? The flags are --"},
+		{[]string{"sim", "--bogus"}, "tpsrace: unknown flag --bogus. The flags are --accept-delay, --addr, --load-time, --slots (see: tpsrace help sim)"},
+		{[]string{"bench", "--fromat", "json"}, "tpsrace: unknown flag --fromat; did you mean --format? The flags are --"},
+		{[]string{"bench", "--concurrency", "many"}, `tpsrace: invalid value "many" for --concurrency: parse error (see: tpsrace help bench)`},
+		{[]string{"bench", "--out"}, "tpsrace: --out needs a value (see: tpsrace help bench)"},
+		{[]string{"report", "--out", "/nonexistent/r.md", "a.json"}, "tpsrace: --out /nonexistent/r.md: cannot write it: no such file or directory (no file was read)"},
+		{[]string{"watch", "--history", "/nonexistent/h.jsonl"}, "tpsrace: --history /nonexistent/h.jsonl: cannot write it: no such file or directory (nothing was started)"},
+	} {
+		code, out, errOut := run(t, t.TempDir(), tc.args...)
+		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr:\n%q\nwant 2 and a line starting:\n%q", tc.args, code, out, errOut, tc.want)
+		}
 	}
-	code, _, errOut = run(t, t.TempDir(), "bench", "--only", "grok")
-	want = `tpsrace: --only: no provider named "grok": no providers.yaml here, so the built-in SIMULATED providers race: sim-wafer, sim-lpu, sim-gpu, sim-laptop` + "\n"
-	if code != 2 || errOut != want {
-		t.Errorf("no providers.yaml: exit %d, stderr:\n%q\nwant 2 and only:\n%q", code, errOut, want)
-	}
-	code, _, errOut = run(t, t.TempDir(), "bench", "--only", "sim-wafr")
-	if code != 2 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "did you mean sim-wafer?") {
-		t.Errorf("exit %d, stderr %q: want 2, the suggestion and no other line", code, errOut)
+	// The list of flags is every flag, and the pointer to help has no stray space.
+	_, _, errOut := run(t, t.TempDir(), "--concurency", "4")
+	if !strings.Contains(errOut, "--max-tokens, ") || !strings.HasSuffix(errOut, " (see: tpsrace help)\n") {
+		t.Errorf("stderr %q: want every dashboard flag and (see: tpsrace help)", errOut)
 	}
 }

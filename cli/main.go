@@ -28,26 +28,20 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	// may act on the terminal.
 	stderr = safetext.Writer{W: stderr}
 	var err error
-	switch {
-	case len(args) > 0 && args[0] == "bench":
-		err = (&benchCmd{}).run(ctx, args[1:], stdout, stderr)
-	case len(args) > 0 && args[0] == "watch":
-		err = (&watchCmd{}).run(ctx, args[1:], stdout, stderr)
-	case len(args) > 0 && args[0] == "report":
-		err = (&reportCmd{}).run(ctx, args[1:], stdout, stderr)
-	case len(args) > 0 && args[0] == "check":
-		err = (&checkCmd{}).run(ctx, args[1:], stdout, stderr)
-	case len(args) > 0 && args[0] == "replay":
-		err = (&replayCmd{}).run(ctx, args[1:], stdout, stderr)
-	case len(args) > 0 && args[0] == "sim":
-		err = (&simCmd{}).run(ctx, args[1:], stdout, stderr)
-	case len(args) > 0 && (args[0] == "version" || args[0] == "--version" || args[0] == "-version"):
+	name := ""
+	if len(args) > 0 {
+		name = args[0]
+	}
+	switch cmd, ok := findCommand(name); {
+	case ok:
+		err = cmd.run(ctx, args[1:], stdout, stderr)
+	case name == "--version" || name == "-version":
 		version(stdout)
 		return 0
-	case len(args) > 0 && args[0] == "help":
-		err = help(strings.Join(args[1:], " "), stdout)
-	default:
+	case name == "" || strings.HasPrefix(name, "-"):
 		err = (&dashCmd{}).run(ctx, args, stdout, stderr)
+	default:
+		err = unknownCommand(name)
 	}
 	if errors.Is(err, errInterrupted) {
 		fmt.Fprintln(stderr, "tpsrace: interrupted")

@@ -23,6 +23,19 @@ const maxConcurrency = 1024
 // a paid provider may cost, before it sends anything.
 const costNoticeAbove = 64
 
+// checkOutput refuses, before any work, an output path (named by flag) that
+// cannot be written; done says what has not happened yet ("nothing was
+// sent"). An empty path is no output.
+func checkOutput(flag, path, done string) error {
+	if path == "" {
+		return nil
+	}
+	if err := checkWritable(path); err != nil {
+		return usageError{fmt.Errorf("%s %s: cannot write it: %w (%s)", flag, path, err, done)}
+	}
+	return nil
+}
+
 // checkWritable says why path cannot be written (nil when it can), so a paid
 // race is never measured only to be lost. It leaves an existing file as it
 // was and removes a file it had to create.

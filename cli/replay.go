@@ -2,9 +2,11 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -33,16 +35,11 @@ type replayCmd struct {
 	theme   string
 }
 
-func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func (c *replayCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "Usage: tpsrace replay FILE [flags]   (FILE: a recording, tpsrace.race/v1; see docs/RECORDING.md)")
-		fs.PrintDefaults()
-	}
 	fs.BoolVar(&c.bench, "bench", false, "print the bench report of the recorded races instead of showing the dashboard")
 	fs.StringVar(&c.format, "format", "table", "with --bench: "+strings.Join(report.Formats, ", "))
-	fs.StringVar(&c.out, "out", "", "with --bench: write the report to this file instead of stdout")
+	fs.StringVar(&c.out, "out", "", "with --bench: write the report to this file instead of stdout (checked before the recording is read)")
 	fs.StringVar(&c.cast, "cast", "", "render the dashboard replay into this asciicast v2 file (asciinema play) instead of showing it")
 	fs.StringVar(&c.size, "size", "120x40", "with --cast: the terminal size, WIDTHxHEIGHT")
 	fs.Float64Var(&c.speed, "speed", 1, "with --cast: playback speed (2 = twice as fast)")
@@ -50,7 +47,11 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	fs.BoolVar(&c.present, "present", false, "the dashboard (and --cast) in presenter mode, as tpsrace --present")
 	fs.StringVar(&c.theme, "theme", "", "the dashboard's colours, as tpsrace --theme")
 	fs.IntVar(&c.race, "race", 1, "the dashboard (and --cast) show this race of the recording (1 = the first)")
-	path, err := parseWithFile(fs, args)
+	return fs
+}
+
+func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	path, err := parseReplayArgs(c.flags(), args, stdout)
 	if err != nil {
 		return err
 	}
@@ -61,9 +62,22 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return usageError{fmt.Errorf("--theme: %w", err)}
 	}
+	width, height, err := c.castSize()
+	if err != nil {
+		return err
+	}
+	for flag, out := range map[string]string{"--out": c.out, "--cast": c.cast} {
+		if err := checkOutput(flag, out, "the recording was not read"); err != nil {
+			return err
+		}
+	}
 	rec, readErr := recording.Open(path)
-	if rec == nil {
-		return readErr
+	if rec == nil { // nothing to replay: a refusal, as a bad flag is
+		var pe *fs.PathError
+		if errors.As(readErr, &pe) {
+			return usageError{fmt.Errorf("cannot read the recording %s: %w", path, pe.Err)}
+		}
+		return usageError{readErr} // it names the file and the line
 	}
 	if readErr != nil {
 		// A broken file replays what it holds; the error says where it broke.
@@ -78,7 +92,7 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: max(c.finish, 0),
 			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON, Record: saveRecording}
 		if c.cast != "" {
-			return c.writeCast(opts, stderr)
+			return c.writeCast(opts, width, height, stderr)
 		}
 		if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
 			return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts use: tpsrace replay %s --bench", path)}
@@ -100,16 +114,21 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	return anyCompleted(b)
 }
 
-// writeCast renders the replay into c.cast, in 256 colours on a dark
-// background (plain text with NO_COLOR).
-func (c *replayCmd) writeCast(opts ui.Options, stderr io.Writer) error {
-	var width, height int
+// castSize checks --size and --speed, which only --cast reads, and returns
+// the cast's terminal size.
+func (c *replayCmd) castSize() (width, height int, err error) {
 	if _, err := fmt.Sscanf(c.size, "%dx%d", &width, &height); err != nil || width < 40 || height < 12 {
-		return usageError{fmt.Errorf("--size %q: want WIDTHxHEIGHT, at least 40x12 (e.g. 120x40)", c.size)}
+		return 0, 0, usageError{fmt.Errorf("--size %q: want WIDTHxHEIGHT, at least 40x12 (e.g. 120x40)", c.size)}
 	}
 	if c.speed < 0.1 || c.speed > 10 {
-		return usageError{fmt.Errorf("--speed %v: want 0.1 to 10", c.speed)}
+		return 0, 0, usageError{fmt.Errorf("--speed %v: want 0.1 to 10", c.speed)}
 	}
+	return width, height, nil
+}
+
+// writeCast renders the replay into c.cast, in 256 colours on a dark
+// background (plain text with NO_COLOR).
+func (c *replayCmd) writeCast(opts ui.Options, width, height int, stderr io.Writer) error {
 	profile := termenv.ANSI256
 	if os.Getenv("NO_COLOR") != "" {
 		profile = termenv.Ascii
@@ -138,20 +157,17 @@ func (c *replayCmd) pick(rec *recording.Recording) (*ui.Replay, error) {
 	return &ui.Replay{Results: rec.Races[c.race-1].Results, RecordedAt: rec.Header.RecordedAt, Made: rec.Header.Made()}, nil
 }
 
-// parseWithFile parses flags given before or after the one FILE argument.
-func parseWithFile(fs *flag.FlagSet, args []string) (string, error) {
-	if err := fs.Parse(args); err != nil {
-		return "", usageError{err}
+// parseReplayArgs parses flags given before or after the one FILE argument.
+func parseReplayArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (string, error) {
+	files, err := parseInterleaved(fs, args, stdout)
+	switch {
+	case err != nil:
+		return "", err
+	case len(files) == 0:
+		return "", usageError{errors.New("replay needs a FILE, the recording to replay (written by tpsrace bench --record FILE). " +
+			"Usage: tpsrace replay FILE [flags] (see: tpsrace help replay)")}
+	case len(files) > 1:
+		return "", usageError{fmt.Errorf("replay takes one FILE, got %d: %q (see: tpsrace help replay)", len(files), files)}
 	}
-	if fs.NArg() == 0 {
-		return "", usageError{fmt.Errorf("%s needs a FILE (a recording: tpsrace bench --record FILE)", fs.Name())}
-	}
-	path := fs.Arg(0)
-	if err := fs.Parse(fs.Args()[1:]); err != nil {
-		return "", usageError{err}
-	}
-	if fs.NArg() > 0 {
-		return "", usageError{fmt.Errorf("%s takes one FILE, got also %q", fs.Name(), fs.Args())}
-	}
-	return path, nil
+	return files[0], nil
 }

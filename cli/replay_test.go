@@ -9,6 +9,7 @@ import (
 
 	"tpsrace/buildinfo"
 	"tpsrace/sim"
+	"tpsrace/testenv"
 )
 
 // Record a bench against the simulator, stop the simulator, replay: the
@@ -82,8 +83,10 @@ func TestReplayBadInput(t *testing.T) {
 		stdout string
 		stderr string
 	}{
-		{[]string{"replay"}, 2, "", "tpsrace replay needs a FILE"},
-		{[]string{"replay", "missing.tpsr", "--bench"}, 1, "", "missing.tpsr: no such file"},
+		{[]string{"replay"}, 2, "", "tpsrace: replay needs a FILE, the recording to replay (written by tpsrace bench --record FILE). Usage: tpsrace replay FILE [flags] (see: tpsrace help replay)\n"},
+		{[]string{"replay", "missing.tpsr", "--bench"}, 2, "", "tpsrace: cannot read the recording missing.tpsr: no such file or directory\n"},
+		{[]string{"replay", "cut.tpsr", "--bench", "--out", "/nonexistent/r.md"}, 2, "", "--out /nonexistent/r.md: cannot write it: no such file or directory (the recording was not read)"},
+		{[]string{"replay", "cut.tpsr", "--cast", "/nonexistent/r.cast"}, 2, "", "--cast /nonexistent/r.cast: cannot write it"},
 		{[]string{"replay", "cut.tpsr", "--bench", "--format", "xml"}, 2, "", `--format "xml"`},
 		{[]string{"replay", "cut.tpsr", "--bench"}, 1, "INTERRUPTED", "cut.tpsr:line 4: the recording ends without its end line (cut short): it holds 1 race"},
 		{[]string{"replay", "cut.tpsr", "extra", "--bench"}, 2, "", "takes one FILE"},
@@ -108,15 +111,9 @@ func TestReplayCast(t *testing.T) {
 			t.Errorf("%q: exit %d (%s), want 2", bad, code, errOut)
 		}
 	}
-	asciinema, err := exec.LookPath("asciinema")
-	if err != nil {
-		t.Skip("asciinema is not installed (apt-get install asciinema): the cast was written but not read back by it")
-	}
+	asciinema := testenv.Require(t, "asciinema")
 	// asciinema 2.2 `cat` opens /dev/tty: script gives it one.
-	script, err := exec.LookPath("script")
-	if err != nil {
-		t.Skip("script (util-linux) is not installed: asciinema cat needs a terminal")
-	}
+	script := testenv.Require(t, "script")
 	out, err := exec.Command(script, "-qec", asciinema+" cat "+filepath.Join(dir, "race.cast"), "/dev/null").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "faster than") {
 		t.Fatalf("asciinema cat: %v\n%s", err, out)

@@ -47,6 +47,9 @@ func (c *reportCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	case len(files) == 0:
 		return usageError{errors.New("report needs at least one history or bench JSON file")}
 	}
+	if err := checkOutput("--out", c.out, "no file was read"); err != nil {
+		return err
+	}
 	var all [][]report.Record
 	for _, f := range files {
 		records, err := report.ReadRecords(f)

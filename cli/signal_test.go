@@ -1,14 +1,21 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
+	"tpsrace/sim"
+	"tpsrace/tokens"
 )
 
 // SIGTERM mid-race: bench cancels every stream, still writes what it
@@ -22,7 +29,7 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	url, requests := countingSim(t)
+	url, events := eventCountingSim(t)
 	cfg := write(t, dir, "p.yaml", "providers:\n  - name: endless\n    base_url: "+url+"\n    model: \"sim:ttft=10ms,tps=200,fault=endless\"\n")
 	out := filepath.Join(dir, "r.json")
 	cmd := exec.Command(bin, "bench", "--config", cfg, "--format", "json", "--out", out, "--concurrency", "3")
@@ -31,12 +38,15 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Stop it once every stream is under way (a busy machine may take a
-	// while to start the binary) and has streamed for a second.
-	for deadline := time.Now().Add(30 * time.Second); requests.Load() < 3 && time.Now().Before(deadline); {
-		time.Sleep(10 * time.Millisecond)
+	// Stop it once the simulator has sent every stream 100 events (a busy
+	// machine may take a while to start the binary): a point in the race
+	// fixed by what was streamed, not by a sleep.
+	for deadline := time.Now().Add(60 * time.Second); !events.each(3, 100); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("the simulator did not send 3 streams 100 events each in 60s (sent %v); stderr:\n%s", events.counts(), stderr.String())
+		}
 	}
-	time.Sleep(time.Second)
 	cmd.Process.Signal(syscall.SIGTERM)
 	err := cmd.Wait()
 	if code := cmd.ProcessState.ExitCode(); code != 130 {
@@ -67,3 +77,63 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 		}
 	}
 }
+
+// streamEvents counts the SSE events the simulator has written, per request.
+type streamEvents struct {
+	mu   sync.Mutex
+	sent []int
+}
+
+// each reports whether at least streams requests have had n events each.
+func (e *streamEvents) each(streams, n int) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	enough := 0
+	for _, c := range e.sent {
+		if c >= n {
+			enough++
+		}
+	}
+	return enough >= streams
+}
+
+func (e *streamEvents) counts() []int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return slices.Clone(e.sent)
+}
+
+// eventCountingSim serves the simulator and counts what it streams.
+func eventCountingSim(t *testing.T) (string, *streamEvents) {
+	t.Helper()
+	tokens.Warm() // as sim.Start does: the first stream must not wait for the vocabulary
+	events := &streamEvents{}
+	h := sim.NewHandler(sim.Options{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		events.mu.Lock()
+		i := len(events.sent)
+		events.sent = append(events.sent, 0)
+		events.mu.Unlock()
+		h.ServeHTTP(eventCounter{w, func(n int) {
+			events.mu.Lock()
+			events.sent[i] += n
+			events.mu.Unlock()
+		}}, r)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/v1", events
+}
+
+// eventCounter passes a response through, counting its "data:" lines; the
+// simulator's http.ResponseController finds Flush through Unwrap.
+type eventCounter struct {
+	http.ResponseWriter
+	add func(n int)
+}
+
+func (w eventCounter) Write(b []byte) (int, error) {
+	w.add(bytes.Count(b, []byte("data:")))
+	return w.ResponseWriter.Write(b)
+}
+
+func (w eventCounter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -32,11 +32,10 @@ type watchCmd struct {
 func (c *watchCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace watch", flag.ContinueOnError)
 	c.race.register(fs)
-	host, _ := os.Hostname()
 	fs.DurationVar(&c.interval, "interval", time.Minute, "time between race starts (each start moves by up to ±10%; races never overlap)")
 	fs.DurationVar(&c.grace, "grace", 10*time.Second, "on SIGTERM, how long the race in flight may finish before it is cancelled")
 	fs.StringVar(&c.metricsAddr, "metrics-addr", "127.0.0.1:9464", "address to serve /metrics and /healthz on")
-	fs.StringVar(&c.probeName, "probe-name", host, "the probe label: where this watcher runs (a region, a host)")
+	fs.StringVar(&c.probeName, "probe-name", defaultProbeName(), "the probe label: where this watcher runs (a region, a host)")
 	fs.StringVar(&c.history, "history", "", "append each race to this file as one JSON line (the fields of bench --format json)")
 	fs.StringVar(&c.logFormat, "log-format", "text", "log format on stderr: text or json")
 	return fs
@@ -55,6 +54,9 @@ func (c *watchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	if c.probeName == "" {
 		return usageError{errors.New("--probe-name must not be empty")}
+	}
+	if err := checkOutput("--history", c.history, "nothing was started"); err != nil {
+		return err
 	}
 	log, err := newLogger(c.logFormat, stderr)
 	if err != nil {

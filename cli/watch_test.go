@@ -23,6 +23,7 @@ import (
 
 	"tpsrace/report"
 	"tpsrace/sim"
+	"tpsrace/testenv"
 	"tpsrace/watch"
 )
 
@@ -92,13 +93,7 @@ func waitRaces(t *testing.T, base string, n int) {
 // buckets that hold the TTFTs the history recorded for that provider (the
 // same figure, two paths).
 func TestPrometheusScrapesWatch(t *testing.T) {
-	promBin, err := exec.LookPath("prometheus")
-	if err != nil {
-		if os.Getenv("CI") == "" {
-			t.Skip("prometheus is not installed (apt-get install prometheus); in CI (CI set) this test fails instead")
-		}
-		t.Fatal("CI is set but the prometheus binary is missing: .ci/run installs the Debian package prometheus")
-	}
+	promBin := testenv.Require(t, "prometheus")
 	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
 	if err != nil {
 		t.Fatal(err)

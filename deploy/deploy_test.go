@@ -8,25 +8,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"tpsrace/testenv"
 )
 
-// tool returns the path of a checker, skipping where it is absent; with
-// required set (the Prometheus tools, which .ci/run installs) CI fails instead.
-func tool(t *testing.T, name string, required bool) string {
-	t.Helper()
-	path, err := exec.LookPath(name)
-	switch {
-	case err == nil:
-		return path
-	case required && os.Getenv("CI") != "":
-		t.Fatalf("CI is set but %s is missing (.ci/run installs the Debian package prometheus)", name)
-	}
-	t.Skipf("%s is not installed: skipping its check of deploy/", name)
-	return ""
-}
-
 func TestPrometheusConfigAndRules(t *testing.T) {
-	out, err := exec.Command(tool(t, "promtool", true), "check", "config", "prometheus/prometheus.yml").CombinedOutput()
+	out, err := exec.Command(testenv.Require(t, "promtool"), "check", "config", "prometheus/prometheus.yml").CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "3 rules found") {
 		t.Errorf("promtool check config: %v\n%s", err, out)
 	}
@@ -35,7 +21,7 @@ func TestPrometheusConfigAndRules(t *testing.T) {
 // systemd-analyze reports unknown keys and bad values without failing, so
 // any output is a failure. The binary is swapped for one that exists here.
 func TestSystemdUnitVerifies(t *testing.T) {
-	bin := tool(t, "systemd-analyze", false)
+	bin := testenv.Require(t, "systemd-analyze")
 	raw, err := os.ReadFile("systemd/tpsrace-watch.service")
 	if err != nil {
 		t.Fatal(err)

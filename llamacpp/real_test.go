@@ -13,12 +13,13 @@ import (
 	"tpsrace/llamacpp/llamacpptest"
 	"tpsrace/metrics"
 	"tpsrace/probes"
+	"tpsrace/testenv"
 )
 
 // startReal starts a real llama-server ($TPSRACE_LLAMA_SERVER, or
 // llama-server in PATH) on the tiny model with that many slots, and stops
 // it when the test ends. With no llama-server the test skips, or fails
-// under CI=true (llamacpptest.Missing).
+// under CI (testenv.Missing).
 func startReal(t *testing.T, ctx context.Context, slots string) (config.Provider, *Server) {
 	t.Helper()
 	t.Setenv("TMPDIR", t.TempDir()) // for the server's log
@@ -29,7 +30,7 @@ func startReal(t *testing.T, ctx context.Context, slots string) (config.Provider
 		Args: []string{"-c", "2048", "--parallel", slots, "--threads", "1"}, Timeout: config.DefaultTimeouts,
 	}
 	if reason := Check(ctx, p); reason != "" {
-		llamacpptest.Missing(t, reason)
+		testenv.Missing(t, "llama-server", reason)
 	}
 	srv, err := Start(ctx, p, nil)
 	if err != nil {

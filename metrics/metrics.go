@@ -81,6 +81,16 @@ type Figures struct {
 	// ServerTPS: the server's own generation speed (llama.cpp timings), when it reports one.
 	ServerTPS    float64
 	HasServerTPS bool
+	// ServerPromptTPS: the server's own prompt (prefill) speed, llama.cpp's
+	// timings.prompt_per_second, when it reports one.
+	ServerPromptTPS    float64
+	HasServerPromptTPS bool
+
+	// CachedPromptTokens: prompt tokens the provider says it served from
+	// its cache (CachedPrompt); HasCachedPromptTokens false when it
+	// reported no cache figure at all.
+	CachedPromptTokens    int
+	HasCachedPromptTokens bool
 }
 
 // Compute returns the figures of one finished (or failed) stream.
@@ -131,7 +141,26 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 	if r.Timings != nil && r.Timings.PredictedPerSecond > 0 {
 		f.ServerTPS, f.HasServerTPS = r.Timings.PredictedPerSecond, true
 	}
+	if r.Timings != nil && r.Timings.PromptPerSecond > 0 {
+		f.ServerPromptTPS, f.HasServerPromptTPS = r.Timings.PromptPerSecond, true
+	}
+	f.CachedPromptTokens, f.HasCachedPromptTokens = CachedPrompt(r)
 	return f
+}
+
+// CachedPrompt is how many prompt tokens the provider says it served from
+// its cache: usage's prompt_tokens_details.cached_tokens (DeepSeek's
+// prompt_cache_hit_tokens), or llama.cpp's timings.cache_n, the larger when
+// both came. ok is false when the stream reported neither (llama.cpp's
+// timings always carry cache_n).
+func CachedPrompt(r *probes.Result) (tokens int, ok bool) {
+	if r.Usage != nil && r.Usage.CachedPromptTokens != nil {
+		tokens, ok = *r.Usage.CachedPromptTokens, true
+	}
+	if r.Timings != nil {
+		tokens, ok = max(tokens, r.Timings.CacheN), true
+	}
+	return tokens, ok
 }
 
 // OutputTPS is per-user output speed: the tokens after the first text event

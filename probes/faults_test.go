@@ -2,6 +2,7 @@ package probes_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -43,6 +44,9 @@ func TestFaultsAreResults(t *testing.T) {
 		{"fault=error,after=10", probes.KindStream, []string{"500"}, 10},
 		{"fault=event-error,after=10", probes.KindStream, []string{"tool_use_failed"}, 10},
 		{"fault=close,after=10", probes.KindNetwork, []string{"mid-stream after 10 tokens"}, 10},
+		// Four tokens an event: the message counts tokens, not events.
+		{"fault=close,after=12,chunk=4", probes.KindNetwork, []string{"mid-stream after 12 tokens"}, 12},
+		{"fault=stall,after=12,chunk=4", probes.KindTimeout, []string{"stalled 300ms after 12 tokens"}, 12},
 		{"fault=stall,after=10", probes.KindTimeout, []string{"stalled 300ms after 10 tokens"}, 10},
 		{"fault=nobody", probes.KindTimeout, []string{"stalled 300ms after 0 tokens"}, 0},
 		{"fault=endless", probes.KindTimeout, []string{"total time limit 3s"}, 0},
@@ -79,6 +83,39 @@ func TestFaultsAreResults(t *testing.T) {
 				t.Errorf("kept %d tokens of the partial answer, want %d", got, tc.tokens)
 			}
 		})
+	}
+}
+
+// A stream the user cancels says how many tokens it had delivered: the count
+// the lane shows, not the number of events (three tokens an event here).
+func TestCancelledCountsTokens(t *testing.T) {
+	url := startSim(t)
+	p := config.Provider{Name: "slow", Model: "sim:ttft=5ms,tps=30,tokens=300,chunk=3", BaseURL: url}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	updates := make(chan probes.Update)
+	done := make(chan probes.Result)
+	go func() {
+		done <- probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "hi", MaxTokens: 300}}.Run(ctx, updates)[0][0]
+	}()
+	events := 0
+	for u := range updates {
+		if u.Event != nil {
+			if events++; events == 2 {
+				cancel()
+			}
+		}
+		if u.Done != nil {
+			break
+		}
+	}
+	res := <-done
+	delivered := res.Events.TokensBefore(res.Events.Len())
+	if res.Events.Len() < 2 || delivered != 3*res.Events.Len() {
+		t.Fatalf("%d events of %d tokens, want 2 or more of 3 tokens each", res.Events.Len(), delivered)
+	}
+	if want := fmt.Sprintf("cancelled after %d tokens", delivered); res.Err == nil || !strings.Contains(res.Err.Error(), want) {
+		t.Errorf("err %v, want %q", res.Err, want)
 	}
 }
 

@@ -25,7 +25,7 @@ func FuzzStream(f *testing.F) {
 			if bytes.Equal(payload, []byte("[DONE]")) {
 				t.Fatalf("[DONE] passed on as a payload")
 			}
-			decodeChunk(payload)
+			decodeChunk(payload, &Served{})
 		}
 	})
 }

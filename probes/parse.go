@@ -109,7 +109,10 @@ func isSSEField(line []byte) bool {
 
 // chunk is the union of the streamed chunk shapes providers send.
 type chunk struct {
-	Choices []struct {
+	Model             firstText `json:"model"`
+	SystemFingerprint firstText `json:"system_fingerprint"`
+	Provider          firstText `json:"provider"` // OpenRouter: the upstream that served the route
+	Choices           []struct {
 		Index int `json:"index"`
 		Delta struct {
 			Content          content        `json:"content"`
@@ -125,6 +128,7 @@ type chunk struct {
 		Usage *wireUsage `json:"usage"`
 	} `json:"x_groq"`
 	Timings *struct {
+		CacheN             int     `json:"cache_n"`
 		PredictedN         int     `json:"predicted_n"`
 		PredictedMS        float64 `json:"predicted_ms"`
 		PredictedPerSecond float64 `json:"predicted_per_second"`
@@ -166,6 +170,10 @@ type wireUsage struct {
 	Details          *struct {
 		ReasoningTokens int `json:"reasoning_tokens"`
 	} `json:"completion_tokens_details"`
+	PromptDetails *struct {
+		CachedTokens *int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	PromptCacheHitTokens *int `json:"prompt_cache_hit_tokens"` // DeepSeek
 }
 
 // chunkJSON decodes chunks: the hot path of a stream, where json-iterator
@@ -179,9 +187,10 @@ var chunkJSON = jsoniter.ConfigCompatibleWithStandardLibrary
 // vocabulary needs no such step: it loads in well under a millisecond at the
 // first count, after that event's time is taken.)
 var warmCodecs = sync.OnceFunc(func() {
-	decodeChunk([]byte(`{"choices":[{"index":0,"delta":{"content":"x","reasoning_content":"y","reasoning":"z","refusal":"r",` +
-		`"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"stop"}],` +
-		`"usage":{"prompt_tokens":1,"completion_tokens_details":{"reasoning_tokens":1}},"x_groq":{"usage":{}},"timings":{}}`))
+	decodeChunk([]byte(`{"choices":[{"index":0,"delta":{"content":"x","reasoning_content":"y","reasoning":"z","refusal":"r",`+
+		`"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"stop"}],`+
+		`"usage":{"prompt_tokens":1,"completion_tokens_details":{"reasoning_tokens":1},"prompt_tokens_details":{"cached_tokens":1},"prompt_cache_hit_tokens":1},`+
+		`"x_groq":{"usage":{}},"timings":{},"model":"m","system_fingerprint":"f","provider":"p"}`), &Served{})
 })
 
 // delta is what one payload means for choice 0.
@@ -196,9 +205,10 @@ type delta struct {
 
 // decodeChunk parses one data payload. Only choice 0 is recorded (tpsrace
 // asks for one). Usage comes from top-level usage, else x_groq.usage: Groq
-// sends both, identical, and they must not be added.
-func decodeChunk(payload []byte) (delta, error) {
-	var c chunk
+// sends both, identical, and they must not be added. The fields of served
+// still empty take the payload's values (Served).
+func decodeChunk(payload []byte, served *Served) (delta, error) {
+	c := chunk{Model: firstText{&served.Model}, SystemFingerprint: firstText{&served.Fingerprint}, Provider: firstText{&served.Provider}}
 	if err := chunkJSON.Unmarshal(payload, &c); err != nil {
 		return delta{}, &Failure{Kind: KindProtocol, Message: "malformed event (not JSON): " + snippet(payload)}
 	}
@@ -235,7 +245,7 @@ func decodeChunk(payload []byte) (delta, error) {
 		d.Usage = u.normalise()
 	}
 	if t := c.Timings; t != nil {
-		d.Timings = &ServerTimings{t.PredictedN, t.PredictedMS, t.PredictedPerSecond, t.PromptN, t.PromptMS, t.PromptPerSecond}
+		d.Timings = &ServerTimings{t.PredictedN, t.PredictedMS, t.PredictedPerSecond, t.PromptN, t.PromptMS, t.PromptPerSecond, t.CacheN}
 	}
 	return d, nil
 }
@@ -248,11 +258,24 @@ func (u *wireUsage) normalise() *Usage {
 	if u.Details != nil {
 		out.ReasoningTokens = u.Details.ReasoningTokens
 	}
+	// DeepSeek sends both cache fields, equal; either alone counts.
+	for _, cached := range []*int{u.PromptCacheHitTokens, u.cachedTokens()} {
+		if cached != nil && (out.CachedPromptTokens == nil || *cached > *out.CachedPromptTokens) {
+			out.CachedPromptTokens = cached
+		}
+	}
 	if extra := u.TotalTokens - u.PromptTokens - u.CompletionTokens; u.TotalTokens > 0 && extra > 0 {
 		out.CompletionTokens += extra
 		out.ReasoningTokens = max(out.ReasoningTokens, extra)
 	}
 	return out
+}
+
+func (u *wireUsage) cachedTokens() *int {
+	if u.PromptDetails == nil {
+		return nil
+	}
+	return u.PromptDetails.CachedTokens
 }
 
 // jsonText is a JSON string's value; null, absent or a non-string reads as "".
@@ -277,6 +300,18 @@ func text(raw []byte) string {
 		return ""
 	}
 	return s
+}
+
+// firstText sets *dst to a string field's value unless it has one: every
+// chunk of a stream repeats its model and fingerprint, and only the first
+// is kept, so the others cost no copy.
+type firstText struct{ dst *string }
+
+func (f firstText) UnmarshalJSON(raw []byte) error {
+	if *f.dst == "" {
+		*f.dst = text(raw)
+	}
+	return nil
 }
 
 // content is delta.content: a string, or typed parts where

@@ -7,6 +7,7 @@ package probes
 import (
 	"context"
 	"net/http"
+	"runtime"
 	"sync"
 	"time"
 
@@ -39,6 +40,11 @@ type Race struct {
 	// any stream is let go (so before any update). It must not block: the
 	// streams wait for it.
 	OnRelease func(release time.Time)
+	// StartAt, when set, is the wall-clock instant of the release
+	// (--start-at): every request is built and waiting before it, as at
+	// the barrier, so that races on many hosts start together. An instant
+	// already past releases at once (the recorded release then says how late).
+	StartAt time.Time
 }
 
 // Clients keeps one HTTP client per provider, so connections are reused
@@ -133,6 +139,9 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	}
 	warmCodecs()
 	ready.Wait()
+	if !r.StartAt.IsZero() {
+		waitUntil(ctx, r.StartAt)
+	}
 	release = time.Now()
 	if r.OnRelease != nil {
 		r.OnRelease(release)
@@ -140,4 +149,27 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	close(start)
 	done.Wait()
 	return results
+}
+
+// spinBefore is how long before a start instant waitUntil stops sleeping
+// and polls the clock: a timer may fire a scheduler tick late, the poll
+// releases within microseconds of the instant.
+const spinBefore = 2 * time.Millisecond
+
+// waitUntil returns at the wall-clock instant at (at once when it is past),
+// or as soon as ctx ends: the streams then end at once with the
+// cancellation, as in any cancelled race.
+func waitUntil(ctx context.Context, at time.Time) {
+	if d := time.Until(at) - spinBefore; d > 0 {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return
+		}
+	}
+	for time.Now().Before(at) && ctx.Err() == nil {
+		runtime.Gosched()
+	}
 }

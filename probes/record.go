@@ -35,6 +35,10 @@ type Usage struct {
 	CompletionTokens int // includes reasoning, corrected where the provider excludes it
 	ReasoningTokens  int
 	TotalTokens      int
+	// CachedPromptTokens: prompt tokens the provider served from its cache
+	// (prompt_tokens_details.cached_tokens, DeepSeek's
+	// prompt_cache_hit_tokens); nil when it reported neither.
+	CachedPromptTokens *int
 }
 
 // ServerTimings is what llama-server reports about itself in `timings`.
@@ -45,6 +49,17 @@ type ServerTimings struct {
 	PromptN            int
 	PromptMS           float64
 	PromptPerSecond    float64
+	CacheN             int // prompt tokens reused from the server's KV cache, not evaluated
+}
+
+// Served is who the response says answered: the first value each field
+// took in the stream's chunks (of every attempt), "" where none carried it. A router may serve
+// another model than the one asked for (Model), a changed deployment shows
+// in Fingerprint, and OpenRouter names the upstream it routed to (Provider).
+type Served struct {
+	Model       string // the response's "model"
+	Fingerprint string // "system_fingerprint"
+	Provider    string // OpenRouter's "provider"
 }
 
 // Phases are connection milestones (net/http/httptrace), since release.
@@ -72,6 +87,7 @@ type Result struct {
 	Usage        *Usage        // nil when the provider reported none
 	FinishReason string        // last non-null finish_reason of choice 0
 	Timings      *ServerTimings
+	Served       Served
 	Phases       Phases
 	End          time.Duration // release to end of stream (or failure)
 	Err          error         // nil when the stream completed

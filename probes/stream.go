@@ -299,7 +299,7 @@ func (pb *probe) send(a *attempt, lim config.Timeouts, firstToken *time.Timer, r
 		if err != nil {
 			return err
 		}
-		d, err := decodeChunk(raw)
+		d, err := decodeChunk(raw, &res.Served)
 		if err != nil {
 			return err
 		}
@@ -336,7 +336,7 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 		if errors.As(cause, &f) {
 			return f
 		}
-		return &Failure{Kind: KindCancelled, Message: fmt.Sprintf("cancelled after %d tokens", res.Events.Len())}
+		return &Failure{Kind: KindCancelled, Message: fmt.Sprintf("cancelled after %d tokens", res.Events.TokensBefore(res.Events.Len()))}
 	}
 	var f *Failure
 	var apiErr *openai.APIError
@@ -358,7 +358,7 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 	case errors.Is(err, syscall.ECONNREFUSED):
 		f = &Failure{Kind: KindNetwork, Message: "connection refused", Hint: "is the server at " + config.RedactURL(pb.provider.BaseURL) + " running?"}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
-		f = &Failure{Kind: KindNetwork, Message: fmt.Sprintf("connection closed mid-stream after %d tokens", res.Events.Len())}
+		f = &Failure{Kind: KindNetwork, Message: fmt.Sprintf("connection closed mid-stream after %d tokens", res.Events.TokensBefore(res.Events.Len()))}
 	default:
 		var netErr net.Error
 		f = &Failure{Kind: KindNetwork, Message: err.Error()}

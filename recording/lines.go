@@ -39,6 +39,7 @@ type streamLine struct {
 	FinishReason string        `json:"finish_reason"`
 	Usage        *usageJSON    `json:"usage"`
 	Timings      *timingsJSON  `json:"timings"`
+	Served       servedJSON    `json:"served"` // who the response says answered
 	PhasesNS     phasesJSON    `json:"phases_ns"`
 	Failure      *failureJSON  `json:"failure"`
 	Retries      int           `json:"retries"`
@@ -68,6 +69,8 @@ type usageJSON struct {
 	CompletionTokens int `json:"completion_tokens"` // reasoning included, corrected as probes does
 	ReasoningTokens  int `json:"reasoning_tokens"`
 	TotalTokens      int `json:"total_tokens"`
+	// CachedPromptTokens: absent when the provider reported no cache figure.
+	CachedPromptTokens *int `json:"cached_prompt_tokens,omitempty"`
 }
 
 // timingsJSON is probes.ServerTimings (llama.cpp's own figures).
@@ -78,6 +81,14 @@ type timingsJSON struct {
 	PromptN            int     `json:"prompt_n"`
 	PromptMS           float64 `json:"prompt_ms"`
 	PromptPerSecond    float64 `json:"prompt_per_second"`
+	CacheN             int     `json:"cache_n"`
+}
+
+// servedJSON is probes.Served; each field absent when no chunk carried it.
+type servedJSON struct {
+	Model       string `json:"model,omitempty"`
+	Fingerprint string `json:"system_fingerprint,omitempty"`
+	Provider    string `json:"provider,omitempty"`
 }
 
 // phasesJSON: 0 means the phase did not happen (a reused connection has no DNS).
@@ -111,7 +122,7 @@ type endLine struct {
 func newStreamLine(race, provider int, r *probes.Result, redact func(string) string) streamLine {
 	l := streamLine{Type: typeStream, Race: race, Provider: provider, Stream: r.Stream, Unreleased: r.Release.IsZero(), SentNS: int64(r.Sent),
 		Events: make([]eventJSON, 0, r.Events.Len()), EndNS: int64(r.End), FinishReason: r.FinishReason,
-		Usage: (*usageJSON)(r.Usage), Timings: (*timingsJSON)(r.Timings), Retries: r.Retries, Interrupted: r.Interrupted, Price: r.Price,
+		Usage: (*usageJSON)(r.Usage), Timings: (*timingsJSON)(r.Timings), Served: servedJSON(r.Served), Retries: r.Retries, Interrupted: r.Interrupted, Price: r.Price,
 		PhasesNS: phasesJSON{int64(r.Phases.DNS), int64(r.Phases.Connected), int64(r.Phases.TLS), int64(r.Phases.WroteRequest), int64(r.Phases.FirstByte)},
 	}
 	for e := range r.Events.Values() {
@@ -132,7 +143,7 @@ func newStreamLine(race, provider int, r *probes.Result, redact func(string) str
 
 func (l *streamLine) result(p Provider, release time.Time) probes.Result {
 	r := probes.Result{Provider: p.Name, Model: p.Model, Stream: l.Stream, Release: release, Sent: time.Duration(l.SentNS),
-		Usage: (*probes.Usage)(l.Usage), FinishReason: l.FinishReason, Timings: (*probes.ServerTimings)(l.Timings), End: time.Duration(l.EndNS), Retries: l.Retries,
+		Usage: (*probes.Usage)(l.Usage), FinishReason: l.FinishReason, Timings: (*probes.ServerTimings)(l.Timings), Served: probes.Served(l.Served), End: time.Duration(l.EndNS), Retries: l.Retries,
 		Interrupted: l.Interrupted, Price: l.Price,
 		Phases: probes.Phases{DNS: time.Duration(l.PhasesNS.DNS), Connected: time.Duration(l.PhasesNS.Connected), TLS: time.Duration(l.PhasesNS.TLS),
 			WroteRequest: time.Duration(l.PhasesNS.WroteRequest), FirstByte: time.Duration(l.PhasesNS.FirstByte)},

@@ -5,11 +5,13 @@
 // tpsrace.race/v1, is JSON lines (gzip allowed) and is documented in
 // docs/RECORDING.md.
 //
-//	w, err := recording.Create("race.tpsr", recording.NewHeader(cfg, concurrency, startedAt))
+//	w, err := recording.Create("race.tpsr", recording.NewHeader(cfg, concurrency, startedAt), cfg)
 //	w.Race(results)            // after each race
 //	w.Close(interrupted)
 //
 //	rec, err := recording.Open("race.tpsr") // rec holds what was read even when err != nil
+//
+// Example (below) runs it.
 package recording
 
 import (
@@ -20,6 +22,7 @@ import (
 	"tpsrace/buildinfo"
 	"tpsrace/config"
 	"tpsrace/probes"
+	"tpsrace/timesync"
 	"tpsrace/workload"
 )
 
@@ -53,6 +56,27 @@ type Header struct {
 	// Workload is what was raced, with its settings (the tool a tool-call
 	// race offered); absent for chat and in recordings from before it.
 	Workload *workload.Workload `json:"workload,omitempty"`
+	// Probe is where the race ran (--probe-name, by default the host
+	// name); "" in recordings from before it, and in a merged race, whose
+	// probes are in Probes.
+	Probe string `json:"probe,omitempty"`
+	// StartAt is the wall-clock instant the first race was to be released
+	// at (--start-at), and Clock this machine's clock discipline then; both
+	// absent without --start-at. The race line's release is when it was.
+	StartAt *time.Time      `json:"start_at,omitempty"`
+	Clock   *timesync.State `json:"clock,omitempty"`
+	// Probes are the recordings a merged race joins (tpsrace merge), in
+	// the order of their lanes.
+	Probes []Probe `json:"probes,omitempty"`
+}
+
+// Probe is one host's part of a merged race: its name, when its race was
+// released by its own clock, when its first request left, and that clock's discipline.
+type Probe struct {
+	Name    string          `json:"name"`
+	Release time.Time       `json:"release"`
+	SentNS  int64           `json:"sent_ns"` // its earliest request after its release
+	Clock   *timesync.State `json:"clock"`
 }
 
 // Provider is one raced provider. API keys and headers (which may carry
@@ -63,6 +87,7 @@ type Provider struct {
 	Model   string        `json:"model"`
 	BaseURL string        `json:"base_url"`
 	Price   *config.Price `json:"price"`
+	Probe   string        `json:"probe,omitempty"` // in a merged race: the probe of this lane, named provider@probe
 }
 
 // Tool names the program in recordings' headers.
@@ -103,8 +128,12 @@ type Race struct {
 // Report is what the bench report needs of the recording; benchdoc.Build
 // of it gives exactly the live race's report.
 func (r *Recording) Report() benchdoc.Input {
-	return benchdoc.Input{Config: r.config(), Concurrency: r.Header.Concurrency, Races: r.results(),
-		Interrupted: r.Interrupted, StartedAt: r.Header.StartedAt}
+	in := benchdoc.Input{Config: r.config(), Concurrency: r.Header.Concurrency, Races: r.results(),
+		Interrupted: r.Interrupted, StartedAt: r.Header.StartedAt, Clock: r.Header.Clock}
+	if r.Header.StartAt != nil {
+		in.StartAt = *r.Header.StartAt
+	}
+	return in
 }
 
 // config is the race's config as far as a recording keeps it: enough for

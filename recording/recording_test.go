@@ -44,8 +44,8 @@ func simConfig(t *testing.T) *config.Config {
 	}
 	return &config.Config{Prompt: "Explain caches.", MaxTokens: 60, Simulated: true, Providers: []config.Provider{
 		p("alpha", "sim:tps=800,ttft=20ms,tokens=50", &config.Price{InputPerMTok: 0.5, OutputPerMTok: 1.5}),
-		p("thinker", "sim:tps=600,ttft=30ms,reasoning=15,tokens=40", nil),
-		p("llama", "sim:tps=500,ttft=10ms,tokens=30,timings=1,chunk=3", nil),
+		p("thinker", "sim:tps=600,ttft=30ms,reasoning=15,tokens=40,served=thinker-2025-01-01,route=Google", nil),
+		p("llama", "sim:tps=500,ttft=10ms,tokens=30,timings=1,chunk=3,cached=2", nil),
 		p("down", "sim:fault=503", nil),
 		p("cut", "sim:tps=500,ttft=10ms,tokens=40,fault=close,after=10", nil),
 	}}
@@ -126,7 +126,8 @@ func TestReplayEqualsLive(t *testing.T) {
 }
 
 // covers fails unless the race had what the equality must hold for:
-// reasoning, retries, server timings, costs and both kinds of failure.
+// reasoning, retries, server timings, costs, cached prompts, who served
+// and both kinds of failure.
 func covers(t *testing.T, b *benchdoc.Bench) {
 	t.Helper()
 	has := map[string]bool{}
@@ -136,12 +137,16 @@ func covers(t *testing.T, b *benchdoc.Bench) {
 			has["retries"] = has["retries"] || r.Retries > 0
 			has["server_tps"] = has["server_tps"] || r.ServerTPS != nil
 			has["cost"] = has["cost"] || r.CostUSD != nil
+			has["cached_prompt_tokens"] = has["cached_prompt_tokens"] || r.CachedPromptTokens != nil && *r.CachedPromptTokens > 0
+			has["served_provider"] = has["served_provider"] || r.Served.Provider != nil
+			has["server_prompt_tps"] = has["server_prompt_tps"] || r.ServerPromptTPS != nil
 			if r.ErrorKind != nil {
 				has[*r.ErrorKind] = true
 			}
 		}
 	}
-	for _, want := range []string{"reasoning", "retries", "server_tps", "cost", probes.KindHTTP, probes.KindNetwork} {
+	for _, want := range []string{"reasoning", "retries", "server_tps", "cost", "cached_prompt_tokens", "served_provider", "server_prompt_tps",
+		probes.KindHTTP, probes.KindNetwork} {
 		if !has[want] {
 			t.Errorf("the live race has no %s: the test no longer covers it", want)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"tpsrace/benchdoc"
 	"tpsrace/safetext"
+	"tpsrace/testenv"
 )
 
 // hostileWords are text a provider or a shared file could carry: each would
@@ -98,7 +99,7 @@ func inspect(t *testing.T, bin string, page []byte) inspected {
 // read as sent; with them, a model name longer than any column, and four
 // files of two setups, no table is wider than a 1280-pixel window.
 func TestHTMLReportIsInertAndFits(t *testing.T) {
-	bin := chromium(t)
+	bin := testenv.Require(t, "chromium")
 	records := append(testdataRecords(t, "history-eu-west.jsonl", "history-us-east.jsonl", "bench-c1.json", "bench-c4.json"), hostileRecords()...)
 	var page bytes.Buffer
 	if err := Summarise(records).WriteHTML(&page, records, []string{hostileWords[1] + ".jsonl"}); err != nil {

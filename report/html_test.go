@@ -12,23 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tpsrace/testenv"
 )
-
-// chromium returns the headless browser, skipping the test where it is
-// absent and CI is unset (in CI it must run).
-func chromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser"} {
-		if path, err := exec.LookPath(name); err == nil {
-			return path
-		}
-	}
-	if os.Getenv("CI") == "" {
-		t.Skip("chromium is not installed (apt-get install chromium); in CI (CI set) this test fails instead")
-	}
-	t.Fatal("CI is set but chromium is missing: .ci/run installs the Debian package chromium")
-	return ""
-}
 
 // openHeadless opens page in headless Chromium with one action (e.g.
 // --screenshot=FILE) and returns the page's console messages: Chromium logs
@@ -72,7 +57,7 @@ func runHeadless(t *testing.T, bin, page string, action ...string) (string, []st
 // Content-Security-Policy would log any attempt to load something), its
 // charts paint every probe's series, and it prints.
 func TestHTMLReportInHeadlessChromium(t *testing.T) {
-	bin := chromium(t)
+	bin := testenv.Require(t, "chromium")
 	records := testdataRecords(t, "history-eu-west.jsonl", "history-us-east.jsonl", "bench-c1.json")
 	var page bytes.Buffer
 	if err := Summarise(records).WriteHTML(&page, records, []string{"history-eu-west.jsonl", "history-us-east.jsonl", "bench-c1.json"}); err != nil {

@@ -33,6 +33,12 @@
 //	done=1              0: end at EOF without "data: [DONE]"
 //	role=1              0: no role-only first chunk (by default sent at once, t=0)
 //	excl_reasoning=0    1: usage.completion_tokens leaves reasoning out (total_tokens keeps it)
+//	cached=0            prompt tokens reported as served from the provider's cache
+//	                    (at most the prompt): usage.prompt_tokens_details.cached_tokens,
+//	                    and with timings=1 timings.cache_n (prompt_n the rest)
+//	served=             the model name the response gives (default: the one asked for)
+//	fingerprint=tpsrace-sim  the response's system_fingerprint
+//	route=              OpenRouter's "provider" field on every chunk (default: none)
 //	contention=0        per-stream slowdown: each gap × (1 + contention·(n−1)), n = streams
 //	                    of this exact model name running at that moment
 //	fault=...           see Faults; after=N tokens first; retry_after=SECONDS (status faults)

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"net/http"
@@ -287,7 +288,7 @@ func (g *generation) respond(ctx context.Context, w http.ResponseWriter) {
 	}
 	g.next = g.p.total
 	g.h.stats.predictedTokens.Add(int64(g.p.total))
-	resp := completion{ID: g.id, Object: "chat.completion", Created: g.created, Model: g.model,
+	resp := completion{ID: g.id, Object: "chat.completion", Created: g.created, Model: g.servedModel(),
 		Choices: []completionChoice{{Message: m, FinishReason: g.p.finish}}}
 	if g.s.Usage != UsageNone {
 		resp.Usage = g.usage()
@@ -300,13 +301,20 @@ func (g *generation) respond(ctx context.Context, w http.ResponseWriter) {
 
 // chunk is one streamed event with at most one choice (finish may be nil).
 func (g *generation) chunk(m message, finish *string) chunk {
-	c := chunk{ID: g.id, Object: "chat.completion.chunk", Created: g.created, Model: g.model, SystemFingerprint: "tpsrace-sim",
-		Choices: []choice{{Delta: m, FinishReason: finish}}}
+	c := chunk{ID: g.id, Object: "chat.completion.chunk", Created: g.created, Model: g.servedModel(), SystemFingerprint: g.s.Fingerprint,
+		Provider: g.s.Route, Choices: []choice{{Delta: m, FinishReason: finish}}}
 	if g.s.Usage == UsageCumulative {
 		c.Usage = g.usage()
 	}
 	return c
 }
+
+// servedModel is the model name the response gives: served=, else the one asked for.
+func (g *generation) servedModel() string { return cmp.Or(g.s.Served, g.model) }
+
+// cached is the prompt tokens reported as served from the cache: cached=,
+// never more than the prompt.
+func (g *generation) cached() int { return min(g.s.Cached, g.promptTokens) }
 
 // usage reports what has been sent so far.
 func (g *generation) usage() *usage {
@@ -319,6 +327,9 @@ func (g *generation) usage() *usage {
 	if reasoning > 0 {
 		u.Details = &tokenDetails{ReasoningTokens: reasoning}
 	}
+	if g.cached() > 0 {
+		u.PromptDetails = &promptDetails{CachedTokens: g.cached()}
+	}
 	return u
 }
 
@@ -330,7 +341,7 @@ func (g *generation) timings() *timings {
 		first, last = time.Now(), time.Now()
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	t := &timings{PromptN: g.promptTokens, PromptMS: ms(first.Sub(g.start)), PredictedN: g.next + g.extra, PredictedMS: ms(last.Sub(first))}
+	t := &timings{CacheN: g.cached(), PromptN: g.promptTokens - g.cached(), PromptMS: ms(first.Sub(g.start)), PredictedN: g.next + g.extra, PredictedMS: ms(last.Sub(first))}
 	if t.PromptN > 0 {
 		t.PromptPerTokenMS = t.PromptMS / float64(t.PromptN)
 	}

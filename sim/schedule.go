@@ -66,12 +66,16 @@ type Schedule struct {
 	Fault          string        // fault; "" = none
 	After          int           // after
 	RetryAfter     int           // retry_after, seconds; 0 = no header
+	Cached         int           // cached
+	Served         string        // served; "" = the requested model name
+	Fingerprint    string        // fingerprint
+	Route          string        // route; "" = no "provider" field
 	Tool           string        // tool: the shape of a tool call, when the request offers a function; "" = split
 }
 
 var defaultSchedule = Schedule{
 	TTFT: 200 * time.Millisecond, TPS: 100, Tokens: 256, Chunk: 1,
-	ReasoningField: FieldReasoningContent, Usage: UsageFinal, Done: true, Role: true,
+	ReasoningField: FieldReasoningContent, Usage: UsageFinal, Done: true, Role: true, Fingerprint: "tpsrace-sim",
 }
 
 // profiles are the demo's simulated providers, written in the model-name
@@ -124,6 +128,10 @@ var keys = map[string]func(s *Schedule, v string) error{
 	"fault":          func(s *Schedule, v string) error { return parseEnum(v, &s.Fault, allFaults...) },
 	"after":          func(s *Schedule, v string) error { return parseInt(v, 0, &s.After) },
 	"retry_after":    func(s *Schedule, v string) error { return parseInt(v, 1, &s.RetryAfter) },
+	"cached":         func(s *Schedule, v string) error { return parseInt(v, 0, &s.Cached) },
+	"served":         func(s *Schedule, v string) error { return parseName(v, &s.Served) },
+	"fingerprint":    func(s *Schedule, v string) error { return parseName(v, &s.Fingerprint) },
+	"route":          func(s *Schedule, v string) error { return parseName(v, &s.Route) },
 	"tool":           func(s *Schedule, v string) error { return parseEnum(v, &s.Tool, toolShapes...) },
 }
 
@@ -243,6 +251,15 @@ func parseBool(v string, dst *bool) error {
 	default:
 		return fmt.Errorf("want 0 or 1")
 	}
+	return nil
+}
+
+// parseName accepts any non-empty text (a model name, a fingerprint).
+func parseName(v string, dst *string) error {
+	if v == "" {
+		return fmt.Errorf("want a name")
+	}
+	*dst = v
 	return nil
 }
 

@@ -22,7 +22,7 @@ func TestParseScheduleDefaults(t *testing.T) {
 			t.Errorf("%s = %+v, want the defaults %+v", model, s, defaultSchedule)
 		}
 	}
-	want := Schedule{TTFT: 200 * time.Millisecond, TPS: 100, Tokens: 256, Chunk: 1, ReasoningField: "reasoning_content", Usage: "final", Done: true, Role: true}
+	want := Schedule{TTFT: 200 * time.Millisecond, TPS: 100, Tokens: 256, Chunk: 1, ReasoningField: "reasoning_content", Usage: "final", Done: true, Role: true, Fingerprint: "tpsrace-sim"}
 	if defaultSchedule != want {
 		t.Errorf("defaults = %+v, want the documented %+v", defaultSchedule, want)
 	}
@@ -30,13 +30,14 @@ func TestParseScheduleDefaults(t *testing.T) {
 
 func TestParseScheduleEveryKey(t *testing.T) {
 	s, err := ParseSchedule("sim:ttft=1.5s,tps=42.5,tokens=10,chunk=3,jitter=0.5,seed=7,reasoning=4,rfield=think," +
-		"usage=xgroq,keepalive=5s,timings=1,nospace=1,done=0,role=0,excl_reasoning=1,contention=0.1")
+		"usage=xgroq,keepalive=5s,timings=1,nospace=1,done=0,role=0,excl_reasoning=1,contention=0.1," +
+		"cached=30,served=other-model-2025-01-01,fingerprint=fp_x,route=Google")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Schedule{TTFT: 1500 * time.Millisecond, TPS: 42.5, Tokens: 10, Chunk: 3, Jitter: 0.5, Seed: 7, Reasoning: 4,
 		ReasoningField: FieldThink, Usage: UsageXGroq, Keepalive: 5 * time.Second, Timings: true, NoSpace: true,
-		ExclReasoning: true, Contention: 0.1}
+		ExclReasoning: true, Contention: 0.1, Cached: 30, Served: "other-model-2025-01-01", Fingerprint: "fp_x", Route: "Google"}
 	if s != want {
 		t.Errorf("got  %+v\nwant %+v", s, want)
 	}
@@ -85,7 +86,7 @@ func TestParseScheduleErrors(t *testing.T) {
 		{"gpt-4o", `not a simulated model`},
 		{"sim:turbo", `unknown profile "turbo" (profiles: gpu, laptop, lpu, wafer)`},
 		{"sim:tps=1,wafer", `"wafer" is not key=value (a profile may only come first)`},
-		{"sim:speed=1", `unknown key "speed" (keys: after, chunk,`},
+		{"sim:speed=1", `unknown key "speed" (keys: after, cached, chunk,`},
 		{"sim:tps=0", `tps="0": want a number > 0`},
 		{"sim:tps=fast", `tps="fast": want a number > 0`},
 		{"sim:jitter=2", `jitter="2": want a number from 0 to 1`},

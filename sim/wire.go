@@ -63,6 +63,7 @@ type chunk struct {
 	Created           int64    `json:"created"`
 	Model             string   `json:"model"`
 	SystemFingerprint string   `json:"system_fingerprint"`
+	Provider          string   `json:"provider,omitempty"` // OpenRouter: the upstream it routed to
 	Choices           []choice `json:"choices"`
 	Usage             *usage   `json:"usage,omitempty"`
 	XGroq             *xGroq   `json:"x_groq,omitempty"`
@@ -85,10 +86,15 @@ type message struct {
 }
 
 type usage struct {
-	PromptTokens     int           `json:"prompt_tokens"`
-	CompletionTokens int           `json:"completion_tokens"`
-	TotalTokens      int           `json:"total_tokens"`
-	Details          *tokenDetails `json:"completion_tokens_details,omitempty"`
+	PromptTokens     int            `json:"prompt_tokens"`
+	CompletionTokens int            `json:"completion_tokens"`
+	TotalTokens      int            `json:"total_tokens"`
+	Details          *tokenDetails  `json:"completion_tokens_details,omitempty"`
+	PromptDetails    *promptDetails `json:"prompt_tokens_details,omitempty"`
+}
+
+type promptDetails struct {
+	CachedTokens int `json:"cached_tokens"`
 }
 
 type tokenDetails struct {
@@ -101,6 +107,7 @@ type xGroq struct {
 }
 
 type timings struct {
+	CacheN              int     `json:"cache_n"`
 	PromptN             int     `json:"prompt_n"`
 	PromptMS            float64 `json:"prompt_ms"`
 	PromptPerTokenMS    float64 `json:"prompt_per_token_ms"`

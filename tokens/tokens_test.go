@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"tpsrace/testenv"
 
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
@@ -46,14 +47,13 @@ func TestCount(t *testing.T) {
 	}
 }
 
-const fixtureDir = "../../shared/fixtures/sse"
-
 // fixtureStreams returns, for every recorded stream, the strings of its
 // data payloads in order (each event's deltas, as a provider split them).
 func fixtureStreams(t testing.TB) map[string][]string {
+	fixtureDir := filepath.Join(testenv.Require(t, "fixtures"), "sse")
 	files, _ := filepath.Glob(filepath.Join(fixtureDir, "*.sse"))
 	if len(files) == 0 {
-		t.Skipf("recorded streams not found at %s (the project's shared/ folder)", fixtureDir)
+		t.Fatalf("no recorded streams (*.sse) in %s", fixtureDir)
 	}
 	streams := map[string][]string{}
 	for _, f := range files {

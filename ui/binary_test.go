@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tpsrace/testenv"
 )
 
 // The real binary in a real terminal: built from the repository root, run
@@ -16,9 +17,7 @@ func TestBinaryInTmux(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed (apt-get install -y tmux)")
-	}
+	testenv.Require(t, "tmux")
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "tpsrace")
 	build := exec.Command("go", "build", "-o", bin, ".")

@@ -36,7 +36,7 @@ func WriteCast(out io.Writer, opts Options, width, height int, speed float64) er
 	clock := &stepClock{}
 	opts.Source = func(probes.Race) Source { return heldSource{} } // the cast sends the race's messages itself
 	m := newModel(context.Background(), opts)
-	rp.clock.change(func(c *replayClock) { c.speed, c.paused = speed, false }) // the header shows the cast's speed
+	m.replay.clock.change(func(c *ReplayClock) { c.speed, c.paused = speed, false }) // the header shows the cast's speed
 	m = apply(m, tea.WindowSizeMsg{Width: width, Height: height})
 	m = apply(m, raceAgainMsg{})
 
@@ -62,7 +62,7 @@ func WriteCast(out io.Writer, opts Options, width, height int, speed float64) er
 		m = apply(m, countdownMsg{race: m.s.id, left: left})
 	}
 	defer func() {
-		m.race.stop()
+		m.races.current.stop()
 		m.shutdown()
 	}()
 	m = apply(m, releasedMsg{race: m.s.id, clock: clock})

@@ -19,10 +19,10 @@ type nextHeatMsg struct{ race int }
 // heats is how many of the session's finished races are heats of
 // Options.Heats: its first N (0 without --heats).
 func (m *Model) heats() int {
-	if m.opts.Heats < 2 {
+	if m.c.opts.Heats < 2 {
 		return 0
 	}
-	return min(len(m.s.history), m.opts.Heats)
+	return min(len(m.s.history), m.c.opts.Heats)
 }
 
 // heatsReport is the bench report of the heats so far (nil before the
@@ -33,8 +33,8 @@ func (m *Model) heatsReport() *benchdoc.Bench {
 	if n == 0 {
 		return nil
 	}
-	return benchdoc.Build(benchdoc.Input{Config: m.s.saveConfig(m.opts.Config), Concurrency: m.s.historyConc, Races: m.s.history[:n],
-		FinishAt: m.opts.FinishAt})
+	return benchdoc.Build(benchdoc.Input{Config: m.s.saveConfig(m.c.config), Concurrency: m.s.historyConc, Races: m.s.history[:n],
+		FinishAt: m.c.opts.FinishAt})
 }
 
 // showHeats gives the leaderboard the standing over the heats of b (none
@@ -46,9 +46,9 @@ func (m *Model) showHeats(b *benchdoc.Bench) {
 		m.board.SetHeats(leaderboard.Heats{})
 		return
 	}
-	h := leaderboard.Heats{Done: b.Runs, Order: b.RankedIndexes(), FinishAt: m.opts.FinishAt}
+	h := leaderboard.Heats{Done: b.Runs, Order: b.RankedIndexes(), FinishAt: m.c.opts.FinishAt}
 	for _, c := range b.Contenders() {
-		h.Over = append(h.Over, metrics.OverRuns(c, m.opts.FinishAt))
+		h.Over = append(h.Over, metrics.OverRuns(c, m.c.opts.FinishAt))
 	}
 	m.board.SetHeats(h)
 }
@@ -58,13 +58,13 @@ func (m *Model) showHeats(b *benchdoc.Bench) {
 // one after a pause.
 func (m *Model) afterHeat() tea.Cmd {
 	n := m.heats()
-	if n == 0 || len(m.s.history) > m.opts.Heats {
+	if n == 0 || len(m.s.history) > m.c.opts.Heats {
 		return nil
 	}
 	b := m.heatsReport()
 	m.showHeats(b)
-	m.say(false, "heat "+itoa(n)+"/"+itoa(m.opts.Heats)+": "+b.Verdict.Text)
-	if n == m.opts.Heats {
+	m.say(false, "heat "+itoa(n)+"/"+itoa(m.c.opts.Heats)+": "+b.Verdict.Text)
+	if n == m.c.opts.Heats {
 		return nil
 	}
 	race := m.s.id
@@ -73,8 +73,8 @@ func (m *Model) afterHeat() tea.Cmd {
 
 // heatStatus is the header's "heat 2/5" while heats run.
 func (m *Model) heatStatus() string {
-	if m.opts.Heats < 2 || len(m.s.history) >= m.opts.Heats {
+	if m.c.opts.Heats < 2 || len(m.s.history) >= m.c.opts.Heats {
 		return ""
 	}
-	return m.styles.Status.Render("heat " + itoa(len(m.s.history)+1) + "/" + itoa(m.opts.Heats))
+	return m.c.styles.Status.Render("heat " + itoa(len(m.s.history)+1) + "/" + itoa(m.c.opts.Heats))
 }

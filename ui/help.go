@@ -29,22 +29,22 @@ func figureHelp() [][2]string {
 
 // helpPage is the body in help mode: every key, then what each figure means.
 func (m *Model) helpPage() []string {
-	s := m.styles
+	s := m.c.styles
 	keysTitle := s.Title.Render("Keys")
 	lines := []string{keysTitle, ""}
 	// As many columns of keys side by side as the width takes.
-	m.help.Width = 0
+	m.c.help.Width = 0
 	var row [][]key.Binding
 	for _, group := range m.helpKeys().FullHelp() {
-		if len(row) > 0 && ansi.StringWidth(strings.SplitN(m.help.FullHelpView(append(row, group)), "\n", 2)[0]) > m.width {
-			lines = append(lines, splitLines(m.help.FullHelpView(row))...)
+		if len(row) > 0 && ansi.StringWidth(strings.SplitN(m.c.help.FullHelpView(append(row, group)), "\n", 2)[0]) > m.c.width {
+			lines = append(lines, splitLines(m.c.help.FullHelpView(row))...)
 			row = nil
 		}
 		row = append(row, group)
 	}
-	lines = append(lines, splitLines(m.help.FullHelpView(row))...)
-	if rp := m.opts.Replay; rp != nil && rp.Made != "" {
-		lines = append(lines, "", s.Title.Render("This replay ")+s.Label.Render(rp.Made))
+	lines = append(lines, splitLines(m.c.help.FullHelpView(row))...)
+	if m.replay != nil && m.replay.rp.Made != "" {
+		lines = append(lines, "", s.Title.Render("This replay ")+s.Label.Render(m.replay.rp.Made))
 	}
 	figuresTitle := s.Title.Render("What the numbers mean") + s.Label.Render(" (README: What the numbers mean)")
 	lines = append(lines, "", figuresTitle, "")
@@ -56,7 +56,7 @@ func (m *Model) helpPage() []string {
 		lines = append(lines, s.Status.Render(format.PadRight(f[0], labelW))+s.Label.Render(f[1]))
 	}
 	// A short window keeps every line by dropping the blank lines under the titles.
-	if len(lines) > m.layout.Body {
+	if len(lines) > m.c.layout.Body {
 		var kept []string
 		for i, l := range lines {
 			if l == "" && i > 0 && (lines[i-1] == keysTitle || lines[i-1] == figuresTitle) {
@@ -67,7 +67,7 @@ func (m *Model) helpPage() []string {
 		lines = kept
 	}
 	for i, line := range lines {
-		lines[i] = ansi.Truncate(line, m.width, "…")
+		lines[i] = ansi.Truncate(line, m.c.width, "…")
 	}
 	return lines
 }
@@ -76,30 +76,39 @@ func (m *Model) helpPage() []string {
 // `q` stay visible whenever the window is 40 wide or more: the other keys
 // drop from the end first, then the message is cut.
 func (m *Model) footerLine() string {
-	k := footerKey{width: m.width, mode: m.mode, zoomed: m.zoomed(), message: m.message, failed: m.failed}
+	k := footerKey{width: m.c.width, state: m.state, zoomed: m.zoomed(), message: m.footer.message, failed: m.footer.failed}
 	if m.footer.key == k && m.footer.line != "" {
 		return m.footer.line
 	}
 	const gap = "  " // between the message and the keys, kept when the message is cut
-	if m.message == "" {
-		m.footer.key, m.footer.line = k, m.fitKeys(m.helpKeys().ShortHelp(), m.width)
+	if m.footer.message == "" {
+		m.footer.key, m.footer.line = k, m.fitKeys(m.helpKeys().ShortHelp(), m.c.width)
 		return m.footer.line
 	}
-	style := m.styles.Message
-	if m.failed {
-		style = m.styles.Error
+	style := m.c.styles.Message
+	if m.footer.failed {
+		style = m.c.styles.Error
 	}
-	msg := style.Render(m.message)
-	keys := m.fitKeys(m.helpKeys().ShortHelp(), m.width-ansi.StringWidth(msg)-len(gap))
-	line := ansi.Truncate(msg, max(m.width-ansi.StringWidth(keys)-len(gap), 0), "…") + m.styles.Label.Render(gap) + keys
+	msg := style.Render(m.footer.message)
+	keys := m.fitKeys(m.helpKeys().ShortHelp(), m.c.width-ansi.StringWidth(msg)-len(gap))
+	line := ansi.Truncate(msg, max(m.c.width-ansi.StringWidth(keys)-len(gap), 0), "…") + m.c.styles.Label.Render(gap) + keys
 	m.footer.key, m.footer.line = k, line
 	return line
+}
+
+// footer is the message the footer shows and the keys line, drawn once
+// for what it depends on (key) and reused by every frame.
+type footer struct {
+	message string // where results were saved, errors
+	failed  bool   // the message is an error
+	key     footerKey
+	line    string
 }
 
 // footerKey is what the footer line depends on.
 type footerKey struct {
 	width          int
-	mode           mode
+	state          state
 	zoomed, failed bool
 	message        string
 }
@@ -108,9 +117,9 @@ type footerKey struct {
 // keys always, the others in order while they fit.
 func (m *Model) fitKeys(bindings []key.Binding, width int) string {
 	essential := func(b key.Binding) bool {
-		return b.Help().Key == m.keys.Help.Help().Key || b.Help().Key == m.keys.Quit.Help().Key
+		return b.Help().Key == m.c.keys.Help.Help().Key || b.Help().Key == m.c.keys.Quit.Help().Key
 	}
-	m.help.Width = 0 // measured here, never cut with "…"
+	m.c.help.Width = 0 // measured here, never cut with "…"
 	for n := len(bindings); ; n-- {
 		var shown []key.Binding
 		others := 0
@@ -122,7 +131,7 @@ func (m *Model) fitKeys(bindings []key.Binding, width int) string {
 				others++
 			}
 		}
-		view := m.help.ShortHelpView(shown)
+		view := m.c.help.ShortHelpView(shown)
 		if n == 0 || ansi.StringWidth(view) <= width {
 			return view
 		}
@@ -132,17 +141,17 @@ func (m *Model) fitKeys(bindings []key.Binding, width int) string {
 // skippedLine names the providers left out of the session, and why: a
 // speaker who forgot an export sees it before the race, not after quitting.
 func (m *Model) skippedLine() string {
-	skipped := m.opts.Config.Skipped
+	skipped := m.c.config.Skipped
 	if len(skipped) == 0 {
 		return ""
 	}
 	parts := make([]string, len(skipped))
 	for i, n := range skipped {
 		parts[i] = n.Provider
-		if !m.opts.Present { // a reason can name a base URL
+		if m.present == nil { // a reason can name a base URL
 			parts[i] += " — " + n.Reason
 		}
 	}
-	line := m.styles.Paused.Render("skipped: ") + m.styles.Label.Render(strings.Join(parts, "; "))
-	return ansi.Truncate(line, m.width, "…")
+	line := m.c.styles.Paused.Render("skipped: ") + m.c.styles.Label.Render(strings.Join(parts, "; "))
+	return ansi.Truncate(line, m.c.width, "…")
 }

@@ -68,15 +68,15 @@ func TestResizeMidRaceFitsEverySize(t *testing.T) {
 func TestKeysFocusZoomAndBack(t *testing.T) {
 	m := finishedRace(120, 40)
 	m = update(m, press("tab"))
-	if m.focus != 0 || !strings.Contains(m.View(), "┏━ 1 fast-wafer") {
+	if !m.focus.is(0) || !strings.Contains(m.View(), "┏━ 1 fast-wafer") {
 		t.Fatalf("tab focuses lane 1 (thick border):\n%s", m.View())
 	}
 	m = update(m, press("shift+tab"))
-	if m.focus != 3 {
-		t.Fatalf("shift+tab wraps to the last lane, focus %d", m.focus)
+	if !m.focus.is(3) {
+		t.Fatalf("shift+tab wraps to the last lane, focus %+v", m.focus)
 	}
 	m = update(m, press("2"))
-	if m.mode != modeZoom || m.zoom != 1 || !m.layout.Zoomed || strings.Contains(m.View(), "fast-wafer") {
+	if m.state != stateZoom || m.zoom != 1 || !m.c.layout.Zoomed || strings.Contains(m.View(), "fast-wafer") {
 		t.Fatalf("2 zooms lane 2 alone:\n%s", m.View())
 	}
 	m = update(m, press("tab"))
@@ -88,11 +88,11 @@ func TestKeysFocusZoomAndBack(t *testing.T) {
 		t.Fatalf("9 with 4 lanes changed the zoom to %d", m.zoom)
 	}
 	m = update(m, press("esc"))
-	if m.mode != modeGrid || m.layout.Zoomed {
+	if m.state != stateGrid || m.c.layout.Zoomed {
 		t.Fatal("esc leaves the zoom")
 	}
 	m = update(m, press("esc"))
-	if m.focus != -1 {
+	if m.focus.ok {
 		t.Fatal("a second esc drops the focus")
 	}
 }
@@ -114,26 +114,26 @@ func TestKeysConcurrencyPauseHelpEditor(t *testing.T) {
 	if !m.paused || !strings.Contains(m.View(), "PAUSED") {
 		t.Fatal("p pauses")
 	}
-	if next, cmd := m.Update(frameMsg{tick: m.tick}); cmd != nil || next.(Model).screen != m.screen {
+	if next, cmd := m.Update(frameMsg{tick: m.tick}); cmd != nil || next.(Model).drawn.screen != m.drawn.screen {
 		t.Error("a paused dashboard does not redraw or tick")
 	}
 	m = update(m, press("p"))
 
 	m = update(m, press("?"))
-	if m.mode != modeHelp || !strings.Contains(m.View(), "focus previous lane") {
+	if m.state != stateHelp || !strings.Contains(m.View(), "focus previous lane") {
 		t.Errorf("? shows the full help:\n%s", m.View())
 	}
 	m = update(m, press("?"))
 
 	prompt := m.s.prompt
 	m = update(m, press("e"))
-	if m.mode != modeEditor || !strings.Contains(m.View(), "Edit the prompt") {
+	if m.state != stateEditor || !strings.Contains(m.View(), "Edit the prompt") {
 		t.Fatal("e opens the editor")
 	}
 	m = update(m, press("q")) // typed into the editor, not quitting
 	m = update(m, press("esc"))
-	if m.mode != modeGrid || m.s.prompt != prompt {
-		t.Fatalf("esc cancels the edit: mode %v, prompt %q", m.mode, m.s.prompt)
+	if m.state != stateGrid || m.s.prompt != prompt {
+		t.Fatalf("esc cancels the edit: mode %v, prompt %q", m.state, m.s.prompt)
 	}
 }
 
@@ -240,8 +240,8 @@ func TestHelpExplainsTheFigures(t *testing.T) {
 			t.Errorf("help lacks %q:\n%s", want, m.View())
 		}
 	}
-	if m = update(m, press("esc")); m.mode != modeGrid {
-		t.Errorf("esc leaves the help: mode %v", m.mode)
+	if m = update(m, press("esc")); m.state != stateGrid {
+		t.Errorf("esc leaves the help: mode %v", m.state)
 	}
 	// At 80x24 too every figure shows, its label apart from its line.
 	m = update(finishedRace(80, 24), press("?"))

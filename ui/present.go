@@ -2,7 +2,9 @@ package ui
 
 import (
 	"strings"
+	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -22,88 +24,60 @@ const countdownFrom = 3
 // countdownMsg is the countdown reaching left (0: release the race).
 type countdownMsg struct{ race, left int }
 
-// bigGlyphs are 5 rows high: a figure a back row reads on a projector.
-// The decimal point is as wide as a digit's stroke is long (2 cells), so
-// "24.7" does not read as "247" from the back of the room.
-var bigGlyphs = map[rune][5]string{
-	'0': {"████", "█  █", "█  █", "█  █", "████"},
-	'1': {"  █ ", " ██ ", "  █ ", "  █ ", " ███"},
-	'2': {"████", "   █", "████", "█   ", "████"},
-	'3': {"████", "   █", " ███", "   █", "████"},
-	'4': {"█  █", "█  █", "████", "   █", "   █"},
-	'5': {"████", "█   ", "████", "   █", "████"},
-	'6': {"████", "█   ", "████", "█  █", "████"},
-	'7': {"████", "   █", "  █ ", " █  ", " █  "},
-	'8': {"████", "█  █", "████", "█  █", "████"},
-	'9': {"████", "█  █", "████", "   █", "████"},
-	'.': {"  ", "  ", "  ", "  ", "██"},
-	',': {"  ", "  ", "  ", " █", "█ "},
-	'-': {"    ", "    ", "████", "    ", "    "},
+// presenter is the root's child for presenter mode: the countdown's
+// number and the stage drawn for the race on screen (the countdown, the
+// cards or the podium), which takes the place of the lanes, leaderboard
+// and chart.
+type presenter struct {
+	c     *common
+	count int      // the countdown's number on screen
+	stage []string // the body, drawn by draw
 }
 
-// bigText is s in bigGlyphs, one space between glyphs, each cell scale ×
-// scale; runes without a glyph are left out.
-func bigText(s string, scale int) []string {
-	rows := make([]string, 5)
-	for _, r := range s {
-		g, ok := bigGlyphs[r]
-		if !ok {
-			continue
-		}
-		for k := range rows {
-			if rows[k] != "" {
-				rows[k] += " "
-			}
-			rows[k] += g[k]
-		}
-	}
-	if scale <= 1 {
-		return rows
-	}
-	var scaled []string
-	for _, row := range rows {
-		var sb strings.Builder
-		for _, r := range row {
-			sb.WriteString(strings.Repeat(string(r), scale))
-		}
-		for range scale {
-			scaled = append(scaled, sb.String())
-		}
-	}
-	return scaled
+func newPresenter(c *common) *presenter { return &presenter{c: c} }
+
+// countdown starts the countdown of race.
+func (p *presenter) countdown(race int) tea.Cmd {
+	p.count = countdownFrom
+	return countdownTick(race, countdownFrom-1)
 }
 
-// center pads s on both sides to width.
-func center(s string, width int) string {
-	w := ansi.StringWidth(s)
-	if w >= width {
-		return ansi.Truncate(s, width, "")
-	}
-	left := (width - w) / 2
-	return strings.Repeat(" ", left) + s + strings.Repeat(" ", width-w-left)
+// Update shows the countdown's next number and asks for the one after.
+func (p *presenter) Update(msg countdownMsg) tea.Cmd {
+	p.count = msg.left
+	return countdownTick(msg.race, msg.left-1)
 }
 
-// presentBody is the presenter's body for the race on screen, in width × height.
-func (m *Model) presentBody(figs []live.Figures, width, height int) []string {
-	switch m.s.phase {
+// countdownTick is the countdown reaching left in a second.
+func countdownTick(race, left int) tea.Cmd {
+	return tea.Tick(time.Second, func(time.Time) tea.Msg { return countdownMsg{race: race, left: left} })
+}
+
+// draw draws the stage for the session's race, with figures figs, in width × height.
+func (p *presenter) draw(s *session, figs []live.Figures, width, height int) {
+	switch s.phase {
 	case phaseCountdown:
-		return m.countdownLines(width, height)
+		p.stage = p.countdownLines(s, width, height)
 	case phaseFinished:
-		return m.podium(figs, width, height)
+		p.stage = p.podium(s, figs, width, height)
+	default:
+		p.stage = p.cards(s, figs, width, height)
 	}
-	return m.cards(figs, width, height)
 }
+
+// View is the stage, one string a line.
+func (p *presenter) View() []string { return p.stage }
 
 // countdownLines is the countdown's number, doubled in size, and who races.
-func (m *Model) countdownLines(width, height int) []string {
-	s := m.styles
+func (p *presenter) countdownLines(race *session, width, height int) []string {
+	s := p.c.styles
 	var lines []string
-	for _, row := range bigText(itoa(m.count), 2) {
+	for _, row := range bigText(itoa(p.count), 2) {
 		lines = append(lines, s.Title.Render(center(row, width)))
 	}
-	names := make([]string, len(m.s.live))
-	for i, p := range m.s.live {
-		names[i] = s.Provider(i).Render(p.Name)
+	names := make([]string, len(race.live))
+	for i, pr := range race.live {
+		names[i] = s.Provider(i).Render(pr.Name)
 	}
 	lines = append(lines, "", center(s.Status.Render("ready… every provider gets the prompt at the same instant"), width), "",
 		center(strings.Join(names, s.Label.Render("  ·  ")), width))
@@ -112,7 +86,7 @@ func (m *Model) countdownLines(width, height int) []string {
 
 // cards are one box per provider: name and status, tok/s in big digits,
 // progress to the finish, TTFT.
-func (m *Model) cards(figs []live.Figures, width, height int) []string {
+func (p *presenter) cards(race *session, figs []live.Figures, width, height int) []string {
 	n := len(figs)
 	if n == 0 {
 		return padLines(nil, height)
@@ -126,14 +100,14 @@ func (m *Model) cards(figs []live.Figures, width, height int) []string {
 	}
 	cols := (n + rows - 1) / rows
 	widths, heights := split(width, cols), split(height, rows)
-	finish := live.FinishLine(m.opts.FinishAt, m.s.maxTokens, figs)
+	finish := live.FinishLine(p.c.opts.FinishAt, race.maxTokens, figs)
 	places := leaderboard.Places(figs)
 	var lines []string
 	for r := range rows {
 		var boxes [][]string
 		for c := range cols {
 			if i := r*cols + c; i < n {
-				boxes = append(boxes, m.card(i, figs[i], places[i], finish, widths[c], heights[r]))
+				boxes = append(boxes, p.card(race.live[i].Name, i, figs[i], places[i], finish, widths[c], heights[r]))
 			}
 		}
 		for k := range heights[r] {
@@ -147,8 +121,8 @@ func (m *Model) cards(figs []live.Figures, width, height int) []string {
 	return lines
 }
 
-func (m *Model) card(i int, f live.Figures, place, finish, width, height int) []string {
-	s := m.styles
+func (p *presenter) card(name string, i int, f live.Figures, place, finish, width, height int) []string {
+	s := p.c.styles
 	accent := s.Provider(i)
 	iw := max(width-2, 0)
 	status := "◌ waiting"
@@ -168,7 +142,7 @@ func (m *Model) card(i int, f live.Figures, place, finish, width, height int) []
 	if f.HasTTFT {
 		ttft = format.Duration(f.TTFT)
 	}
-	name := center(accent.Render(m.s.live[i].Name)+"  "+status, iw)
+	title := center(accent.Render(name)+"  "+status, iw)
 	bar := max(iw-4, 1)
 	filled := int(live.Progress(f, finish) * float64(bar))
 	progressBar := func(done, left string) string {
@@ -188,12 +162,12 @@ func (m *Model) card(i int, f live.Figures, place, finish, width, height int) []
 	var body []string
 	switch {
 	case scale == 0:
-		body = []string{name, center(accent.Render(speed)+s.Label.Render(" tok/s"), iw), progress, center(figures, iw)}
+		body = []string{title, center(accent.Render(speed)+s.Label.Render(" tok/s"), iw), progress, center(figures, iw)}
 	case 5*scale+6 <= ih:
-		body = append([]string{name, ""}, m.centered(bigText(speed, scale), accent, iw)...)
+		body = append([]string{title, ""}, centered(bigText(speed, scale), accent, iw)...)
 		body = append(body, center(s.Label.Render("tok/s"), iw), "", progress, center(figures, iw))
 	default:
-		body = append([]string{name}, m.centered(bigText(speed, scale), accent, iw)...)
+		body = append([]string{title}, centered(bigText(speed, scale), accent, iw)...)
 		body = append(body, underDigits, center(s.Label.Render("tok/s  ·  ")+figures, iw))
 	}
 	body = append(make([]string, max(ih-len(body), 0)/2), body...) // vertically centred
@@ -203,7 +177,7 @@ func (m *Model) card(i int, f live.Figures, place, finish, width, height int) []
 }
 
 // centered is rows in style, each centred in width.
-func (m *Model) centered(rows []string, style lipgloss.Style, width int) []string {
+func centered(rows []string, style lipgloss.Style, width int) []string {
 	out := make([]string, len(rows))
 	for k, row := range rows {
 		out[k] = center(style.Render(row), width)
@@ -213,8 +187,8 @@ func (m *Model) centered(rows []string, style lipgloss.Style, width int) []strin
 
 // podium is the finished race: the three fastest on steps (2nd, 1st, 3rd),
 // the others on a line, and the verdict.
-func (m *Model) podium(figs []live.Figures, width, height int) []string {
-	s := m.styles
+func (p *presenter) podium(race *session, figs []live.Figures, width, height int) []string {
+	s := p.c.styles
 	order := leaderboard.Order(figs)
 	var top []int
 	for _, i := range order {
@@ -249,8 +223,8 @@ func (m *Model) podium(figs []live.Figures, width, height int) []string {
 			i := top[rank]
 			accent := s.Provider(i)
 			var stack []string
-			stack = append(stack, center(s.Lane.Places[rank].Render(format.Ordinal(rank+1)), colW), center(accent.Render(m.s.live[i].Name), colW), center("", colW))
-			stack = append(stack, m.centered(bigText(format.TPS(figs[i].Speed), scale), accent, colW)...)
+			stack = append(stack, center(s.Lane.Places[rank].Render(format.Ordinal(rank+1)), colW), center(accent.Render(race.live[i].Name), colW), center("", colW))
+			stack = append(stack, centered(bigText(format.TPS(figs[i].Speed), scale), accent, colW)...)
 			stack = append(stack, center(s.Label.Render("tok/s"), colW))
 			for range stepRows[rank] {
 				stack = append(stack, center(s.Step.Render(strings.Repeat("█", max(colW-4, 1))), colW))
@@ -265,7 +239,7 @@ func (m *Model) podium(figs []live.Figures, width, height int) []string {
 	}
 	var rest []string
 	for _, i := range order[len(top):] {
-		name := m.s.live[i].Name
+		name := race.live[i].Name
 		if figs[i].Status == live.Failed {
 			rest = append(rest, name+" failed")
 		} else if figs[i].HasSpeed {
@@ -277,9 +251,9 @@ func (m *Model) podium(figs []live.Figures, width, height int) []string {
 	if len(rest) > 0 {
 		lines = append(lines, "", center(s.Label.Render(strings.Join(rest, "  ·  ")), width))
 	}
-	names := make([]string, len(m.s.live))
-	for i, p := range m.s.live {
-		names[i] = p.Name
+	names := make([]string, len(race.live))
+	for i, pr := range race.live {
+		names[i] = pr.Name
 	}
 	lines = append(lines, "", center(s.Verdict.Render("▶ "+leaderboard.Verdict(names, figs)), width))
 	if len(lines) > height { // short windows keep the verdict

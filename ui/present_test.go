@@ -80,17 +80,17 @@ func TestPresentCountsDownThenReleases(t *testing.T) {
 func TestPresentRaceAgainCountsDownAgain(t *testing.T) {
 	cfg, _, _ := recordedRace()
 	m := update(New(Options{Config: cfg, Present: true}), raceAgainMsg{})
-	if m.s.phase != phaseCountdown || m.count != countdownFrom || m.race != nil {
-		t.Fatalf("phase %v, count %d, race %v: want a countdown and no race", m.s.phase, m.count, m.race)
+	if m.s.phase != phaseCountdown || m.present.count != countdownFrom || m.races.current != nil {
+		t.Fatalf("phase %v, count %d, race %v: want a countdown and no race", m.s.phase, m.present.count, m.races.current)
 	}
 	id := m.s.id
 	m = update(m, countdownMsg{race: id, left: 2})
 	m = update(m, press("r"))
-	if m.s.id == id || m.count != countdownFrom || m.s.phase != phaseCountdown {
-		t.Fatalf("r during the countdown: id %d (was %d), count %d", m.s.id, id, m.count)
+	if m.s.id == id || m.present.count != countdownFrom || m.s.phase != phaseCountdown {
+		t.Fatalf("r during the countdown: id %d (was %d), count %d", m.s.id, id, m.present.count)
 	}
 	m = update(m, countdownMsg{race: id, left: 0}) // the old countdown's end
-	if m.race != nil {
+	if m.races.current != nil {
 		t.Fatal("the cancelled countdown released a race")
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/llamacpp"
 	"tpsrace/llamacpp/llamacpptest"
+	"tpsrace/testenv"
 )
 
 // TestRealDashboard runs the tpsrace binary in tmux on a providers.yaml
@@ -27,7 +28,7 @@ func TestRealDashboard(t *testing.T) {
 	model := llamacpptest.Model(t)
 	args := []string{"-c", "2048", "--parallel", "2", "--threads", "1"}
 	if reason := llamacpp.Check(context.Background(), config.Provider{Kind: config.KindLlamaCpp, ModelPath: model, Args: args}); reason != "" {
-		llamacpptest.Missing(t, reason)
+		testenv.Missing(t, "llama-server", reason)
 	}
 	srv := startSim(t)
 	dir := t.TempDir()

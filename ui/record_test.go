@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -111,36 +112,67 @@ func TestReplayKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	replay := &Replay{Results: rec.Races[0].Results, RecordedAt: rec.Header.RecordedAt}
+	wall := &steppedWall{at: time.Now()}
+	clock := NewReplayClock(wall.now)
+	replay := &Replay{Results: rec.Races[0].Results, RecordedAt: rec.Header.RecordedAt, Clock: clock}
 	tm := startProgram(t, Options{Config: rec.Report().Config, Replay: replay})
 	waitFor(t, tm, "REPLAY")
 	tm.Type(" ")
 	waitFor(t, tm, "⏸")
-	paused := replay.clock.Now()
-	time.Sleep(100 * time.Millisecond)
-	if now := replay.clock.Now(); now != paused {
-		t.Errorf("paused clock moved from %v to %v", paused, now)
+	paused := clock.Now()
+	wall.step(time.Minute)
+	if now := clock.Now(); now != paused {
+		t.Errorf("paused clock moved from %v to %v while a minute passed", paused, now)
 	}
 	tm.Type("-")
 	waitFor(t, tm, "0.5×")
 	tm.Type("+++")
 	waitFor(t, tm, "4×")
-	if speed, _ := replay.clock.state(); speed != 4 {
+	if speed, _ := clock.state(); speed != 4 {
 		t.Errorf("speed %v after -, then + three times from 1×: want 4", speed)
 	}
 	// Still paused: only the keys move the clock.
 	tm.Send(tea.KeyMsg{Type: tea.KeyRight})
-	ahead := eventually(t, replay.clock, func(d time.Duration) bool { return d == paused+replay.step() }, "→ moves a tenth of the race ahead")
+	ahead := eventually(t, clock, func(d time.Duration) bool { return d == paused+replay.step() }, "→ moves a tenth of the race ahead")
 	tm.Send(tea.KeyMsg{Type: tea.KeyLeft})
-	eventually(t, replay.clock, func(d time.Duration) bool { return d == ahead-replay.step() }, "← moves a tenth back")
+	eventually(t, clock, func(d time.Duration) bool { return d == ahead-replay.step() }, "← moves a tenth back")
 	tm.Type("r")
-	eventually(t, replay.clock, func(d time.Duration) bool { return d == 0 }, "r goes back to the start")
+	eventually(t, clock, func(d time.Duration) bool { return d == 0 }, "r goes back to the start")
 	tm.Type(" ")
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, paused := clock.state(); !paused {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatal("space did not resume the replay")
+		}
+	}
+	wall.step(time.Minute) // at 4×, four minutes of race: past its end
+	if now := clock.Now(); now != 4*time.Minute {
+		t.Errorf("a minute at 4× from the start moved the clock to %v", now)
+	}
 	waitFor(t, tm, "faster than")
 	m := quit(t, tm)
 	if !reflect.DeepEqual(lastRace(t, m), rec.Races[0].Results) {
 		t.Error("the replay did not end with the recorded results")
 	}
+}
+
+// steppedWall is a time of day that moves only when a test steps it.
+type steppedWall struct {
+	mu sync.Mutex
+	at time.Time
+}
+
+func (w *steppedWall) now() time.Time {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.at
+}
+
+func (w *steppedWall) step(d time.Duration) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.at = w.at.Add(d)
 }
 
 // eventually waits until the clock satisfies ok (the program handles keys

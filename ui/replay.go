@@ -5,7 +5,6 @@ import (
 	"context"
 	"slices"
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -22,12 +21,11 @@ type Replay struct {
 	RecordedAt time.Time
 	// Made says when and by which tpsrace build it was recorded
 	// (recording.Header.Made), for the help page; "" says nothing.
-	Made  string
-	clock *replayClock
+	Made string
+	// Clock is the race time the replay runs on; nil: a new one on the
+	// wall clock. The dashboard reads and steers it, and never replaces it.
+	Clock *ReplayClock
 }
-
-// replaySpeeds are what `+` and `-` step through.
-var replaySpeeds = []float64{0.1, 0.25, 0.5, 1, 2, 4, 10}
 
 // replayPoll is how often a replay looks at its clock for events that are
 // due. Lateness never bends a figure: every figure comes from the recorded
@@ -47,9 +45,6 @@ func (r *Replay) length() time.Duration {
 
 // step is how far ←/→ scrub: a tenth of the race, at least 100ms.
 func (r *Replay) step() time.Duration { return max(r.length()/10, 100*time.Millisecond) }
-
-// source plays the recorded race from the clock's position.
-func (r *Replay) source(probes.Race) Source { return replaySource{r} }
 
 // replayItem is one update due at a recorded time.
 type replayItem struct {
@@ -73,17 +68,21 @@ func (r *Replay) items() []replayItem {
 	return items
 }
 
-type replaySource struct{ r *Replay }
+// replaySource plays the recorded race from the clock's position.
+type replaySource struct {
+	r     *Replay
+	clock *ReplayClock
+}
 
 // Run sends every update once the clock has reached its recorded time (all
 // at once for the part a scrub skipped) and returns the recorded results.
 func (s replaySource) Run(ctx context.Context, released func(Clock), updates chan<- probes.Update) [][]probes.Result {
-	released(s.r.clock)
+	released(s.clock)
 	items := s.r.items()
 	poll := time.NewTicker(replayPoll)
 	defer poll.Stop()
 	for len(items) > 0 {
-		now := s.r.clock.Now()
+		now := s.clock.Now()
 		for len(items) > 0 && items[0].at <= now {
 			updates <- items[0].u
 			items = items[1:]
@@ -100,56 +99,76 @@ func (s replaySource) Run(ctx context.Context, released func(Clock), updates cha
 	return s.r.Results
 }
 
-// replayClock is a replay's race time: it runs at speed from pos (the race
-// time at anchor) unless paused. The source reads it from its goroutine,
-// the keys set it from the program's.
-type replayClock struct {
-	mu     sync.Mutex
-	pos    time.Duration
-	anchor time.Time
-	speed  float64
-	paused bool
+// replayer is the root's child for a replay: the recorded race, the clock
+// it plays on and its keys. Its Update steers the clock and says what the
+// root must do about the race on screen; its View is the header's part.
+type replayer struct {
+	c     *common
+	rp    *Replay
+	clock *ReplayClock
+	keys  ReplayKeyMap
 }
 
-func newReplayClock() *replayClock { return &replayClock{anchor: time.Now(), speed: 1} }
-
-func (c *replayClock) Now() time.Duration {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.at(time.Now())
-}
-
-func (c *replayClock) at(t time.Time) time.Duration {
-	if c.paused {
-		return c.pos
+func newReplayer(c *common, rp *Replay) *replayer {
+	clock := rp.Clock
+	if clock == nil {
+		clock = NewReplayClock(nil)
 	}
-	return c.pos + time.Duration(float64(t.Sub(c.anchor))*c.speed)
+	return &replayer{c: c, rp: rp, clock: clock, keys: DefaultReplayKeyMap()}
 }
 
-// change rebases the clock at the present instant, then applies f.
-func (c *replayClock) change(f func(c *replayClock)) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	now := time.Now()
-	c.pos, c.anchor = c.at(now), now
-	f(c)
+// source plays the recording on the replayer's clock.
+func (r *replayer) source(probes.Race) Source { return replaySource{r.rp, r.clock} }
+
+// replayAction is what a key asks of the root.
+type replayAction int
+
+const (
+	replayIgnored      replayAction = iota // not a replay key: the dashboard's keys see it
+	replayRedraw                           // the clock changed: redraw the header
+	replayScrubbedBack                     // replay the race again up to the clock's new position
+	replayRestarted                        // start the race again from 0
+	replayFixed                            // a key that changes the race: a replay refuses it
+)
+
+// Update handles a key at race time now; space does not pause a zoomed
+// lane's replay (space scrolls the lane there).
+func (r *replayer) Update(msg tea.KeyMsg, now time.Duration, zoomed bool) replayAction {
+	k := r.keys
+	switch {
+	case key.Matches(msg, k.Pause) && !zoomed:
+		r.clock.togglePause()
+	case key.Matches(msg, k.Forward):
+		r.clock.jump(now + r.rp.step())
+	case key.Matches(msg, k.Back):
+		r.clock.jump(now - r.rp.step())
+		return replayScrubbedBack
+	case key.Matches(msg, k.Faster):
+		r.clock.faster(1)
+	case key.Matches(msg, k.Slower):
+		r.clock.faster(-1)
+	case key.Matches(msg, k.Restart):
+		r.clock.jump(0)
+		return replayRestarted
+	case key.Matches(msg, r.c.keys.Edit, r.c.keys.Concurrency):
+		return replayFixed
+	default:
+		return replayIgnored
+	}
+	return replayRedraw
 }
 
-func (c *replayClock) jump(to time.Duration) { c.change(func(c *replayClock) { c.pos = max(to, 0) }) }
-func (c *replayClock) togglePause()          { c.change(func(c *replayClock) { c.paused = !c.paused }) }
-
-// faster steps the speed up (by > 0) or down through replaySpeeds.
-func (c *replayClock) faster(by int) {
-	c.change(func(c *replayClock) {
-		i := slices.Index(replaySpeeds, c.speed)
-		c.speed = replaySpeeds[min(max(i+by, 0), len(replaySpeeds)-1)]
-	})
-}
-
-func (c *replayClock) state() (speed float64, paused bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.speed, c.paused
+// View is the header's part for a replay: REPLAY, when it was recorded,
+// its speed.
+func (r *replayer) View() string {
+	s := r.c.styles
+	speed, paused := r.clock.state()
+	text := s.Simulated.Render(" REPLAY ") + s.Label.Render(" recorded "+r.rp.RecordedAt.UTC().Format("2006-01-02 15:04 UTC")+" · ") +
+		s.Status.Render(strconv.FormatFloat(speed, 'f', -1, 64)+"×")
+	if paused {
+		text += s.Paused.Render(" ⏸")
+	}
+	return text
 }
 
 // ReplayKeyMap is the keys of a replay, matched before the dashboard's.
@@ -183,48 +202,4 @@ func (k replayKeys) ShortHelp() []key.Binding {
 func (k replayKeys) FullHelp() [][]key.Binding {
 	r := k.replay
 	return [][]key.Binding{{r.Pause, r.Back, r.Faster, r.Restart}, {k.Zoom, k.Back, k.Focus, k.FocusBack}, {k.Save, k.Pause, k.Help, k.Quit}}
-}
-
-// replayKey handles a replay's keys; handled is false for the others. A
-// scrub back replays the race again up to the new position (the lanes
-// hold what has arrived, so the past is rebuilt, not undone).
-func (m *Model) replayKey(msg tea.KeyMsg) (cmd tea.Cmd, handled bool) {
-	rp, k := m.opts.Replay, m.replayKeys
-	switch {
-	case key.Matches(msg, k.Pause) && !m.zoomed():
-		rp.clock.togglePause()
-	case key.Matches(msg, k.Forward):
-		rp.clock.jump(m.s.now() + rp.step())
-	case key.Matches(msg, k.Back):
-		rp.clock.jump(m.s.now() - rp.step())
-		m.stop()
-		m.retire()
-		return m.release(), true // at once: presenter mode's countdown is for a start, not a scrub
-	case key.Matches(msg, k.Faster):
-		rp.clock.faster(1)
-	case key.Matches(msg, k.Slower):
-		rp.clock.faster(-1)
-	case key.Matches(msg, k.Restart):
-		rp.clock.jump(0)
-		return m.startRace(), true
-	case key.Matches(msg, m.keys.Edit, m.keys.Concurrency):
-		m.say(true, "a replay shows the recorded race: its prompt and concurrency are fixed")
-	default:
-		return nil, false
-	}
-	m.compose()
-	return nil, true
-}
-
-// replayStatus is the header's part for a replay: REPLAY, when it was
-// recorded, its speed.
-func (m *Model) replayStatus() string {
-	rp, s := m.opts.Replay, m.styles
-	speed, paused := rp.clock.state()
-	text := s.Simulated.Render(" REPLAY ") + s.Label.Render(" recorded "+rp.RecordedAt.UTC().Format("2006-01-02 15:04 UTC")+" · ") +
-		s.Status.Render(strconv.FormatFloat(speed, 'f', -1, 64)+"×")
-	if paused {
-		text += s.Paused.Render(" ⏸")
-	}
-	return text
 }

@@ -12,7 +12,7 @@ import (
 // zoomedLlama reports whether the zoomed lane is a llama.cpp server that is
 // up: one whose /metrics the line reads.
 func (m *Model) zoomedLlama() bool {
-	return m.mode == modeZoom && m.s.phase != phasePreparing && m.s.notReadyErr(m.zoom) == nil &&
+	return m.state == stateZoom && m.s.phase != phasePreparing && m.s.notReadyErr(m.zoom) == nil &&
 		m.s.providers[m.zoom].Kind == config.KindLlamaCpp
 }
 
@@ -31,5 +31,5 @@ func (m *Model) watchServer() tea.Cmd {
 		m.stats.Stop()
 		return nil
 	}
-	return m.stats.Watch(m.ctx, m.zoom, m.s.providers[m.zoom])
+	return m.stats.Watch(m.c.ctx, m.zoom, m.s.providers[m.zoom])
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"tpsrace/testenv"
 )
 
 // terminal is the real tpsrace binary in a real terminal: built from the
@@ -37,9 +38,7 @@ func startTerminal(t *testing.T, dir string, args ...string) *terminal {
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	if _, err := exec.LookPath("tmux"); err != nil {
-		t.Skip("tmux is not installed (apt-get install -y tmux)")
-	}
+	testenv.Require(t, "tmux")
 	tmp := t.TempDir()
 	bin := filepath.Join(tmp, "tpsrace")
 	build := exec.Command("go", "build", "-o", bin, ".")

@@ -16,23 +16,23 @@ import (
 )
 
 // The view: the layout, a frame of every pane and the screen composed of
-// them. The model calls these from Update; View returns m.screen.
+// them. The model calls these from Update; View returns m.drawn.screen.
 
 // relayout recomputes the layout and sizes every pane. The skipped line
 // under the header is taken off the window first.
 func (m *Model) relayout() {
-	m.skipped = ""
-	if m.height >= minSkippedHeight {
-		m.skipped = m.skippedLine()
+	m.drawn.skipped = ""
+	if m.c.height >= minSkippedHeight {
+		m.drawn.skipped = m.skippedLine()
 	}
 	notes := 0
-	if m.skipped != "" {
+	if m.drawn.skipped != "" {
 		notes = 1
 	}
-	m.layout = ComputeLayout(m.width, m.height-notes, len(m.lanes), m.zoomed(), 1)
-	l := m.layout
-	if m.mode == modeHelp {
-		m.page = m.helpPage()
+	m.c.layout = ComputeLayout(m.c.width, m.c.height-notes, len(m.lanes), m.zoomed(), 1)
+	l := m.c.layout
+	if m.state == stateHelp {
+		m.drawn.page = m.helpPage()
 	}
 	for i := range m.lanes {
 		w, h := 0, 0
@@ -50,8 +50,7 @@ func (m *Model) relayout() {
 	}
 	m.board.SetSize(l.Board.Width, l.Board.Height)
 	m.chart.SetSize(l.Chart.Width, l.Chart.Height)
-	m.editor.SetWidth(max(m.width-4, 10))
-	m.editor.SetHeight(max(l.Body-5, 1))
+	m.editor.setSize(l.Body)
 }
 
 // refresh draws a frame: every provider's figures at the race time on
@@ -59,14 +58,14 @@ func (m *Model) relayout() {
 func (m *Model) refresh() {
 	now := m.s.now()
 	figs := m.s.figures(now)
-	if m.opts.Present {
-		m.stage = m.presentBody(figs, m.width, m.layout.Body)
+	if m.present != nil {
+		m.present.draw(m.s, figs, m.c.width, m.c.layout.Body)
 		m.compose()
 		return
 	}
 	places := leaderboard.Places(figs)
 	scale := live.SharedScale(m.s.live, now)
-	finish := live.FinishLine(m.opts.FinishAt, m.s.maxTokens, figs)
+	finish := live.FinishLine(m.c.opts.FinishAt, m.s.maxTokens, figs)
 	preparing := m.s.phase == phasePreparing
 	var loading []string
 	if preparing {
@@ -74,14 +73,14 @@ func (m *Model) refresh() {
 	}
 	for i := range m.lanes {
 		frame := lane.FrameMsg{Now: now, Figures: figs[i], Place: places[i], Scale: scale,
-			Finish: finish, TrackWidth: m.layout.NarrowestLane() - 2, Preparing: preparing}
+			Finish: finish, TrackWidth: m.c.layout.NarrowestLane() - 2, Preparing: preparing}
 		if i < len(loading) {
 			frame.Loading = loading[i]
 		}
 		m.lanes[i], _ = m.lanes[i].Update(frame)
 	}
 	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs, Finish: finish})
-	if m.layout.Chart.Show {
+	if m.c.layout.Chart.Show {
 		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: now, Providers: m.s.live, Finish: finish, Scale: scale})
 	}
 	m.compose()
@@ -89,16 +88,16 @@ func (m *Model) refresh() {
 
 func (m *Model) helpKeys() help.KeyMap {
 	switch {
-	case m.mode == modeEditor:
-		return m.editorKeys
+	case m.state == stateEditor:
+		return m.editor.keys
 	case m.zoomed():
-		return zoomedKeys{KeyMap: m.keys, lane: m.lanes[m.zoom].KeyMap}
-	case m.opts.Replay != nil:
-		return replayKeys{m.replayKeys, m.keys}
-	case m.opts.Present:
-		return presentKeys{m.keys}
+		return zoomedKeys{KeyMap: m.c.keys, lane: m.lanes[m.zoom].KeyMap}
+	case m.replay != nil:
+		return replayKeys{m.replay.keys, m.c.keys}
+	case m.present != nil:
+		return presentKeys{m.c.keys}
 	}
-	return m.keys
+	return m.c.keys
 }
 
 // paints are the root styles the header and the presenter draw with on
@@ -115,31 +114,31 @@ const minSkippedHeight = 12
 
 // compose joins the cached panes into the screen.
 func (m *Model) compose() {
-	l := m.layout
-	if m.width <= 0 || m.height <= 0 {
-		m.screen = ""
+	l := m.c.layout
+	if m.c.width <= 0 || m.c.height <= 0 {
+		m.drawn.screen = ""
 		return
 	}
 	// Lines are cut to the width, except the panes' own: the layout sized
 	// them, and a frame need not measure them again.
 	cut := func(lines []string) []string {
 		for i, line := range lines {
-			lines[i] = ansi.Truncate(line, m.width, "")
+			lines[i] = ansi.Truncate(line, m.c.width, "")
 		}
 		return lines
 	}
 	lines := cut(m.header())
-	if m.skipped != "" {
-		lines = append(lines, m.skipped)
+	if m.drawn.skipped != "" {
+		lines = append(lines, m.drawn.skipped)
 	}
 	var body []string
 	switch {
-	case m.mode == modeEditor:
-		body = cut(m.editorLines())
-	case m.mode == modeHelp:
-		body = m.page
-	case m.opts.Present:
-		body = cut(slices.Clone(m.stage))
+	case m.state == stateEditor:
+		body = cut(m.editor.View())
+	case m.state == stateHelp:
+		body = m.drawn.page
+	case m.present != nil:
+		body = cut(slices.Clone(m.present.View()))
 	case l.Zoomed:
 		body = splitLines(m.lanes[m.zoom].View())
 		if m.statsRows() > 0 {
@@ -149,11 +148,11 @@ func (m *Model) compose() {
 		body = append(m.laneLines(), m.bottomLines()...)
 	}
 	lines = append(lines, body[:min(len(body), l.Body)]...)
-	for len(lines) < m.height-l.Footer {
+	for len(lines) < m.c.height-l.Footer {
 		lines = append(lines, "")
 	}
-	lines = append(lines, ansi.Truncate(m.footerLine(), m.width, ""))
-	m.screen = strings.Join(lines[:m.height], "\n")
+	lines = append(lines, ansi.Truncate(m.footerLine(), m.c.width, ""))
+	m.drawn.screen = strings.Join(lines[:m.c.height], "\n")
 }
 
 // status is the header's word for the race's phase.
@@ -174,7 +173,7 @@ func (m *Model) status() string {
 }
 
 func (m *Model) header() []string {
-	s := m.paint
+	s := m.c.paint
 	sep := s.Label.Render(" · ")
 	var parts []string
 	if status := m.status(); status != "" {
@@ -188,23 +187,26 @@ func (m *Model) header() []string {
 	if skew, ok := m.s.startSkew(); ok {
 		parts = append(parts, s.Label.Render("start skew ")+s.Status.Render(format.Precise(skew)))
 	}
+	if m.c.opts.Note != "" {
+		parts = append(parts, s.Label.Render(m.c.opts.Note))
+	}
 	if m.paused {
 		parts = append(parts, s.Paused.Render("⏸ PAUSED"))
 	}
-	if m.opts.Replay != nil {
-		parts = append([]string{m.replayStatus()}, parts...)
+	if m.replay != nil {
+		parts = append([]string{m.replay.View()}, parts...)
 	}
 	if h := m.heatStatus(); h != "" {
 		parts = append(parts, h)
 	}
 	rest := strings.Join(parts, sep)
 	title := s.Title.Render("tpsrace")
-	if m.opts.Config.Simulated {
+	if m.c.config.Simulated {
 		// The banner must never be cut: shorter words before a cut.
 		var banner string
 		for _, words := range []string{" SIMULATED providers — no API keys found ", " SIMULATED — no API keys ", " SIMULATED "} {
 			banner = s.Simulated.Render(words)
-			if draw.Width(banner)+draw.Width(rest)+13 <= m.width {
+			if draw.Width(banner)+draw.Width(rest)+13 <= m.c.width {
 				break
 			}
 		}
@@ -213,12 +215,12 @@ func (m *Model) header() []string {
 	title += sep + rest
 	// The prompt is cut to the line, with "…" to say so.
 	lead, limit := s.Label.Render("prompt "), s.Label.Render(" · max "+itoa(m.s.maxTokens)+" tokens")
-	room := m.width - draw.Width(lead) - draw.Width(limit)
-	if m.layout.Header < 2 {
+	room := m.c.width - draw.Width(lead) - draw.Width(limit)
+	if m.c.layout.Header < 2 {
 		room -= draw.Width(title + sep)
 	}
 	prompt := lead + s.Prompt.Render(ansi.Truncate(oneLine(m.s.prompt), max(room, 1), "…")) + limit
-	if m.layout.Header < 2 {
+	if m.c.layout.Header < 2 {
 		return []string{title + sep + prompt}
 	}
 	return []string{title, prompt}
@@ -226,7 +228,7 @@ func (m *Model) header() []string {
 
 // laneLines lays the lanes out in the layout's grid (or list).
 func (m *Model) laneLines() []string {
-	l := m.layout
+	l := m.c.layout
 	if l.List {
 		var lines []string
 		for i := range m.lanes {
@@ -257,7 +259,7 @@ func (m *Model) laneLines() []string {
 
 // bottomLines is the leaderboard, with the chart beside or above it.
 func (m *Model) bottomLines() []string {
-	l := m.layout
+	l := m.c.layout
 	if !l.Board.Show {
 		return nil
 	}
@@ -281,12 +283,6 @@ func (m *Model) bottomLines() []string {
 		lines[k] = format.PadRight(b, l.Board.Width) + c
 	}
 	return lines
-}
-
-func (m *Model) editorLines() []string {
-	title := m.styles.Title.Render("Edit the prompt") + m.styles.Label.Render(" — every provider gets it at the same instant")
-	box := m.styles.Editor.Width(max(m.width-2, 10)).Render(title + "\n\n" + m.editor.View())
-	return splitLines(box)
 }
 
 // oneLine shows a multi-line prompt on one line.

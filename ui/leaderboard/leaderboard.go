@@ -92,7 +92,8 @@ type Model struct {
 	concurrency int
 	width       int
 	height      int
-	focus       int // provider index, -1 for none
+	focus       int  // the focused provider's index, when focused
+	focused     bool // a row is focused
 	figures     []live.Figures
 	finish      int
 	heats       Heats // --heats: the standing over the heats so far
@@ -101,7 +102,7 @@ type Model struct {
 
 // New is a leaderboard for these providers (in config order).
 func New(names []string, concurrency int, styles Styles) Model {
-	m := Model{Styles: styles, paint: newPaints(styles, len(names)), names: names, concurrency: max(concurrency, 1), focus: -1, figures: make([]live.Figures, len(names))}
+	m := Model{Styles: styles, paint: newPaints(styles, len(names)), names: names, concurrency: max(concurrency, 1), figures: make([]live.Figures, len(names))}
 	m.render()
 	return m
 }
@@ -114,9 +115,9 @@ func (m *Model) SetSize(width, height int) {
 	m.render()
 }
 
-// SetFocus highlights provider i's row (-1 for none).
-func (m *Model) SetFocus(i int) {
-	m.focus = i
+// SetFocus highlights provider i's row; ok false highlights none.
+func (m *Model) SetFocus(i int, ok bool) {
+	m.focus, m.focused = i, ok
 	m.render()
 }
 
@@ -229,7 +230,7 @@ func (m *Model) columns() []column {
 	}
 	cols := []column{
 		{header: "#", width: 3, right: true, priority: 0, cell: func(r row) string {
-			if r.index == m.focus { // marked in words too: reverse video is lost without colour
+			if m.focused && r.index == m.focus { // marked in words too: reverse video is lost without colour
 				return "▸" + strconv.Itoa(r.rank)
 			}
 			return s.muted.Render(strconv.Itoa(r.rank))
@@ -411,11 +412,17 @@ func (m *Model) render() {
 			texts[k] = c.cell(row{index: i, rank: rank + 1, place: places[i], f: f})
 		}
 		line := cells(texts)
-		if trackW >= minTrack && m.finish > 0 && f.Status != live.Failed {
+		// A failed provider's track shows what it delivered before it
+		// failed, in the failure's colour; none when it delivered nothing.
+		if trackW >= minTrack && m.finish > 0 && (f.Status != live.Failed || f.UserTokens > 0) {
+			bar := m.paint.providers[i]
+			if f.Status == live.Failed {
+				bar = m.paint.failed
+			}
 			filled := draw.Bar(live.Progress(f, m.finish), trackW)
-			line += m.paint.providers[i].Render(filled) + m.paint.muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
+			line += bar.Render(filled) + m.paint.muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
 		}
-		if i == m.focus {
+		if m.focused && i == m.focus {
 			line = m.Styles.Focused.Render(ansi.Strip(line))
 		}
 		lines = append(lines, line)

@@ -126,13 +126,14 @@ func TestViewFitsAndDropsColumnsWhenNarrow(t *testing.T) {
 }
 
 // The track column draws every provider's progress to one finish line:
-// bars in proportion, all ending at the same ┃, none for a failure.
+// bars in proportion, all ending at the same ┃; a failure's bar is what it
+// delivered before it failed.
 func TestTrackSharesOneFinishLine(t *testing.T) {
 	names := []string{"fast", "slow", "broken"}
 	figs := []live.Figures{
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1800, UserTokens: 400},
 		{Status: live.Streaming, HasSpeed: true, Speed: 25, UserTokens: 100},
-		{Status: live.Failed, Settled: true},
+		{Status: live.Failed, Settled: true, UserTokens: 200},
 	}
 	b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	b.SetSize(120, 5)
@@ -146,10 +147,10 @@ func TestTrackSharesOneFinishLine(t *testing.T) {
 		t.Errorf("400 and 100 of 400 tokens draw %d and %d cells:\n%s", full, quarter, b.View())
 	}
 	column := func(l string) int { return ansi.StringWidth(l[:max(strings.Index(l, "┃"), 0)]) }
-	if a, b := column(lines[1]), column(lines[2]); a != b || a == 0 {
-		t.Errorf("the finish lines are at %d and %d", a, b)
+	if a, b, c := column(lines[1]), column(lines[2]), column(lines[3]); a != b || a != c || a == 0 {
+		t.Errorf("the finish lines are at %d, %d and %d", a, b, c)
 	}
-	if strings.Contains(lines[3], "█") || strings.Contains(lines[3], "┃") {
-		t.Errorf("a failed provider has no track: %q", lines[3])
+	if half := strings.Count(lines[3], "█"); half < full/2-1 || half > full/2+1 {
+		t.Errorf("a failure that delivered 200 of 400 tokens draws %d cells of %d:\n%s", half, full, b.View())
 	}
 }

@@ -47,38 +47,32 @@ const (
 	Speed              // live tok/s
 )
 
-// Styles of the chart.
+// Styles of the chart, each a lipgloss style with its escape sequences
+// taken once (draw.Paint).
 type Styles struct {
-	Title    lipgloss.Style
-	Axis     lipgloss.Style
-	Label    lipgloss.Style
-	Provider func(i int) lipgloss.Style
+	Title     draw.Paint
+	Axis      draw.Paint
+	Label     draw.Paint
+	Providers []draw.Paint // provider i's line and label: Providers[i%len(Providers)]
 }
 
-// DefaultStyles are built from palette p.
+// DefaultStyles are built from palette p. Call it once the colour profile
+// and the background are decided (draw.Paint).
 func DefaultStyles(p theme.Palette) Styles {
-	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
-	return Styles{
-		Title:    fg(p.Muted).Bold(true),
-		Axis:     fg(p.Border),
-		Label:    fg(p.Muted),
-		Provider: func(i int) lipgloss.Style { return fg(p.ProviderColor(i)) },
+	fg := func(c lipgloss.TerminalColor) draw.Paint { return draw.NewPaint(lipgloss.NewStyle().Foreground(c)) }
+	s := Styles{
+		Title: draw.NewPaint(lipgloss.NewStyle().Foreground(p.Muted).Bold(true)),
+		Axis:  fg(p.Border),
+		Label: fg(p.Muted),
 	}
+	for _, c := range p.Providers {
+		s.Providers = append(s.Providers, fg(c))
+	}
+	return s
 }
 
-// paints are the Styles as escape sequences, taken once in New (draw.Paint).
-type paints struct {
-	title, axis, label draw.Paint
-	providers          []draw.Paint
-}
-
-func newPaints(s Styles, providers int) paints {
-	ps := paints{title: draw.NewPaint(s.Title), axis: draw.NewPaint(s.Axis), label: draw.NewPaint(s.Label)}
-	for i := range providers {
-		ps.providers = append(ps.providers, draw.NewPaint(s.Provider(i)))
-	}
-	return ps
-}
+// provider is provider i's style.
+func (s Styles) provider(i int) draw.Paint { return s.Providers[i%len(s.Providers)] }
 
 // FrameMsg is the race up to Until: the providers (by index), the race
 // track's finish line in per-user tokens (the Tokens plot's top) and the
@@ -92,8 +86,7 @@ type FrameMsg struct {
 
 // Model is the chart.
 type Model struct {
-	Styles  Styles // read by New
-	paint   paints
+	styles  Styles
 	Plot    Plot
 	PerUser bool // several streams per provider: the titles say "per user"
 
@@ -106,7 +99,7 @@ type Model struct {
 
 // New is a chart of these providers (in config order).
 func New(names []string, styles Styles) Model {
-	m := Model{Styles: styles, paint: newPaints(styles, len(names)), names: names}
+	m := Model{styles: styles, names: names}
 	m.render()
 	return m
 }
@@ -197,21 +190,22 @@ func (m *Model) render() {
 	out = append(out, m.titleLine(title))
 	tickRows := rowsOf(ticks, plotH)
 	labelRows := rowsOf(ends, plotH)
+	plot := g.rows(m.styles.provider)
 	for y := range plotH {
 		var sb strings.Builder
 		axis := "│"
 		if t, ok := tickRows[y]; ok {
-			sb.WriteString(m.paint.label.Render(format.PadLeft(t.text, tickW)))
+			sb.WriteString(m.styles.Label.Render(format.PadLeft(t.text, tickW)))
 			axis = "┤"
 		} else {
 			sb.WriteString(strings.Repeat(" ", tickW))
 		}
-		sb.WriteString(m.paint.axis.Render(axis))
-		g.writeRow(&sb, y, m.paint.providers)
+		sb.WriteString(m.styles.Axis.Render(axis))
+		sb.WriteString(plot[y])
 		label := ""
 		if t, ok := labelRows[y]; ok {
 			label = " " + ansi.Truncate(t.text, labelW-1, "…")
-			label = m.paint.providers[t.provider].Render(label)
+			label = m.styles.provider(t.provider).Render(label)
 		}
 		sb.WriteString(format.PadRight(label, labelW))
 		out = append(out, sb.String())
@@ -287,9 +281,9 @@ func (m *Model) titleLine(title string) string {
 	if m.Plot == Speed {
 		other = "v: tokens"
 	}
-	t := " " + m.paint.title.Render(ansi.Truncate(title, m.width-1, "…")) // apart from the pane beside it
+	t := " " + m.styles.Title.Render(ansi.Truncate(title, m.width-1, "…")) // apart from the pane beside it
 	if gap := m.width - draw.Width(t) - len(other); gap >= 2 {
-		return t + strings.Repeat(" ", gap) + m.paint.label.Render(other)
+		return t + strings.Repeat(" ", gap) + m.styles.Label.Render(other)
 	}
 	return format.PadRight(t, m.width)
 }
@@ -312,7 +306,7 @@ func (m *Model) timeAxis(x0, width int) string {
 	if mid := format.Duration(until / 2); width > 2*len(end)+len(mid)+8 {
 		put(x0+(width-len(mid))/2, mid)
 	}
-	return m.paint.label.Render(string(line))
+	return m.styles.Label.Render(string(line))
 }
 
 // rowsOf places labels on the rows of a plot rows high, each at the row

@@ -1,7 +1,7 @@
 // Package draw holds the small drawing pieces the dashboard's panes share:
 // a style's escape sequences taken once (Paint), so a frame styles text by
-// concatenation instead of a lipgloss Render per piece, and bars in eighths
-// of a cell.
+// concatenation instead of a lipgloss Render per piece; bars in eighths of
+// a cell; and the layout of a pane's lines (Fit, Flow, Edge).
 package draw
 
 import (
@@ -27,13 +27,29 @@ func Bar(fraction float64, width int) string {
 // of colours and attributes only (no width, padding, margin or border),
 // on texts of one line without tabs; take it after the colour profile
 // and the background are decided, as they are before the program starts.
-type Paint struct{ pre, post string }
+//
+// A pane's Styles are Paints, each made once from its lipgloss style by
+// NewPaint: the style and the strings a frame concatenates cannot drift
+// apart, and a variant (a provider's accent) is made from Style.
+type Paint struct {
+	pre, post string
+	style     *lipgloss.Style // kept for variants; a pointer keeps Paint small
+}
 
 // NewPaint takes s's escape sequences.
 func NewPaint(s lipgloss.Style) Paint {
 	r := s.Render("x") // escape sequences hold no 'x'
 	i := strings.IndexByte(r, 'x')
-	return Paint{pre: r[:i], post: r[i+1:]}
+	return Paint{pre: r[:i], post: r[i+1:], style: &s}
+}
+
+// Style is the lipgloss style the Paint was made from, to make a variant:
+// NewPaint(p.Style().Foreground(accent)).
+func (p Paint) Style() lipgloss.Style {
+	if p.style == nil {
+		return lipgloss.NewStyle()
+	}
+	return *p.style
 }
 
 // Render styles text.
@@ -42,4 +58,13 @@ func (p Paint) Render(text string) string {
 		return ""
 	}
 	return p.pre + text + p.post
+}
+
+// RenderLines styles every line.
+func (p Paint) RenderLines(lines []string) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = p.Render(l)
+	}
+	return out
 }

@@ -1,10 +1,10 @@
 package draw
 
 import (
-	"github.com/charmbracelet/x/ansi"
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -20,6 +20,10 @@ func TestPaintMatchesRender(t *testing.T) {
 		for _, text := range []string{"1,820 tok/s", "▁▂▃█ ┈┈"} {
 			if got, want := NewPaint(s).Render(text), s.Render(text); got != want {
 				t.Errorf("Paint %q, Render %q", got, want)
+			}
+			// A variant made from the Paint's style is that style's.
+			if got, want := NewPaint(NewPaint(s).Style()).Render(text), s.Render(text); got != want {
+				t.Errorf("Paint from Style %q, Render %q", got, want)
 			}
 		}
 	}

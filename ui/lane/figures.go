@@ -1,0 +1,198 @@
+package lane
+
+import (
+	"strings"
+	"time"
+
+	"tpsrace/format"
+	"tpsrace/metrics"
+	"tpsrace/ui/internal/draw"
+	"tpsrace/ui/live"
+)
+
+// trackLine is the lane's race track: its per-user tokens so far as a bar
+// toward the finish line (┃), on the scale every lane shares, and past
+// the line the finish time once the provider is done.
+func (m *Model) trackLine(width int) string {
+	const suffixW = 10
+	trackW := width - suffixW - 1
+	if m.trackW > 0 {
+		trackW = min(trackW, m.trackW-suffixW-1)
+	}
+	if trackW < 4 {
+		return ""
+	}
+	f := m.figures
+	filled := draw.Bar(live.Progress(f, m.finish), trackW)
+	rest := trackW - draw.Width(filled)
+	var suffix string
+	switch {
+	case f.StoppedShort(): // ended, but not at the line
+		suffix = m.styles.Failed.Render("✗ " + format.Duration(f.Elapsed))
+	case f.Status == live.Done:
+		suffix = m.styles.Done.Render("✓ " + format.Duration(f.Elapsed))
+	case f.Status == live.Failed:
+		suffix = m.styles.Failed.Render("✗")
+	default:
+		if f.UserTokens > 0 {
+			suffix = m.styles.Label.Render(format.Count(f.UserTokens) + " tok")
+		}
+	}
+	return m.styles.Spark.Render(filled) + m.styles.Track.Render(strings.Repeat("·", rest)+"┃") + " " + suffix
+}
+
+// status is the lane's state in words, for the top border.
+func (m *Model) status() string {
+	f := m.figures
+	switch {
+	case m.loading != "":
+		return m.styles.Thinking.Render("◌ loading")
+	case m.preparing:
+		return m.styles.Waiting.Render("◌ waiting")
+	}
+	switch f.Status {
+	case live.Thinking:
+		return m.styles.Thinking.Render("◆ thinking")
+	case live.Streaming:
+		return m.styles.Streaming.Render("▶ streaming")
+	case live.Done:
+		if f.StoppedShort() { // its place would reward writing less
+			return m.styles.Failed.Render("✗ short " + itoa(f.UserTokens) + "/" + itoa(f.FinishAt))
+		}
+		if m.place >= 1 && m.place <= 3 {
+			return m.styles.Places[m.place-1].Render("✓ " + format.Ordinal(m.place))
+		}
+		if m.place > 3 {
+			return m.styles.Done.Render("✓ " + format.Ordinal(m.place))
+		}
+		return m.styles.Done.Render("✓ done")
+	case live.Failed:
+		if interrupted(f.Err) {
+			return m.styles.Waiting.Render("■ stopped")
+		}
+		return m.styles.Failed.Render("✗ failed")
+	}
+	return m.styles.Waiting.Render("◌ waiting")
+}
+
+// speedField is the lane's headline speed: per-user output speed.
+func (m *Model) speedField() string {
+	f := m.figures
+	label := "speed "
+	if f.Streams > 1 {
+		label = "per-user "
+	}
+	if !f.HasSpeed {
+		return m.styles.Label.Render(label + format.Undefined)
+	}
+	return m.styles.Label.Render(label) + m.styles.Value.Render(format.TPS(f.Speed)) + m.styles.Label.Render(" tok/s")
+}
+
+// figureFields are the live figures, most important first, for flow.
+func (m *Model) figureFields() []string {
+	f := m.figures
+	field := func(label, value, unit string) string {
+		s := m.styles.Value.Render(value)
+		if label != "" {
+			s = m.styles.Label.Render(label+" ") + s
+		}
+		if unit != "" {
+			s += m.styles.Label.Render(" " + unit)
+		}
+		return s
+	}
+	var fields []string
+	switch {
+	case f.HasTTFT && f.Streams > 1:
+		fields = append(fields, field("TTFT p50", format.Duration(f.TTFT), "")+" "+field("max", format.Duration(f.TTFTMax), ""))
+	case f.HasTTFT:
+		fields = append(fields, field("TTFT", format.Duration(f.TTFT), ""))
+	default:
+		fields = append(fields, field("TTFT", format.Undefined, ""))
+	}
+	if f.Queued > 0 {
+		fields = append(fields, m.styles.Queued.Render(itoa(f.Queued)+" queued"))
+	}
+	if f.HasTTFA && f.TTFA > f.TTFT {
+		fields = append(fields, field("TTFA", format.Duration(f.TTFA), ""))
+	}
+	// With several streams "now" is the median of those streaming: none
+	// streams between a queued stream's wait and its first token.
+	if !f.Settled && f.HasTTFT && (f.Streams == 1 || f.NowTPS > 0) {
+		fields = append(fields, field("now", format.TPS(f.NowTPS), "tok/s"))
+	}
+	fields = append(fields, m.speedField())
+	if f.HasServerTPS {
+		fields = append(fields, field("server", format.TPS(f.ServerTPS), "tok/s"))
+	}
+	if f.Streams > 1 {
+		switch {
+		case f.HasAggregateTPS:
+			fields = append(fields, field("aggregate", format.TPS(f.AggregateTPS), "tok/s"))
+		case !f.Settled && f.HasTTFT:
+			fields = append(fields, field("aggregate now", format.TPS(f.NowAggregateTPS), "tok/s"))
+		}
+	}
+	if m.zoomed && f.Settled && f.HasSpeed {
+		fields = append(fields, field("", "≈"+format.TPS(metrics.WordsPerSecond(f.Speed)), "words/s"))
+	}
+	if f.Streams > 1 {
+		fields = append(fields, field("", format.Count(f.Tokens), "tok/user"))
+	} else {
+		fields = append(fields, field("", format.Count(f.Tokens), "tok"))
+	}
+	if loop, ok := metrics.AgentLoop(f.TTFT, f.Speed); ok && f.HasSpeed {
+		fields = append(fields, field(itoa(metrics.AgentCalls)+" agent calls", "≈"+format.Duration(loop), ""))
+	}
+	if f.Streams > 1 {
+		fields = append(fields, m.styles.Label.Render(itoa(f.Streams)+" streams"))
+	}
+	return fields
+}
+
+// networkLine is where stream 0's time to first token went, apart from
+// the model: its request leaving, DNS, connect and TLS (none on a reused
+// connection, as with --warm), the first response byte; all since the
+// release. "" until the stream has ended.
+func (m *Model) networkLine() string {
+	r := m.provider.Streams[0].Result
+	if r == nil || r.Phases.FirstByte == 0 {
+		return ""
+	}
+	p := r.Phases
+	parts := []string{m.styles.Label.Render("sent ") + m.styles.Value.Render("+"+format.Precise(r.Sent))}
+	for _, ph := range []struct {
+		name string
+		at   time.Duration
+	}{{"DNS", p.DNS}, {"connect", p.Connected}, {"TLS", p.TLS}} {
+		if ph.at > 0 {
+			parts = append(parts, m.styles.Label.Render(ph.name+" ")+m.styles.Value.Render(format.Precise(ph.at)))
+		}
+	}
+	if p.Connected == 0 {
+		parts = append(parts, m.styles.Label.Render("reused connection"))
+	}
+	parts = append(parts, m.styles.Label.Render("first byte ")+m.styles.Value.Render(format.Precise(p.FirstByte)))
+	return m.styles.Label.Render("network  ") + strings.Join(parts, m.styles.Label.Render(" · "))
+}
+
+// badges go in the bottom border: how the speed feels, and how it
+// compares with reading speed.
+func (m *Model) badges(width int) string {
+	f := m.figures
+	if !f.HasSpeed {
+		return ""
+	}
+	feel := metrics.Feel(f.Speed)
+	style := map[string]draw.Paint{"slow": m.styles.Slow, "conversational": m.styles.Conversational, "voice-ready": m.styles.VoiceReady}[feel]
+	badge := style.Render(feel)
+	if r := f.Speed / metrics.ReadingTPS; r >= 1 {
+		for _, words := range []string{" reading speed", " reading"} {
+			reading := m.styles.ReadingMarker.Render(format.Times(r) + words)
+			if draw.Width(badge)+2+draw.Width(reading) <= width {
+				return badge + "  " + reading
+			}
+		}
+	}
+	return badge
+}

@@ -1,0 +1,134 @@
+package lane
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"tpsrace/format"
+	"tpsrace/probes"
+	"tpsrace/ui/live"
+)
+
+// textLines is what the lane says below its figures: the tail of the
+// answer (after a line about the thinking phase, if there was one), the
+// reasoning while the model thinks, or why the stream failed.
+func (m *Model) textLines(width, rows int) []string {
+	if rows <= 0 {
+		return nil
+	}
+	f := m.figures
+	if f.Status == live.Failed {
+		return m.styles.Error.RenderLines(wrapOnce(failureText(f), width, rows))
+	}
+	var footer []string
+	if f.Failed > 0 && rows > 1 {
+		footer = m.styles.Error.RenderLines(wrapOnce(failureText(f), width, 1))
+		rows--
+	}
+	var lines []string
+	switch {
+	case m.answerLen == 0 && m.reasoningLen == 0:
+		switch f.Status {
+		case live.Waiting:
+			lines = []string{m.styles.Note.Render(m.waitingNote())}
+		case live.Done:
+			lines = []string{m.styles.Note.Render("(no text)")}
+		}
+	case m.answerLen == 0:
+		lines = append([]string{m.thinkingNote()}, m.styles.Reasoning.RenderLines(m.reasoning.Tail(rows-1))...)
+	default:
+		if m.reasoningLen > 0 && rows > 1 {
+			lines = append(lines, m.thinkingNote())
+		}
+		lines = append(lines, m.styles.Answer.RenderLines(m.answer.Tail(rows-len(lines)))...)
+	}
+	return append(lines, footer...)
+}
+
+// waitingNote is what a lane without text waits for.
+func (m *Model) waitingNote() string {
+	switch {
+	case m.loading != "":
+		return m.loading
+	case m.preparing:
+		return "waiting for local servers…"
+	}
+	return "waiting for the first token…"
+}
+
+// thinkingNote folds the reasoning into one line: ongoing, or how long it took.
+func (m *Model) thinkingNote() string {
+	tokens := format.Count(m.provider.ReasoningTokens()) + " tokens"
+	f := m.figures
+	if m.answerLen == 0 {
+		return m.styles.Thinking.Render("thinking… " + tokens)
+	}
+	if f.HasTTFA && f.HasTTFT {
+		return m.styles.Note.Render("thought for " + format.Duration(f.TTFA-f.TTFT) + " · " + tokens)
+	}
+	return m.styles.Note.Render("thought · " + tokens)
+}
+
+// viewportLines is the zoomed lane's whole text, scrolled by the viewport
+// and following the tail while it is at the bottom.
+func (m *Model) viewportLines(width, rows int) []string {
+	m.viewport.Width, m.viewport.Height = width, rows
+	if text := m.answerLen + m.reasoningLen; text != m.viewportText || width != m.viewportWidth {
+		follow := m.viewport.AtBottom()
+		var lines []string
+		if f := m.figures; f.Err != nil {
+			lines = append(lines, m.styles.Error.RenderLines(wrapOnce(failureText(f), width, 1000))...)
+		}
+		if m.reasoningLen > 0 {
+			lines = append(lines, m.thinkingNote())
+			lines = append(lines, m.styles.Reasoning.RenderLines(m.reasoning.Lines())...)
+			lines = append(lines, "")
+		}
+		lines = append(lines, m.styles.Answer.RenderLines(m.answer.Lines())...)
+		m.viewport.SetContent(strings.Join(lines, "\n"))
+		if follow {
+			m.viewport.GotoBottom()
+		}
+		m.viewportText, m.viewportWidth = text, width
+	}
+	return strings.Split(m.viewport.View(), "\n")
+}
+
+// failureText says why streams failed: the failure's own words (status,
+// code, message, hint) for one stream, with a count for several.
+func failureText(f live.Figures) string {
+	if f.Err == nil {
+		return ""
+	}
+	msg := f.Err.Error()
+	if interrupted(f.Err) {
+		msg = "stopped before the end"
+	}
+	switch {
+	case f.Streams == 1:
+		return "✗ " + msg
+	case f.Failed == f.Streams:
+		return "✗ all " + itoa(f.Streams) + " streams failed: " + msg
+	default:
+		return "✗ " + itoa(f.Failed) + " of " + itoa(f.Streams) + " streams failed: " + msg
+	}
+}
+
+func interrupted(err error) bool {
+	var f *probes.Failure
+	return errors.As(err, &f) && f.Kind == probes.KindCancelled
+}
+
+// wrapOnce word-wraps a short text (a failure) and keeps its first rows
+// lines; the last one kept ends with "…" when some are left out.
+func wrapOnce(s string, width, rows int) []string {
+	lines := strings.Split(ansi.Wrap(s, width, ""), "\n")
+	if len(lines) <= rows || rows <= 0 {
+		return lines[:min(len(lines), max(rows, 0))]
+	}
+	lines = lines[:rows]
+	lines[rows-1] = ansi.Truncate(strings.TrimRight(lines[rows-1], " "), width-1, "") + "…"
+	return lines
+}

@@ -1,0 +1,58 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// save writes the finished races to SaveDir/tpsrace-YYYYMMDD-HHMMSS.json.
+func (m *Model) save() tea.Cmd {
+	opts := m.c.opts
+	switch {
+	case opts.Save == nil:
+		m.say(true, "saving is not available here")
+		return nil
+	case len(m.s.history) == 0:
+		m.say(true, "nothing to save yet: no race has finished")
+		return nil
+	}
+	cfg := m.s.saveConfig(m.c.config)
+	races, conc, dir, write, record := slices.Clone(m.s.history), m.s.historyConc, m.c.saveDir(), opts.Save, opts.Record
+	return func() tea.Msg {
+		stem := filepath.Join(dir, "tpsrace-"+time.Now().Format("20060102-150405"))
+		path := stem + ".json"
+		f, err := os.Create(path)
+		if err != nil {
+			return savedMsg{err: err}
+		}
+		err = write(f, cfg, conc, races, false)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err == nil && record != nil {
+			err = record(stem+".tpsr", cfg, conc, races, false)
+			path += " and " + stem + ".tpsr"
+		}
+		return savedMsg{path: path, err: err}
+	}
+}
+
+// recordHistory rewrites Options.RecordPath with the races `s` would save.
+func (m *Model) recordHistory() tea.Cmd {
+	opts := m.c.opts
+	if opts.RecordPath == "" || opts.Record == nil || len(m.s.history) == 0 {
+		return nil
+	}
+	cfg := m.s.saveConfig(m.c.config)
+	races, conc, path, record := slices.Clone(m.s.history), m.s.historyConc, opts.RecordPath, opts.Record
+	return func() tea.Msg {
+		if err := record(path, cfg, conc, races, false); err != nil {
+			return savedMsg{err: err}
+		}
+		return nil
+	}
+}
