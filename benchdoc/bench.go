@@ -115,10 +115,11 @@ type Run struct {
 	Served             Served    `json:"served"`
 	CostUSD            *float64  `json:"cost_usd"`
 	PhasesMS           Phases    `json:"phases_ms"`
-	TimeToNms          *float64  `json:"time_to_n_ms"`        // --finish-at N: time to N tokens; null without it or when stopped short
-	StoppedShort       bool      `json:"stopped_short"`       // --finish-at N: the stream ended before N tokens
-	Workload           string    `json:"workload,omitempty"`  // as the document's; absent for chat
-	ToolCall           *ToolCall `json:"tool_call,omitempty"` // tool-call workload: the stream's call
+	TimeToNms          *float64  `json:"time_to_n_ms"`           // --finish-at N: time to N tokens; null without it or when stopped short
+	StoppedShort       bool      `json:"stopped_short"`          // --finish-at N: the stream ended before N tokens
+	Workload           string    `json:"workload,omitempty"`     // as the document's; absent for chat
+	InputTokens        *int      `json:"input_tokens,omitempty"` // long-context: the prompt's size (metrics.InputTokens)
+	ToolCall           *ToolCall `json:"tool_call,omitempty"`    // tool-call workload: the stream's call
 }
 
 // Served is who the response says answered (probes.Served); null where no
@@ -205,6 +206,17 @@ type Summary struct {
 	TokenSource  string       `json:"token_source"`        // "usage" when every stream with tokens reported usage
 	EventTokens  int          `json:"event_tokens"`        // per user, o200k counted per event: the scale of time_to_n_ms
 	ToolCall     *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
+	// PrefillTPS: long-context's prefill speed estimate (metrics.PrefillTPS),
+	// null when it cannot be made, absent for the other workloads (hence
+	// the pointer to a pointer); TTFTByInput the TTFT p50/p95 per size.
+	PrefillTPS  **float64  `json:"prefill_tps,omitempty"`
+	TTFTByInput []SizeTTFT `json:"ttft_by_input,omitempty"`
+}
+
+// SizeTTFT is the TTFT of one long-context size.
+type SizeTTFT struct {
+	InputTokens int          `json:"input_tokens"`
+	TTFTms      Percentiles2 `json:"ttft_ms"`
 }
 
 // Build computes every figure of in.
@@ -253,6 +265,16 @@ func Build(in Input) *Bench {
 		}
 		sum := metrics.RunOf(all, in.FinishAt)
 		pr.Summary = summary(sum, runs)
+		if cfg.Workload.Is(workload.LongContext) {
+			var prefill *float64
+			if sum.HasPrefillTPS {
+				prefill = ptr(tps(sum.PrefillTPS))
+			}
+			pr.Summary.PrefillTPS = &prefill
+			for _, size := range metrics.TTFTBySize(all) {
+				pr.Summary.TTFTByInput = append(pr.Summary.TTFTByInput, SizeTTFT{size.InputTokens, durations(size.TTFT)})
+			}
+		}
 		b.Providers = append(b.Providers, pr)
 		b.runs = append(b.runs, runs)
 		pooled = append(pooled, sum)
@@ -361,6 +383,9 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 	finishRun(&r, s, finishAt)
 	if s.Tool != nil {
 		r.ToolCall = toolCall(s.Tool)
+	}
+	if s.InputTokens > 0 {
+		r.InputTokens = ptr(s.InputTokens)
 	}
 	return r
 }

@@ -98,3 +98,63 @@ func TestWorkloadFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// A long-context sweep against a simulator whose prefill runs at a known
+// rate estimates that rate within 5%, each run saying its size; the
+// replay gives the same report.
+func TestBenchLongContextSweep(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := write(t, dir, "p.yaml", `max_tokens: 5
+providers:
+  - {name: prefill, base_url: `+srv.URL()+`, model: "sim:ttft=20ms,tps=1000,prefill=20000"}
+`)
+	code, _, errOut := run(t, dir, "bench", "--config", cfg, "--workload", "long-context", "--input-tokens", "1000,4000,8000,16000",
+		"--format", "json", "--out", "live.json", "--record", "race.tpsr")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	srv.Close()
+	live, _ := os.ReadFile(filepath.Join(dir, "live.json"))
+	var doc struct {
+		Workload  string
+		Runs      int
+		Providers []struct {
+			Runs []struct {
+				InputTokens int      `json:"input_tokens"`
+				TTFTms      *float64 `json:"ttft_ms"`
+			}
+			Summary struct {
+				PrefillTPS  *float64 `json:"prefill_tps"`
+				TTFTByInput []struct {
+					InputTokens int `json:"input_tokens"`
+				} `json:"ttft_by_input"`
+			}
+		}
+	}
+	if err := json.Unmarshal(live, &doc); err != nil {
+		t.Fatal(err)
+	}
+	p := doc.Providers[0]
+	if doc.Workload != "long-context" || doc.Runs != 4 || len(p.Runs) != 4 || len(p.Summary.TTFTByInput) != 4 {
+		t.Fatalf("document %s", live)
+	}
+	for i, want := range []int{1000, 4000, 8000, 16000} {
+		if p.Runs[i].InputTokens != want {
+			t.Errorf("run %d: input_tokens %d, want %d", i, p.Runs[i].InputTokens, want)
+		}
+	}
+	if est := p.Summary.PrefillTPS; est == nil || *est < 19000 || *est > 21000 {
+		t.Errorf("prefill estimate %v, want 20,000 tok/s ± 5%%", est)
+	}
+	code, _, errOut = run(t, dir, "replay", "race.tpsr", "--bench", "--format", "json", "--out", "replayed.json")
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errOut)
+	}
+	if replayed, _ := os.ReadFile(filepath.Join(dir, "replayed.json")); string(replayed) != string(live) {
+		t.Fatalf("the replayed report differs:\nlive:\n%s\nreplayed:\n%s", live, replayed)
+	}
+}

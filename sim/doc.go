@@ -42,6 +42,8 @@
 //	contention=0        per-stream slowdown: each gap × (1 + contention·(n−1)), n = streams
 //	                    of this exact model name running at that moment
 //	fault=...           see Faults; after=N tokens first; retry_after=SECONDS (status faults)
+//	prefill=0           prompt tokens per second: ttft grows by prompt_tokens ÷ prefill
+//	                    (0: the prompt costs nothing), for long-context races
 //	tool=split          the shape of the answer when the request offers a function
 //	                    (tools, tool_choice not "none"): split (OpenAI: the opening with
 //	                    id, name and arguments "", then the arguments in fragments of about

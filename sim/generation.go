@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -40,6 +41,9 @@ func (h *handler) begin(ctx context.Context, req chatRequest, s Schedule, prompt
 	seed := s.Seed
 	if n := h.join(req.Model); s.Contention > 0 {
 		seed += uint64(n - 1) // simultaneous streams of a contended model differ
+	}
+	if s.Prefill > 0 { // the prompt's prefill comes before the first token
+		s.TTFT += time.Duration(math.Round(float64(promptTokens) / s.Prefill * float64(time.Second)))
 	}
 	return &generation{
 		h: h, s: s, p: s.plan(req.maxTokens()), clk: s.newClock(seed),

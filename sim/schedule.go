@@ -71,6 +71,7 @@ type Schedule struct {
 	Fingerprint    string        // fingerprint
 	Route          string        // route; "" = no "provider" field
 	Tool           string        // tool: the shape of a tool call, when the request offers a function; "" = split
+	Prefill        float64       // prefill: prompt tokens per second added to ttft; 0 = none
 }
 
 var defaultSchedule = Schedule{
@@ -133,6 +134,7 @@ var keys = map[string]func(s *Schedule, v string) error{
 	"fingerprint":    func(s *Schedule, v string) error { return parseName(v, &s.Fingerprint) },
 	"route":          func(s *Schedule, v string) error { return parseName(v, &s.Route) },
 	"tool":           func(s *Schedule, v string) error { return parseEnum(v, &s.Tool, toolShapes...) },
+	"prefill":        func(s *Schedule, v string) error { return parseFloat(v, 0, math.Inf(1), false, &s.Prefill) },
 }
 
 // ParseSchedule reads a "sim:..." model name (grammar in the package doc).
