@@ -28,6 +28,7 @@ type Input struct {
 	Concurrency int
 	Races       [][][]probes.Result // [run][provider][stream]
 	Interrupted bool                // the user stopped it; the races hold what was measured
+	Truncated   string              // what a broken recording lost (recording's Truncation); Races are its whole races
 	StartedAt   time.Time           // zero: the first race's release
 	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
 	StartAt     time.Time           // --start-at: the wall-clock instant of the release; zero without it
@@ -44,6 +45,7 @@ type Bench struct {
 	Runs        int        `json:"runs"`
 	Simulated   bool       `json:"simulated"`
 	Interrupted bool       `json:"interrupted"`
+	Truncated   string     `json:"truncated,omitempty"` // replay --bench of a broken recording only: what it lost; runs are its whole races
 	Providers   []Provider `json:"providers"`
 	FinishAt    *int       `json:"finish_at"` // --finish-at N; null: ranked by output speed
 	Verdict     Verdict    `json:"verdict"`   // who is faster over the runs, and how sure (metrics.Decide)
@@ -120,6 +122,37 @@ type Run struct {
 	Workload           string    `json:"workload,omitempty"`     // as the document's; absent for chat
 	InputTokens        *int      `json:"input_tokens,omitempty"` // long-context: the prompt's size (metrics.InputTokens)
 	ToolCall           *ToolCall `json:"tool_call,omitempty"`    // tool-call workload: the stream's call
+	Feel
+}
+
+// Feel is how a stream felt (metrics.Felt): stalls (gaps between text
+// events over 250 ms; null with fewer than two events) and the longest
+// (null without one), burstiness (coefficient of variation of the gaps;
+// null under two gaps) and reader wait (null without text). Over a
+// provider's streams (the summary): the most stalls any stream had and the
+// longest of all, the median burstiness and reader wait.
+type Feel struct {
+	Stalls         *int     `json:"stalls"`
+	LongestStallMS *float64 `json:"longest_stall_ms"`
+	Burstiness     *float64 `json:"burstiness"`
+	ReaderWaitMS   *float64 `json:"reader_wait_ms"`
+}
+
+func feelOf(f metrics.Felt) Feel {
+	var out Feel
+	if f.Gaps > 0 {
+		out.Stalls = ptr(f.Stalls)
+	}
+	if f.Stalls > 0 {
+		out.LongestStallMS = ptr(ms(f.LongestStall))
+	}
+	if f.HasBurstiness {
+		out.Burstiness = ptr(round(f.Burstiness, 1000))
+	}
+	if f.HasReaderWait {
+		out.ReaderWaitMS = ptr(ms(f.ReaderWait))
+	}
+	return out
 }
 
 // Served is who the response says answered (probes.Served); null where no
@@ -200,12 +233,14 @@ type Summary struct {
 	CostUSD      *float64     `json:"cost_usd"`
 	ServerTPS    *float64     `json:"server_tps"` // median of the server's own figure, when reported
 	TimeToNms    Percentiles2 `json:"time_to_n_ms"`
-	StoppedShort bool         `json:"stopped_short"`       // --finish-at N: streams completed, none reached N
-	Tokens       int          `json:"tokens"`              // per user
-	O200kTokens  int          `json:"o200k_tokens"`        // per user
-	TokenSource  string       `json:"token_source"`        // "usage" when every stream with tokens reported usage
-	EventTokens  int          `json:"event_tokens"`        // per user, o200k counted per event: the scale of time_to_n_ms
-	ToolCall     *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
+	StoppedShort bool         `json:"stopped_short"` // --finish-at N: streams completed, none reached N
+	Tokens       int          `json:"tokens"`        // per user
+	O200kTokens  int          `json:"o200k_tokens"`  // per user
+	TokenSource  string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
+	EventTokens  int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
+	Feel
+	FeelLabel *string      `json:"feel"`                // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
+	ToolCall  *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
 	// PrefillTPS: long-context's prefill speed estimate (metrics.PrefillTPS),
 	// null when it cannot be made, absent for the other workloads (hence
 	// the pointer to a pointer); TTFTByInput the TTFT p50/p95 per size.
@@ -226,7 +261,7 @@ func Build(in Input) *Bench {
 		in.StartedAt = in.Races[0][0][0].Release
 	}
 	b := &Bench{Schema: Schema, StartedAt: in.StartedAt.UTC(), Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens,
-		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted}
+		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted, Truncated: in.Truncated}
 	if in.FinishAt > 0 {
 		b.FinishAt = ptr(in.FinishAt)
 	}
@@ -296,7 +331,8 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	}
 	s := Summary{OK: all.Completed, Failed: all.Failed, TTFTms: durations(all.TTFT), E2Ems: durations(all.E2E),
 		OutputTPS: speeds(all.Speed), TimeToNms: durations(all.TimeToN), StoppedShort: all.StoppedShort,
-		Tokens: all.Tokens, O200kTokens: all.O200kTokens, TokenSource: all.TokenSource, EventTokens: all.EventTokens}
+		Tokens: all.Tokens, O200kTokens: all.O200kTokens, TokenSource: all.TokenSource, EventTokens: all.EventTokens,
+		Feel: feelOf(all.Felt), FeelLabel: nonEmpty(all.Felt.Label())}
 	if m, ok := metrics.Median(aggregate); ok {
 		s.AggregateTPS = ptr(tps(m))
 	}
@@ -376,6 +412,7 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 	if f.HasCachedPromptTokens {
 		r.CachedPromptTokens = ptr(f.CachedPromptTokens)
 	}
+	r.Feel = feelOf(f.Felt)
 	r.Served = Served{nonEmpty(res.Served.Model), nonEmpty(res.Served.Fingerprint), nonEmpty(res.Served.Provider)}
 	if f.HasCost {
 		r.CostUSD = ptr(usd8(f.CostUSD))

@@ -43,7 +43,7 @@ func (c *benchCmd) flags() *flag.FlagSet {
 	fs.StringVar(&c.format, "format", "table", "output: "+strings.Join(report.Formats, ", "))
 	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout (checked before any request)")
 	fs.IntVar(&c.finish, "finish-at", 0, "rank by the time to N output tokens (streams that stop short are marked), not by output speed")
-	fs.StringVar(&c.record, "record", "", "also record every race to this file (tpsrace.race/v1, gzipped when it ends in .gz; see tpsrace replay)")
+	fs.StringVar(&c.record, "record", "", "also record every race to this file (tpsrace.race/v1, gzipped when it ends in .gz; see tpsrace replay); - writes it to stdout and the report to stderr (unless --out), for kubectl logs | tpsrace merge -")
 	return fs
 }
 
@@ -71,6 +71,9 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		return usageError{fmt.Errorf("--finish-at must not be negative, got %d", c.finish)}
 	}
 	for flag, path := range map[string]string{"--out": c.out, "--record": c.record} {
+		if path == "-" && flag == "--record" {
+			continue
+		}
 		if err := checkOutput(flag, path, "nothing was sent"); err != nil {
 			return err
 		}
@@ -94,8 +97,14 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		in.Clock = &c.fleet.clock
 	}
 	var rec *recording.Writer
-	if c.record != "" {
-		if rec, err = recording.Create(c.record, c.fleet.header(recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt)), s.cfg); err != nil {
+	header := c.fleet.header(recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt))
+	switch c.record {
+	case "":
+	case "-":
+		// stdout carries the recording alone; the report goes to stderr.
+		rec, stdout = recording.NewWriter(stdout, header, s.cfg, false), stderr
+	default:
+		if rec, err = recording.Create(c.record, header, s.cfg); err != nil {
 			return err
 		}
 	}

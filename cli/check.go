@@ -27,7 +27,8 @@ var errCheckFailed = errors.New("some providers did not pass (see above)")
 
 func (c *checkCmd) flags() *flag.FlagSet {
 	fs := flag.NewFlagSet("tpsrace check", flag.ContinueOnError)
-	fs.StringVar(&c.race.configPath, "config", "", "providers file (default ./providers.yaml when present, else the built-in simulated providers)")
+	fs.StringVar(&c.race.configPath, "config", "", configUsage)
+	fs.BoolVar(&c.race.simulated, "simulated", false, simulatedUsage)
 	fs.StringVar(&c.race.only, "only", "", "comma-separated provider names to check (default: all)")
 	return fs
 }

@@ -34,7 +34,7 @@ func write(t *testing.T, dir, name, text string) string {
 }
 
 func TestBenchWithoutConfigRacesTheSimulator(t *testing.T) {
-	code, out, errOut := run(t, t.TempDir(), "bench", "--format", "markdown", "--only", "sim-wafer,sim-lpu", "--max-tokens", "60")
+	code, out, errOut := run(t, t.TempDir(), "bench", "--simulated", "--format", "markdown", "--only", "sim-wafer,sim-lpu", "--max-tokens", "60")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -126,18 +126,38 @@ func TestBadConfigSaysWhereAndExits2(t *testing.T) {
 	}
 }
 
-func TestMissingKeySkipsWithNotice(t *testing.T) {
+// The simulator only when asked: a providers file none of whose providers
+// can race is refused by bench, watch and check (exit 2, each provider and
+// why, nothing started), as is no file at all; --simulated races the
+// built-in providers on purpose, the file left unread.
+func TestSimulatorOnlyWhenAsked(t *testing.T) {
 	dir := t.TempDir()
-	write(t, dir, "providers.yaml", "providers:\n  - name: groq\n    base_url: https://api.groq.com/openai/v1\n    api_key: ${TPSRACE_TEST_UNSET_KEY}\n    model: llama\n")
-	code, out, errOut := run(t, dir, "bench", "--only", "sim-wafer", "--max-tokens", "20")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
+	write(t, dir, "providers.yaml", "providers:\n  - name: groq\n    base_url: https://api.groq.com/openai/v1\n    api_key: ${TPSRACE_TEST_UNSET_KEY}\n    model: llama\n"+
+		"  - name: cerebras\n    base_url: https://api.cerebras.ai/v1\n    api_key: ${TPSRACE_TEST_UNSET_KEY_2}\n    model: llama\n")
+	const refusal = "tpsrace: providers.yaml: no provider can race: all were skipped: groq (TPSRACE_TEST_UNSET_KEY is not set); " +
+		"cerebras (TPSRACE_TEST_UNSET_KEY_2 is not set); to race the built-in simulated providers instead, pass --simulated\n"
+	for _, args := range [][]string{{"bench"}, {"watch", "--metrics-addr", "127.0.0.1:0"}, {"check"}, {"bench", "--config", "providers.yaml", "--format", "json"}} {
+		code, out, errOut := run(t, dir, args...)
+		if code != 2 || out != "" || errOut != refusal {
+			t.Errorf("%q: exit %d, stdout %q, stderr:\n%q\nwant 2 and only:\n%q", args, code, out, errOut, refusal)
+		}
 	}
-	if !strings.Contains(errOut, "skipping groq") || !strings.Contains(errOut, "TPSRACE_TEST_UNSET_KEY") || !strings.Contains(errOut, "SIMULATED") {
-		t.Errorf("stderr should skip groq with a notice, then fall back to the simulator:\n%s", errOut)
+	const noFile = "tpsrace: nothing to race: no providers.yaml here and no --config FILE (see README: providers.yaml); to race the built-in simulated providers instead, pass --simulated\n"
+	for _, args := range [][]string{{"bench"}, {"watch"}, {"check"}} {
+		if code, _, errOut := run(t, t.TempDir(), args...); code != 2 || errOut != noFile {
+			t.Errorf("%q with no providers file: exit %d, stderr %q, want 2 and %q", args, code, errOut, noFile)
+		}
 	}
-	if !strings.Contains(out, "sim-wafer") {
-		t.Errorf("no simulated leaderboard:\n%s", out)
+	code, out, errOut := run(t, dir, "bench", "--simulated", "--only", "sim-wafer", "--max-tokens", "20", "--format", "json")
+	if code != 0 || !strings.Contains(out, `"simulated": true`) || !strings.Contains(out, `"sim-wafer"`) || strings.Contains(errOut, "groq") ||
+		!strings.Contains(errOut, "--simulated was given: racing the built-in SIMULATED providers") {
+		t.Errorf("--simulated: exit %d, stderr %q, stdout:\n%s\nwant the simulated race, labelled, providers.yaml unread", code, errOut, out)
+	}
+	if code, _, errOut := run(t, dir, "check", "--simulated"); code != 0 || !strings.Contains(errOut, "SIMULATED") {
+		t.Errorf("check --simulated: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := run(t, dir, "bench", "--simulated", "--config", "providers.yaml"); code != 2 || !strings.Contains(errOut, "give one of them") {
+		t.Errorf("--simulated with --config: exit %d, stderr %q, want 2", code, errOut)
 	}
 }
 
@@ -163,8 +183,8 @@ func TestFlagErrors(t *testing.T) {
 	}
 }
 
-// Local entries that cannot run are skipped like a missing key, so a
-// newcomer's first run still races the simulator.
+// Local entries that cannot run are skipped like a missing key, each with
+// why; when none is left bench refuses, naming them.
 func TestLocalEntriesThatCannotRunAreSkipped(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "providers.yaml", `providers:
@@ -178,17 +198,14 @@ func TestLocalEntriesThatCannotRunAreSkipped(t *testing.T) {
     kind: llamacpp
     model: `+filepath.Join(dir, "missing.gguf")+`
 `)
-	code, out, errOut := run(t, dir, "bench", "--max-tokens", "20")
-	if code != 0 {
+	code, _, errOut := run(t, dir, "bench", "--max-tokens", "20")
+	if code != 2 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, want := range []string{"skipping ollama: nothing is listening", "skipping workstation", "skipping laptop", "SIMULATED"} {
+	for _, want := range []string{"no provider can race", "ollama (nothing is listening", "workstation (no llama-server at", "laptop (model file not found"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
-	}
-	if !strings.Contains(out, "sim-lpu") {
-		t.Errorf("no simulated race:\n%s", out)
 	}
 	if code, _, errOut := run(t, dir, "bench", "--only", "ollama"); code != 2 || !strings.Contains(errOut, "ollama is skipped") {
 		t.Errorf("--only a skipped provider: exit %d, %q", code, errOut)
@@ -216,5 +233,27 @@ func TestBenchLlamaCppAttached(t *testing.T) {
 	}
 	if rows := strings.Split(strings.TrimSpace(out), "\n"); len(rows) != 9 || strings.Contains(rows[1], ",stop,,") {
 		t.Errorf("want 8 runs with server_tps filled:\n%s", out)
+	}
+}
+
+// A mistyped --only lists every name not in the race, each with the
+// closest known one, then the names there are (skipped ones with why), and
+// nothing else; when the simulated providers race, it says why and names them.
+func TestOnlySuggestsTheClosestName(t *testing.T) {
+	t.Setenv("TPSRACE_TEST_SET_KEY", "sk-test")
+	dir := t.TempDir()
+	write(t, dir, "providers.yaml", "providers:\n  - name: groq\n    base_url: https://api.groq.com/openai/v1\n    api_key: ${TPSRACE_TEST_SET_KEY}\n    model: m\n"+
+		"  - name: cerebras\n    base_url: https://api.cerebras.ai/v1\n    api_key: ${TPSRACE_TEST_UNSET_KEY}\n    model: m\n")
+	code, out, errOut := run(t, dir, "bench", "--only", "grok,cerebras,nobody")
+	want := `tpsrace: --only: no provider named "grok" (did you mean groq?); cerebras is skipped: TPSRACE_TEST_UNSET_KEY is not set; no provider named "nobody": ` +
+		`the providers are groq, cerebras (skipped: TPSRACE_TEST_UNSET_KEY is not set)` + "\n"
+	if code != 2 || out != "" || errOut != want {
+		t.Errorf("exit %d, stdout %q, stderr:\n%q\nwant 2 and only:\n%q", code, out, errOut, want)
+	}
+	code, _, errOut = run(t, dir, "bench", "--simulated", "--only", "sim-wafr,groq")
+	want = `tpsrace: --only: no provider named "sim-wafr" (did you mean sim-wafer?); no provider named "groq": ` +
+		`--simulated was given, so the built-in SIMULATED providers race: sim-wafer, sim-lpu, sim-gpu, sim-laptop` + "\n"
+	if code != 2 || errOut != want {
+		t.Errorf("--simulated: exit %d, stderr:\n%q\nwant 2 and only:\n%q", code, errOut, want)
 	}
 }

@@ -62,6 +62,9 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if fs.NArg() > 0 {
 		return unknownCommand(fs.Arg(0))
 	}
+	if err := c.race.check(); err != nil {
+		return err
+	}
 	if err := checkDirWritable(saveDir); err != nil {
 		return usageError{fmt.Errorf("the dashboard saves races (s) in this folder, and cannot write it: %w; run it from a folder you can write", err)}
 	}
@@ -71,6 +74,9 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err := c.fleet.resolve(time.Now(), stderr); err != nil {
 		return err
 	}
+	// Seen on screen, labelled SIMULATED, the built-in providers may stand
+	// in when nothing else can race (a fresh machine, no keys).
+	c.race.fallback = true
 	s, err := c.race.load(ctx, stderr)
 	if err != nil {
 		return err

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -78,39 +79,23 @@ providers:
     base_url: `+url+`
     model: "sim:ttft=60ms,tps=200,tokens=40"
 `)
-	start := time.Now().Add(1500 * time.Millisecond).UTC()
 	probes := []string{"fra", "iad", "sin"}
-	var wg sync.WaitGroup
-	for _, p := range probes {
-		wg.Go(func() {
-			code, _, errOut := mainIn("bench", "--config", cfg, "--start-at", start.Format(time.RFC3339Nano), "--probe-name", p,
-				"--record", filepath.Join(dir, p+".tpsr"), "--format", "json", "--out", filepath.Join(dir, p+".json"))
-			if code != 0 {
-				t.Errorf("%s: exit %d: %s", p, code, errOut)
-			}
-		})
-	}
-	wg.Wait()
-	got := arrivals()
-	if len(got) != 2*len(probes) {
-		t.Fatalf("%d requests reached the server, want %d", len(got), 2*len(probes))
-	}
 	// Generous for a loaded 2-core machine: the release itself is within
-	// microseconds; the rest is the scheduler and loopback.
+	// microseconds; the rest is the scheduler and loopback. Best of three:
+	// another process on the machine can only add delay, never remove it.
 	const tolerance = 50 * time.Millisecond
-	first, last := got[0], got[0]
-	for _, at := range got {
-		if at.Before(first) {
-			first = at
+	var start time.Time
+	var problem string
+	for range 3 {
+		start, problem = releaseProbes(t, cfg, dir, probes, arrivals, tolerance)
+		if problem == "" {
+			break
 		}
-		if at.After(last) {
-			last = at
-		}
-		if d := at.Sub(start); d < 0 || d > tolerance {
-			t.Errorf("a request reached the server %s after the start instant, want 0 to %s", d, tolerance)
-		}
+		t.Log("retrying:", problem)
 	}
-	t.Logf("first requests reached the server %s to %s after the instant (spread %s)", first.Sub(start), last.Sub(start), last.Sub(first))
+	if problem != "" {
+		t.Error(problem)
+	}
 
 	for _, p := range probes {
 		rec, err := recording.Open(filepath.Join(dir, p+".tpsr"))
@@ -131,6 +116,160 @@ providers:
   }`)) {
 			t.Errorf("%s: the bench JSON lacks the clock:\n%s", p, raw)
 		}
+	}
+	checkMerge(t, dir, probes)
+}
+
+// releaseProbes runs one bench per probe at once, all with the same
+// --start-at, and says what is wrong with when their requests reached the server.
+func releaseProbes(t *testing.T, cfg, dir string, probes []string, arrivals func() []time.Time, tolerance time.Duration) (time.Time, string) {
+	before := len(arrivals())
+	start := time.Now().Add(1500 * time.Millisecond).UTC()
+	var wg sync.WaitGroup
+	for _, p := range probes {
+		wg.Go(func() {
+			code, _, errOut := mainIn("bench", "--config", cfg, "--start-at", start.Format(time.RFC3339Nano), "--probe-name", p, "--warm",
+				"--record", filepath.Join(dir, p+".tpsr"), "--format", "json", "--out", filepath.Join(dir, p+".json"))
+			if code != 0 {
+				t.Errorf("%s: exit %d: %s", p, code, errOut)
+			}
+		})
+	}
+	wg.Wait()
+	got := arrivals()[before:]
+	if len(got) != 2*len(probes) {
+		t.Fatalf("%d requests reached the server, want %d", len(got), 2*len(probes))
+	}
+	first, last := got[0], got[0]
+	for _, at := range got {
+		if at.Before(first) {
+			first = at
+		}
+		if at.After(last) {
+			last = at
+		}
+	}
+	t.Logf("first requests reached the server %s to %s after the instant (spread %s)", first.Sub(start), last.Sub(start), last.Sub(first))
+	if first.Before(start) || last.Sub(start) > tolerance {
+		return start, fmt.Sprintf("requests reached the server %s to %s after the start instant, want 0 to %s", first.Sub(start), last.Sub(start), tolerance)
+	}
+	return start, ""
+}
+
+// benchDoc is the part of a bench document a merge must keep.
+type benchDoc struct {
+	Providers []struct {
+		Name    string
+		Runs    []map[string]any
+		Summary map[string]any
+	}
+}
+
+func replayBench(t *testing.T, path string, args ...string) benchDoc {
+	t.Helper()
+	code, out, errOut := mainIn(append([]string{"replay", path, "--bench", "--format", "json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("replay %s: exit %d: %s", path, code, errOut)
+	}
+	var doc benchDoc
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc
+}
+
+// checkMerge merges the probes' recordings and checks that every lane of
+// the merged race has exactly the figures of its own recording, that the
+// skew is bounded by the clocks, and that --by provider and report read it.
+func checkMerge(t *testing.T, dir string, probes []string) {
+	merged := filepath.Join(dir, "race.tpsr")
+	args := []string{"merge", "--out", merged}
+	for _, p := range probes {
+		args = append(args, filepath.Join(dir, p+".tpsr"))
+	}
+	code, _, errOut := mainIn(args...)
+	if code != 0 || !strings.Contains(errOut, "merged 3 probes (fra, iad, sin) into 6 lanes: start skew ") || !strings.Contains(errOut, " ± 0.8 ms across 3 probes") {
+		t.Fatalf("merge: exit %d: %s", code, errOut)
+	}
+	t.Log(strings.TrimSpace(errOut))
+	lanes := map[string]any{}
+	for _, p := range replayBench(t, merged).Providers {
+		lanes[p.Name] = []any{p.Runs, p.Summary}
+	}
+	for _, probe := range probes {
+		for _, p := range replayBench(t, filepath.Join(dir, probe+".tpsr")).Providers {
+			want, _ := json.Marshal([]any{p.Runs, p.Summary})
+			got, _ := json.Marshal(lanes[p.Name+"@"+probe])
+			if !bytes.Equal(got, want) {
+				t.Errorf("lane %s@%s:\n%s\nwant its own recording's\n%s", p.Name, probe, got, want)
+			}
+		}
+	}
+	byProvider := replayBench(t, merged, "--by", "provider")
+	if len(byProvider.Providers) != 2 || len(byProvider.Providers[0].Runs) != 3 || byProvider.Providers[0].Summary["aggregate_tps"] == nil {
+		t.Errorf("--by provider: %+v, want 2 providers of 3 streams each with their aggregate tok/s", byProvider)
+	}
+	code, out, errOut := mainIn("report", merged, "--format", "csv")
+	if code != 0 || !strings.Contains(out, "fra") || !strings.Contains(out, "sin") {
+		t.Errorf("report of the merged race: exit %d, %s\n%s", code, errOut, out)
+	}
+}
+
+// Recordings that are not of one race are refused, saying which; `merge -`
+// reads recordings concatenated with log lines, as kubectl logs prints them.
+func TestMergeRefusesAndReadsStdin(t *testing.T) {
+	useClock(t, timesync.State{Synchronised: true, EstError: time.Millisecond})
+	dir := t.TempDir()
+	start := time.Now().Add(400 * time.Millisecond).UTC().Format(time.RFC3339Nano)
+	later := time.Now().Add(700 * time.Millisecond).UTC().Format(time.RFC3339Nano)
+	record := func(name, at string, extra ...string) string {
+		path := filepath.Join(dir, name+".tpsr")
+		args := append([]string{"bench", "--simulated", "--only", "sim-wafer", "--max-tokens", "20", "--start-at", at, "--probe-name", name, "--record", path}, extra...)
+		if code, _, errOut := mainIn(args...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", name, code, errOut)
+		}
+		return path
+	}
+	var a, b, c, d, e string
+	var wg sync.WaitGroup
+	wg.Go(func() { a = record("a", start) })
+	wg.Go(func() { b = record("b", start, "--prompt", "Something else entirely.") })
+	wg.Go(func() { c = record("c", later) })
+	wg.Go(func() { d = record("d", start, "--max-tokens", "30") })
+	wg.Go(func() { e = record("e", later) })
+	wg.Wait()
+	for _, tc := range []struct {
+		files []string
+		want  string
+	}{
+		{[]string{a, b}, "raced different prompts"},
+		{[]string{a, c}, "a merge joins the recordings of one --start-at"},
+		{[]string{a, d}, "ran different workloads (max_tokens 20 and 30"},
+		{[]string{a, a}, `two recordings from probe "a"`},
+	} {
+		code, _, errOut := mainIn(append([]string{"merge", "--out", filepath.Join(dir, "m.tpsr")}, tc.files...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("merge %v: exit %d, %s; want 2 and %q", tc.files, code, errOut, tc.want)
+		}
+	}
+
+	var logs bytes.Buffer
+	for _, path := range []string{c, e} {
+		raw, _ := os.ReadFile(path)
+		logs.WriteString("no providers.yaml: racing the built-in SIMULATED providers\n")
+		logs.Write(raw)
+		logs.WriteString("race 1/1: 1 streams done, 0 failed, 20 tokens\n")
+	}
+	was := stdin
+	stdin = &logs
+	defer func() { stdin = was }()
+	out := filepath.Join(dir, "stdin.tpsr")
+	code, _, errOut := mainIn("merge", "-", "--out", out)
+	if code != 0 || !strings.Contains(errOut, "stdin: 4 lines that are not recording lines") || !strings.Contains(errOut, "merged 2 probes (c, e)") {
+		t.Fatalf("merge -: exit %d: %s", code, errOut)
+	}
+	if doc := replayBench(t, out); len(doc.Providers) != 2 || doc.Providers[0].Name != "sim-wafer@c" && doc.Providers[0].Name != "sim-wafer@e" {
+		t.Errorf("merged from stdin: %+v", doc)
 	}
 }
 

@@ -65,7 +65,7 @@ func TestEveryCommandHasHelp(t *testing.T) {
 // Refusals of the command line: what and why, the nearest valid name, the
 // valid ones, exit 2, nothing on stdout.
 func TestCommandLineRefusals(t *testing.T) {
-	const commandList = "The commands are bench, sim, watch, report, check, replay, version, help; without one tpsrace opens the dashboard (see: tpsrace help)"
+	const commandList = "The commands are bench, sim, watch, report, check, replay, merge, version, help; without one tpsrace opens the dashboard (see: tpsrace help)"
 	for _, tc := range []struct {
 		args []string
 		want string // all of stderr
@@ -82,6 +82,11 @@ func TestCommandLineRefusals(t *testing.T) {
 		{[]string{"bench", "--fromat", "json"}, "tpsrace: unknown flag --fromat; did you mean --format? The flags are --"},
 		{[]string{"bench", "--concurrency", "many"}, `tpsrace: invalid value "many" for --concurrency: parse error (see: tpsrace help bench)`},
 		{[]string{"bench", "--out"}, "tpsrace: --out needs a value (see: tpsrace help bench)"},
+		{[]string{"bench", "--simulated", "--max-tokens", "0"}, "tpsrace: --max-tokens must be at least 1, got 0 (leave it out for the file's max_tokens, else "},
+		{[]string{"--max-tokens", "-5"}, "tpsrace: --max-tokens must be at least 1, got -5"},
+		{[]string{"bench", "--simulated", "--prompt", ""}, "tpsrace: --prompt is empty: give the text to race"},
+		{[]string{"--prompt", "  "}, "tpsrace: --prompt is empty: give the text to race"},
+		{[]string{"watch", "--simulated", "--prompt", ""}, "tpsrace: --prompt is empty"},
 		{[]string{"report", "--out", "/nonexistent/r.md", "a.json"}, "tpsrace: --out /nonexistent/r.md: cannot write it: no such file or directory (no file was read)"},
 		{[]string{"watch", "--history", "/nonexistent/h.jsonl"}, "tpsrace: --history /nonexistent/h.jsonl: cannot write it: no such file or directory (nothing was started)"},
 	} {

@@ -97,8 +97,8 @@ type Doc struct {
 func TestStderrNoticesStayText(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "providers.yaml", "providers:\n  - name: \"x\\e]0;PWNED\\a\"\n    base_url: https://example.invalid/v1\n    api_key: ${TPSRACE_TEST_UNSET_KEY}\n    model: m\n")
-	code, _, errOut := run(t, dir, "bench", "--only", "sim-wafer", "--max-tokens", "5")
-	if code != 0 || !strings.Contains(errOut, "skipping x: TPSRACE_TEST_UNSET_KEY") || hasControl(errOut) {
-		t.Errorf("exit %d, stderr %q: want the notice without control characters", code, errOut)
+	code, _, errOut := run(t, dir, "bench", "--max-tokens", "5")
+	if code != 2 || !strings.Contains(errOut, "no provider can race") || !strings.Contains(errOut, "(TPSRACE_TEST_UNSET_KEY is not set)") || hasControl(errOut) {
+		t.Errorf("exit %d, stderr %q: want the refusal naming the provider, without control characters", code, errOut)
 	}
 }

@@ -40,10 +40,27 @@ type raceFlags struct {
 	timeouts    config.Timeouts
 	workload    string // --workload NAME: overrides the file's
 	inputTokens string // --input-tokens 1000,8000: long-context's sizes
+	// simulated races the built-in simulated providers on purpose
+	// (--simulated). Without it only the dashboard, which labels them on
+	// screen, falls back to them (fallback), and only when nothing else can
+	// race: bench, watch and check feed files, scripts and Prometheus, where
+	// invented numbers must never pass for measured ones.
+	simulated bool
+	fallback  bool
+	flags     *flag.FlagSet // where they were registered, to tell a flag given from its default
 }
 
+// configUsage and simulatedUsage are the help of --config and --simulated,
+// which check registers too.
+const (
+	configUsage    = "providers file (default ./providers.yaml when present)"
+	simulatedUsage = "race the built-in simulated providers (labelled SIMULATED) instead of a providers file"
+)
+
 func (f *raceFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.configPath, "config", "", "providers file (default ./providers.yaml when present, else the built-in simulated providers)")
+	f.flags = fs
+	fs.StringVar(&f.configPath, "config", "", configUsage)
+	fs.BoolVar(&f.simulated, "simulated", false, simulatedUsage)
 	fs.StringVar(&f.prompt, "prompt", "", "prompt to race (overrides the file's prompt)")
 	fs.IntVar(&f.maxTokens, "max-tokens", 0, "max_tokens for every provider (overrides the file's)")
 	fs.IntVar(&f.concurrency, "concurrency", 1, fmt.Sprintf("simultaneous streams (users) per provider, at most %d", maxConcurrency))
@@ -64,6 +81,7 @@ type session struct {
 	known []string // every provider name considered, for --only's message
 	file  string   // the providers file read, "" for none
 	sims  []string // the built-in simulated providers' names when they race (before --only)
+	why   string   // why they race: "--simulated was given", "no providers.yaml here", …
 	local *local
 	close func()
 }
@@ -87,17 +105,11 @@ func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error
 }
 
 func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, error) {
-	if f.concurrency < 1 || f.concurrency > maxConcurrency {
-		return nil, usageError{fmt.Errorf("--concurrency must be 1 to %d streams per provider, got %d (more measures this machine's sockets, not the provider)", maxConcurrency, f.concurrency)}
-	}
-	if f.maxTokens < 0 {
-		return nil, usageError{fmt.Errorf("--max-tokens must be positive, got %d", f.maxTokens)}
-	}
-	if f.retries < 0 {
-		return nil, usageError{fmt.Errorf("--retries must not be negative, got %d", f.retries)}
+	if err := f.check(); err != nil {
+		return nil, err
 	}
 	path := f.configPath
-	if path == "" {
+	if path == "" && !f.simulated {
 		if _, err := os.Stat("providers.yaml"); err == nil {
 			path = "providers.yaml"
 		}
@@ -129,7 +141,23 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 	f.keepOnly(cfg)
 	skipLocal(ctx, cfg, stderr)
 	s.close = s.local.stop
+	if len(cfg.Providers) == 0 && !f.simulated && !f.fallback {
+		if f.only != "" && len(cfg.Skipped) < len(s.known) {
+			return nil, f.checkOnly(s) // some could race, but not those --only named
+		}
+		return nil, nothingToRace(s)
+	}
 	if len(cfg.Providers) == 0 {
+		switch {
+		case f.simulated:
+			s.why = "--simulated was given"
+		case path == "":
+			s.why = "no providers.yaml here"
+		case len(s.known) == 0:
+			s.why = path + " has no providers"
+		default:
+			s.why = path + ": no provider left to race (see above)"
+		}
 		srv, err := sim.Start("127.0.0.1:0", sim.Options{})
 		if err != nil {
 			return nil, fmt.Errorf("starting the built-in simulator: %w", err)
@@ -141,11 +169,7 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 		}
 		s.known = append(s.known, s.sims...)
 		f.keepOnly(cfg)
-		if path == "" {
-			fmt.Fprintln(stderr, "no providers.yaml: racing the built-in SIMULATED providers (see README: providers.yaml)")
-		} else {
-			fmt.Fprintf(stderr, "%s: no provider left to race (see above): racing the built-in SIMULATED providers\n", path)
-		}
+		fmt.Fprintln(stderr, s.why+": racing the built-in SIMULATED providers")
 	}
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
@@ -189,6 +213,56 @@ func (f *raceFlags) applyWorkload(cfg *config.Config) error {
 	return nil
 }
 
+// check refuses flags no race can use, before anything is read or started.
+func (f *raceFlags) check() error {
+	switch {
+	case f.concurrency < 1 || f.concurrency > maxConcurrency:
+		return usageError{fmt.Errorf("--concurrency must be 1 to %d streams per provider, got %d (more measures this machine's sockets, not the provider)", maxConcurrency, f.concurrency)}
+	case f.maxTokens < 0 || f.given("max-tokens") && f.maxTokens == 0:
+		return usageError{fmt.Errorf("--max-tokens must be at least 1, got %d (leave it out for the file's max_tokens, else %d)", f.maxTokens, config.DefaultMaxTokens)}
+	case f.given("prompt") && strings.TrimSpace(f.prompt) == "":
+		return usageError{errors.New("--prompt is empty: give the text to race (leave it out for the file's prompt, else the built-in one)")}
+	case f.retries < 0:
+		return usageError{fmt.Errorf("--retries must not be negative, got %d", f.retries)}
+	case f.simulated && f.configPath != "":
+		return usageError{fmt.Errorf("--simulated races the built-in simulated providers, --config %s a providers file: give one of them", f.configPath)}
+	}
+	return nil
+}
+
+// given reports whether the flag was on the command line.
+func (f *raceFlags) given(name string) bool {
+	found := false
+	if f.flags != nil {
+		f.flags.Visit(func(fl *flag.Flag) { found = found || fl.Name == name })
+	}
+	return found
+}
+
+// nothingToRace refuses a headless race with nothing to race, naming each
+// provider of the file and why it was skipped.
+func nothingToRace(s *session) error {
+	const instead = "to race the built-in simulated providers instead, pass --simulated"
+	if s.file == "" {
+		return usageError{fmt.Errorf("nothing to race: no providers.yaml here and no --config FILE (see README: providers.yaml); %s", instead)}
+	}
+	var why []string
+	for _, n := range s.cfg.Skipped {
+		why = append(why, n.Provider+" ("+n.Reason+")")
+	}
+	if len(why) == 0 {
+		return usageError{fmt.Errorf("%s has no providers; %s", s.file, instead)}
+	}
+	return usageError{fmt.Errorf("%s: no provider can race: %s skipped: %s; %s", s.file, plural(len(why), "it was", "all were"), strings.Join(why, "; "), instead)}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // preflight says, before anything is sent, what a large race may cost and
 // whether this process may open enough sockets for it.
 func (f *raceFlags) preflight(cfg *config.Config, runs int, stderr io.Writer) {
@@ -227,14 +301,13 @@ func names(cfg *config.Config) []string {
 	return all
 }
 
-// checkOnly fails when --only names a provider that is not in the race,
-// saying which names exist (known) and the closest one. When the built-in
-// simulated providers race (no file, or none of its providers left), it
-// says so: the file's providers, why each skipped one was, and the
-// simulated names, which are the ones --only can pick.
+// checkOnly fails when --only names providers that are not in the race,
+// listing every such name (with the closest known one) and the names that
+// are in the race. When the built-in simulated providers race, it says why,
+// and names the file's providers with why each skipped one was.
 func (f *raceFlags) checkOnly(s *session) error {
 	cfg, known := s.cfg, s.known
-	var have []string
+	var have, bad []string
 	for _, p := range cfg.Providers {
 		have = append(have, p.Name)
 	}
@@ -242,44 +315,52 @@ func (f *raceFlags) checkOnly(s *session) error {
 		if slices.Contains(have, name) {
 			continue
 		}
-		for _, n := range cfg.Skipped {
-			if n.Provider == name {
-				return usageError{fmt.Errorf("--only: %s is skipped: %s", name, n.Reason)}
-			}
+		if i := slices.IndexFunc(cfg.Skipped, func(n config.Notice) bool { return n.Provider == name }); i >= 0 {
+			bad = append(bad, fmt.Sprintf("%s is skipped: %s", name, cfg.Skipped[i].Reason))
+			continue
 		}
-		msg := fmt.Sprintf("--only: no provider named %q: providers are %s", name, strings.Join(known, ", "))
-		if cfg.Simulated {
-			msg = fmt.Sprintf("--only: no provider named %q: %s", name, s.simulatedRace())
-		}
+		miss := fmt.Sprintf("no provider named %q", name)
 		if c := config.Closest(name, known); c != "" {
-			msg += fmt.Sprintf("; did you mean %s?", c)
+			miss += fmt.Sprintf(" (did you mean %s?)", c)
 		}
-		return usageError{errors.New(msg)}
+		bad = append(bad, miss)
 	}
-	return nil
+	if len(bad) == 0 {
+		return nil
+	}
+	msg := "--only: " + strings.Join(bad, "; ")
+	if cfg.Simulated {
+		msg += ": " + s.simulatedRace()
+	} else {
+		msg += ": the providers are " + strings.Join(s.fileProviders(), ", ")
+	}
+	return usageError{errors.New(msg)}
 }
 
-// simulatedRace says why the built-in simulated providers race and names
-// them: "no providers.yaml here, so …", or the file's providers (the skipped
-// ones with their reasons) and "with none of them …".
-func (s *session) simulatedRace() string {
-	race := "the built-in SIMULATED providers race: " + strings.Join(s.sims, ", ")
-	if s.file == "" {
-		return "no providers.yaml here, so " + race
-	}
+// fileProviders are the names of the file's providers, each skipped one
+// with why: "groq (skipped: GROQ_API_KEY is not set)".
+func (s *session) fileProviders() []string {
 	var theirs []string
 	for _, name := range s.known {
 		if slices.Contains(s.sims, name) {
 			continue
 		}
-		for _, n := range s.cfg.Skipped {
-			if n.Provider == name {
-				name += " (skipped: " + n.Reason + ")"
-				break
-			}
+		if i := slices.IndexFunc(s.cfg.Skipped, func(n config.Notice) bool { return n.Provider == name }); i >= 0 {
+			name += " (skipped: " + s.cfg.Skipped[i].Reason + ")"
 		}
 		theirs = append(theirs, name)
 	}
+	return theirs
+}
+
+// simulatedRace says why the built-in simulated providers race and names
+// them, with the file's providers (the skipped ones with their reasons).
+func (s *session) simulatedRace() string {
+	race := "the built-in SIMULATED providers race: " + strings.Join(s.sims, ", ")
+	if s.file == "" {
+		return s.why + ", so " + race
+	}
+	theirs := s.fileProviders()
 	if len(theirs) == 0 {
 		return s.file + " has no providers, so " + race
 	}

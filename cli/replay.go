@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -33,6 +35,7 @@ type replayCmd struct {
 	finish  int
 	present bool
 	theme   string
+	by      string
 }
 
 func (c *replayCmd) flags() *flag.FlagSet {
@@ -46,6 +49,7 @@ func (c *replayCmd) flags() *flag.FlagSet {
 	fs.IntVar(&c.finish, "finish-at", 0, "rank by the time to N output tokens (as bench and the dashboard do)")
 	fs.BoolVar(&c.present, "present", false, "the dashboard (and --cast) in presenter mode, as tpsrace --present")
 	fs.StringVar(&c.theme, "theme", "", "the dashboard's colours, as tpsrace --theme")
+	fs.StringVar(&c.by, "by", "lane", "with --bench, for a merged race (tpsrace merge): lane (provider@probe) or provider (each provider's streams on every probe together)")
 	fs.IntVar(&c.race, "race", 1, "the dashboard (and --cast) show this race of the recording (1 = the first)")
 	return fs
 }
@@ -62,6 +66,9 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return usageError{fmt.Errorf("--theme: %w", err)}
 	}
+	if c.by != "lane" && c.by != "provider" {
+		return usageError{fmt.Errorf("--by %q: want lane or provider", c.by)}
+	}
 	width, height, err := c.castSize()
 	if err != nil {
 		return err
@@ -71,6 +78,8 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 			return err
 		}
 	}
+	// A broken file replays what it holds, says so on screen and in the
+	// report, and the command ends with its error (exit 1): where it broke.
 	rec, readErr := recording.Open(path)
 	if rec == nil { // nothing to replay: a refusal, as a bad flag is
 		var pe *fs.PathError
@@ -79,10 +88,6 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		}
 		return usageError{readErr} // it names the file and the line
 	}
-	if readErr != nil {
-		// A broken file replays what it holds; the error says where it broke.
-		fmt.Fprintln(stderr, "tpsrace: warning:", readErr)
-	}
 	if !c.bench {
 		replay, err := c.pick(rec)
 		if err != nil {
@@ -90,19 +95,26 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		}
 		in := rec.Report()
 		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: max(c.finish, 0),
-			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON, Record: saveRecording}
+			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON, Record: saveRecording, Note: rec.Header.StartSkew()}
 		if c.cast != "" {
-			return c.writeCast(opts, width, height, stderr)
-		}
-		if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
+			err = c.writeCast(opts, width, height, stderr)
+		} else if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
 			return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts use: tpsrace replay %s --bench", path)}
+		} else {
+			err = ui.Run(ctx, opts)
 		}
-		return ui.Run(ctx, opts)
+		return cmp.Or(err, readErr)
 	}
 	// Which build measured the races, beside the report (stdout stays the
 	// report alone, equal to the live one).
 	fmt.Fprintln(stderr, "tpsrace: replaying "+path+": "+rec.Header.Made())
+	if skew := rec.Header.StartSkew(); skew != "" {
+		fmt.Fprintln(stderr, "tpsrace: a merged race: "+skew)
+	}
 	in := rec.Report()
+	if c.by == "provider" {
+		in = rec.ByProvider()
+	}
 	in.FinishAt = max(c.finish, 0)
 	b := report.Of(benchdoc.Build(in))
 	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
@@ -149,12 +161,18 @@ func (c *replayCmd) writeCast(opts ui.Options, width, height int, stderr io.Writ
 	return err
 }
 
-// pick is the race --race names, for the dashboard.
+// pick is the race --race names, for the dashboard: a whole race, or the
+// one a break cut (after them), shown as cut.
 func (c *replayCmd) pick(rec *recording.Recording) (*ui.Replay, error) {
-	if c.race < 1 || c.race > len(rec.Races) {
-		return nil, usageError{fmt.Errorf("--race %d: the recording holds %d race(s)", c.race, len(rec.Races))}
+	races := rec.Races
+	if rec.Cut != nil {
+		races = append(slices.Clone(races), *rec.Cut)
 	}
-	return &ui.Replay{Results: rec.Races[c.race-1].Results, RecordedAt: rec.Header.RecordedAt, Made: rec.Header.Made()}, nil
+	if c.race < 1 || c.race > len(races) {
+		return nil, usageError{fmt.Errorf("--race %d: the recording holds %d race(s)", c.race, len(races))}
+	}
+	return &ui.Replay{Results: races[c.race-1].Results, RecordedAt: rec.Header.RecordedAt, Made: rec.Header.Made(),
+		Truncation: rec.Truncation(), Cut: c.race > len(rec.Races)}, nil
 }
 
 // parseReplayArgs parses flags given before or after the one FILE argument.

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"tpsrace/benchdoc"
+	"tpsrace/recording"
 	"tpsrace/report"
 )
 
@@ -52,7 +54,7 @@ func (c *reportCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	}
 	var all [][]report.Record
 	for _, f := range files {
-		records, err := report.ReadRecords(f)
+		records, err := readRecords(f, stderr)
 		if err != nil {
 			return usageError{err}
 		}
@@ -105,4 +107,24 @@ func parseInterleaved(fs *flag.FlagSet, args []string, stdout io.Writer) ([]stri
 		rest = append(rest, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
+}
+
+// readRecords reads a history or bench JSON file or a recording: a
+// recording gives one document per probe (a merged race, one per host,
+// each provider under its own name), so the report shows each provider
+// across probes and per probe.
+func readRecords(path string, stderr io.Writer) ([]report.Record, error) {
+	rec, err := recording.Open(path)
+	if rec == nil {
+		return report.ReadRecords(path)
+	}
+	if err != nil {
+		fmt.Fprintln(stderr, "tpsrace: warning:", err)
+	}
+	inputs, probes := rec.PerProbe()
+	records := make([]report.Record, len(inputs))
+	for i, in := range inputs {
+		records[i] = report.Record{Bench: *benchdoc.Build(in), Probe: probes[i]}
+	}
+	return records, nil
 }

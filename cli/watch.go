@@ -55,6 +55,9 @@ func (c *watchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if c.probeName == "" {
 		return usageError{errors.New("--probe-name must not be empty")}
 	}
+	if err := c.race.check(); err != nil {
+		return err
+	}
 	if err := checkOutput("--history", c.history, "nothing was started"); err != nil {
 		return err
 	}

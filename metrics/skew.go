@@ -15,3 +15,18 @@ func StartSkew(sent []time.Duration) (skew time.Duration, ok bool) {
 	}
 	return slices.Max(sent) - slices.Min(sent), true
 }
+
+// CrossHostSkew is a merged race's start skew across hosts: the latest
+// minus the earliest instant at which a host's first request left, each
+// read by its own clock as an offset from the common start instant
+// (starts), and the bound its clocks put on it: the estimated errors
+// (errs) of those two hosts added, since each clock may be off by its
+// error either way. ok is false under two hosts.
+func CrossHostSkew(starts, errs []time.Duration) (skew, bound time.Duration, ok bool) {
+	skew, ok = StartSkew(starts)
+	if !ok {
+		return 0, 0, false
+	}
+	first, last := slices.Index(starts, slices.Min(starts)), slices.Index(starts, slices.Max(starts))
+	return skew, errs[first] + errs[last], true
+}

@@ -14,3 +14,14 @@ func TestStartSkew(t *testing.T) {
 		t.Error("one stream has no skew")
 	}
 }
+
+func TestCrossHostSkew(t *testing.T) {
+	ms := time.Millisecond
+	skew, bound, ok := CrossHostSkew([]time.Duration{ms / 2, 2300 * time.Microsecond, ms}, []time.Duration{400 * time.Microsecond, 500 * time.Microsecond, 5 * ms})
+	if !ok || skew != 1800*time.Microsecond || bound != 900*time.Microsecond {
+		t.Errorf("skew %s ± %s (%v), want 1.8ms ± 0.9ms: the earliest and latest hosts' errors", skew, bound, ok)
+	}
+	if _, _, ok := CrossHostSkew([]time.Duration{ms}, []time.Duration{ms}); ok {
+		t.Error("one host has no skew")
+	}
+}

@@ -1,0 +1,257 @@
+package recording
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"tpsrace/benchdoc"
+	"tpsrace/buildinfo"
+	"tpsrace/config"
+	"tpsrace/metrics"
+	"tpsrace/probes"
+	"tpsrace/timesync"
+)
+
+// Named is a recording and where it was read from, for messages.
+type Named struct {
+	Name string
+	*Recording
+}
+
+// ReadConcatenated reads recordings written one after another into r (not
+// gzipped), as `kubectl logs` of a Job's pods prints them: each starts at
+// its header line and ends at its end line. Lines that are not JSON
+// objects (the logs and progress lines a pod also prints) are skipped and
+// counted. A recording cut short is an error naming its line.
+func ReadConcatenated(r io.Reader, name string) (recs []Named, skipped int, err error) {
+	in := bufio.NewReader(r)
+	var cur *Recording
+	for line := 1; ; line++ {
+		b, rerr := in.ReadBytes('\n')
+		if len(b) > 0 {
+			trimmed := strings.TrimSpace(string(b))
+			var kind struct {
+				Type string `json:"type"`
+			}
+			switch {
+			case !strings.HasPrefix(trimmed, "{") || json.Unmarshal([]byte(trimmed), &kind) != nil || kind.Type == "":
+				skipped++
+			case kind.Type == typeHeader:
+				if cur != nil {
+					return recs, skipped, &Error{Path: name, Line: line, Err: fmt.Errorf("a new recording begins before recording %d ended (cut short)", len(recs))}
+				}
+				if cur, err = parseHeader([]byte(trimmed)); err != nil {
+					return recs, skipped, &Error{Path: name, Line: line, Err: err}
+				}
+				recs = append(recs, Named{Name: fmt.Sprintf("%s (recording %d, line %d)", name, len(recs)+1, line), Recording: cur})
+			case cur == nil:
+				return recs, skipped, &Error{Path: name, Line: line, Err: errors.New("a recording line before any header")}
+			default:
+				done, err := cur.apply([]byte(trimmed))
+				if err != nil {
+					return recs, skipped, &Error{Path: name, Line: line, Err: err}
+				}
+				if done {
+					cur = nil
+				}
+			}
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			return recs, skipped, &Error{Path: name, Line: line, Err: rerr}
+		}
+	}
+	if cur != nil {
+		return recs, skipped, &Error{Path: name, Err: fmt.Errorf("recording %d ends without its end line (cut short)", len(recs))}
+	}
+	if len(recs) == 0 {
+		return nil, skipped, &Error{Path: name, Err: errors.New("no tpsrace recording in it")}
+	}
+	return recs, skipped, nil
+}
+
+// Merge joins recordings of one --start-at instant, made by different
+// probes, into one race whose lanes are provider@probe, in the order given.
+// Each recording gives its first race (the one released at the instant).
+// The release of the merged race is the common instant; each lane keeps
+// its own host's times, so its figures are those of its own recording, and
+// Header.Probes says when each host released by its own clock. Recordings
+// of different prompts, workloads (max_tokens, concurrency) or start
+// instants, without a probe name or a start instant, or of one probe twice
+// are refused, saying which.
+func Merge(recs []Named) (*Recording, error) {
+	if len(recs) < 2 {
+		return nil, fmt.Errorf("merge joins two recordings or more, got %d", len(recs))
+	}
+	first := recs[0]
+	h := Header{Type: typeHeader, Schema: Schema, RecordedAt: time.Now().UTC(), Tool: Tool, Prompt: first.Header.Prompt,
+		MaxTokens: first.Header.MaxTokens, Concurrency: first.Header.Concurrency, Providers: []Provider{}}
+	info := buildinfo.Read()
+	h.ToolVersion = &info
+	merged := &Recording{Header: h}
+	race := Race{}
+	for _, r := range recs {
+		rh := r.Header
+		switch {
+		case rh.Probe == "":
+			return nil, fmt.Errorf("%s names no probe (recorded without --probe-name by a tpsrace before it, or already merged)", r.Name)
+		case rh.StartAt == nil:
+			return nil, fmt.Errorf("%s has no start instant: record each probe with bench --start-at and the same instant", r.Name)
+		case !rh.StartAt.Equal(*first.Header.StartAt):
+			return nil, fmt.Errorf("%s was released at %s and %s at %s: a merge joins the recordings of one --start-at",
+				first.Name, first.Header.StartAt.Format(time.RFC3339Nano), r.Name, rh.StartAt.Format(time.RFC3339Nano))
+		case rh.Prompt != first.Header.Prompt:
+			return nil, fmt.Errorf("%s and %s raced different prompts (%q, %q)", first.Name, r.Name, clip(first.Header.Prompt), clip(rh.Prompt))
+		case rh.MaxTokens != first.Header.MaxTokens || rh.Concurrency != first.Header.Concurrency:
+			return nil, fmt.Errorf("%s and %s ran different workloads (max_tokens %d and %d, concurrency %d and %d)",
+				first.Name, r.Name, first.Header.MaxTokens, rh.MaxTokens, first.Header.Concurrency, rh.Concurrency)
+		case len(r.Races) == 0:
+			return nil, fmt.Errorf("%s holds no race", r.Name)
+		}
+		for _, p := range merged.Header.Probes {
+			if p.Name == rh.Probe {
+				return nil, fmt.Errorf("two recordings from probe %q (%s is the second): give each host its own --probe-name", rh.Probe, r.Name)
+			}
+		}
+		own := r.Races[0]
+		var sent []time.Duration
+		for _, streams := range own.Results {
+			for _, res := range streams {
+				if !res.Release.IsZero() {
+					sent = append(sent, res.Sent)
+				}
+			}
+		}
+		var earliest time.Duration
+		if len(sent) > 0 {
+			earliest = slices.Min(sent)
+		}
+		merged.Header.Probes = append(merged.Header.Probes, Probe{Name: rh.Probe, Release: own.Release, SentNS: int64(earliest), Clock: rh.Clock})
+		merged.Header.Simulated = merged.Header.Simulated || rh.Simulated
+		merged.Interrupted = merged.Interrupted || r.Interrupted
+		for i, p := range rh.Providers {
+			p.Name, p.Probe = p.Name+"@"+rh.Probe, rh.Probe
+			merged.Header.Providers = append(merged.Header.Providers, p)
+			lane := slices.Clone(own.Results[i])
+			for k := range lane {
+				lane[k].Provider = p.Name
+				if !lane[k].Release.IsZero() {
+					lane[k].Release = *rh.StartAt
+				}
+			}
+			race.Results = append(race.Results, lane)
+		}
+	}
+	start := *first.Header.StartAt
+	merged.Header.StartAt, merged.Header.StartedAt, race.Release = &start, start, start
+	merged.Races = []Race{race}
+	return merged, nil
+}
+
+func clip(s string) string {
+	if r := []rune(s); len(r) > 40 {
+		return string(r[:40]) + "…"
+	}
+	return s
+}
+
+// StartSkew says how far apart a merged race's hosts sent their first
+// requests, with the bound their clocks put on it (metrics.CrossHostSkew):
+// "start skew 1.8 ms ± 0.9 ms across 3 probes", or "start skew unknown
+// (iad's clock is not synchronised)"; "" for a recording that is not merged.
+func (h Header) StartSkew() string {
+	if len(h.Probes) == 0 || h.StartAt == nil {
+		return ""
+	}
+	var starts, errs []time.Duration
+	var unsynced []string
+	for _, p := range h.Probes {
+		if p.Clock == nil || !p.Clock.Synchronised {
+			unsynced = append(unsynced, p.Name)
+			continue
+		}
+		starts = append(starts, p.Release.Sub(*h.StartAt)+time.Duration(p.SentNS))
+		errs = append(errs, p.Clock.EstError)
+	}
+	if len(unsynced) > 0 {
+		return fmt.Sprintf("start skew unknown across %d probes (the clock of %s is not synchronised)", len(h.Probes), strings.Join(unsynced, ", "))
+	}
+	skew, bound, ok := metrics.CrossHostSkew(starts, errs)
+	if !ok {
+		return ""
+	}
+	return fmt.Sprintf("start skew %s ± %s across %d probes", timesync.Millis(skew), timesync.Millis(bound), len(h.Probes))
+}
+
+// ByProvider is a merged race's report input with each provider's lanes
+// on every probe joined into one: its streams on every host together, so
+// that its aggregate tok/s (metrics.RunOf) is what it served to all of
+// them. Concurrency is the streams per provider: C × probes.
+func (r *Recording) ByProvider() benchdoc.Input {
+	in := r.Report()
+	cfg := &config.Config{Prompt: in.Config.Prompt, MaxTokens: in.Config.MaxTokens, Simulated: in.Config.Simulated}
+	index := map[string]int{}
+	races := make([][][]probes.Result, len(in.Races))
+	for i, p := range r.Header.Providers {
+		name := strings.TrimSuffix(p.Name, "@"+p.Probe)
+		k, seen := index[name]
+		if !seen {
+			k = len(cfg.Providers)
+			index[name] = k
+			q := in.Config.Providers[i]
+			q.Name = name
+			cfg.Providers = append(cfg.Providers, q)
+			for run := range races {
+				races[run] = append(races[run], nil)
+			}
+		}
+		for run, race := range in.Races {
+			races[run][k] = append(races[run][k], race[i]...)
+		}
+	}
+	in.Config, in.Races = cfg, races
+	in.Concurrency *= max(len(r.Header.Probes), 1)
+	return in
+}
+
+// PerProbe splits a merged race into one report input per probe, its
+// providers under their own names, with the probe's name; a recording
+// that is not merged is one input, named by its probe.
+func (r *Recording) PerProbe() (inputs []benchdoc.Input, names []string) {
+	if len(r.Header.Probes) == 0 {
+		return []benchdoc.Input{r.Report()}, []string{r.Header.Probe}
+	}
+	all := r.Report()
+	for _, probe := range r.Header.Probes {
+		in := all
+		in.Config = &config.Config{Prompt: all.Config.Prompt, MaxTokens: all.Config.MaxTokens, Simulated: all.Config.Simulated}
+		in.Races = make([][][]probes.Result, len(all.Races))
+		in.Clock = probe.Clock
+		for i, p := range r.Header.Providers {
+			if p.Probe != probe.Name {
+				continue
+			}
+			q := all.Config.Providers[i]
+			q.Name = strings.TrimSuffix(p.Name, "@"+p.Probe)
+			in.Config.Providers = append(in.Config.Providers, q)
+			for run, race := range all.Races {
+				in.Races[run] = append(in.Races[run], race[i])
+			}
+		}
+		inputs, names = append(inputs, in), append(names, probe.Name)
+	}
+	return inputs, names
+}
+
+// Save writes rec to path (gzipped when it ends in .gz), as a whole.
+func (r *Recording) Save(path string) error {
+	return WriteFile(path, r.Header, r.config(), r.results(), r.Interrupted)
+}
