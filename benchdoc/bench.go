@@ -111,6 +111,37 @@ type Run struct {
 	PhasesMS           Phases   `json:"phases_ms"`
 	TimeToNms          *float64 `json:"time_to_n_ms"`  // --finish-at N: time to N tokens; null without it or when stopped short
 	StoppedShort       bool     `json:"stopped_short"` // --finish-at N: the stream ended before N tokens
+	Feel
+}
+
+// Feel is how a stream felt (metrics.Felt): stalls (gaps between text
+// events over 250 ms; null with fewer than two events) and the longest
+// (null without one), burstiness (coefficient of variation of the gaps;
+// null under two gaps) and reader wait (null without text). Over a
+// provider's streams (the summary): the most stalls any stream had and the
+// longest of all, the median burstiness and reader wait.
+type Feel struct {
+	Stalls         *int     `json:"stalls"`
+	LongestStallMS *float64 `json:"longest_stall_ms"`
+	Burstiness     *float64 `json:"burstiness"`
+	ReaderWaitMS   *float64 `json:"reader_wait_ms"`
+}
+
+func feelOf(f metrics.Felt) Feel {
+	var out Feel
+	if f.Gaps > 0 {
+		out.Stalls = ptr(f.Stalls)
+	}
+	if f.Stalls > 0 {
+		out.LongestStallMS = ptr(ms(f.LongestStall))
+	}
+	if f.HasBurstiness {
+		out.Burstiness = ptr(round(f.Burstiness, 1000))
+	}
+	if f.HasReaderWait {
+		out.ReaderWaitMS = ptr(ms(f.ReaderWait))
+	}
+	return out
 }
 
 // Served is who the response says answered (probes.Served); null where no
@@ -167,6 +198,8 @@ type Summary struct {
 	O200kTokens  int          `json:"o200k_tokens"`  // per user
 	TokenSource  string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
 	EventTokens  int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
+	Feel
+	FeelLabel *string `json:"feel"` // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
 }
 
 // Build computes every figure of in.
@@ -224,7 +257,8 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	}
 	s := Summary{OK: all.Completed, Failed: all.Failed, TTFTms: durations(all.TTFT), E2Ems: durations(all.E2E),
 		OutputTPS: speeds(all.Speed), TimeToNms: durations(all.TimeToN), StoppedShort: all.StoppedShort,
-		Tokens: all.Tokens, O200kTokens: all.O200kTokens, TokenSource: all.TokenSource, EventTokens: all.EventTokens}
+		Tokens: all.Tokens, O200kTokens: all.O200kTokens, TokenSource: all.TokenSource, EventTokens: all.EventTokens,
+		Feel: feelOf(all.Felt), FeelLabel: nonEmpty(all.Felt.Label())}
 	if m, ok := metrics.Median(aggregate); ok {
 		s.AggregateTPS = ptr(tps(m))
 	}
@@ -283,6 +317,7 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 	if f.HasCachedPromptTokens {
 		r.CachedPromptTokens = ptr(f.CachedPromptTokens)
 	}
+	r.Feel = feelOf(f.Felt)
 	r.Served = Served{nonEmpty(res.Served.Model), nonEmpty(res.Served.Fingerprint), nonEmpty(res.Served.Provider)}
 	if f.HasCost {
 		r.CostUSD = ptr(usd8(f.CostUSD))

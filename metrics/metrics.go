@@ -91,6 +91,9 @@ type Figures struct {
 	// reported no cache figure at all.
 	CachedPromptTokens    int
 	HasCachedPromptTokens bool
+
+	// Felt: stalls, burstiness and reader wait (FeltOf).
+	Felt
 }
 
 // Compute returns the figures of one finished (or failed) stream.
@@ -131,6 +134,7 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		f.TokensPerEvent, f.HasTokensPerEvent = float64(f.OutputTokens)/float64(n), true
 		f.OutputTPS, f.HasOutputTPS = OutputTPS(f.OutputTokens, first, last)
 		f.ITL, f.HasITL = ITL(r.Events.Values()), n >= 2
+		f.Felt = FeltOf(r.Events.Values())
 	}
 	// A request refused before any token (a 404, a 401) has no cost: not
 	// 0, since nobody knows what the provider bills for a refusal.

@@ -116,6 +116,10 @@ type Run struct {
 	AggregateTPS    float64
 	HasAggregateTPS bool
 	End             time.Duration
+
+	// Felt: FeltOfRun of the streams' (the most stalls any user saw, the
+	// median user's burstiness and reader wait).
+	Felt Felt
 }
 
 // RunOf is the figures of one provider's streams; finishAt is --finish-at's
@@ -127,9 +131,10 @@ func RunOf(streams []Stream, finishAt int) Run {
 	var ttft, ttfa, e2e, timeToN []time.Duration
 	var speed, server, cost, tokens, o200k, events []float64
 	figs := make([]Figures, len(streams))
+	felt := make([]Felt, len(streams))
 	usage := false
 	for i, s := range streams {
-		figs[i] = s.Figures
+		figs[i], felt[i] = s.Figures, s.Felt
 		r.RateLimited = r.RateLimited || s.RateLimited
 		r.End = max(r.End, s.E2E)
 		r.TotalTokens += s.OutputTokens
@@ -173,6 +178,7 @@ func RunOf(streams []Stream, finishAt int) Run {
 	r.Tokens, r.O200kTokens, r.EventTokens = RoundedMedian(tokens), RoundedMedian(o200k), RoundedMedian(events)
 	r.StoppedShort = finishAt > 0 && r.Completed > 0 && !r.TimeToN.Has()
 	r.AggregateTPS, r.HasAggregateTPS = AggregateTPS(figs)
+	r.Felt = FeltOfRun(felt)
 	return r
 }
 

@@ -39,6 +39,9 @@
 //	served=             the model name the response gives (default: the one asked for)
 //	fingerprint=tpsrace-sim  the response's system_fingerprint
 //	route=              OpenRouter's "provider" field on every chunk (default: none)
+//	pause=DUR@K         text event K (K >= 1; the first event is 0) comes DUR after
+//	                    event K−1 instead of at its usual gap; later events keep
+//	                    their rhythm, moved by the difference (a planned stall)
 //	contention=0        per-stream slowdown: each gap × (1 + contention·(n−1)), n = streams
 //	                    of this exact model name running at that moment
 //	fault=...           see Faults; after=N tokens first; retry_after=SECONDS (status faults)

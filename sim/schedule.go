@@ -70,6 +70,8 @@ type Schedule struct {
 	Served         string        // served; "" = the requested model name
 	Fingerprint    string        // fingerprint
 	Route          string        // route; "" = no "provider" field
+	Pause          time.Duration // pause=DUR@K: the gap before text event K is DUR
+	PauseAt        int           // K of pause; 0 = no pause
 }
 
 var defaultSchedule = Schedule{
@@ -131,6 +133,7 @@ var keys = map[string]func(s *Schedule, v string) error{
 	"served":         func(s *Schedule, v string) error { return parseName(v, &s.Served) },
 	"fingerprint":    func(s *Schedule, v string) error { return parseName(v, &s.Fingerprint) },
 	"route":          func(s *Schedule, v string) error { return parseName(v, &s.Route) },
+	"pause":          func(s *Schedule, v string) error { return parsePause(v, s) },
 }
 
 // ParseSchedule reads a "sim:..." model name (grammar in the package doc).
@@ -252,6 +255,15 @@ func parseBool(v string, dst *bool) error {
 	return nil
 }
 
+// parsePause reads DUR@K, K >= 1 (the first event, 0, comes at ttft).
+func parsePause(v string, s *Schedule) error {
+	d, k, ok := strings.Cut(v, "@")
+	if !ok || parseDuration(d, &s.Pause) != nil || parseInt(k, 1, &s.PauseAt) != nil {
+		return fmt.Errorf("want DURATION@EVENT like 400ms@10 (event 1 or later)")
+	}
+	return nil
+}
+
 // parseName accepts any non-empty text (a model name, a fingerprint).
 func parseName(v string, dst *string) error {
 	if v == "" {
@@ -339,15 +351,24 @@ type clock struct {
 	started bool
 	first   time.Duration // offset of the first event
 	units   float64       // tokens after the first event, each × its gap's factor
+
+	pause   time.Duration // the gap before event pauseAt (0: no pause)
+	pauseAt int
+	events  int           // text events so far
+	last    time.Duration // offset of the latest one
+	shift   time.Duration // what the pause added to every later offset
 }
 
 func (s Schedule) newClock(seed uint64) *clock {
-	return &clock{ttft: s.TTFT, tps: s.TPS, jitter: s.Jitter, rng: rand.New(rand.NewPCG(seed, 0))}
+	return &clock{ttft: s.TTFT, tps: s.TPS, jitter: s.Jitter, rng: rand.New(rand.NewPCG(seed, 0)), pause: s.Pause, pauseAt: s.PauseAt}
 }
 
 // next returns the offset of the next event, which carries n tokens (the
 // first event's n does not matter: it comes at ttft). slowdown stretches the
 // gap before it (1 = none).
+//
+// The gap before event pauseAt is pause instead (the end, n = 0, is not an
+// event), and every later offset moves by what that added.
 func (c *clock) next(n int, slowdown float64) time.Duration {
 	factor := slowdown
 	if c.jitter > 0 {
@@ -356,8 +377,17 @@ func (c *clock) next(n int, slowdown float64) time.Duration {
 	if !c.started {
 		c.started = true
 		c.first = time.Duration(math.Round(float64(c.ttft) * factor))
+		c.events, c.last = 1, c.first
 		return c.first
 	}
 	c.units += float64(n) * factor
-	return c.first + time.Duration(math.Round(c.units*float64(time.Second)/c.tps))
+	at := c.first + time.Duration(math.Round(c.units*float64(time.Second)/c.tps)) + c.shift
+	if n > 0 && c.pauseAt > 0 && c.events == c.pauseAt {
+		c.shift += c.last + c.pause - at
+		at = c.last + c.pause
+	}
+	if n > 0 {
+		c.events, c.last = c.events+1, at
+	}
+	return at
 }

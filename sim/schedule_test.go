@@ -31,13 +31,14 @@ func TestParseScheduleDefaults(t *testing.T) {
 func TestParseScheduleEveryKey(t *testing.T) {
 	s, err := ParseSchedule("sim:ttft=1.5s,tps=42.5,tokens=10,chunk=3,jitter=0.5,seed=7,reasoning=4,rfield=think," +
 		"usage=xgroq,keepalive=5s,timings=1,nospace=1,done=0,role=0,excl_reasoning=1,contention=0.1," +
-		"cached=30,served=other-model-2025-01-01,fingerprint=fp_x,route=Google")
+		"cached=30,served=other-model-2025-01-01,fingerprint=fp_x,route=Google,pause=300ms@4")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Schedule{TTFT: 1500 * time.Millisecond, TPS: 42.5, Tokens: 10, Chunk: 3, Jitter: 0.5, Seed: 7, Reasoning: 4,
 		ReasoningField: FieldThink, Usage: UsageXGroq, Keepalive: 5 * time.Second, Timings: true, NoSpace: true,
-		ExclReasoning: true, Contention: 0.1, Cached: 30, Served: "other-model-2025-01-01", Fingerprint: "fp_x", Route: "Google"}
+		ExclReasoning: true, Contention: 0.1, Cached: 30, Served: "other-model-2025-01-01", Fingerprint: "fp_x", Route: "Google",
+		Pause: 300 * time.Millisecond, PauseAt: 4}
 	if s != want {
 		t.Errorf("got  %+v\nwant %+v", s, want)
 	}
@@ -98,6 +99,8 @@ func TestParseScheduleErrors(t *testing.T) {
 		{"sim:done=yes", `done="yes": want 0 or 1`},
 		{"sim:seed=-3", `seed="-3": want a whole number >= 0`},
 		{"sim:tps=1,tps=2", `key "tps" given twice`},
+		{"sim:pause=400ms", `pause="400ms": want DURATION@EVENT like 400ms@10 (event 1 or later)`},
+		{"sim:pause=400ms@0", `pause="400ms@0": want DURATION@EVENT`},
 		{"sim:fault=teapot", `fault="teapot": want one of 401, 403,`},
 		{"sim:after=3", `after= needs fault=error|event-error|close|stall|badjson|bigchunk`},
 		{"sim:fault=500,after=3", `after= needs fault=`},
@@ -146,6 +149,10 @@ func TestEventOffsetsExact(t *testing.T) {
 		{"sim:tokens=0", 0, nil},
 		{"sim:tokens=9,fault=error,after=3", 0, ms(200, 210, 220)},
 		{"sim:fault=endless", 0, nil},
+		// A planned pause: event 2 comes 400ms after event 1; the rest keep their rhythm.
+		{"sim:ttft=10ms,tps=100,tokens=5,pause=400ms@2", 0, ms(10, 20, 420, 430, 440)},
+		{"sim:ttft=10ms,tps=100,tokens=6,chunk=2,pause=1s@1", 0, ms(10, 1010, 1030)},
+		{"sim:ttft=10ms,tps=100,tokens=3,pause=1s@3", 0, ms(10, 20, 30)}, // no event 3: no pause
 	} {
 		if got := mustParse(t, tc.model).EventOffsets(tc.maxTokens); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("%s max %d: offsets %v, want %v", tc.model, tc.maxTokens, got, tc.want)

@@ -304,6 +304,14 @@ func (m *Model) columns() []column {
 			return tokensCell(f)
 		}},
 	)
+	if m.width >= feelFrom {
+		cols = append(cols, column{header: "feel", width: 6, priority: 4, cell: func(r row) string {
+			if r.f.Feel == "" {
+				return dash
+			}
+			return r.f.Feel
+		}})
+	}
 	if anyCost {
 		cols = append(cols, column{header: "cost/req", width: 8, right: true, priority: 5, cell: func(r row) string {
 			f := r.f
@@ -322,6 +330,10 @@ func (m *Model) columns() []column {
 	}
 	return cols
 }
+
+// feelFrom is the width from which the table has a "feel" column: how the
+// settled streams felt (metrics.Felt.Label).
+const feelFrom = 100
 
 // tokensCell is the output token count, with the o200k count beside it
 // when the provider's usage differs from it by more than 5%; "~" marks an

@@ -154,3 +154,22 @@ func TestTrackSharesOneFinishLine(t *testing.T) {
 		t.Errorf("a failure that delivered 200 of 400 tokens draws %d cells of %d:\n%s", half, full, b.View())
 	}
 }
+
+// From 100 columns the table says how each settled provider's stream felt.
+func TestFeelColumnFrom100Columns(t *testing.T) {
+	names := []string{"steady", "paused"}
+	figs := []live.Figures{
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, HasTTFT: true, Elapsed: time.Second, Feel: "smooth"},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 90, HasTTFT: true, Elapsed: time.Second, Feel: "1 stall · 400ms"},
+	}
+	for _, width := range []int{99, 100, 160} {
+		b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+		b.SetSize(width, 4)
+		b, _ = b.Update(FrameMsg{Figures: figs})
+		view := b.View()
+		has := strings.Contains(view, "feel") && strings.Contains(view, "smooth") && strings.Contains(view, "1 stall · 400ms")
+		if has != (width >= 100) {
+			t.Errorf("width %d: feel column shown %v:\n%s", width, has, view)
+		}
+	}
+}

@@ -220,6 +220,9 @@ type Figures struct {
 	ServerTPS    float64
 	HasServerTPS bool
 	RateLimited  bool
+	// Feel is how the streams felt, once settled (metrics.Felt.Label of
+	// metrics.Run's): "smooth", "bursty", "2 stalls · 1.20s"; "" before.
+	Feel string
 
 	// With --finish-at N (FinishAt > 0), TimeToN is the median time to N
 	// tokens (metrics.TimeToTokens) over the streams that got there; see RaceTo.
@@ -329,7 +332,8 @@ func (p *Provider) settled(run metrics.Run) Figures {
 		TTFT: run.TTFT.P50, HasTTFT: run.TTFT.Has(), TTFTMax: run.TTFT.Max, TTFA: run.TTFA.P50, HasTTFA: run.TTFA.Has(),
 		Speed: run.Speed.P50, HasSpeed: run.Speed.Has(), AggregateTPS: run.AggregateTPS, HasAggregateTPS: run.HasAggregateTPS,
 		Tokens: run.Tokens, O200kTokens: run.O200kTokens, UserTokens: run.EventTokens, TokenSource: run.TokenSource,
-		Elapsed: run.End, CostUSD: run.CostUSD.P50, HasCost: run.CostUSD.Has(), ServerTPS: run.ServerTPS.P50, HasServerTPS: run.ServerTPS.Has()}
+		Elapsed: run.End, CostUSD: run.CostUSD.P50, HasCost: run.CostUSD.Has(), ServerTPS: run.ServerTPS.P50, HasServerTPS: run.ServerTPS.Has(),
+		Feel: run.Felt.Label()}
 	if run.Completed == 0 {
 		f.Status = Failed
 	}

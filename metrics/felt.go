@@ -1,0 +1,165 @@
+package metrics
+
+import (
+	"iter"
+	"math"
+	"strconv"
+	"time"
+	"unicode"
+
+	"tpsrace/format"
+	"tpsrace/probes"
+)
+
+// The felt stream's rules (README: "What the numbers mean").
+const (
+	// StallGap: a gap between text events longer than this is a stall, a
+	// pause a reader sees (a quarter second reads as the text stopping).
+	StallGap = 250 * time.Millisecond
+	// ReaderWPM: the reader of ReaderWait reads 240 words a minute.
+	ReaderWPM = 240
+	// BurstyCV: gaps whose coefficient of variation reaches 1, as
+	// irregular as random (Poisson) arrivals or more, feel bursty.
+	BurstyCV = 1.0
+)
+
+// Felt is how a stream felt to someone watching it, beyond its averages.
+type Felt struct {
+	// Gaps: how many gaps between consecutive text events there were (one
+	// fewer than the events); Stalls is undefined without any.
+	Gaps int
+	// Stalls: gaps between consecutive text events longer than StallGap;
+	// LongestStall the longest of them (0 without stalls).
+	Stalls       int
+	LongestStall time.Duration
+	// Burstiness: the coefficient of variation (population standard
+	// deviation ÷ mean) of the gaps between consecutive text events: 0 for
+	// a metronome, about 1 for random arrivals, more for bursts and
+	// pauses. HasBurstiness false under two gaps, or when every gap is 0.
+	Burstiness    float64
+	HasBurstiness bool
+	// ReaderWait: how long a reader at ReaderWPM, starting at the first
+	// text event, waited with nothing left to read before the last event:
+	// 0 when the stream stayed ahead of reading. HasReaderWait false
+	// without text events.
+	ReaderWait    time.Duration
+	HasReaderWait bool
+}
+
+// FeltOf is the felt figures of a stream's text events (answer and
+// reasoning, as they arrived). A word is a run of non-space characters,
+// counted where it starts: a word split across two events is one word, in
+// the event that began it. The reader reads each event's words after those
+// before it, at ReaderWPM, and waits when it has read everything that has
+// arrived.
+func FeltOf(events iter.Seq[probes.Event]) Felt {
+	var f Felt
+	var gaps []float64
+	var prev, readUntil time.Duration // readUntil: when the reader has read every word so far
+	var afterSpace = true             // the text so far ends in a space (or is empty)
+	secondsPerWord := 60.0 / ReaderWPM
+	first := true
+	for e := range events {
+		if first {
+			f.HasReaderWait, readUntil = true, e.At
+		} else {
+			gap := e.At - prev
+			gaps = append(gaps, float64(gap))
+			f.Gaps++
+			if gap > StallGap {
+				f.Stalls++
+				f.LongestStall = max(f.LongestStall, gap)
+			}
+		}
+		if e.At > readUntil {
+			f.ReaderWait += e.At - readUntil
+			readUntil = e.At
+		}
+		var words int
+		words, afterSpace = wordStarts(e.Reasoning, afterSpace)
+		n, after := wordStarts(e.Content, afterSpace)
+		words, afterSpace = words+n, after
+		readUntil += time.Duration(float64(words) * secondsPerWord * float64(time.Second))
+		prev, first = e.At, false
+	}
+	f.Burstiness, f.HasBurstiness = coefficientOfVariation(gaps)
+	return f
+}
+
+// wordStarts counts the words that begin in s, given whether the text
+// before it ended in a space, and says whether s does.
+func wordStarts(s string, afterSpace bool) (int, bool) {
+	n := 0
+	for _, r := range s {
+		space := unicode.IsSpace(r)
+		if !space && afterSpace {
+			n++
+		}
+		afterSpace = space
+	}
+	return n, afterSpace
+}
+
+// coefficientOfVariation is the population standard deviation ÷ the mean;
+// ok is false under two values or with a mean of 0.
+func coefficientOfVariation(v []float64) (float64, bool) {
+	if len(v) < 2 {
+		return 0, false
+	}
+	var sum float64
+	for _, x := range v {
+		sum += x
+	}
+	mean := sum / float64(len(v))
+	if mean <= 0 {
+		return 0, false
+	}
+	var sq float64
+	for _, x := range v {
+		sq += (x - mean) * (x - mean)
+	}
+	return math.Sqrt(sq/float64(len(v))) / mean, true
+}
+
+// FeltOfRun is a provider's felt figures for one run, over its streams'
+// (those with text; failed ones too: a stall before a failure was seen).
+// A stall any user saw is reported: Stalls is the most any one stream had
+// and LongestStall the longest of all; Burstiness and ReaderWait are the
+// median user's (Median). With one stream, that stream's figures.
+func FeltOfRun(streams []Felt) Felt {
+	var f Felt
+	var burst []float64
+	var wait []time.Duration
+	for _, s := range streams {
+		f.Gaps += s.Gaps
+		f.Stalls = max(f.Stalls, s.Stalls)
+		f.LongestStall = max(f.LongestStall, s.LongestStall)
+		if s.HasBurstiness {
+			burst = append(burst, s.Burstiness)
+		}
+		if s.HasReaderWait {
+			wait = append(wait, s.ReaderWait)
+		}
+	}
+	f.Burstiness, f.HasBurstiness = Median(burst)
+	f.ReaderWait, f.HasReaderWait = Median(wait)
+	return f
+}
+
+// Label is the feel in a few words, the leaderboard's "feel" column:
+// "2 stalls · 1.2s" (the longest) when it stalled, else "bursty" at
+// BurstyCV or more, else "smooth"; "" with fewer than three text events
+// (too few gaps to tell).
+func (f Felt) Label() string {
+	switch {
+	case f.Stalls == 1:
+		return "1 stall · " + format.Duration(f.LongestStall)
+	case f.Stalls > 1:
+		return strconv.Itoa(f.Stalls) + " stalls · " + format.Duration(f.LongestStall)
+	case !f.HasBurstiness:
+		return ""
+	case f.Burstiness >= BurstyCV:
+		return "bursty"
+	}
+	return "smooth"
+}
