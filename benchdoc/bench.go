@@ -27,6 +27,7 @@ type Input struct {
 	Concurrency int
 	Races       [][][]probes.Result // [run][provider][stream]
 	Interrupted bool                // the user stopped it; the races hold what was measured
+	Truncated   string              // what a broken recording lost (recording's Truncation); Races are its whole races
 	StartedAt   time.Time           // zero: the first race's release
 	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
 	StartAt     time.Time           // --start-at: the wall-clock instant of the release; zero without it
@@ -43,6 +44,7 @@ type Bench struct {
 	Runs        int        `json:"runs"`
 	Simulated   bool       `json:"simulated"`
 	Interrupted bool       `json:"interrupted"`
+	Truncated   string     `json:"truncated,omitempty"` // replay --bench of a broken recording only: what it lost; runs are its whole races
 	Providers   []Provider `json:"providers"`
 	FinishAt    *int       `json:"finish_at"` // --finish-at N; null: ranked by output speed
 	Verdict     Verdict    `json:"verdict"`   // who is faster over the runs, and how sure (metrics.Decide)
@@ -209,7 +211,7 @@ func Build(in Input) *Bench {
 		in.StartedAt = in.Races[0][0][0].Release
 	}
 	b := &Bench{Schema: Schema, StartedAt: in.StartedAt.UTC(), Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens,
-		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted}
+		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted, Truncated: in.Truncated}
 	if in.FinishAt > 0 {
 		b.FinishAt = ptr(in.FinishAt)
 	}

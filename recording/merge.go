@@ -58,7 +58,7 @@ func ReadConcatenated(r io.Reader, name string) (recs []Named, skipped int, err 
 					return recs, skipped, &Error{Path: name, Line: line, Err: err}
 				}
 				if done {
-					cur.Complete, cur = true, nil
+					cur = nil
 				}
 			}
 		}
@@ -96,7 +96,7 @@ func Merge(recs []Named) (*Recording, error) {
 		MaxTokens: first.Header.MaxTokens, Concurrency: first.Header.Concurrency, Providers: []Provider{}}
 	info := buildinfo.Read()
 	h.ToolVersion = &info
-	merged := &Recording{Header: h, Complete: true}
+	merged := &Recording{Header: h}
 	race := Race{}
 	for _, r := range recs {
 		rh := r.Header

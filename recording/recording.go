@@ -102,12 +102,21 @@ func NewHeader(cfg *config.Config, concurrency int, startedAt time.Time) Header 
 	return h
 }
 
-// Recording is what a file holds.
+// Recording is what a file holds. A whole file ends with its end line; a
+// broken one (truncated, corrupted) is read up to the break, and only its
+// whole races count.
 type Recording struct {
-	Header      Header
-	Races       []Race
-	Interrupted bool // the recorded session was stopped by the user (or the file was cut short)
-	Complete    bool // the end line was read: nothing is missing
+	Header Header
+	Races  []Race // the whole races, in order
+	// Interrupted: the end line says the user stopped the session; the
+	// races hold what was measured, and the file is whole.
+	Interrupted bool
+	// Broken is where the file broke; nil for a whole file.
+	Broken *Error
+	// Cut is the race the break fell in, nil when it fell between races:
+	// the streams read before the break, and each stream it lost as a
+	// failure of kind probes.KindTruncated. No figure counts it.
+	Cut *Race
 }
 
 // Race is one recorded race: results[provider][stream], in the header's
@@ -121,7 +130,7 @@ type Race struct {
 // of it gives exactly the live race's report.
 func (r *Recording) Report() benchdoc.Input {
 	in := benchdoc.Input{Config: r.config(), Concurrency: r.Header.Concurrency, Races: r.results(),
-		Interrupted: r.Interrupted, StartedAt: r.Header.StartedAt, Clock: r.Header.Clock}
+		Interrupted: r.Interrupted, Truncated: r.Truncation(), StartedAt: r.Header.StartedAt, Clock: r.Header.Clock}
 	if r.Header.StartAt != nil {
 		in.StartAt = *r.Header.StartAt
 	}

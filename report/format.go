@@ -123,6 +123,9 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 	if b.Interrupted {
 		notes = append(notes, "INTERRUPTED: the figures cover what was measured before the stop.")
 	}
+	if b.Truncated != "" {
+		notes = append(notes, "TRUNCATED: "+b.Truncated+"; the figures cover the "+strconv.Itoa(b.Runs)+" whole race(s) before the break.")
+	}
 	notes = append(notes, b.failures()...)
 	if b.FinishAt != nil {
 		notes = append(notes, b.finishNote())

@@ -180,7 +180,7 @@ func newModel(ctx context.Context, opts Options) Model {
 	c.help.Styles = c.styles.Help
 	m := Model{c: c, s: newSession(c.config, opts.Concurrency, opts.Prepare != nil), editor: newPromptEditor(c),
 		stats: llamastats.New(c.styles.Stats)}
-	m.s.finishAt = opts.FinishAt
+	m.s.finishAt, m.s.unsaved = opts.FinishAt, opts.Replay != nil && opts.Replay.Cut
 	if opts.Replay != nil {
 		m.replay = newReplayer(c, opts.Replay)
 		if c.source == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/probes"
 )
@@ -22,6 +23,12 @@ type Replay struct {
 	// Made says when and by which tpsrace build it was recorded
 	// (recording.Header.Made), for the help page; "" says nothing.
 	Made string
+	// Truncation says what a broken recording lost
+	// (recording.Recording.Truncation), on screen for as long as the replay
+	// runs; "" for a whole recording. Cut: this race is the one the break
+	// fell in, never finished.
+	Truncation string
+	Cut        bool
 	// Clock is the race time the replay runs on; nil: a new one on the
 	// wall clock. The dashboard reads and steers it, and never replaces it.
 	Clock *ReplayClock
@@ -168,7 +175,20 @@ func (r *replayer) View() string {
 	if paused {
 		text += s.Paused.Render(" ⏸")
 	}
+	if r.rp.Truncation != "" {
+		text += " " + s.Simulated.Render(" TRUNCATED ")
+	}
 	return text
+}
+
+// truncationLine says what the replayed recording lost, under the header;
+// "" for a whole recording.
+func (r *replayer) truncationLine() string {
+	if r.rp.Truncation == "" {
+		return ""
+	}
+	s := r.c.styles
+	return ansi.Truncate(s.Paused.Render("TRUNCATED: ")+s.Label.Render(r.rp.Truncation+"; only whole races count"), r.c.width, "…")
 }
 
 // ReplayKeyMap is the keys of a replay, matched before the dashboard's.

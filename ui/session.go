@@ -55,6 +55,10 @@ type session struct {
 	history       [][][]probes.Result
 	historyPrompt string
 	historyConc   int
+
+	// unsaved: the race is a replay's race that a broken recording cut
+	// (Replay.Cut): its lost streams never go to the history.
+	unsaved bool
 }
 
 func newSession(cfg *config.Config, concurrency int, preparing bool) *session {
@@ -167,6 +171,9 @@ func (s *session) finish(raced [][]probes.Result) {
 		for _, r := range streams {
 			s.end = max(s.end, r.End)
 		}
+	}
+	if s.unsaved {
+		return
 	}
 	if s.historyPrompt != s.prompt || s.historyConc != s.conc {
 		s.history, s.historyPrompt, s.historyConc = nil, s.prompt, s.conc

@@ -18,12 +18,16 @@ import (
 // The view: the layout, a frame of every pane and the screen composed of
 // them. The model calls these from Update; View returns m.drawn.screen.
 
-// relayout recomputes the layout and sizes every pane. The skipped line
-// under the header is taken off the window first.
+// relayout recomputes the layout and sizes every pane. The line under the
+// header (skipped providers, or a broken recording's truncation) is taken
+// off the window first.
 func (m *Model) relayout() {
 	m.drawn.skipped = ""
 	if m.c.height >= minSkippedHeight {
 		m.drawn.skipped = m.skippedLine()
+		if m.replay != nil && m.drawn.skipped == "" {
+			m.drawn.skipped = m.replay.truncationLine()
+		}
 	}
 	notes := 0
 	if m.drawn.skipped != "" {
@@ -165,6 +169,9 @@ func (m *Model) status() string {
 	case phaseRacing:
 		return "racing " + format.Duration(m.s.now())
 	case phaseFinished:
+		if m.replay != nil && m.replay.rp.Cut { // the recording broke before the race ended
+			return "incomplete"
+		}
 		return "finished in " + format.Duration(m.s.end)
 	case phaseStopped:
 		return "stopped"

@@ -28,6 +28,7 @@ import (
 
 	"tpsrace/format"
 	"tpsrace/metrics"
+	"tpsrace/probes"
 	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 	"tpsrace/ui/theme"
@@ -167,12 +168,14 @@ func Places(figs []live.Figures) []int {
 // metrics.Decide over this one race, the leaderboard's order deciding who
 // is the winner and who the runner-up (the same rule and text as bench).
 func Verdict(names []string, figs []live.Figures) string {
-	failed := 0
+	failed, lost := 0, 0
 	for _, f := range figs {
-		if !f.Settled {
+		switch {
+		case !f.Settled:
 			return ""
-		}
-		if f.Status == live.Failed {
+		case lostToTruncation(f):
+			lost++
+		case f.Status == live.Failed:
 			failed++
 		}
 	}
@@ -194,7 +197,16 @@ func Verdict(names []string, figs []live.Figures) string {
 	if failed > 0 {
 		s += " · " + strconv.Itoa(failed) + " failed"
 	}
+	if lost > 0 {
+		s += " · " + strconv.Itoa(lost) + " lost"
+	}
 	return s
+}
+
+// lostToTruncation is whether f failed only in that a broken recording lost
+// its streams (the replay of a cut race): no one knows how they ended.
+func lostToTruncation(f live.Figures) bool {
+	return f.Status == live.Failed && probes.KindOf(f.Err) == probes.KindTruncated
 }
 
 // column is one column of the table.
@@ -241,6 +253,8 @@ func (m *Model) columns() []column {
 		{header: "finish", width: 6, priority: 1, cell: func(r row) string {
 			f, place := r.f, r.place
 			switch {
+			case lostToTruncation(f):
+				return s.muted.Render("lost")
 			case f.Status == live.Failed:
 				return s.failed.Render("failed")
 			case f.StoppedShort():
