@@ -182,7 +182,11 @@ func (h Header) StartSkew() string {
 		errs = append(errs, p.Clock.EstError)
 	}
 	if len(unsynced) > 0 {
-		return fmt.Sprintf("start skew unknown across %d probes (the clock of %s is not synchronised)", len(h.Probes), strings.Join(unsynced, ", "))
+		which := "the clock of " + unsynced[0] + " is"
+		if len(unsynced) > 1 {
+			which = "the clocks of " + strings.Join(unsynced, ", ") + " are"
+		}
+		return fmt.Sprintf("start skew unknown across %d probes (%s not synchronised)", len(h.Probes), which)
 	}
 	skew, bound, ok := metrics.CrossHostSkew(starts, errs)
 	if !ok {
