@@ -158,6 +158,11 @@ func releaseProbes(t *testing.T, cfg, dir string, probes []string, arrivals func
 
 // benchDoc is the part of a bench document a merge must keep.
 type benchDoc struct {
+	Fleet *struct {
+		Probes           []struct{ Name string }
+		StartSkewMS      *float64 `json:"start_skew_ms"`
+		StartSkewBoundMS *float64 `json:"start_skew_bound_ms"`
+	}
 	Providers []struct {
 		Name    string
 		Runs    []map[string]any
@@ -193,7 +198,11 @@ func checkMerge(t *testing.T, dir string, probes []string) {
 	}
 	t.Log(strings.TrimSpace(errOut))
 	lanes := map[string]any{}
-	for _, p := range replayBench(t, merged).Providers {
+	doc := replayBench(t, merged)
+	if f := doc.Fleet; f == nil || len(f.Probes) != 3 || f.StartSkewMS == nil || f.StartSkewBoundMS == nil || *f.StartSkewBoundMS != 0.8 {
+		t.Errorf("the merged race's fleet in the JSON: %+v, want 3 probes and the skew ± 0.8 ms", f)
+	}
+	for _, p := range doc.Providers {
 		lanes[p.Name] = []any{p.Runs, p.Summary}
 	}
 	for _, probe := range probes {

@@ -166,13 +166,32 @@ func clip(s string) string {
 // StartSkew says how far apart a merged race's hosts sent their first
 // requests, with the bound their clocks put on it (metrics.CrossHostSkew):
 // "start skew 1.8 ms ± 0.9 ms across 3 probes", or "start skew unknown
-// (iad's clock is not synchronised)"; "" for a recording that is not merged.
+// across 3 probes (the clock of iad is not synchronised)"; "" for a
+// recording that is not merged.
 func (h Header) StartSkew() string {
-	if len(h.Probes) == 0 || h.StartAt == nil {
+	skew, bound, unsynced, ok := h.crossHostSkew()
+	switch {
+	case len(unsynced) > 0:
+		which := "the clock of " + unsynced[0] + " is"
+		if len(unsynced) > 1 {
+			which = "the clocks of " + strings.Join(unsynced, ", ") + " are"
+		}
+		return fmt.Sprintf("start skew unknown across %d probes (%s not synchronised)", len(h.Probes), which)
+	case !ok:
 		return ""
 	}
+	return fmt.Sprintf("start skew %s ± %s across %d probes", timesync.Millis(skew), timesync.Millis(bound), len(h.Probes))
+}
+
+// crossHostSkew is metrics.CrossHostSkew of a merged race's hosts: each
+// host's first request as an offset from the common instant, by its own
+// clock. unsynced names the hosts whose clocks are not synchronised (the
+// skew is then unknown); ok is false for a recording that is not merged.
+func (h Header) crossHostSkew() (skew, bound time.Duration, unsynced []string, ok bool) {
+	if len(h.Probes) == 0 || h.StartAt == nil {
+		return 0, 0, nil, false
+	}
 	var starts, errs []time.Duration
-	var unsynced []string
 	for _, p := range h.Probes {
 		if p.Clock == nil || !p.Clock.Synchronised {
 			unsynced = append(unsynced, p.Name)
@@ -182,17 +201,24 @@ func (h Header) StartSkew() string {
 		errs = append(errs, p.Clock.EstError)
 	}
 	if len(unsynced) > 0 {
-		which := "the clock of " + unsynced[0] + " is"
-		if len(unsynced) > 1 {
-			which = "the clocks of " + strings.Join(unsynced, ", ") + " are"
-		}
-		return fmt.Sprintf("start skew unknown across %d probes (%s not synchronised)", len(h.Probes), which)
+		return 0, 0, unsynced, false
 	}
-	skew, bound, ok := metrics.CrossHostSkew(starts, errs)
-	if !ok {
-		return ""
+	skew, bound, ok = metrics.CrossHostSkew(starts, errs)
+	return skew, bound, nil, ok
+}
+
+// fleet is the bench document's "fleet" of a merged race; nil otherwise.
+func (h Header) fleet() *benchdoc.Fleet {
+	if len(h.Probes) == 0 {
+		return nil
 	}
-	return fmt.Sprintf("start skew %s ± %s across %d probes", timesync.Millis(skew), timesync.Millis(bound), len(h.Probes))
+	f := &benchdoc.Fleet{}
+	for _, p := range h.Probes {
+		f.Probes = append(f.Probes, benchdoc.FleetProbe{Name: p.Name, Release: p.Release, Clock: p.Clock})
+	}
+	skew, bound, _, ok := h.crossHostSkew()
+	f.SkewOf(skew, bound, ok)
+	return f
 }
 
 // ByProvider is a merged race's report input with each provider's lanes
@@ -238,7 +264,7 @@ func (r *Recording) PerProbe() (inputs []benchdoc.Input, names []string) {
 		in := all
 		in.Config = &config.Config{Prompt: all.Config.Prompt, MaxTokens: all.Config.MaxTokens, Simulated: all.Config.Simulated}
 		in.Races = make([][][]probes.Result, len(all.Races))
-		in.Clock = probe.Clock
+		in.Clock, in.Fleet = probe.Clock, nil
 		for i, p := range r.Header.Providers {
 			if p.Probe != probe.Name {
 				continue
