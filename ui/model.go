@@ -94,6 +94,9 @@ type common struct {
 	width   int
 	height  int
 	layout  Layout
+
+	recorder    recorder // the writes of opts.RecordPath
+	interrupted bool     // quit by ctrl+c: Run says ErrInterrupted, as for a signal
 }
 
 // saveDir is where `s` writes.

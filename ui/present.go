@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/format"
+	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/live"
 )
@@ -152,7 +153,14 @@ func (p *presenter) card(name string, i int, f live.Figures, place, finish, widt
 	// Right under the digits, a full-height bar would read as part of
 	// them: there the bar is the lower half of its row.
 	underDigits := progressBar("▄", "▁")
-	figures := s.Label.Render("TTFT ") + s.Status.Render(ttft) + s.Label.Render("  ·  ") + s.Status.Render(itoa(f.Tokens)) + s.Label.Render(" tokens")
+	// The figures under the digits give way whole in a narrow card: the
+	// token count first, then TTFT.
+	figures := func(lead ...draw.Segment) string {
+		sep := s.Label.Render("  ·  ")
+		segs := append(lead, draw.Segment{Text: s.Label.Render("TTFT ") + s.Status.Render(ttft), Rank: 1},
+			draw.Segment{Text: s.Status.Render(itoa(f.Tokens)) + s.Label.Render(" tokens"), Rank: 2})
+		return center(draw.Join(segs, sep, iw), iw)
+	}
 	// The biggest digits that fit, then the rest as room allows.
 	ih := max(height-2, 0)
 	scale := 2
@@ -162,13 +170,13 @@ func (p *presenter) card(name string, i int, f live.Figures, place, finish, widt
 	var body []string
 	switch {
 	case scale == 0:
-		body = []string{title, center(accent.Render(speed)+s.Label.Render(" tok/s"), iw), progress, center(figures, iw)}
+		body = []string{title, center(accent.Render(speed)+s.Label.Render(" tok/s"), iw), progress, figures()}
 	case 5*scale+6 <= ih:
 		body = append([]string{title, ""}, centered(bigText(speed, scale), accent, iw)...)
-		body = append(body, center(s.Label.Render("tok/s"), iw), "", progress, center(figures, iw))
+		body = append(body, center(s.Label.Render("tok/s"), iw), "", progress, figures())
 	default:
 		body = append([]string{title}, centered(bigText(speed, scale), accent, iw)...)
-		body = append(body, underDigits, center(s.Label.Render("tok/s  ·  ")+figures, iw))
+		body = append(body, underDigits, figures(draw.Segment{Text: s.Label.Render("tok/s")}))
 	}
 	body = append(make([]string, max(ih-len(body), 0)/2), body...) // vertically centred
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(s.Palette.ProviderColor(i)).
@@ -255,7 +263,7 @@ func (p *presenter) podium(race *session, figs []live.Figures, width, height int
 	for i, pr := range race.live {
 		names[i] = pr.Name
 	}
-	lines = append(lines, "", center(s.Verdict.Render("▶ "+leaderboard.Verdict(names, figs)), width))
+	lines = append(lines, "", center(s.Verdict.Render(draw.Words("▶ "+leaderboard.Verdict(names, figs), width)), width))
 	if len(lines) > height { // short windows keep the verdict
 		lines = lines[len(lines)-height:]
 	}

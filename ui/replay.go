@@ -9,9 +9,9 @@ import (
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/probes"
+	"tpsrace/ui/internal/draw"
 )
 
 // Replay is a recorded race shown again in the dashboard (tpsrace replay):
@@ -165,20 +165,24 @@ func (r *replayer) Update(msg tea.KeyMsg, now time.Duration, zoomed bool) replay
 	return replayRedraw
 }
 
-// View is the header's part for a replay: REPLAY, when it was recorded,
-// its speed.
-func (r *replayer) View() string {
-	s := r.c.styles
+// View is the header's parts for a replay: REPLAY, when it was recorded,
+// its speed (ranked as header() ranks the others).
+func (r *replayer) View() []draw.Segment {
+	s := r.c.paint
 	speed, paused := r.clock.state()
-	text := s.Simulated.Render(" REPLAY ") + s.Label.Render(" recorded "+r.rp.RecordedAt.UTC().Format("2006-01-02 15:04 UTC")+" · ") +
-		s.Status.Render(strconv.FormatFloat(speed, 'f', -1, 64)+"×")
+	text := s.Status.Render(strconv.FormatFloat(speed, 'f', -1, 64) + "×")
 	if paused {
 		text += s.Paused.Render(" ⏸")
 	}
-	if r.rp.Truncation != "" {
-		text += " " + s.Simulated.Render(" TRUNCATED ")
+	segs := []draw.Segment{
+		{Text: s.Simulated.Render(" REPLAY "), Rank: rankTitle},
+		{Text: s.Label.Render("recorded " + r.rp.RecordedAt.UTC().Format("2006-01-02 15:04 UTC")), Rank: rankRecorded},
+		{Text: text, Rank: rankSpeed},
 	}
-	return text
+	if r.rp.Truncation != "" { // never gives way: the race on screen may be incomplete
+		segs = append(segs, draw.Segment{Text: s.Simulated.Render(" TRUNCATED "), Rank: rankTitle})
+	}
+	return segs
 }
 
 // truncationLine says what the replayed recording lost, under the header;
@@ -187,8 +191,8 @@ func (r *replayer) truncationLine() string {
 	if r.rp.Truncation == "" {
 		return ""
 	}
-	s := r.c.styles
-	return ansi.Truncate(s.Paused.Render("TRUNCATED: ")+s.Label.Render(r.rp.Truncation+"; only whole races count"), r.c.width, "…")
+	s, lead := r.c.styles, "TRUNCATED: "
+	return s.Paused.Render(lead) + s.Label.Render(draw.Words(r.rp.Truncation+"; only whole races count", r.c.width-len(lead)))
 }
 
 // ReplayKeyMap is the keys of a replay, matched before the dashboard's.

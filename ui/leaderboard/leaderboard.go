@@ -359,7 +359,8 @@ func tokensCell(f live.Figures) string {
 	return metrics.TokensText(f.Tokens, f.O200kTokens, f.TokenSource)
 }
 
-// fitColumns drops the least important columns until the table fits.
+// fitColumns drops the least important columns until the table fits,
+// whole: a figure is never cut.
 func fitColumns(cols []column, width int) []column {
 	total := func(cs []column) int {
 		w := 0
@@ -376,7 +377,13 @@ func fitColumns(cols []column, width int) []column {
 			}
 		}
 		if worst < 0 {
-			break
+			// Only the essential columns are left and still too wide: the
+			// last gives way whole rather than show a cut figure; the rank
+			// and the provider stay.
+			if len(cols) <= 2 {
+				break
+			}
+			worst = len(cols) - 1
 		}
 		cols = slices.Delete(slices.Clone(cols), worst, worst+1)
 	}
@@ -460,7 +467,8 @@ func (m *Model) render() {
 		verdict = "this race: " + verdict
 	}
 	if verdict != "" {
-		verdict = m.paint.verdict.Render("▶ " + verdict)
+		// Too long, it gives way a word (a parenthesis) at a time: no figure is cut inside.
+		verdict = m.paint.verdict.Render(draw.Words("▶ "+verdict, m.width))
 	}
 	keep := max(m.height-1, 0)
 	if len(lines) > keep {
