@@ -239,13 +239,14 @@ func TestMergeRefusesAndReadsStdin(t *testing.T) {
 		}
 		return path
 	}
-	var a, b, c, d, e string
+	var a, b, c, d, e, f string
 	var wg sync.WaitGroup
 	wg.Go(func() { a = record("a", start) })
 	wg.Go(func() { b = record("b", start, "--prompt", "Something else entirely.") })
 	wg.Go(func() { c = record("c", later) })
 	wg.Go(func() { d = record("d", start, "--max-tokens", "30") })
 	wg.Go(func() { e = record("e", later) })
+	wg.Go(func() { f = record("f", start, "--workload", "tool-call") })
 	wg.Wait()
 	for _, tc := range []struct {
 		files []string
@@ -255,6 +256,7 @@ func TestMergeRefusesAndReadsStdin(t *testing.T) {
 		{[]string{a, c}, "a merge joins the recordings of one --start-at"},
 		{[]string{a, d}, "ran different workloads (max_tokens 20 and 30"},
 		{[]string{a, a}, `two recordings from probe "a"`},
+		{[]string{a, f}, `ran different workloads (chat and {"name":"tool-call"`},
 	} {
 		code, _, errOut := mainIn(append([]string{"merge", "--out", filepath.Join(dir, "m.tpsr")}, tc.files...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {

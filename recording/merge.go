@@ -16,6 +16,7 @@ import (
 	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/timesync"
+	"tpsrace/workload"
 )
 
 // Named is a recording and where it was read from, for messages.
@@ -84,7 +85,7 @@ func ReadConcatenated(r io.Reader, name string) (recs []Named, skipped int, err 
 // The release of the merged race is the common instant; each lane keeps
 // its own host's times, so its figures are those of its own recording, and
 // Header.Probes says when each host released by its own clock. Recordings
-// of different prompts, workloads (max_tokens, concurrency) or start
+// of different workloads, prompts, max_tokens, concurrency or start
 // instants, without a probe name or a start instant, or of one probe twice
 // are refused, saying which.
 func Merge(recs []Named) (*Recording, error) {
@@ -93,7 +94,7 @@ func Merge(recs []Named) (*Recording, error) {
 	}
 	first := recs[0]
 	h := Header{Type: typeHeader, Schema: Schema, RecordedAt: time.Now().UTC(), Tool: Tool, Prompt: first.Header.Prompt,
-		MaxTokens: first.Header.MaxTokens, Concurrency: first.Header.Concurrency, Providers: []Provider{}}
+		MaxTokens: first.Header.MaxTokens, Concurrency: first.Header.Concurrency, Workload: first.Header.Workload, Providers: []Provider{}}
 	info := buildinfo.Read()
 	h.ToolVersion = &info
 	merged := &Recording{Header: h}
@@ -108,6 +109,8 @@ func Merge(recs []Named) (*Recording, error) {
 		case !rh.StartAt.Equal(*first.Header.StartAt):
 			return nil, fmt.Errorf("%s was released at %s and %s at %s: a merge joins the recordings of one --start-at",
 				first.Name, first.Header.StartAt.Format(time.RFC3339Nano), r.Name, rh.StartAt.Format(time.RFC3339Nano))
+		case workloadOf(rh) != workloadOf(first.Header):
+			return nil, fmt.Errorf("%s and %s ran different workloads (%s and %s)", first.Name, r.Name, label(first.Header), label(rh))
 		case rh.Prompt != first.Header.Prompt:
 			return nil, fmt.Errorf("%s and %s raced different prompts (%q, %q)", first.Name, r.Name, clip(first.Header.Prompt), clip(rh.Prompt))
 		case rh.MaxTokens != first.Header.MaxTokens || rh.Concurrency != first.Header.Concurrency:
@@ -154,6 +157,23 @@ func Merge(recs []Named) (*Recording, error) {
 	merged.Header.StartAt, merged.Header.StartedAt, race.Release = &start, start, start
 	merged.Races = []Race{race}
 	return merged, nil
+}
+
+// workloadOf is h's workload with its settings, comparable ("" for chat).
+func workloadOf(h Header) string {
+	if h.Workload == nil || h.Workload.Is(workload.Chat) && h.Workload.Tool == nil && h.Workload.InputTokens == nil {
+		return ""
+	}
+	b, _ := json.Marshal(h.Workload)
+	return string(b)
+}
+
+// label names h's workload, with its settings when that is what differs.
+func label(h Header) string {
+	if h.Workload == nil {
+		return workload.Chat
+	}
+	return workloadOf(h)
 }
 
 func clip(s string) string {
