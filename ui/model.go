@@ -94,6 +94,7 @@ type common struct {
 	width   int
 	height  int
 	layout  Layout
+	cast    bool // drawn for a recording (WriteCast): no key can be pressed, so none is shown
 }
 
 // saveDir is where `s` writes.
