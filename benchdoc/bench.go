@@ -16,6 +16,7 @@ import (
 	"tpsrace/probes"
 	"tpsrace/timesync"
 	"tpsrace/tokens"
+	"tpsrace/workload"
 )
 
 // Schema names the JSON layout; bump it when a field changes meaning.
@@ -52,6 +53,11 @@ type Bench struct {
 	// at and the clock's discipline ({"synchronised", "est_error_ms"}); absent without.
 	StartAt *time.Time      `json:"start_at,omitempty"`
 	Clock   *timesync.State `json:"clock,omitempty"`
+	// Workload is what was raced (workload.Names); absent for chat, so a
+	// chat document reads as before. Tool is the function a tool-call race
+	// offered, whose schema "valid" means.
+	Workload string             `json:"workload,omitempty"`
+	Tool     *workload.Function `json:"tool,omitempty"`
 
 	// runs are each provider's figures per run, the verdict's input
 	// (Contenders): a document read back from JSON has none.
@@ -107,12 +113,15 @@ type Run struct {
 	ServerPromptTPS *float64 `json:"server_prompt_tps"`
 	// CachedPromptTokens: prompt tokens the provider served from its cache;
 	// null when it reported no cache figure.
-	CachedPromptTokens *int     `json:"cached_prompt_tokens"`
-	Served             Served   `json:"served"`
-	CostUSD            *float64 `json:"cost_usd"`
-	PhasesMS           Phases   `json:"phases_ms"`
-	TimeToNms          *float64 `json:"time_to_n_ms"`  // --finish-at N: time to N tokens; null without it or when stopped short
-	StoppedShort       bool     `json:"stopped_short"` // --finish-at N: the stream ended before N tokens
+	CachedPromptTokens *int      `json:"cached_prompt_tokens"`
+	Served             Served    `json:"served"`
+	CostUSD            *float64  `json:"cost_usd"`
+	PhasesMS           Phases    `json:"phases_ms"`
+	TimeToNms          *float64  `json:"time_to_n_ms"`           // --finish-at N: time to N tokens; null without it or when stopped short
+	StoppedShort       bool      `json:"stopped_short"`          // --finish-at N: the stream ended before N tokens
+	Workload           string    `json:"workload,omitempty"`     // as the document's; absent for chat
+	InputTokens        *int      `json:"input_tokens,omitempty"` // long-context: the prompt's size (metrics.InputTokens)
+	ToolCall           *ToolCall `json:"tool_call,omitempty"`    // tool-call workload: the stream's call
 	Feel
 }
 
@@ -152,6 +161,35 @@ type Served struct {
 	Model       *string `json:"model"`              // the response's "model"
 	Fingerprint *string `json:"system_fingerprint"` // "system_fingerprint"
 	Provider    *string `json:"provider"`           // OpenRouter's upstream provider
+}
+
+// ToolCall is a stream's call (metrics.ToolCall): first_ms, release to the
+// first tool-call delta, null without a call; complete_ms, release to the
+// delta after which every call's arguments parse and validate, null when
+// they never did; name and arguments, the first call's; args_tokens, o200k
+// tokens of every call's arguments; args_tps their speed after the first
+// fragment, null for a call sent whole; valid, and problem: why not.
+type ToolCall struct {
+	FirstMS    *float64 `json:"first_ms"`
+	CompleteMS *float64 `json:"complete_ms"`
+	Name       *string  `json:"name"`
+	Arguments  *string  `json:"arguments"`
+	Calls      int      `json:"calls"`
+	ArgsTokens int      `json:"args_tokens"`
+	ArgsTPS    *float64 `json:"args_tps"`
+	Valid      bool     `json:"valid"`
+	Problem    *string  `json:"problem"`
+}
+
+// ToolSummary is the tool-call figures over a provider's streams
+// (metrics.Run): first and complete times over the streams that measured
+// them, valid of how many streams.
+type ToolSummary struct {
+	FirstMS    Percentiles2 `json:"first_ms"`
+	CompleteMS Percentiles2 `json:"complete_ms"`
+	ArgsTPS    Percentiles2 `json:"args_tps"`
+	Valid      int          `json:"valid"`
+	Streams    int          `json:"streams"`
 }
 
 // Percentiles3 in milliseconds.
@@ -201,7 +239,19 @@ type Summary struct {
 	TokenSource  string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
 	EventTokens  int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
 	Feel
-	FeelLabel *string `json:"feel"` // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
+	FeelLabel *string      `json:"feel"`                // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
+	ToolCall  *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
+	// PrefillTPS: long-context's prefill speed estimate (metrics.PrefillTPS),
+	// null when it cannot be made, absent for the other workloads (hence
+	// the pointer to a pointer); TTFTByInput the TTFT p50/p95 per size.
+	PrefillTPS  **float64  `json:"prefill_tps,omitempty"`
+	TTFTByInput []SizeTTFT `json:"ttft_by_input,omitempty"`
+}
+
+// SizeTTFT is the TTFT of one long-context size.
+type SizeTTFT struct {
+	InputTokens int          `json:"input_tokens"`
+	TTFTms      Percentiles2 `json:"ttft_ms"`
 }
 
 // Build computes every figure of in.
@@ -218,6 +268,13 @@ func Build(in Input) *Bench {
 	if !in.StartAt.IsZero() {
 		b.StartAt, b.Clock = ptr(in.StartAt.UTC()), in.Clock
 	}
+	if !cfg.Workload.Is(workload.Chat) {
+		b.Workload, b.Tool = cfg.Workload.Name, cfg.Workload.Tool
+	}
+	var tool *workload.Schema
+	if cfg.Workload.Is(workload.ToolCall) && cfg.Workload.Tool != nil {
+		tool, _ = cfg.Workload.Tool.Compile() // config checked it; a tool that does not compile has no figures
+	}
 	promptTokens := tokens.Count(cfg.Prompt)
 	var pooled []metrics.Run
 	for i, p := range cfg.Providers {
@@ -229,8 +286,13 @@ func Build(in Input) *Bench {
 			if i < len(race) {
 				for _, res := range race[i] {
 					s := metrics.StreamOf(&res, promptTokens, in.FinishAt)
+					if tool != nil {
+						s.Tool = ptr(metrics.ToolCallOf(&res, tool))
+					}
 					streams = append(streams, s)
-					pr.Runs = append(pr.Runs, newRun(run, &res, s, promptTokens, in.FinishAt))
+					r := newRun(run, &res, s, promptTokens, in.FinishAt)
+					r.Workload = b.Workload
+					pr.Runs = append(pr.Runs, r)
 				}
 			}
 			all = append(all, streams...)
@@ -238,6 +300,16 @@ func Build(in Input) *Bench {
 		}
 		sum := metrics.RunOf(all, in.FinishAt)
 		pr.Summary = summary(sum, runs)
+		if cfg.Workload.Is(workload.LongContext) {
+			var prefill *float64
+			if sum.HasPrefillTPS {
+				prefill = ptr(tps(sum.PrefillTPS))
+			}
+			pr.Summary.PrefillTPS = &prefill
+			for _, size := range metrics.TTFTBySize(all) {
+				pr.Summary.TTFTByInput = append(pr.Summary.TTFTByInput, SizeTTFT{size.InputTokens, durations(size.TTFT)})
+			}
+		}
 		b.Providers = append(b.Providers, pr)
 		b.runs = append(b.runs, runs)
 		pooled = append(pooled, sum)
@@ -270,7 +342,28 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	if all.ServerTPS.Has() {
 		s.ServerTPS = ptr(tps(all.ServerTPS.P50))
 	}
+	if all.ToolStreams > 0 {
+		s.ToolCall = &ToolSummary{FirstMS: durations(all.ToolFirst), CompleteMS: durations(all.ToolComplete), ArgsTPS: speeds(all.ArgsTPS),
+			Valid: all.ToolValid, Streams: all.ToolStreams}
+	}
 	return s
+}
+
+func toolCall(t *metrics.ToolCall) *ToolCall {
+	j := &ToolCall{Calls: t.Calls, ArgsTokens: t.ArgsTokens, Valid: t.Valid}
+	if t.Calls > 0 {
+		j.FirstMS, j.Name, j.Arguments = ptr(ms(t.First)), ptr(t.Name), ptr(t.Arguments)
+	}
+	if t.HasComplete {
+		j.CompleteMS = ptr(ms(t.Complete))
+	}
+	if t.HasArgsTPS {
+		j.ArgsTPS = ptr(tps(t.ArgsTPS))
+	}
+	if t.Problem != "" {
+		j.Problem = ptr(t.Problem)
+	}
+	return j
 }
 
 func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishAt int) Run {
@@ -325,6 +418,12 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 		r.CostUSD = ptr(usd8(f.CostUSD))
 	}
 	finishRun(&r, s, finishAt)
+	if s.Tool != nil {
+		r.ToolCall = toolCall(s.Tool)
+	}
+	if s.InputTokens > 0 {
+		r.InputTokens = ptr(s.InputTokens)
+	}
 	return r
 }
 

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"tpsrace/workload"
 )
 
 // Kinds of provider.
@@ -17,13 +19,14 @@ const (
 
 // Config is one race: a prompt, its limits and the providers to race.
 type Config struct {
-	Path      string     // file it came from; "" for the built-in simulated race
-	Prompt    string     // user message sent to every provider
-	MaxTokens int        // max_tokens sent to every provider
-	Timeout   Timeouts   // defaults for every provider
-	Providers []Provider // in file order, skipped ones removed
-	Skipped   []Notice   // providers left out, and why (missing key, server not running...)
-	Simulated bool       // true when these are the built-in simulated providers
+	Path      string            // file it came from; "" for the built-in simulated race
+	Prompt    string            // user message sent to every provider
+	MaxTokens int               // max_tokens sent to every provider
+	Timeout   Timeouts          // defaults for every provider
+	Providers []Provider        // in file order, skipped ones removed
+	Skipped   []Notice          // providers left out, and why (missing key, server not running...)
+	Simulated bool              // true when these are the built-in simulated providers
+	Workload  workload.Workload // what the race asks for; the zero value is chat
 }
 
 // Notice explains why a provider was skipped, with the place it was declared.

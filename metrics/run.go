@@ -16,11 +16,13 @@ type Stream struct {
 	EventTokens int           // o200k tokens, counted per event (probes.Events.TokensBefore)
 	TimeToN     time.Duration // TimeToTokens, when ReachedN
 	ReachedN    bool
+	Tool        *ToolCall // ToolCallOf, under the tool-call workload; nil otherwise
+	InputTokens int       // InputTokens: the prompt's size under long-context; 0 otherwise
 }
 
 // StreamOf is r's Stream; finishAt is --finish-at's N (0: none).
 func StreamOf(r *probes.Result, promptTokens, finishAt int) Stream {
-	s := Stream{Figures: Compute(r, promptTokens), EventTokens: r.Events.TokensBefore(r.Events.Len())}
+	s := Stream{Figures: Compute(r, promptTokens), EventTokens: r.Events.TokensBefore(r.Events.Len()), InputTokens: InputTokens(r)}
 	if finishAt > 0 {
 		s.TimeToN, s.ReachedN = TimeToTokens(r.Events, finishAt)
 	}
@@ -111,6 +113,19 @@ type Run struct {
 	// stopped short of N shows fewer than N.
 	EventTokens int
 
+	// Tool-call workload (streams with Stream.Tool): ToolFirst over the
+	// streams that made a call, ToolComplete over those whose calls
+	// completed valid, ArgsTPS over those that defined it; ToolStreams
+	// counts the streams measured, ToolValid those whose calls were valid.
+	ToolFirst, ToolComplete Dist[time.Duration]
+	ArgsTPS                 Dist[float64]
+	ToolStreams, ToolValid  int
+
+	// PrefillTPS: PrefillTPS over the streams with an input size and a
+	// TTFT (long-context); HasPrefillTPS false without two sizes.
+	PrefillTPS    float64
+	HasPrefillTPS bool
+
 	// AggregateTPS: metrics.AggregateTPS of the streams. End: release to
 	// the end of the last stream.
 	AggregateTPS    float64
@@ -128,8 +143,9 @@ type Run struct {
 // series all read it.
 func RunOf(streams []Stream, finishAt int) Run {
 	r := Run{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}
-	var ttft, ttfa, e2e, timeToN []time.Duration
-	var speed, server, cost, tokens, o200k, events []float64
+	var ttft, ttfa, e2e, timeToN, toolFirst, toolComplete []time.Duration
+	var speed, server, cost, tokens, o200k, events, argsTPS []float64
+	var prefill []PrefillPoint
 	figs := make([]Figures, len(streams))
 	felt := make([]Felt, len(streams))
 	usage := false
@@ -147,6 +163,9 @@ func RunOf(streams []Stream, finishAt int) Run {
 		usage = usage || s.TokenSource == SourceUsage
 		if s.HasTTFT {
 			ttft = append(ttft, s.TTFT)
+			if s.InputTokens > 0 {
+				prefill = append(prefill, PrefillPoint{s.InputTokens, s.TTFT})
+			}
 		}
 		if s.HasTTFA {
 			ttfa = append(ttfa, s.TTFA)
@@ -156,6 +175,21 @@ func RunOf(streams []Stream, finishAt int) Run {
 		}
 		if s.HasCost {
 			cost = append(cost, s.CostUSD)
+		}
+		if t := s.Tool; t != nil {
+			r.ToolStreams++
+			if t.Calls > 0 {
+				toolFirst = append(toolFirst, t.First)
+			}
+			if t.Valid {
+				r.ToolValid++
+			}
+			if t.Valid && t.HasComplete {
+				toolComplete = append(toolComplete, t.Complete)
+			}
+			if t.HasArgsTPS {
+				argsTPS = append(argsTPS, t.ArgsTPS)
+			}
 		}
 		if !s.Completed {
 			r.Failed++
@@ -175,6 +209,8 @@ func RunOf(streams []Stream, finishAt int) Run {
 	}
 	r.TTFT, r.TTFA, r.E2E, r.TimeToN = DistOf(ttft), DistOf(ttfa), DistOf(e2e), DistOf(timeToN)
 	r.Speed, r.ServerTPS, r.CostUSD = DistOf(speed), DistOf(server), DistOf(cost)
+	r.ToolFirst, r.ToolComplete, r.ArgsTPS = DistOf(toolFirst), DistOf(toolComplete), DistOf(argsTPS)
+	r.PrefillTPS, r.HasPrefillTPS = PrefillTPS(prefill)
 	r.Tokens, r.O200kTokens, r.EventTokens = RoundedMedian(tokens), RoundedMedian(o200k), RoundedMedian(events)
 	r.StoppedShort = finishAt > 0 && r.Completed > 0 && !r.TimeToN.Has()
 	r.AggregateTPS, r.HasAggregateTPS = AggregateTPS(figs)

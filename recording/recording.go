@@ -23,6 +23,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/timesync"
+	"tpsrace/workload"
 )
 
 // Schema is the format this package writes. Readers accept any recording of
@@ -52,6 +53,9 @@ type Header struct {
 	Concurrency int             `json:"concurrency"`
 	Simulated   bool            `json:"simulated"`
 	Providers   []Provider      `json:"providers"`
+	// Workload is what was raced, with its settings (the tool a tool-call
+	// race offered); absent for chat and in recordings from before it.
+	Workload *workload.Workload `json:"workload,omitempty"`
 	// Probe is where the race ran (--probe-name, by default the host
 	// name); "" in recordings from before it, and in a merged race, whose
 	// probes are in Probes.
@@ -99,6 +103,10 @@ func NewHeader(cfg *config.Config, concurrency int, startedAt time.Time) Header 
 	for _, p := range cfg.Providers {
 		h.Providers = append(h.Providers, Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.RedactedURL(), Price: p.Price})
 	}
+	if !cfg.Workload.Is(workload.Chat) {
+		w := cfg.Workload
+		h.Workload = &w
+	}
 	return h
 }
 
@@ -142,6 +150,9 @@ func (r *Recording) Report() benchdoc.Input {
 func (r *Recording) config() *config.Config {
 	h := r.Header
 	cfg := &config.Config{Prompt: h.Prompt, MaxTokens: h.MaxTokens, Simulated: h.Simulated}
+	if h.Workload != nil {
+		cfg.Workload = *h.Workload
+	}
 	for _, p := range h.Providers {
 		cfg.Providers = append(cfg.Providers, config.Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.BaseURL, Price: p.Price})
 	}

@@ -81,11 +81,11 @@ func (m *Model) footerLine() string {
 	if m.footer.key == k && m.footer.line != "" {
 		return m.footer.line
 	}
-	const gap = "  " // between the message and the keys, kept when the message is cut
 	if m.c.cast { // nobody can press a key in a recording: the message alone
 		m.footer.key, m.footer.line = k, m.c.styles.Message.Render(draw.Words(m.footer.message, m.c.width))
 		return m.footer.line
 	}
+	const gap = "  " // between the message and the keys, kept when the message is cut
 	if m.footer.message == "" {
 		m.footer.key, m.footer.line = k, m.fitKeys(m.helpKeys().ShortHelp(), m.c.width)
 		return m.footer.line
