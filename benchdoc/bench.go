@@ -33,6 +33,34 @@ type Input struct {
 	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
 	StartAt     time.Time           // --start-at: the wall-clock instant of the release; zero without it
 	Clock       *timesync.State     // with --start-at: this machine's clock discipline
+	Fleet       *Fleet              // a merged race (tpsrace merge): its hosts; nil otherwise
+}
+
+// Fleet is a merged race's hosts and how far apart they started (JSON
+// "fleet"; absent for one host's race).
+type Fleet struct {
+	Probes []FleetProbe `json:"probes"`
+	// StartSkewMS is how far apart the hosts sent their first requests, by
+	// their own clocks, and StartSkewBoundMS the bound their clocks' errors
+	// put on it (metrics.CrossHostSkew); both null when any clock is not
+	// synchronised: unknown, not invented.
+	StartSkewMS      *float64 `json:"start_skew_ms"`
+	StartSkewBoundMS *float64 `json:"start_skew_bound_ms"`
+}
+
+// FleetProbe is one host of a merged race: its probe name, when it
+// released by its own clock, and that clock's discipline.
+type FleetProbe struct {
+	Name    string          `json:"name"`
+	Release time.Time       `json:"release"`
+	Clock   *timesync.State `json:"clock"`
+}
+
+// SkewOf fills the skew figures: skew ± bound, when known.
+func (f *Fleet) SkewOf(skew, bound time.Duration, known bool) {
+	if known {
+		f.StartSkewMS, f.StartSkewBoundMS = ptr(ms(skew)), ptr(ms(bound))
+	}
 }
 
 // Bench is the bench document. Field names and units are the JSON contract.
@@ -53,6 +81,7 @@ type Bench struct {
 	// at and the clock's discipline ({"synchronised", "est_error_ms"}); absent without.
 	StartAt *time.Time      `json:"start_at,omitempty"`
 	Clock   *timesync.State `json:"clock,omitempty"`
+	Fleet   *Fleet          `json:"fleet,omitempty"` // a merged race (tpsrace merge): its hosts and their start skew
 	// Workload is what was raced (workload.Names); absent for chat, so a
 	// chat document reads as before. Tool is the function a tool-call race
 	// offered, whose schema "valid" means.
@@ -268,6 +297,7 @@ func Build(in Input) *Bench {
 	if !in.StartAt.IsZero() {
 		b.StartAt, b.Clock = ptr(in.StartAt.UTC()), in.Clock
 	}
+	b.Fleet = in.Fleet
 	if !cfg.Workload.Is(workload.Chat) {
 		b.Workload, b.Tool = cfg.Workload.Name, cfg.Workload.Tool
 	}

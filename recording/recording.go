@@ -138,7 +138,7 @@ type Race struct {
 // of it gives exactly the live race's report.
 func (r *Recording) Report() benchdoc.Input {
 	in := benchdoc.Input{Config: r.config(), Concurrency: r.Header.Concurrency, Races: r.results(),
-		Interrupted: r.Interrupted, Truncated: r.Truncation(), StartedAt: r.Header.StartedAt, Clock: r.Header.Clock}
+		Interrupted: r.Interrupted, Truncated: r.Truncation(), StartedAt: r.Header.StartedAt, Clock: r.Header.Clock, Fleet: r.Header.fleet()}
 	if r.Header.StartAt != nil {
 		in.StartAt = *r.Header.StartAt
 	}
