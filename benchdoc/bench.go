@@ -306,11 +306,15 @@ func Build(in Input) *Bench {
 		tool, _ = cfg.Workload.Tool.Compile() // config checked it; a tool that does not compile has no figures
 	}
 	promptTokens := tokens.Count(cfg.Prompt)
+	sweepLen := 1
+	if cfg.Workload.Is(workload.LongContext) {
+		sweepLen = max(len(cfg.Workload.InputTokens), 1)
+	}
 	var pooled []metrics.Run
 	for i, p := range cfg.Providers {
 		pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Runs: []Run{}}
-		var all []metrics.Stream
-		var runs []metrics.Run
+		var all, sweep []metrics.Stream
+		var runs, sweeps []metrics.Run
 		for run, race := range in.Races {
 			var streams []metrics.Stream
 			if i < len(race) {
@@ -327,9 +331,17 @@ func Build(in Input) *Bench {
 			}
 			all = append(all, streams...)
 			runs = append(runs, metrics.RunOf(streams, in.FinishAt))
+			// A long-context sweep is one race per size: the verdict's run is
+			// the whole sweep, the only unit with a prefill estimate.
+			if sweep = append(sweep, streams...); (run+1)%sweepLen == 0 || run == len(in.Races)-1 {
+				sweeps, sweep = append(sweeps, metrics.RunOf(sweep, in.FinishAt)), nil
+			}
 		}
 		sum := metrics.RunOf(all, in.FinishAt)
 		pr.Summary = summary(sum, runs)
+		if sweepLen > 1 {
+			runs = sweeps
+		}
 		if cfg.Workload.Is(workload.LongContext) {
 			var prefill *float64
 			if sum.HasPrefillTPS {

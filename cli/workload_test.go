@@ -21,7 +21,7 @@ func TestBenchToolCall(t *testing.T) {
 	}
 	cfg := write(t, dir, "p.yaml", `providers:
   - {name: split, base_url: `+srv.URL()+`, model: "sim:ttft=10ms,tps=900,tool=split"}
-  - {name: whole, base_url: `+srv.URL()+`, model: "sim:ttft=20ms,tps=900,tool=whole"}
+  - {name: whole, base_url: `+srv.URL()+`, model: "sim:ttft=150ms,tps=900,tool=whole"}
   - {name: texter, base_url: `+srv.URL()+`, model: "sim:ttft=5ms,tps=900,tokens=10,tool=text"}
 `)
 	code, _, errOut := run(t, dir, "bench", "--config", cfg, "--workload", "tool-call", "--format", "json", "--out", "live.json", "--record", "race.tpsr")
@@ -33,9 +33,11 @@ func TestBenchToolCall(t *testing.T) {
 	var doc struct {
 		Workload  string `json:"workload"`
 		Prompt    string `json:"prompt"`
+		Verdict   struct{ Metric, Text string }
 		Tool      struct{ Name string }
 		Providers []struct {
 			Name string
+			Rank int
 			Runs []struct {
 				Workload string
 				ToolCall *struct {
@@ -59,12 +61,20 @@ func TestBenchToolCall(t *testing.T) {
 	if doc.Workload != "tool-call" || doc.Tool.Name != "get_weather" || !strings.Contains(doc.Prompt, "weather in Paris") {
 		t.Fatalf("workload %q tool %q prompt %q", doc.Workload, doc.Tool.Name, doc.Prompt)
 	}
+	// Ranked by the time to a complete call: a text answer comes last.
+	if doc.Verdict.Metric != "tool_call_complete" || !strings.HasPrefix(doc.Verdict.Text, "split is ") ||
+		!strings.Contains(doc.Verdict.Text, " faster than whole to a complete tool call (") {
+		t.Errorf("verdict %+v", doc.Verdict)
+	}
 	for _, p := range doc.Providers {
 		call := p.Runs[0].ToolCall
 		if call == nil || p.Runs[0].Workload != "tool-call" || p.Summary.ToolCall == nil || p.Summary.ToolCall.Streams != 1 {
 			t.Fatalf("%s: no tool_call in %s", p.Name, live)
 		}
 		if p.Name == "texter" {
+			if p.Rank != 3 {
+				t.Errorf("texter ranked %d", p.Rank)
+			}
 			if call.Valid || call.Problem == nil || *call.Problem != "no tool call: answered in text" || call.FirstMS != nil {
 				t.Errorf("texter: %+v", call)
 			}
@@ -110,6 +120,7 @@ func TestBenchLongContextSweep(t *testing.T) {
 	}
 	cfg := write(t, dir, "p.yaml", `max_tokens: 5
 providers:
+  - {name: slow, base_url: `+srv.URL()+`, model: "sim:ttft=10ms,tps=1000,prefill=5000"}
   - {name: prefill, base_url: `+srv.URL()+`, model: "sim:ttft=20ms,tps=1000,prefill=20000"}
 `)
 	code, _, errOut := run(t, dir, "bench", "--config", cfg, "--workload", "long-context", "--input-tokens", "1000,4000,8000,16000",
@@ -122,6 +133,7 @@ providers:
 	var doc struct {
 		Workload  string
 		Runs      int
+		Verdict   struct{ Metric, Text string }
 		Providers []struct {
 			Runs []struct {
 				InputTokens int      `json:"input_tokens"`
@@ -138,7 +150,10 @@ providers:
 	if err := json.Unmarshal(live, &doc); err != nil {
 		t.Fatal(err)
 	}
-	p := doc.Providers[0]
+	p := doc.Providers[1]
+	if doc.Verdict.Metric != "prefill_tps" || !strings.HasPrefix(doc.Verdict.Text, "prefill is ") || !strings.Contains(doc.Verdict.Text, "faster than slow at prefill (≈ ") {
+		t.Errorf("verdict %+v", doc.Verdict)
+	}
 	if doc.Workload != "long-context" || doc.Runs != 4 || len(p.Runs) != 4 || len(p.Summary.TTFTByInput) != 4 {
 		t.Fatalf("document %s", live)
 	}

@@ -122,9 +122,11 @@ type Run struct {
 	ToolStreams, ToolValid  int
 
 	// PrefillTPS: PrefillTPS over the streams with an input size and a
-	// TTFT (long-context); HasPrefillTPS false without two sizes.
+	// TTFT (long-context); HasPrefillTPS false without two sizes. Sized
+	// counts the streams with an input size.
 	PrefillTPS    float64
 	HasPrefillTPS bool
+	Sized         int
 
 	// AggregateTPS: metrics.AggregateTPS of the streams. End: release to
 	// the end of the last stream.
@@ -161,6 +163,9 @@ func RunOf(streams []Stream, finishAt int) Run {
 			r.TokenSource = SourceEstimate
 		}
 		usage = usage || s.TokenSource == SourceUsage
+		if s.InputTokens > 0 {
+			r.Sized++
+		}
 		if s.HasTTFT {
 			ttft = append(ttft, s.TTFT)
 			if s.InputTokens > 0 {
@@ -225,18 +230,49 @@ func RoundedMedian(v []float64) int {
 	return int(math.Round(m))
 }
 
-// Rate is what the verdict compares for this run, bigger is better: the
-// median output speed, or with --finish-at N, N ÷ the median time to N
-// tokens. NaN when the run has none: no stream completed (a provider that
-// served no answer is in no verdict, whatever it streamed before failing),
-// or none reached N.
-func (r Run) Rate() float64 {
+// Metric is what the verdict compares for this run: the workload's own
+// figure (the time to a complete tool call, the prefill speed), else the
+// time to N tokens with --finish-at N, else output speed.
+func (r Run) Metric() string {
 	switch {
-	case r.Completed == 0:
-	case r.FinishAt > 0 && r.TimeToN.Has():
-		return float64(r.FinishAt) / r.TimeToN.P50.Seconds()
-	case r.FinishAt == 0 && r.Speed.Has():
-		return r.Speed.P50
+	case r.ToolStreams > 0:
+		return ToolCallMetric
+	case r.Sized > 0:
+		return PrefillMetric
+	case r.FinishAt > 0:
+		return FinishMetric
+	}
+	return VerdictMetric
+}
+
+// Rate is what the verdict compares for this run (Metric), bigger is
+// better: the median output speed; with --finish-at N, N ÷ the median time
+// to N tokens; under tool-call, 1 ÷ the median time to a complete valid
+// call; under long-context, the prefill estimate. NaN when the run has
+// none: no stream completed (a provider that served no answer is in no
+// verdict, whatever it streamed before failing), none reached N, no call
+// was valid, no estimate could be made.
+func (r Run) Rate() float64 {
+	if r.Completed == 0 {
+		return math.NaN()
+	}
+	switch r.Metric() {
+	case ToolCallMetric:
+		if r.ToolComplete.Has() && r.ToolComplete.P50 > 0 {
+			return 1 / r.ToolComplete.P50.Seconds()
+		}
+	case PrefillMetric:
+		if r.HasPrefillTPS {
+			return r.PrefillTPS
+		}
+	case FinishMetric:
+		if r.TimeToN.Has() {
+			return float64(r.FinishAt) / r.TimeToN.P50.Seconds()
+		}
+	default:
+		if r.Speed.Has() {
+			return r.Speed.P50
+		}
 	}
 	return math.NaN()
 }
@@ -246,6 +282,15 @@ func (r Run) Rate() float64 {
 // with --finish-at by RankFinish. The dashboard's leaderboard ranks its
 // figures by the same two functions.
 func Order(runs []Run) []int {
+	if len(runs) > 0 && (runs[0].Metric() == ToolCallMetric || runs[0].Metric() == PrefillMetric) {
+		// The workload's figure, as a rate (bigger is better), in the place of speed.
+		standings := make([]Standing, len(runs))
+		for i, r := range runs {
+			rate := r.Rate()
+			standings[i] = Standing{Speed: rate, HasSpeed: !math.IsNaN(rate), TTFT: r.TTFT.P50, HasTTFT: r.TTFT.Has(), Failed: r.Completed == 0}
+		}
+		return Rank(standings)
+	}
 	if len(runs) > 0 && runs[0].FinishAt > 0 {
 		standings := make([]Finish, len(runs))
 		for i, r := range runs {
