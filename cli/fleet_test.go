@@ -218,6 +218,13 @@ func checkMerge(t *testing.T, dir string, probes []string) {
 	if len(byProvider.Providers) != 2 || len(byProvider.Providers[0].Runs) != 3 || byProvider.Providers[0].Summary["aggregate_tps"] == nil {
 		t.Errorf("--by provider: %+v, want 2 providers of 3 streams each with their aggregate tok/s", byProvider)
 	}
+	cast := filepath.Join(dir, "race.cast")
+	if code, _, errOut := mainIn("replay", merged, "--cast", cast, "--size", "160x48", "--speed", "10"); code != 0 {
+		t.Fatalf("replay --cast of the merged race: exit %d: %s", code, errOut)
+	}
+	if raw, _ := os.ReadFile(cast); !bytes.Contains(raw, []byte("fast@iad")) || !bytes.Contains(raw, []byte("across 3 probes")) {
+		t.Errorf("the dashboard replay of the merged race lacks its lanes or its skew:\n%.2000s", raw)
+	}
 	code, out, errOut := mainIn("report", merged, "--format", "csv")
 	if code != 0 || !strings.Contains(out, "fra") || !strings.Contains(out, "sin") {
 		t.Errorf("report of the merged race: exit %d, %s\n%s", code, errOut, out)

@@ -85,6 +85,21 @@ type Provider struct {
 	Args      []string // extra llama-server flags
 
 	Where string // file:line:col of the entry, for errors about it
+
+	// Box: for a llama.cpp server on this machine, what its memory roofline
+	// rests on, measured when the server starts (llamacpp.BoxProbe) or read
+	// from a recording; nil otherwise. Not configured.
+	Box *Box
+}
+
+// Box is what the memory roofline of a llama.cpp lane rests on
+// (metrics.MemoryRoofline): the machine's memory bandwidth and last-level
+// cache, and the bytes of weights one decode step of the model reads. A
+// figure not known is 0.
+type Box struct {
+	MemoryBandwidth float64 `json:"memory_bandwidth_bytes_per_s"`
+	CacheBytes      int64   `json:"last_level_cache_bytes"`
+	DecodeBytes     int64   `json:"decode_bytes_per_token"`
 }
 
 // Secret is a value that must never be shown: printing it with any fmt verb,

@@ -81,6 +81,10 @@ func (m *Model) footerLine() string {
 	if m.footer.key == k && m.footer.line != "" {
 		return m.footer.line
 	}
+	if m.c.cast { // nobody can press a key in a recording: the message alone
+		m.footer.key, m.footer.line = k, m.c.styles.Message.Render(draw.Words(m.footer.message, m.c.width))
+		return m.footer.line
+	}
 	const gap = "  " // between the message and the keys, kept when the message is cut
 	if m.footer.message == "" {
 		m.footer.key, m.footer.line = k, m.fitKeys(m.helpKeys().ShortHelp(), m.c.width)
@@ -149,10 +153,7 @@ func (m *Model) skippedLine() string {
 	}
 	parts := make([]string, len(skipped))
 	for i, n := range skipped {
-		parts[i] = n.Provider
-		if m.present == nil { // a reason can name a base URL
-			parts[i] += " — " + n.Reason
-		}
+		parts[i] = n.Provider + " — " + n.Reason
 	}
 	line := m.c.styles.Paused.Render("skipped: ") + m.c.styles.Label.Render(strings.Join(parts, "; "))
 	return ansi.Truncate(line, m.c.width, "…")

@@ -94,6 +94,7 @@ type common struct {
 	width   int
 	height  int
 	layout  Layout
+	cast    bool // drawn for a recording (WriteCast): no key can be pressed, so none is shown
 
 	recorder    recorder // the writes of opts.RecordPath
 	interrupted bool     // quit by ctrl+c: Run says ErrInterrupted, as for a signal

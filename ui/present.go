@@ -69,12 +69,23 @@ func (p *presenter) draw(s *session, figs []live.Figures, width, height int) {
 // View is the stage, one string a line.
 func (p *presenter) View() []string { return p.stage }
 
-// countdownLines is the countdown's number, doubled in size, and who races.
+// countdownLines is the countdown's number, as big as two thirds of the
+// stage allow in square cells, and who races, centred on the stage.
 func (p *presenter) countdownLines(race *session, width, height int) []string {
 	s := p.c.styles
+	const below = 4 // the lines under the number
+	number := itoa(p.count)
+	high := (height * 2 / 3) / 5
+	for high > 1 && (5*high+below > height || draw.Width(bigTextScaled(number, 2*high, high)[0]) > width) {
+		high--
+	}
 	var lines []string
-	for _, row := range bigText(itoa(p.count), 2) {
-		lines = append(lines, s.Title.Render(center(row, width)))
+	if high < 1 || 5*high+below > height {
+		lines = append(lines, s.Title.Render(center(number, width)))
+	} else {
+		for _, row := range bigTextScaled(number, 2*high, high) {
+			lines = append(lines, s.Title.Render(center(row, width)))
+		}
 	}
 	names := make([]string, len(race.live))
 	for i, pr := range race.live {
@@ -82,7 +93,8 @@ func (p *presenter) countdownLines(race *session, width, height int) []string {
 	}
 	lines = append(lines, "", center(s.Status.Render("ready… every provider gets the prompt at the same instant"), width), "",
 		center(strings.Join(names, s.Label.Render("  ·  ")), width))
-	return padLines(lines, height)
+	top := max(height-len(lines), 0) / 2
+	return padLines(append(make([]string, top), lines...), height)
 }
 
 // cards are one box per provider: name and status, tok/s in big digits,

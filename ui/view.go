@@ -24,7 +24,9 @@ import (
 // off the window first.
 func (m *Model) relayout() {
 	m.drawn.skipped = ""
-	if m.c.height >= minSkippedHeight {
+	// Presenter mode never shows the room who was skipped: every skipped
+	// provider was said on stderr before the dashboard started (cli).
+	if m.c.height >= minSkippedHeight && m.present == nil {
 		m.drawn.skipped = m.skippedLine()
 		if m.replay != nil && m.drawn.skipped == "" {
 			m.drawn.skipped = m.replay.truncationLine()
