@@ -53,7 +53,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("bench takes no arguments, got %q", fs.Args())}
+		return usageError{fmt.Errorf("bench takes no arguments, got %q (see: tpsrace help bench)", fs.Args())}
 	}
 	if c.runs < 1 {
 		return usageError{fmt.Errorf("--runs must be at least 1, got %d", c.runs)}
