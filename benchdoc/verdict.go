@@ -20,6 +20,11 @@ type Verdict struct {
 	Text         string           `json:"text"`
 	ColdFirstRun []string         `json:"cold_first_run"` // providers whose first run's TTFT was far above the rest
 	RateLimited  map[string][]int `json:"rate_limited"`   // provider → runs answered 429
+	// Flagged: for the winner and the runner-up, flag → paired runs it
+	// touched; Doubt: the flags that could explain the margin (then
+	// confident is false), metrics.Verdict's.
+	Flagged map[string]map[string]int `json:"flagged"`
+	Doubt   []string                  `json:"doubt"`
 }
 
 // Contenders are b's providers' runs as the verdict takes them
@@ -30,6 +35,12 @@ func (b *Bench) Contenders() []metrics.Contender {
 	c := make([]metrics.Contender, len(b.runs))
 	for i, runs := range b.runs {
 		c[i] = metrics.ContenderOf(b.Providers[i].Name, runs)
+		if b.referee.Races != nil {
+			for run := range runs {
+				c[i].Flags = append(c[i].Flags, b.referee.RunFlags(run, i))
+				c[i].Load = append(c[i].Load, b.referee.Loads[run])
+			}
+		}
 	}
 	return c
 }
@@ -43,7 +54,13 @@ func verdict(b *Bench) Verdict {
 	}
 	v := metrics.Decide(ranked, finishAt(b))
 	out := Verdict{Metric: v.Metric, Wins: v.Wins, Runs: v.Runs, Confident: v.Confident, Text: v.Text(),
-		ColdFirstRun: v.Cold, RateLimited: v.RateLimited}
+		ColdFirstRun: v.Cold, RateLimited: v.RateLimited, Flagged: v.Flagged, Doubt: v.Doubt}
+	if out.Flagged == nil {
+		out.Flagged = map[string]map[string]int{}
+	}
+	if out.Doubt == nil {
+		out.Doubt = []string{}
+	}
 	if out.ColdFirstRun == nil {
 		out.ColdFirstRun = []string{}
 	}

@@ -2,6 +2,7 @@ package recording
 
 import (
 	"errors"
+	"math"
 	"time"
 
 	"tpsrace/config"
@@ -19,9 +20,39 @@ const (
 
 // raceLine opens race number Race.
 type raceLine struct {
-	Type    string    `json:"type"`
-	Race    int       `json:"race"`
-	Release time.Time `json:"release"`
+	Type       string    `json:"type"`
+	Race       int       `json:"race"`
+	Release    time.Time `json:"release"`
+	ClientLoad *loadJSON `json:"client_load,omitempty"` // absent: not measured
+}
+
+// loadJSON is probes.ClientLoad; cpu null where the platform reported none.
+type loadJSON struct {
+	CPU        *float64 `json:"cpu"`
+	GOMAXPROCS int      `json:"gomaxprocs"`
+	SchedP99NS int64    `json:"sched_p99_ns"`
+}
+
+func newLoadJSON(l *probes.ClientLoad) *loadJSON {
+	if l == nil {
+		return nil
+	}
+	out := &loadJSON{GOMAXPROCS: l.GOMAXPROCS, SchedP99NS: int64(l.SchedP99)}
+	if !math.IsNaN(l.CPU) {
+		out.CPU = &l.CPU
+	}
+	return out
+}
+
+func (l *loadJSON) load() *probes.ClientLoad {
+	if l == nil {
+		return nil
+	}
+	out := &probes.ClientLoad{CPU: math.NaN(), GOMAXPROCS: l.GOMAXPROCS, SchedP99: time.Duration(l.SchedP99NS)}
+	if l.CPU != nil {
+		out.CPU = *l.CPU
+	}
+	return out
 }
 
 // streamLine is one stream of a race: everything probes.Result holds.
