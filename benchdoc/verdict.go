@@ -25,6 +25,8 @@ type Verdict struct {
 	// confident is false), metrics.Verdict's.
 	Flagged map[string]map[string]int `json:"flagged"`
 	Doubt   []string                  `json:"doubt"`
+	// FlaggedText says it in words: "sim-lpu had cached prompts in 3/5 runs"; "" for none.
+	FlaggedText string `json:"flagged_text"`
 }
 
 // Contenders are b's providers' runs as the verdict takes them
@@ -54,7 +56,7 @@ func verdict(b *Bench) Verdict {
 	}
 	v := metrics.Decide(ranked, finishAt(b))
 	out := Verdict{Metric: v.Metric, Wins: v.Wins, Runs: v.Runs, Confident: v.Confident, Text: v.Text(),
-		ColdFirstRun: v.Cold, RateLimited: v.RateLimited, Flagged: v.Flagged, Doubt: v.Doubt}
+		ColdFirstRun: v.Cold, RateLimited: v.RateLimited, Flagged: v.Flagged, Doubt: v.Doubt, FlaggedText: v.FlaggedText()}
 	if out.Flagged == nil {
 		out.Flagged = map[string]map[string]int{}
 	}

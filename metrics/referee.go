@@ -192,9 +192,28 @@ func raceLoad(race [][]probes.Result) *probes.ClientLoad {
 	return nil
 }
 
-// streamFlags: what one stream saw. baseline is the provider's usual
-// usage ÷ o200k ratio (NaN: too few streams to know).
+// streamFlags: what one stream saw (StreamFlags), and what only the race
+// and the provider's other streams tell: a token count off the provider's
+// usual ratio (baseline, NaN: too few streams to know) and a cold
+// connection.
 func streamFlags(r *probes.Result, fig Figures, kind string, race [][]probes.Result, p int, baseline float64) Flags {
+	f := StreamFlags(r, fig, kind)
+	if ratio, ok := tokenRatio(r, fig); ok && !math.IsNaN(baseline) && math.Abs(ratio/baseline-1) > CountMismatchShare {
+		f.add(FlagCountMismatch, fmt.Sprintf("usage ÷ o200k %.2f, the provider's usual %.2f", ratio, baseline))
+	}
+	if cold, others := coldConnection(race, p, r); cold {
+		f.add(FlagColdConnection, "opened its connection in the race (DNS/TCP/TLS) while "+strings.Join(others, ", ")+
+			" reused theirs; --warm opens them before the release")
+	}
+	return f
+}
+
+// StreamFlags are the flags one stream raises by itself (fig is its
+// Compute; kind its provider's): cached_prompt, model_substituted (not for
+// llama.cpp, whose server answers with the one model it loaded whatever
+// the request names), retried, rate_limited, short_answer. The dashboard's
+// lanes show them as soon as a stream ends.
+func StreamFlags(r *probes.Result, fig Figures, kind string) Flags {
 	f := Flags{}
 	if cached, ok := CachedPrompt(r); ok && cached > 0 {
 		ev := format.Count(cached) + " prompt tokens served from the provider's cache"
@@ -216,13 +235,6 @@ func streamFlags(r *probes.Result, fig Figures, kind string, race [][]probes.Res
 		if after := fig.OutputTokens - first.Tokens; after < ShortAnswerTokens {
 			f.add(FlagShortAnswer, fmt.Sprintf("%d tokens after the first event (under %d)", max(after, 0), ShortAnswerTokens))
 		}
-	}
-	if ratio, ok := tokenRatio(r, fig); ok && !math.IsNaN(baseline) && math.Abs(ratio/baseline-1) > CountMismatchShare {
-		f.add(FlagCountMismatch, fmt.Sprintf("usage ÷ o200k %.2f, the provider's usual %.2f", ratio, baseline))
-	}
-	if cold, others := coldConnection(race, p, r); cold {
-		f.add(FlagColdConnection, "opened its connection in the race (DNS/TCP/TLS) while "+strings.Join(others, ", ")+
-			" reused theirs; --warm opens them before the release")
 	}
 	return f
 }

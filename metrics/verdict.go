@@ -308,9 +308,6 @@ func (v Verdict) Text() string {
 		s = "too close to call: " + v.Winner + " vs " + v.RunnerUp + " " + v.label() + " ratio " + ratio(v.Ratio) + " " + v.ci() +
 			"; " + v.Winner + " faster in " + v.wins() + " runs"
 	}
-	if flagged := v.flaggedText(); flagged != "" {
-		s += "; " + flagged
-	}
 	if len(v.Cold) > 0 {
 		s += "; cold first run: " + strings.Join(v.Cold, ", ")
 	}
@@ -328,23 +325,44 @@ func (v Verdict) Text() string {
 // flagPhrases say what a flag means of a provider's runs, in the verdict.
 // rate_limited has its own clause.
 var flagPhrases = map[string]string{
-	FlagModelSubstituted: "was answered by another model than asked, or by a changing one",
+	FlagModelSubstituted: "answered by another model",
 	FlagClientSaturated:  "raced on a saturated client",
 	FlagCachedPrompt:     "had cached prompts",
 	FlagShortAnswer:      "gave short answers",
-	FlagCountMismatch:    "reported token counts off its usual",
-	FlagStartSkew:        "started with skew",
+	FlagCountMismatch:    "counted tokens off its usual",
+	FlagStartSkew:        "started skewed",
 	FlagColdConnection:   "paid a cold connection",
 	FlagRetried:          "was retried",
 }
 
-// flaggedText: "sim-lpu had cached prompts in 3/5 runs, …", winner first.
-func (v Verdict) flaggedText() string {
+// raceWide are the flags of a race as a whole, said without names.
+var raceWide = map[string]string{FlagStartSkew: "skewed start", FlagClientSaturated: "saturated client"}
+
+// FlaggedText says which flags touched the runs the verdict rests on:
+// "sim-lpu had cached prompts in 3/5 runs", flag by flag ("" for none);
+// when the winner and the runner-up share a flag in as many runs they are
+// named together ("alpha and bravo had cached prompts in 1/1 runs"), and
+// a flag of the whole race is said as such ("skewed start in 1/1 runs").
+// bench shows it beside Text (the dashboard marks flagged lanes ⚑, and its
+// verdict line stays the one sentence both share).
+func (v Verdict) FlaggedText() string {
 	var parts []string
-	for _, name := range []string{v.Winner, v.RunnerUp} {
-		for _, flag := range FlagOrder {
-			if n := v.Flagged[name][flag]; n > 0 && flagPhrases[flag] != "" {
-				parts = append(parts, name+" "+flagPhrases[flag]+" in "+strconv.Itoa(n)+"/"+strconv.Itoa(v.Runs)+" runs")
+	for _, flag := range FlagOrder {
+		phrase := flagPhrases[flag]
+		w, u := v.Flagged[v.Winner][flag], v.Flagged[v.RunnerUp][flag]
+		in := func(n int) string { return " in " + strconv.Itoa(n) + "/" + strconv.Itoa(v.Runs) + " runs" }
+		switch {
+		case phrase == "":
+		case w > 0 && w == u && raceWide[flag] != "": // the race's, not one provider's
+			parts = append(parts, raceWide[flag]+in(w))
+		case w > 0 && w == u:
+			parts = append(parts, v.Winner+" and "+v.RunnerUp+" "+phrase+in(w))
+		default:
+			if w > 0 {
+				parts = append(parts, v.Winner+" "+phrase+in(w))
+			}
+			if u > 0 {
+				parts = append(parts, v.RunnerUp+" "+phrase+in(u))
 			}
 		}
 	}
