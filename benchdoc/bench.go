@@ -16,6 +16,7 @@ import (
 	"tpsrace/probes"
 	"tpsrace/timesync"
 	"tpsrace/tokens"
+	"tpsrace/workload"
 )
 
 // Schema names the JSON layout; bump it when a field changes meaning.
@@ -27,10 +28,39 @@ type Input struct {
 	Concurrency int
 	Races       [][][]probes.Result // [run][provider][stream]
 	Interrupted bool                // the user stopped it; the races hold what was measured
+	Truncated   string              // what a broken recording lost (recording's Truncation); Races are its whole races
 	StartedAt   time.Time           // zero: the first race's release
 	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
 	StartAt     time.Time           // --start-at: the wall-clock instant of the release; zero without it
 	Clock       *timesync.State     // with --start-at: this machine's clock discipline
+	Fleet       *Fleet              // a merged race (tpsrace merge): its hosts; nil otherwise
+}
+
+// Fleet is a merged race's hosts and how far apart they started (JSON
+// "fleet"; absent for one host's race).
+type Fleet struct {
+	Probes []FleetProbe `json:"probes"`
+	// StartSkewMS is how far apart the hosts sent their first requests, by
+	// their own clocks, and StartSkewBoundMS the bound their clocks' errors
+	// put on it (metrics.CrossHostSkew); both null when any clock is not
+	// synchronised: unknown, not invented.
+	StartSkewMS      *float64 `json:"start_skew_ms"`
+	StartSkewBoundMS *float64 `json:"start_skew_bound_ms"`
+}
+
+// FleetProbe is one host of a merged race: its probe name, when it
+// released by its own clock, and that clock's discipline.
+type FleetProbe struct {
+	Name    string          `json:"name"`
+	Release time.Time       `json:"release"`
+	Clock   *timesync.State `json:"clock"`
+}
+
+// SkewOf fills the skew figures: skew ± bound, when known.
+func (f *Fleet) SkewOf(skew, bound time.Duration, known bool) {
+	if known {
+		f.StartSkewMS, f.StartSkewBoundMS = ptr(ms(skew)), ptr(ms(bound))
+	}
 }
 
 // Bench is the bench document. Field names and units are the JSON contract.
@@ -43,6 +73,7 @@ type Bench struct {
 	Runs        int        `json:"runs"`
 	Simulated   bool       `json:"simulated"`
 	Interrupted bool       `json:"interrupted"`
+	Truncated   string     `json:"truncated,omitempty"` // replay --bench of a broken recording only: what it lost; runs are its whole races
 	Providers   []Provider `json:"providers"`
 	FinishAt    *int       `json:"finish_at"` // --finish-at N; null: ranked by output speed
 	Verdict     Verdict    `json:"verdict"`   // who is faster over the runs, and how sure (metrics.Decide)
@@ -52,6 +83,12 @@ type Bench struct {
 	Clock   *timesync.State `json:"clock,omitempty"`
 	// Races: per run, the referee's view of the race as a whole.
 	Races []Race `json:"races"`
+	Fleet *Fleet `json:"fleet,omitempty"` // a merged race (tpsrace merge): its hosts and their start skew
+	// Workload is what was raced (workload.Names); absent for chat, so a
+	// chat document reads as before. Tool is the function a tool-call race
+	// offered, whose schema "valid" means.
+	Workload string             `json:"workload,omitempty"`
+	Tool     *workload.Function `json:"tool,omitempty"`
 
 	// runs are each provider's figures per run, the verdict's input
 	// (Contenders), and referee the flags on them: a document read back
@@ -123,12 +160,15 @@ type Run struct {
 	ServerPromptTPS *float64 `json:"server_prompt_tps"`
 	// CachedPromptTokens: prompt tokens the provider served from its cache;
 	// null when it reported no cache figure.
-	CachedPromptTokens *int     `json:"cached_prompt_tokens"`
-	Served             Served   `json:"served"`
-	CostUSD            *float64 `json:"cost_usd"`
-	PhasesMS           Phases   `json:"phases_ms"`
-	TimeToNms          *float64 `json:"time_to_n_ms"`  // --finish-at N: time to N tokens; null without it or when stopped short
-	StoppedShort       bool     `json:"stopped_short"` // --finish-at N: the stream ended before N tokens
+	CachedPromptTokens *int      `json:"cached_prompt_tokens"`
+	Served             Served    `json:"served"`
+	CostUSD            *float64  `json:"cost_usd"`
+	PhasesMS           Phases    `json:"phases_ms"`
+	TimeToNms          *float64  `json:"time_to_n_ms"`           // --finish-at N: time to N tokens; null without it or when stopped short
+	StoppedShort       bool      `json:"stopped_short"`          // --finish-at N: the stream ended before N tokens
+	Workload           string    `json:"workload,omitempty"`     // as the document's; absent for chat
+	InputTokens        *int      `json:"input_tokens,omitempty"` // long-context: the prompt's size (metrics.InputTokens)
+	ToolCall           *ToolCall `json:"tool_call,omitempty"`    // tool-call workload: the stream's call
 	Feel
 	// Flags: the referee's flags on this stream (metrics.Flag*), each with
 	// its evidence in Evidence; the race's own are in the document's races.
@@ -172,6 +212,35 @@ type Served struct {
 	Model       *string `json:"model"`              // the response's "model"
 	Fingerprint *string `json:"system_fingerprint"` // "system_fingerprint"
 	Provider    *string `json:"provider"`           // OpenRouter's upstream provider
+}
+
+// ToolCall is a stream's call (metrics.ToolCall): first_ms, release to the
+// first tool-call delta, null without a call; complete_ms, release to the
+// delta after which every call's arguments parse and validate, null when
+// they never did; name and arguments, the first call's; args_tokens, o200k
+// tokens of every call's arguments; args_tps their speed after the first
+// fragment, null for a call sent whole; valid, and problem: why not.
+type ToolCall struct {
+	FirstMS    *float64 `json:"first_ms"`
+	CompleteMS *float64 `json:"complete_ms"`
+	Name       *string  `json:"name"`
+	Arguments  *string  `json:"arguments"`
+	Calls      int      `json:"calls"`
+	ArgsTokens int      `json:"args_tokens"`
+	ArgsTPS    *float64 `json:"args_tps"`
+	Valid      bool     `json:"valid"`
+	Problem    *string  `json:"problem"`
+}
+
+// ToolSummary is the tool-call figures over a provider's streams
+// (metrics.Run): first and complete times over the streams that measured
+// them, valid of how many streams.
+type ToolSummary struct {
+	FirstMS    Percentiles2 `json:"first_ms"`
+	CompleteMS Percentiles2 `json:"complete_ms"`
+	ArgsTPS    Percentiles2 `json:"args_tps"`
+	Valid      int          `json:"valid"`
+	Streams    int          `json:"streams"`
 }
 
 // Percentiles3 in milliseconds.
@@ -226,7 +295,19 @@ type Summary struct {
 	Flags    []string          `json:"flags"`
 	Evidence map[string]string `json:"evidence"`
 	Feel
-	FeelLabel *string `json:"feel"` // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
+	FeelLabel *string      `json:"feel"`                // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
+	ToolCall  *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
+	// PrefillTPS: long-context's prefill speed estimate (metrics.PrefillTPS),
+	// null when it cannot be made, absent for the other workloads (hence
+	// the pointer to a pointer); TTFTByInput the TTFT p50/p95 per size.
+	PrefillTPS  **float64  `json:"prefill_tps,omitempty"`
+	TTFTByInput []SizeTTFT `json:"ttft_by_input,omitempty"`
+}
+
+// SizeTTFT is the TTFT of one long-context size.
+type SizeTTFT struct {
+	InputTokens int          `json:"input_tokens"`
+	TTFTms      Percentiles2 `json:"ttft_ms"`
 }
 
 // Build computes every figure of in.
@@ -236,38 +317,72 @@ func Build(in Input) *Bench {
 		in.StartedAt = in.Races[0][0][0].Release
 	}
 	b := &Bench{Schema: Schema, StartedAt: in.StartedAt.UTC(), Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens,
-		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted}
+		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted, Truncated: in.Truncated}
 	if in.FinishAt > 0 {
 		b.FinishAt = ptr(in.FinishAt)
 	}
 	if !in.StartAt.IsZero() {
 		b.StartAt, b.Clock = ptr(in.StartAt.UTC()), in.Clock
 	}
+	b.Fleet = in.Fleet
+	if !cfg.Workload.Is(workload.Chat) {
+		b.Workload, b.Tool = cfg.Workload.Name, cfg.Workload.Tool
+	}
+	var tool *workload.Schema
+	if cfg.Workload.Is(workload.ToolCall) && cfg.Workload.Tool != nil {
+		tool, _ = cfg.Workload.Tool.Compile() // config checked it; a tool that does not compile has no figures
+	}
 	promptTokens := tokens.Count(cfg.Prompt)
 	b.referee = metrics.RefereeOf(cfg.Providers, in.Races)
 	b.Races = races(in.Races, b.referee)
+	sweepLen := 1
+	if cfg.Workload.Is(workload.LongContext) {
+		sweepLen = max(len(cfg.Workload.InputTokens), 1)
+	}
 	var pooled []metrics.Run
 	for i, p := range cfg.Providers {
 		pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Runs: []Run{}}
-		var all []metrics.Stream
-		var runs []metrics.Run
+		var all, sweep []metrics.Stream
+		var runs, sweeps []metrics.Run
 		for run, race := range in.Races {
 			var streams []metrics.Stream
 			if i < len(race) {
 				for k, res := range race[i] {
 					s := metrics.StreamOf(&res, promptTokens, in.FinishAt)
+					if tool != nil {
+						s.Tool = ptr(metrics.ToolCallOf(&res, tool))
+					}
 					streams = append(streams, s)
 					r := newRun(run, &res, s, promptTokens, in.FinishAt)
 					r.Flags, r.Evidence = flagsJSON(b.referee.Streams[run][i][k])
+					r.Workload = b.Workload
 					pr.Runs = append(pr.Runs, r)
 				}
 			}
 			all = append(all, streams...)
 			runs = append(runs, metrics.RunOf(streams, in.FinishAt))
+			// A long-context sweep is one race per size: the verdict's run is
+			// the whole sweep, the only unit with a prefill estimate.
+			if sweep = append(sweep, streams...); (run+1)%sweepLen == 0 || run == len(in.Races)-1 {
+				sweeps, sweep = append(sweeps, metrics.RunOf(sweep, in.FinishAt)), nil
+			}
 		}
 		sum := metrics.RunOf(all, in.FinishAt)
 		pr.Summary = summary(sum, runs)
 		pr.Summary.Flags, pr.Summary.Evidence = providerFlags(b.referee, i, len(in.Races))
+		if sweepLen > 1 {
+			runs = sweeps
+		}
+		if cfg.Workload.Is(workload.LongContext) {
+			var prefill *float64
+			if sum.HasPrefillTPS {
+				prefill = ptr(tps(sum.PrefillTPS))
+			}
+			pr.Summary.PrefillTPS = &prefill
+			for _, size := range metrics.TTFTBySize(all) {
+				pr.Summary.TTFTByInput = append(pr.Summary.TTFTByInput, SizeTTFT{size.InputTokens, durations(size.TTFT)})
+			}
+		}
 		b.Providers = append(b.Providers, pr)
 		b.runs = append(b.runs, runs)
 		pooled = append(pooled, sum)
@@ -366,7 +481,28 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	if all.ServerTPS.Has() {
 		s.ServerTPS = ptr(tps(all.ServerTPS.P50))
 	}
+	if all.ToolStreams > 0 {
+		s.ToolCall = &ToolSummary{FirstMS: durations(all.ToolFirst), CompleteMS: durations(all.ToolComplete), ArgsTPS: speeds(all.ArgsTPS),
+			Valid: all.ToolValid, Streams: all.ToolStreams}
+	}
 	return s
+}
+
+func toolCall(t *metrics.ToolCall) *ToolCall {
+	j := &ToolCall{Calls: t.Calls, ArgsTokens: t.ArgsTokens, Valid: t.Valid}
+	if t.Calls > 0 {
+		j.FirstMS, j.Name, j.Arguments = ptr(ms(t.First)), ptr(t.Name), ptr(t.Arguments)
+	}
+	if t.HasComplete {
+		j.CompleteMS = ptr(ms(t.Complete))
+	}
+	if t.HasArgsTPS {
+		j.ArgsTPS = ptr(tps(t.ArgsTPS))
+	}
+	if t.Problem != "" {
+		j.Problem = ptr(t.Problem)
+	}
+	return j
 }
 
 func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishAt int) Run {
@@ -421,6 +557,12 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 		r.CostUSD = ptr(usd8(f.CostUSD))
 	}
 	finishRun(&r, s, finishAt)
+	if s.Tool != nil {
+		r.ToolCall = toolCall(s.Tool)
+	}
+	if s.InputTokens > 0 {
+		r.InputTokens = ptr(s.InputTokens)
+	}
 	return r
 }
 

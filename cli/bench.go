@@ -17,6 +17,7 @@ import (
 	"tpsrace/recording"
 	"tpsrace/report"
 	"tpsrace/safetext"
+	"tpsrace/workload"
 )
 
 // benchCmd is `tpsrace bench`: races without the dashboard and prints the
@@ -107,12 +108,19 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 			return err
 		}
 	}
-	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, c.runs)
+	// A long-context run races each size in turn: one race per size.
+	sizes := []int{0}
+	if s.cfg.Workload.Is(workload.LongContext) {
+		sizes = s.cfg.Workload.InputTokens
+	}
+	races := c.runs * len(sizes)
+	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, races)
 	before := serverTotals(ctx, s.cfg)
-	for run := range c.runs {
+	for run := range races {
 		if ctx.Err() != nil {
 			break
 		}
+		race.Request.InputTokens = sizes[run%len(sizes)]
 		updates := make(chan probes.Update, 1024)
 		drained := make(chan struct{})
 		go func() {

@@ -40,7 +40,7 @@ func (c *dashCmd) flags() *flag.FlagSet {
 	fs.BoolVar(&c.present, "present", false, "presenter mode: 3-2-1 countdown, big tok/s, podium; provider names only; high contrast unless --theme")
 	fs.IntVar(&c.finish, "finish-at", 0, "finish line at N output tokens: the leaderboard ranks by the time to N (streams that stop short are named)")
 	fs.IntVar(&c.heats, "heats", 1, "race N times back to back and give the verdict over the heats")
-	fs.StringVar(&c.record, "record", "", "record the finished races to this file, rewritten after each race (tpsrace.race/v1; see tpsrace replay)")
+	fs.StringVar(&c.record, "record", "", "record the finished races to this file, rewritten after each race, and on a stop mid-race (q, ctrl+c, SIGTERM) the race in flight, marked interrupted (tpsrace.race/v1; see tpsrace replay)")
 	return fs
 }
 

@@ -9,7 +9,8 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// The command lines in deploy/ are ones `tpsrace watch` accepts.
+// The command lines in deploy/ are ones `tpsrace watch` (and, for the race
+// Job, `tpsrace bench`) accepts.
 func TestDeployFilesUseRealWatchFlags(t *testing.T) {
 	raw, err := os.ReadFile("../deploy/kubernetes/tpsrace-watch.yaml")
 	if err != nil {
@@ -37,6 +38,32 @@ func TestDeployFilesUseRealWatchFlags(t *testing.T) {
 	_, exec, _ := strings.Cut(strings.ReplaceAll(string(unit), "\\\n", " "), "ExecStart=")
 	exec, _, _ = strings.Cut(exec, "\n")
 	lines["systemd"] = strings.Fields(exec)[1:]
+
+	raw, err = os.ReadFile("../deploy/kubernetes/race-job.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var job struct {
+		Spec struct {
+			Template struct {
+				Spec struct {
+					Containers []struct{ Args []string }
+				}
+			}
+		}
+	}
+	if err := yaml.Unmarshal(raw, &job); err != nil || len(job.Spec.Template.Spec.Containers) != 1 {
+		t.Fatalf("race-job.yaml: %v", err)
+	}
+	if args := job.Spec.Template.Spec.Containers[0].Args; len(args) == 0 || args[0] != "bench" {
+		t.Errorf("race-job.yaml runs %q, want tpsrace bench", args)
+	} else {
+		fs := (&benchCmd{}).flags()
+		fs.SetOutput(io.Discard)
+		if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 {
+			t.Errorf("race-job.yaml: %v, arguments left %q, in %q", err, fs.Args(), args)
+		}
+	}
 
 	for where, args := range lines {
 		if len(args) == 0 || args[0] != "watch" {

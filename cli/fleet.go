@@ -102,10 +102,15 @@ func (f *fleetFlags) header(h recording.Header) recording.Header {
 	return h
 }
 
-// note is the dashboard header's word on the release instant and the clock.
+// note is the dashboard header's word on the release instant and the
+// clock, short enough for 80 columns: an unsynchronised clock first.
 func (f *fleetFlags) note() string {
 	if f.start.IsZero() {
 		return ""
 	}
-	return "release " + f.start.UTC().Format("15:04:05.000Z") + " · clock " + f.clock.String()
+	release := "release " + f.start.UTC().Format("15:04:05.000Z")
+	if !f.clock.Synchronised {
+		return "clock NOT synchronised · " + release
+	}
+	return release + " · clock ±" + timesync.Millis(f.clock.EstError)
 }

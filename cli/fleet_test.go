@@ -158,6 +158,11 @@ func releaseProbes(t *testing.T, cfg, dir string, probes []string, arrivals func
 
 // benchDoc is the part of a bench document a merge must keep.
 type benchDoc struct {
+	Fleet *struct {
+		Probes           []struct{ Name string }
+		StartSkewMS      *float64 `json:"start_skew_ms"`
+		StartSkewBoundMS *float64 `json:"start_skew_bound_ms"`
+	}
 	Providers []struct {
 		Name    string
 		Runs    []map[string]any
@@ -193,7 +198,11 @@ func checkMerge(t *testing.T, dir string, probes []string) {
 	}
 	t.Log(strings.TrimSpace(errOut))
 	lanes := map[string]any{}
-	for _, p := range replayBench(t, merged).Providers {
+	doc := replayBench(t, merged)
+	if f := doc.Fleet; f == nil || len(f.Probes) != 3 || f.StartSkewMS == nil || f.StartSkewBoundMS == nil || *f.StartSkewBoundMS != 0.8 {
+		t.Errorf("the merged race's fleet in the JSON: %+v, want 3 probes and the skew ± 0.8 ms", f)
+	}
+	for _, p := range doc.Providers {
 		lanes[p.Name] = []any{p.Runs, p.Summary}
 	}
 	for _, probe := range probes {
@@ -208,6 +217,13 @@ func checkMerge(t *testing.T, dir string, probes []string) {
 	byProvider := replayBench(t, merged, "--by", "provider")
 	if len(byProvider.Providers) != 2 || len(byProvider.Providers[0].Runs) != 3 || byProvider.Providers[0].Summary["aggregate_tps"] == nil {
 		t.Errorf("--by provider: %+v, want 2 providers of 3 streams each with their aggregate tok/s", byProvider)
+	}
+	cast := filepath.Join(dir, "race.cast")
+	if code, _, errOut := mainIn("replay", merged, "--cast", cast, "--size", "160x48", "--speed", "10"); code != 0 {
+		t.Fatalf("replay --cast of the merged race: exit %d: %s", code, errOut)
+	}
+	if raw, _ := os.ReadFile(cast); !bytes.Contains(raw, []byte("fast@iad")) || !bytes.Contains(raw, []byte("across 3 probes")) {
+		t.Errorf("the dashboard replay of the merged race lacks its lanes or its skew:\n%.2000s", raw)
 	}
 	code, out, errOut := mainIn("report", merged, "--format", "csv")
 	if code != 0 || !strings.Contains(out, "fra") || !strings.Contains(out, "sin") {
@@ -230,13 +246,14 @@ func TestMergeRefusesAndReadsStdin(t *testing.T) {
 		}
 		return path
 	}
-	var a, b, c, d, e string
+	var a, b, c, d, e, f string
 	var wg sync.WaitGroup
 	wg.Go(func() { a = record("a", start) })
 	wg.Go(func() { b = record("b", start, "--prompt", "Something else entirely.") })
 	wg.Go(func() { c = record("c", later) })
 	wg.Go(func() { d = record("d", start, "--max-tokens", "30") })
 	wg.Go(func() { e = record("e", later) })
+	wg.Go(func() { f = record("f", start, "--workload", "tool-call") })
 	wg.Wait()
 	for _, tc := range []struct {
 		files []string
@@ -246,6 +263,7 @@ func TestMergeRefusesAndReadsStdin(t *testing.T) {
 		{[]string{a, c}, "a merge joins the recordings of one --start-at"},
 		{[]string{a, d}, "ran different workloads (max_tokens 20 and 30"},
 		{[]string{a, a}, `two recordings from probe "a"`},
+		{[]string{a, f}, `ran different workloads (chat and {"name":"tool-call"`},
 	} {
 		code, _, errOut := mainIn(append([]string{"merge", "--out", filepath.Join(dir, "m.tpsr")}, tc.files...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {

@@ -13,11 +13,12 @@ import (
 	"github.com/mattn/go-isatty"
 
 	"tpsrace/safetext"
+	"tpsrace/ui"
 )
 
 // errInterrupted: the user stopped the command (Ctrl-C, SIGTERM); what was
-// measured has been written.
-var errInterrupted = errors.New("interrupted")
+// measured has been written. The dashboard's is the same error.
+var errInterrupted = ui.ErrInterrupted
 
 // Main runs tpsrace with args (without the program name) and returns the
 // process exit status: 0 ok, 1 failed, 2 bad flags or config, 130 interrupted.

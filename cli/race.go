@@ -11,10 +11,12 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"tpsrace/config"
 	"tpsrace/sim"
+	"tpsrace/workload"
 )
 
 // exitUsage is the exit status for bad flags or a bad providers.yaml.
@@ -36,6 +38,8 @@ type raceFlags struct {
 	retries     int
 	warm        bool
 	timeouts    config.Timeouts
+	workload    string // --workload NAME: overrides the file's
+	inputTokens string // --input-tokens 1000,8000: long-context's sizes
 	// simulated races the built-in simulated providers on purpose
 	// (--simulated). Without it only the dashboard, which labels them on
 	// screen, falls back to them (fallback), and only when nothing else can
@@ -63,6 +67,8 @@ func (f *raceFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.only, "only", "", "comma-separated provider names to race (default: all)")
 	fs.IntVar(&f.retries, "retries", 0, "retry a request that fails before its first byte up to N times (recorded as retries)")
 	fs.BoolVar(&f.warm, "warm", false, "open every stream's connection (TLS included) before each release, so TTFT measures the model, not the handshake")
+	fs.StringVar(&f.workload, "workload", "", "what to race: "+strings.Join(workload.Names, ", ")+" (default: the file's, else chat)")
+	fs.StringVar(&f.inputTokens, "input-tokens", "", "long-context: comma-separated prompt sizes in o200k tokens, raced one after the other (default 1000,8000,32000)")
 	fs.DurationVar(&f.timeouts.Connect, "connect-timeout", 0, "limit until response headers (default from file, else 10s)")
 	fs.DurationVar(&f.timeouts.FirstToken, "first-token-timeout", 0, "limit until the first token (default from file, else 60s)")
 	fs.DurationVar(&f.timeouts.Stall, "stall-timeout", 0, "longest silence between bytes (default from file, else 20s)")
@@ -128,6 +134,9 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 	if f.maxTokens > 0 {
 		cfg.MaxTokens = f.maxTokens
 	}
+	if err := f.applyWorkload(cfg); err != nil {
+		return nil, err
+	}
 	s := &session{cfg: cfg, known: names(cfg), file: path, local: &local{info: map[string]string{}, slots: map[string]int{}}}
 	f.keepOnly(cfg)
 	skipLocal(ctx, cfg, stderr)
@@ -167,6 +176,41 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 		p.Timeout = f.timeouts.Or(p.Timeout).Or(config.DefaultTimeouts)
 	}
 	return s, nil
+}
+
+// applyWorkload sets --workload and --input-tokens over the file's
+// workload. A tool-call race without a prompt of its own asks for the
+// weather (workload.ToolPrompt): the default prompt gives no arguments.
+func (f *raceFlags) applyWorkload(cfg *config.Config) error {
+	if f.workload != "" && f.workload != cfg.Workload.Label() {
+		w, ok := workload.Named(f.workload)
+		if !ok {
+			msg := fmt.Sprintf("--workload %q: want one of %s", f.workload, strings.Join(workload.Names, ", "))
+			if c := config.Closest(f.workload, workload.Names); c != "" {
+				msg += fmt.Sprintf("; did you mean %s?", c)
+			}
+			return usageError{errors.New(msg)}
+		}
+		cfg.Workload = w
+	}
+	if f.inputTokens != "" {
+		if !cfg.Workload.Is(workload.LongContext) {
+			return usageError{fmt.Errorf("--input-tokens applies only to --workload %s", workload.LongContext)}
+		}
+		var sizes []int
+		for _, item := range strings.Split(f.inputTokens, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(item))
+			if err != nil || n < 1 {
+				return usageError{fmt.Errorf("--input-tokens %q: want whole numbers from 1, comma-separated, such as 1000,8000,32000", f.inputTokens)}
+			}
+			sizes = append(sizes, n)
+		}
+		cfg.Workload.InputTokens = sizes
+	}
+	if cfg.Workload.Is(workload.ToolCall) && f.prompt == "" && cfg.Prompt == config.DefaultPrompt {
+		cfg.Prompt = workload.ToolPrompt
+	}
+	return nil
 }
 
 // check refuses flags no race can use, before anything is read or started.

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/lipgloss"
@@ -76,6 +78,8 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 			return err
 		}
 	}
+	// A broken file replays what it holds, says so on screen and in the
+	// report, and the command ends with its error (exit 1): where it broke.
 	rec, readErr := recording.Open(path)
 	if rec == nil { // nothing to replay: a refusal, as a bad flag is
 		var pe *fs.PathError
@@ -83,10 +87,6 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 			return usageError{fmt.Errorf("cannot read the recording %s: %w", path, pe.Err)}
 		}
 		return usageError{readErr} // it names the file and the line
-	}
-	if readErr != nil {
-		// A broken file replays what it holds; the error says where it broke.
-		fmt.Fprintln(stderr, "tpsrace: warning:", readErr)
 	}
 	if !c.bench {
 		replay, err := c.pick(rec)
@@ -97,12 +97,13 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: max(c.finish, 0),
 			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON, Record: saveRecording, Note: rec.Header.StartSkew()}
 		if c.cast != "" {
-			return c.writeCast(opts, width, height, stderr)
-		}
-		if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
+			err = c.writeCast(opts, width, height, stderr)
+		} else if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
 			return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts use: tpsrace replay %s --bench", path)}
+		} else {
+			err = ui.Run(ctx, opts)
 		}
-		return ui.Run(ctx, opts)
+		return cmp.Or(err, readErr)
 	}
 	// Which build measured the races, beside the report (stdout stays the
 	// report alone, equal to the live one).
@@ -160,12 +161,18 @@ func (c *replayCmd) writeCast(opts ui.Options, width, height int, stderr io.Writ
 	return err
 }
 
-// pick is the race --race names, for the dashboard.
+// pick is the race --race names, for the dashboard: a whole race, or the
+// one a break cut (after them), shown as cut.
 func (c *replayCmd) pick(rec *recording.Recording) (*ui.Replay, error) {
-	if c.race < 1 || c.race > len(rec.Races) {
-		return nil, usageError{fmt.Errorf("--race %d: the recording holds %d race(s)", c.race, len(rec.Races))}
+	races := rec.Races
+	if rec.Cut != nil {
+		races = append(slices.Clone(races), *rec.Cut)
 	}
-	return &ui.Replay{Results: rec.Races[c.race-1].Results, RecordedAt: rec.Header.RecordedAt, Made: rec.Header.Made()}, nil
+	if c.race < 1 || c.race > len(races) {
+		return nil, usageError{fmt.Errorf("--race %d: the recording holds %d race(s)", c.race, len(races))}
+	}
+	return &ui.Replay{Results: races[c.race-1].Results, RecordedAt: rec.Header.RecordedAt, Made: rec.Header.Made(),
+		Truncation: rec.Truncation(), Cut: c.race > len(rec.Races)}, nil
 }
 
 // parseReplayArgs parses flags given before or after the one FILE argument.

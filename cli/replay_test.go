@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -88,12 +89,53 @@ func TestReplayBadInput(t *testing.T) {
 		{[]string{"replay", "cut.tpsr", "--bench", "--out", "/nonexistent/r.md"}, 2, "", "--out /nonexistent/r.md: cannot write it: no such file or directory (the recording was not read)"},
 		{[]string{"replay", "cut.tpsr", "--cast", "/nonexistent/r.cast"}, 2, "", "--cast /nonexistent/r.cast: cannot write it"},
 		{[]string{"replay", "cut.tpsr", "--bench", "--format", "xml"}, 2, "", `--format "xml"`},
-		{[]string{"replay", "cut.tpsr", "--bench"}, 1, "INTERRUPTED", "cut.tpsr:line 4: the recording ends without its end line (cut short): it holds 1 race"},
+		{[]string{"replay", "cut.tpsr", "--bench"}, 1, "TRUNCATED: the recording is broken at line 4, after 1 whole race", "cut.tpsr:line 4: the recording ends without its end line (cut short): the recording is broken here: it holds 1 whole race"},
 		{[]string{"replay", "cut.tpsr", "extra", "--bench"}, 2, "", "takes one FILE"},
 	} {
 		code, out, errOut := run(t, dir, tc.args...)
-		if code != tc.code || !strings.Contains(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) {
+		if code != tc.code || !strings.Contains(out, tc.stdout) || !strings.Contains(errOut, tc.stderr) || strings.Contains(out, "INTERRUPTED") {
 			t.Errorf("%q: exit %d (want %d)\nstdout %s\nstderr %s\nwant %q / %q", tc.args, code, tc.code, out, errOut, tc.stdout, tc.stderr)
+		}
+	}
+}
+
+// A bench recording of three races cut inside the third, as `head -c`
+// cuts it: replay --bench counts the two whole races only, names the cut
+// one and the line, says TRUNCATED (never INTERRUPTED) and exits 1.
+func TestReplayTruncatedRecording(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cfg := write(t, dir, "p.yaml", `max_tokens: 30
+providers:
+  - {name: fast, base_url: `+srv.URL()+`, model: "sim:ttft=5ms,tps=900,tokens=30"}
+  - {name: slow, base_url: `+srv.URL()+`, model: "sim:ttft=5ms,tps=600,tokens=30,chunk=3"}
+`)
+	if code, _, errOut := run(t, dir, "bench", "--config", cfg, "--runs", "3", "--concurrency", "2", "--format", "json", "--record", "race.tpsr"); code != 0 {
+		t.Fatalf("bench: exit %d: %s", code, errOut)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "race.tpsr"))
+	// The streams of the third race lie between its race line and the end line.
+	third := strings.Index(string(data), `{"type":"race","race":2`)
+	third += strings.IndexByte(string(data[third:]), '\n') + 1
+	end := strings.Index(string(data), `{"type":"end"`)
+	if third < 0 || end < third {
+		t.Fatalf("no third race in the recording:\n%s", data)
+	}
+	for _, cut := range []int{third, third + 10, third + (end-third)/3, end - 2} {
+		os.WriteFile(filepath.Join(dir, "cut.tpsr"), data[:cut], 0o644)
+		line := strings.Count(string(data[:cut]), "\n") + 1
+		code, out, errOut := run(t, dir, "replay", "cut.tpsr", "--bench")
+		want := fmt.Sprintf("TRUNCATED: race 3 of 3 is incomplete: the recording is broken at line %d; the figures cover the 2 whole race(s)", line)
+		if code != 1 || !strings.Contains(out, want) || strings.Contains(out, "INTERRUPTED") || !strings.Contains(errOut, fmt.Sprintf("cut.tpsr:line %d: ", line)) {
+			t.Errorf("cut at %d: exit %d, want 1 and %q, never INTERRUPTED:\n%s\n%s", cut, code, want, out, errOut)
+		}
+		code, out, _ = run(t, dir, "replay", "cut.tpsr", "--bench", "--format", "json")
+		if code != 1 || !strings.Contains(out, `"runs": 2,`) || !strings.Contains(out, `"interrupted": false,`) || strings.Count(out, `"run": 2,`) > 0 {
+			t.Errorf("cut at %d: exit %d, want 1 and 2 runs in the JSON:\n%s", cut, code, out)
 		}
 	}
 }

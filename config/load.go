@@ -63,6 +63,14 @@ func Load(path string, getenv func(string) (string, bool)) (*Config, []string, e
 //	  first_token: 60s  # from sending the request to the first text
 //	  stall: 20s        # the longest silence allowed between two reads
 //	  total: 5m         # from sending the request to the end of the stream
+//	workload: chat    # what the race asks for (default chat): chat, tool-call or
+//	                  # long-context; or a mapping with its settings:
+//	                  #   workload:
+//	                  #     name: tool-call
+//	                  #     tool: {name: get_weather, description: ..., parameters: {type: object, ...}}
+//	                  #                     # the function offered (default workload.DefaultTool);
+//	                  #                     # tool_choice is "required" unless params set it
+//	                  #     input_tokens: [1000, 8000, 32000]   # long-context's prompt sizes
 //	providers:        # the racers, in order; an empty or missing list is not an error
 //	  - name: groq      # required and unique: the label on the dashboard
 //	    kind: openai    # openai (default): any OpenAI-compatible API, Ollama and vLLM included;
@@ -144,11 +152,11 @@ type level struct {
 }
 
 var (
-	topLevel      = level{"at the top level", []string{"prompt", "max_tokens", "timeout", "providers"}}
+	topLevel      = level{"at the top level", []string{"prompt", "max_tokens", "timeout", "providers", "workload"}}
 	providerLevel = level{"in a providers entry", []string{"name", "kind", "base_url", "api_key", "model", "price", "headers", "params", "timeout", "server", "args"}}
 	timeoutLevel  = level{"under timeout:", []string{"connect", "first_token", "stall", "total"}}
 	priceLevel    = level{"under price:", []string{"input_per_mtok", "output_per_mtok"}}
-	levels        = []*level{&topLevel, &providerLevel, &timeoutLevel, &priceLevel}
+	levels        = []*level{&topLevel, &providerLevel, &timeoutLevel, &priceLevel, &workloadLevel, &toolLevel}
 
 	kinds = []string{KindOpenAI, KindLlamaCpp}
 
@@ -215,6 +223,7 @@ func (p *parser) config(root *yaml.Node) *Config {
 		}
 	}
 	cfg.Timeout = p.timeouts(f["timeout"].value, "timeout").Or(DefaultTimeouts)
+	cfg.Workload = p.workload(f["workload"].value)
 	cfg.Providers, cfg.Skipped = p.providers(f["providers"].value, cfg.Timeout)
 	return cfg
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"tpsrace/workload"
 )
 
 // Kinds of provider.
@@ -17,13 +19,14 @@ const (
 
 // Config is one race: a prompt, its limits and the providers to race.
 type Config struct {
-	Path      string     // file it came from; "" for the built-in simulated race
-	Prompt    string     // user message sent to every provider
-	MaxTokens int        // max_tokens sent to every provider
-	Timeout   Timeouts   // defaults for every provider
-	Providers []Provider // in file order, skipped ones removed
-	Skipped   []Notice   // providers left out, and why (missing key, server not running...)
-	Simulated bool       // true when these are the built-in simulated providers
+	Path      string            // file it came from; "" for the built-in simulated race
+	Prompt    string            // user message sent to every provider
+	MaxTokens int               // max_tokens sent to every provider
+	Timeout   Timeouts          // defaults for every provider
+	Providers []Provider        // in file order, skipped ones removed
+	Skipped   []Notice          // providers left out, and why (missing key, server not running...)
+	Simulated bool              // true when these are the built-in simulated providers
+	Workload  workload.Workload // what the race asks for; the zero value is chat
 }
 
 // Notice explains why a provider was skipped, with the place it was declared.
@@ -82,6 +85,21 @@ type Provider struct {
 	Args      []string // extra llama-server flags
 
 	Where string // file:line:col of the entry, for errors about it
+
+	// Box: for a llama.cpp server on this machine, what its memory roofline
+	// rests on, measured when the server starts (llamacpp.BoxProbe) or read
+	// from a recording; nil otherwise. Not configured.
+	Box *Box
+}
+
+// Box is what the memory roofline of a llama.cpp lane rests on
+// (metrics.MemoryRoofline): the machine's memory bandwidth and last-level
+// cache, and the bytes of weights one decode step of the model reads. A
+// figure not known is 0.
+type Box struct {
+	MemoryBandwidth float64 `json:"memory_bandwidth_bytes_per_s"`
+	CacheBytes      int64   `json:"last_level_cache_bytes"`
+	DecodeBytes     int64   `json:"decode_bytes_per_token"`
 }
 
 // Secret is a value that must never be shown: printing it with any fmt verb,

@@ -1,5 +1,3 @@
-// Package deploy holds the files that run `tpsrace watch` in production
-// (docs/WATCH.md); its tests check them with the tools that will read them.
 package deploy
 
 import (

@@ -16,11 +16,13 @@ type Stream struct {
 	EventTokens int           // o200k tokens, counted per event (probes.Events.TokensBefore)
 	TimeToN     time.Duration // TimeToTokens, when ReachedN
 	ReachedN    bool
+	Tool        *ToolCall // ToolCallOf, under the tool-call workload; nil otherwise
+	InputTokens int       // InputTokens: the prompt's size under long-context; 0 otherwise
 }
 
 // StreamOf is r's Stream; finishAt is --finish-at's N (0: none).
 func StreamOf(r *probes.Result, promptTokens, finishAt int) Stream {
-	s := Stream{Figures: Compute(r, promptTokens), EventTokens: r.Events.TokensBefore(r.Events.Len())}
+	s := Stream{Figures: Compute(r, promptTokens), EventTokens: r.Events.TokensBefore(r.Events.Len()), InputTokens: InputTokens(r)}
 	if finishAt > 0 {
 		s.TimeToN, s.ReachedN = TimeToTokens(r.Events, finishAt)
 	}
@@ -111,6 +113,21 @@ type Run struct {
 	// stopped short of N shows fewer than N.
 	EventTokens int
 
+	// Tool-call workload (streams with Stream.Tool): ToolFirst over the
+	// streams that made a call, ToolComplete over those whose calls
+	// completed valid, ArgsTPS over those that defined it; ToolStreams
+	// counts the streams measured, ToolValid those whose calls were valid.
+	ToolFirst, ToolComplete Dist[time.Duration]
+	ArgsTPS                 Dist[float64]
+	ToolStreams, ToolValid  int
+
+	// PrefillTPS: PrefillTPS over the streams with an input size and a
+	// TTFT (long-context); HasPrefillTPS false without two sizes. Sized
+	// counts the streams with an input size.
+	PrefillTPS    float64
+	HasPrefillTPS bool
+	Sized         int
+
 	// AggregateTPS: metrics.AggregateTPS of the streams. End: release to
 	// the end of the last stream.
 	AggregateTPS    float64
@@ -128,8 +145,9 @@ type Run struct {
 // series all read it.
 func RunOf(streams []Stream, finishAt int) Run {
 	r := Run{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}
-	var ttft, ttfa, e2e, timeToN []time.Duration
-	var speed, server, cost, tokens, o200k, events []float64
+	var ttft, ttfa, e2e, timeToN, toolFirst, toolComplete []time.Duration
+	var speed, server, cost, tokens, o200k, events, argsTPS []float64
+	var prefill []PrefillPoint
 	figs := make([]Figures, len(streams))
 	felt := make([]Felt, len(streams))
 	usage := false
@@ -145,8 +163,14 @@ func RunOf(streams []Stream, finishAt int) Run {
 			r.TokenSource = SourceEstimate
 		}
 		usage = usage || s.TokenSource == SourceUsage
+		if s.InputTokens > 0 {
+			r.Sized++
+		}
 		if s.HasTTFT {
 			ttft = append(ttft, s.TTFT)
+			if s.InputTokens > 0 {
+				prefill = append(prefill, PrefillPoint{s.InputTokens, s.TTFT})
+			}
 		}
 		if s.HasTTFA {
 			ttfa = append(ttfa, s.TTFA)
@@ -156,6 +180,21 @@ func RunOf(streams []Stream, finishAt int) Run {
 		}
 		if s.HasCost {
 			cost = append(cost, s.CostUSD)
+		}
+		if t := s.Tool; t != nil {
+			r.ToolStreams++
+			if t.Calls > 0 {
+				toolFirst = append(toolFirst, t.First)
+			}
+			if t.Valid {
+				r.ToolValid++
+			}
+			if t.Valid && t.HasComplete {
+				toolComplete = append(toolComplete, t.Complete)
+			}
+			if t.HasArgsTPS {
+				argsTPS = append(argsTPS, t.ArgsTPS)
+			}
 		}
 		if !s.Completed {
 			r.Failed++
@@ -175,6 +214,8 @@ func RunOf(streams []Stream, finishAt int) Run {
 	}
 	r.TTFT, r.TTFA, r.E2E, r.TimeToN = DistOf(ttft), DistOf(ttfa), DistOf(e2e), DistOf(timeToN)
 	r.Speed, r.ServerTPS, r.CostUSD = DistOf(speed), DistOf(server), DistOf(cost)
+	r.ToolFirst, r.ToolComplete, r.ArgsTPS = DistOf(toolFirst), DistOf(toolComplete), DistOf(argsTPS)
+	r.PrefillTPS, r.HasPrefillTPS = PrefillTPS(prefill)
 	r.Tokens, r.O200kTokens, r.EventTokens = RoundedMedian(tokens), RoundedMedian(o200k), RoundedMedian(events)
 	r.StoppedShort = finishAt > 0 && r.Completed > 0 && !r.TimeToN.Has()
 	r.AggregateTPS, r.HasAggregateTPS = AggregateTPS(figs)
@@ -189,18 +230,49 @@ func RoundedMedian(v []float64) int {
 	return int(math.Round(m))
 }
 
-// Rate is what the verdict compares for this run, bigger is better: the
-// median output speed, or with --finish-at N, N ÷ the median time to N
-// tokens. NaN when the run has none: no stream completed (a provider that
-// served no answer is in no verdict, whatever it streamed before failing),
-// or none reached N.
-func (r Run) Rate() float64 {
+// Metric is what the verdict compares for this run: the workload's own
+// figure (the time to a complete tool call, the prefill speed), else the
+// time to N tokens with --finish-at N, else output speed.
+func (r Run) Metric() string {
 	switch {
-	case r.Completed == 0:
-	case r.FinishAt > 0 && r.TimeToN.Has():
-		return float64(r.FinishAt) / r.TimeToN.P50.Seconds()
-	case r.FinishAt == 0 && r.Speed.Has():
-		return r.Speed.P50
+	case r.ToolStreams > 0:
+		return ToolCallMetric
+	case r.Sized > 0:
+		return PrefillMetric
+	case r.FinishAt > 0:
+		return FinishMetric
+	}
+	return VerdictMetric
+}
+
+// Rate is what the verdict compares for this run (Metric), bigger is
+// better: the median output speed; with --finish-at N, N ÷ the median time
+// to N tokens; under tool-call, 1 ÷ the median time to a complete valid
+// call; under long-context, the prefill estimate. NaN when the run has
+// none: no stream completed (a provider that served no answer is in no
+// verdict, whatever it streamed before failing), none reached N, no call
+// was valid, no estimate could be made.
+func (r Run) Rate() float64 {
+	if r.Completed == 0 {
+		return math.NaN()
+	}
+	switch r.Metric() {
+	case ToolCallMetric:
+		if r.ToolComplete.Has() && r.ToolComplete.P50 > 0 {
+			return 1 / r.ToolComplete.P50.Seconds()
+		}
+	case PrefillMetric:
+		if r.HasPrefillTPS {
+			return r.PrefillTPS
+		}
+	case FinishMetric:
+		if r.TimeToN.Has() {
+			return float64(r.FinishAt) / r.TimeToN.P50.Seconds()
+		}
+	default:
+		if r.Speed.Has() {
+			return r.Speed.P50
+		}
 	}
 	return math.NaN()
 }
@@ -210,6 +282,15 @@ func (r Run) Rate() float64 {
 // with --finish-at by RankFinish. The dashboard's leaderboard ranks its
 // figures by the same two functions.
 func Order(runs []Run) []int {
+	if len(runs) > 0 && (runs[0].Metric() == ToolCallMetric || runs[0].Metric() == PrefillMetric) {
+		// The workload's figure, as a rate (bigger is better), in the place of speed.
+		standings := make([]Standing, len(runs))
+		for i, r := range runs {
+			rate := r.Rate()
+			standings[i] = Standing{Speed: rate, HasSpeed: !math.IsNaN(rate), TTFT: r.TTFT.P50, HasTTFT: r.TTFT.Has(), Failed: r.Completed == 0}
+		}
+		return Rank(standings)
+	}
 	if len(runs) > 0 && runs[0].FinishAt > 0 {
 		standings := make([]Finish, len(runs))
 		for i, r := range runs {

@@ -18,6 +18,10 @@ const (
 	// or with --finish-at N the time to N tokens (FinishMetric).
 	VerdictMetric = "output_tps"
 	FinishMetric  = "time_to_n_tokens"
+	// The workloads' own figures: the time to a complete, valid tool call
+	// (tool-call) and the prefill speed estimate (long-context).
+	ToolCallMetric = "tool_call_complete"
+	PrefillMetric  = "prefill_tps"
 	// MinRunsForCI: fewer paired runs give no confidence interval.
 	MinRunsForCI = 3
 	// bootstrapResamples and bootstrapSeed make the interval reproducible:
@@ -31,7 +35,8 @@ const (
 
 // Contender is one provider's runs, for the verdict.
 type Contender struct {
-	Name string
+	Name   string
+	Metric string // Run.Metric of its runs; "" reads as VerdictMetric (or FinishMetric with --finish-at)
 	// Speeds: per run, Run.Rate: the provider's median output speed, or
 	// with --finish-at N, N ÷ its median time to N tokens (so that bigger
 	// is better either way); NaN where the run has none.
@@ -86,6 +91,7 @@ type Verdict struct {
 func ContenderOf(name string, runs []Run) Contender {
 	c := Contender{Name: name}
 	for _, r := range runs {
+		c.Metric = r.Metric()
 		c.Speeds = append(c.Speeds, r.Rate())
 		c.TTFT = append(c.TTFT, r.TTFT.P50)
 		c.RateLimited = append(c.RateLimited, r.RateLimited)
@@ -102,6 +108,9 @@ func Decide(ranked []Contender, finishAt int) Verdict {
 	v := Verdict{Metric: VerdictMetric, FinishAt: finishAt}
 	if finishAt > 0 {
 		v.Metric = FinishMetric
+	}
+	if len(ranked) > 0 && (ranked[0].Metric == ToolCallMetric || ranked[0].Metric == PrefillMetric) {
+		v.Metric = ranked[0].Metric
 	}
 	var top []Contender
 	for _, c := range ranked {
@@ -283,8 +292,22 @@ func isCold(ttft []time.Duration) bool {
 func (v Verdict) Text() string {
 	var s string
 	switch {
+	case v.Winner == "" && v.Metric == ToolCallMetric:
+		s = "no provider made a valid tool call"
+	case v.Winner == "" && v.Metric == PrefillMetric:
+		s = "no prefill estimate: TTFT did not grow with the input"
 	case v.Winner == "":
 		s = "no provider completed a stream"
+	case v.Metric == ToolCallMetric && (v.RunnerUp == "" || v.Runs == 0):
+		s = v.Winner + " completed a valid tool call in " + callTime(v.WinnerSpeed)
+	case v.Metric == PrefillMetric && (v.RunnerUp == "" || v.Runs == 0):
+		s = v.Winner + " prefills at ≈ " + format.TPS(v.WinnerSpeed) + " tok/s"
+	case v.Runs == 1 && v.Metric == ToolCallMetric:
+		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " to a complete tool call (" +
+			callTime(v.WinnerSpeed) + " vs " + callTime(v.RunnerUpSpeed) + ")"
+	case v.Runs == 1 && v.Metric == PrefillMetric:
+		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " at prefill (≈ " +
+			format.TPS(v.WinnerSpeed) + " vs " + format.TPS(v.RunnerUpSpeed) + " tok/s)"
 	case v.RunnerUp == "" || v.Runs == 0:
 		s = v.Winner + " streamed at " + format.TPS(v.WinnerSpeed) + " tok/s"
 	case v.Runs == 1 && v.FinishAt > 0:
@@ -376,8 +399,19 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
+// callTime is a tool-call rate (1 ÷ the time to a complete call) as that time.
+func callTime(rate float64) string {
+	return format.Duration(time.Duration(float64(time.Second) / rate))
+}
+
 // label names the compared figure in the text.
 func (v Verdict) label() string {
+	switch v.Metric {
+	case ToolCallMetric:
+		return "time to a complete tool call"
+	case PrefillMetric:
+		return "prefill speed"
+	}
 	if v.FinishAt > 0 {
 		return "time to " + strconv.Itoa(v.FinishAt) + " tokens"
 	}

@@ -21,6 +21,9 @@ const (
 	KindStream    = "stream"    // the server sent an error inside the stream
 	KindTimeout   = "timeout"   // a limit of config.Timeouts cut the stream
 	KindCancelled = "cancelled" // the user stopped the race
+	// KindTruncated is no probe's: a stream a broken recording lost, which
+	// the replay of the race shows as lost (package recording).
+	KindTruncated = "truncated"
 )
 
 // Failure is why a stream did not complete: short, specific, and safe to

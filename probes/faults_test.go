@@ -211,3 +211,23 @@ func TestNoGoroutineOutlivesARace(t *testing.T) {
 	defer cancel()
 	probes.Race{Providers: ps, Request: probes.Request{Prompt: "hi", MaxTokens: 100}, Concurrency: 3}.Run(ctx, nil)
 }
+
+// A race waiting for its --start-at instant ends at once when cancelled:
+// quitting the dashboard an hour before the instant does not wait the hour.
+func TestCancelEndsTheWaitForTheStartInstant(t *testing.T) {
+	url := startSim(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	race := probes.Race{Providers: []config.Provider{{Name: "a", Model: "sim:tokens=5", BaseURL: url}},
+		Request: probes.Request{Prompt: "hi", MaxTokens: 5}, StartAt: time.Now().Add(time.Hour)}
+	done := make(chan [][]probes.Result)
+	go func() { done <- race.Run(ctx, nil) }()
+	select {
+	case results := <-done:
+		if r := results[0][0]; !r.Interrupted {
+			t.Errorf("the stream ended %+v, want interrupted", r)
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the race waited for its start instant after being cancelled")
+	}
+}

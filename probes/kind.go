@@ -15,6 +15,6 @@ func KindOf(err error) string {
 	return KindUnknown
 }
 
-// Kinds lists every failure kind, in the order a stream can fail, for
-// exports with one column per kind.
+// Kinds lists every failure kind a probe gives, in the order a stream can
+// fail, for exports with one column per kind (KindTruncated is a replay's).
 var Kinds = []string{KindNetwork, KindHTTP, KindProtocol, KindStream, KindTimeout, KindCancelled, KindUnknown}

@@ -115,10 +115,11 @@ type chunk struct {
 	Choices           []struct {
 		Index int `json:"index"`
 		Delta struct {
-			Content          content  `json:"content"`
-			ReasoningContent jsonText `json:"reasoning_content"`
-			Reasoning        jsonText `json:"reasoning"`
-			Refusal          jsonText `json:"refusal"`
+			Content          content        `json:"content"`
+			ReasoningContent jsonText       `json:"reasoning_content"`
+			Reasoning        jsonText       `json:"reasoning"`
+			Refusal          jsonText       `json:"refusal"`
+			ToolCalls        []wireToolCall `json:"tool_calls"`
 		} `json:"delta"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
@@ -136,6 +137,30 @@ type chunk struct {
 		PromptPerSecond    float64 `json:"prompt_per_second"`
 	} `json:"timings"`
 	Error json.RawMessage `json:"error"`
+}
+
+// wireToolCall is one entry of delta.tool_calls: a call's opening (id,
+// name) or a fragment of its arguments, or both at once.
+type wireToolCall struct {
+	Index    *int     `json:"index"`
+	ID       jsonText `json:"id"`
+	Function struct {
+		Name      jsonText `json:"name"`
+		Arguments argsText `json:"arguments"`
+	} `json:"function"`
+}
+
+// argsText is function.arguments: a string of JSON text, as OpenAI sends
+// it; a server that sends the object itself gets its JSON text.
+type argsText string
+
+func (t *argsText) UnmarshalJSON(raw []byte) error {
+	if len(raw) > 0 && (raw[0] == '{' || raw[0] == '[') {
+		*t = argsText(raw)
+		return nil
+	}
+	*t = argsText(text(raw))
+	return nil
 }
 
 type wireUsage struct {
@@ -162,7 +187,8 @@ var chunkJSON = jsoniter.ConfigCompatibleWithStandardLibrary
 // vocabulary needs no such step: it loads in well under a millisecond at the
 // first count, after that event's time is taken.)
 var warmCodecs = sync.OnceFunc(func() {
-	decodeChunk([]byte(`{"choices":[{"index":0,"delta":{"content":"x","reasoning_content":"y","reasoning":"z","refusal":"r"},"finish_reason":"stop"}],`+
+	decodeChunk([]byte(`{"choices":[{"index":0,"delta":{"content":"x","reasoning_content":"y","reasoning":"z","refusal":"r",`+
+		`"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"stop"}],`+
 		`"usage":{"prompt_tokens":1,"completion_tokens_details":{"reasoning_tokens":1},"prompt_tokens_details":{"cached_tokens":1},"prompt_cache_hit_tokens":1},`+
 		`"x_groq":{"usage":{}},"timings":{},"model":"m","system_fingerprint":"f","provider":"p"}`), &Served{})
 })
@@ -170,7 +196,8 @@ var warmCodecs = sync.OnceFunc(func() {
 // delta is what one payload means for choice 0.
 type delta struct {
 	Content, Reasoning string
-	FinishReason       string // "" when the payload set none
+	ToolCalls          []ToolDelta // At unset; those that carry nothing are left out
+	FinishReason       string      // "" when the payload set none
 	Usage              *Usage
 	Timings            *ServerTimings
 	Err                *Failure
@@ -197,6 +224,15 @@ func decodeChunk(payload []byte, served *Served) (delta, error) {
 		dl := ch.Delta
 		d.Content = dl.Content.text + string(dl.Refusal)
 		d.Reasoning = dl.Content.reasoning + string(dl.ReasoningContent) + string(dl.Reasoning)
+		for _, tc := range dl.ToolCalls {
+			td := ToolDelta{Index: NoIndex, ID: string(tc.ID), Name: string(tc.Function.Name), Arguments: string(tc.Function.Arguments)}
+			if tc.Index != nil {
+				td.Index = *tc.Index
+			}
+			if td.ID != "" || td.Name != "" || td.Arguments != "" {
+				d.ToolCalls = append(d.ToolCalls, td)
+			}
+		}
 		if ch.FinishReason != nil {
 			d.FinishReason = *ch.FinishReason
 		}

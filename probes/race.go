@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"tpsrace/config"
+	"tpsrace/tokens"
+	"tpsrace/workload"
 )
 
 // Update is what a race reports while it runs: for each stream its text
@@ -101,12 +103,17 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 		}
 		warming.Wait()
 	}
+	req, inputTokens := r.Request, 0
+	if req.InputTokens > 0 {
+		req.Prompt = workload.Pad(req.Prompt, req.InputTokens, workload.Nonce(time.Now()))
+		inputTokens = tokens.Count(req.Prompt)
+	}
 	var ready, done sync.WaitGroup
 	start := make(chan struct{})
 	var release time.Time // written before start is closed, read after
 	for i, p := range r.Providers {
 		results[i] = make([]Result, conc)
-		body := newRequestBody(p, r.Request)
+		body := newRequestBody(p, req)
 		cl := clients.get(p, conc)
 		for s := range conc {
 			pb := &probe{provider: p, http: cl, body: body, retries: r.Retries, stream: s}
@@ -122,7 +129,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 				<-start
 				sent := time.Since(release)
 				res := pb.run(release)
-				res.Sent = sent
+				res.Sent, res.InputTokens = sent, inputTokens
 				results[i][s] = res
 				if updates != nil {
 					updates <- Update{Provider: i, Stream: s, Done: &res}

@@ -15,6 +15,20 @@ type Event struct {
 	Tokens    int    // o200k tokens of Content+Reasoning
 }
 
+// ToolDelta is one entry of a streamed delta.tool_calls, stamped like an
+// Event: the opening of a call (its id and name) or a fragment of its
+// arguments, or both. Package metrics assembles the calls (ToolCallOf).
+type ToolDelta struct {
+	At        time.Duration
+	Index     int    // the call's index as sent (OpenAI counts from 0, Anthropic's layer from 1); NoIndex when absent
+	ID        string // the call's id, on its first delta
+	Name      string // the function's name, on its first delta
+	Arguments string // a fragment of the arguments' JSON text
+}
+
+// NoIndex is ToolDelta.Index of a delta sent without one (Gemini).
+const NoIndex = -1
+
 // Usage is what the provider reported, the last non-null report of the stream.
 type Usage struct {
 	PromptTokens     int
@@ -66,7 +80,9 @@ type Result struct {
 	Stream       int           // 0..concurrency-1
 	Release      time.Time     // the instant every stream of the race was let go
 	Sent         time.Duration // release to the instant this stream began its request: the start skew
+	InputTokens  int           // long-context: o200k tokens of the padded prompt sent; 0 otherwise
 	Events       Events        // the text events, in order
+	ToolDeltas   []ToolDelta   // the tool-call deltas of choice 0, in order (none unless the answer called a tool)
 	O200kTokens  int           // o200k tokens of all the events' Content, plus of all their Reasoning
 	Usage        *Usage        // nil when the provider reported none
 	FinishReason string        // last non-null finish_reason of choice 0

@@ -22,12 +22,20 @@ import (
 
 	"tpsrace/config"
 	"tpsrace/tokens"
+	"tpsrace/workload"
 )
 
 // Request is what every stream of a race sends.
 type Request struct {
 	Prompt    string
 	MaxTokens int
+	// Tool, when set, is offered as the one function, with tool_choice
+	// "required" (params may set another).
+	Tool *workload.Function
+	// InputTokens, when set, pads Prompt to that many o200k tokens
+	// (workload.Pad), with a nonce of the race first so that no prefix
+	// cache helps: the long-context workload.
+	InputTokens int
 }
 
 // probe measures one stream. It is built before the race is released, with
@@ -47,13 +55,19 @@ type probe struct {
 }
 
 func newRequest(p config.Provider, r Request) openai.ChatCompletionRequest {
-	return openai.ChatCompletionRequest{
+	req := openai.ChatCompletionRequest{
 		Model:         p.Model,
 		Messages:      []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: r.Prompt}},
 		MaxTokens:     r.MaxTokens,
 		Stream:        true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
 	}
+	if f := r.Tool; f != nil {
+		req.Tools = []openai.Tool{{Type: openai.ToolTypeFunction,
+			Function: &openai.FunctionDefinition{Name: f.Name, Description: f.Description, Parameters: f.Parameters}}}
+		req.ToolChoice = "required"
+	}
+	return req
 }
 
 // requestBody is what every stream of one provider posts, encoded once
@@ -294,6 +308,13 @@ func (pb *probe) send(a *attempt, lim config.Timeouts, firstToken *time.Timer, r
 		}
 		content, thought := think.split(d.Content)
 		record(content, d.Reasoning+thought)
+		for _, tc := range d.ToolCalls {
+			tc.At = since()
+			if res.Events.Len() == 0 && len(res.ToolDeltas) == 0 {
+				firstToken.Stop() // a call is the answer's first token
+			}
+			res.ToolDeltas = append(res.ToolDeltas, tc)
+		}
 		if d.Usage != nil {
 			res.Usage = d.Usage
 		}

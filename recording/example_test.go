@@ -41,12 +41,12 @@ func Example() {
 		panic(err)
 	}
 	raw, _ := os.ReadFile(path)
-	fmt.Println("races:", len(rec.Races), "complete:", rec.Complete, "key in the file:", strings.Contains(string(raw), "sk-never-written"))
+	fmt.Println("races:", len(rec.Races), "broken:", rec.Broken != nil, "key in the file:", strings.Contains(string(raw), "sk-never-written"))
 	for ev := range rec.Races[0].Results[0][0].Events.Values() {
 		fmt.Printf("%v %q\n", ev.At, ev.Content)
 	}
 	// Output:
-	// races: 1 complete: true key in the file: false
+	// races: 1 broken: false key in the file: false
 	// 100ms "one"
 	// 110ms " two"
 	// 120ms " three"

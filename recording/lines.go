@@ -64,7 +64,9 @@ type streamLine struct {
 	Stream       int           `json:"stream"`
 	Unreleased   bool          `json:"unreleased,omitempty"` // never raced (its local server could not start)
 	SentNS       int64         `json:"sent_ns"`              // when the stream began its request: the start skew
+	InputTokens  int           `json:"input_tokens,omitempty"` // long-context: o200k tokens of the padded prompt sent
 	Events       []eventJSON   `json:"events"`
+	ToolDeltas   []toolJSON    `json:"tool_deltas,omitempty"` // tool-call deltas; absent when the stream had none
 	EndNS        int64         `json:"end_ns"`
 	FinishReason string        `json:"finish_reason"`
 	Usage        *usageJSON    `json:"usage"`
@@ -82,6 +84,15 @@ type eventJSON struct {
 	Tokens    int    `json:"tokens"`
 	Content   string `json:"content,omitempty"`
 	Reasoning string `json:"reasoning,omitempty"`
+}
+
+// toolJSON is probes.ToolDelta; index -1 means the delta had none.
+type toolJSON struct {
+	AtNS      int64  `json:"at_ns"`
+	Index     int    `json:"index"`
+	ID        string `json:"id,omitempty"`
+	Name      string `json:"name,omitempty"`
+	Arguments string `json:"arguments,omitempty"`
 }
 
 // usageJSON is probes.Usage.
@@ -141,13 +152,16 @@ type endLine struct {
 }
 
 func newStreamLine(race, provider int, r *probes.Result, redact func(string) string) streamLine {
-	l := streamLine{Type: typeStream, Race: race, Provider: provider, Stream: r.Stream, Unreleased: r.Release.IsZero(), SentNS: int64(r.Sent),
+	l := streamLine{Type: typeStream, Race: race, Provider: provider, Stream: r.Stream, Unreleased: r.Release.IsZero(), SentNS: int64(r.Sent), InputTokens: r.InputTokens,
 		Events: make([]eventJSON, 0, r.Events.Len()), EndNS: int64(r.End), FinishReason: r.FinishReason,
 		Usage: (*usageJSON)(r.Usage), Timings: (*timingsJSON)(r.Timings), Served: servedJSON(r.Served), Retries: r.Retries, Interrupted: r.Interrupted, Price: r.Price,
 		PhasesNS: phasesJSON{int64(r.Phases.DNS), int64(r.Phases.Connected), int64(r.Phases.TLS), int64(r.Phases.WroteRequest), int64(r.Phases.FirstByte)},
 	}
 	for e := range r.Events.Values() {
 		l.Events = append(l.Events, eventJSON{AtNS: int64(e.At), Tokens: e.Tokens, Content: e.Content, Reasoning: e.Reasoning})
+	}
+	for _, d := range r.ToolDeltas {
+		l.ToolDeltas = append(l.ToolDeltas, toolJSON{AtNS: int64(d.At), Index: d.Index, ID: d.ID, Name: d.Name, Arguments: d.Arguments})
 	}
 	if r.Err != nil {
 		if f, ok := r.Err.(*probes.Failure); ok {
@@ -160,7 +174,7 @@ func newStreamLine(race, provider int, r *probes.Result, redact func(string) str
 }
 
 func (l *streamLine) result(p Provider, release time.Time) probes.Result {
-	r := probes.Result{Provider: p.Name, Model: p.Model, Stream: l.Stream, Release: release, Sent: time.Duration(l.SentNS),
+	r := probes.Result{Provider: p.Name, Model: p.Model, Stream: l.Stream, Release: release, Sent: time.Duration(l.SentNS), InputTokens: l.InputTokens,
 		Usage: (*probes.Usage)(l.Usage), FinishReason: l.FinishReason, Timings: (*probes.ServerTimings)(l.Timings), Served: probes.Served(l.Served), End: time.Duration(l.EndNS), Retries: l.Retries,
 		Interrupted: l.Interrupted, Price: l.Price,
 		Phases: probes.Phases{DNS: time.Duration(l.PhasesNS.DNS), Connected: time.Duration(l.PhasesNS.Connected), TLS: time.Duration(l.PhasesNS.TLS),
@@ -171,6 +185,9 @@ func (l *streamLine) result(p Provider, release time.Time) probes.Result {
 	}
 	for _, e := range l.Events {
 		r.Events.Append(probes.Event{At: time.Duration(e.AtNS), Tokens: e.Tokens, Content: e.Content, Reasoning: e.Reasoning})
+	}
+	for _, d := range l.ToolDeltas {
+		r.ToolDeltas = append(r.ToolDeltas, probes.ToolDelta{At: time.Duration(d.AtNS), Index: d.Index, ID: d.ID, Name: d.Name, Arguments: d.Arguments})
 	}
 	if f := l.Failure; f != nil {
 		if f.Kind == kindUnknown {

@@ -16,6 +16,7 @@ import (
 	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/timesync"
+	"tpsrace/workload"
 )
 
 // Named is a recording and where it was read from, for messages.
@@ -58,7 +59,7 @@ func ReadConcatenated(r io.Reader, name string) (recs []Named, skipped int, err 
 					return recs, skipped, &Error{Path: name, Line: line, Err: err}
 				}
 				if done {
-					cur.Complete, cur = true, nil
+					cur = nil
 				}
 			}
 		}
@@ -84,7 +85,7 @@ func ReadConcatenated(r io.Reader, name string) (recs []Named, skipped int, err 
 // The release of the merged race is the common instant; each lane keeps
 // its own host's times, so its figures are those of its own recording, and
 // Header.Probes says when each host released by its own clock. Recordings
-// of different prompts, workloads (max_tokens, concurrency) or start
+// of different workloads, prompts, max_tokens, concurrency or start
 // instants, without a probe name or a start instant, or of one probe twice
 // are refused, saying which.
 func Merge(recs []Named) (*Recording, error) {
@@ -93,10 +94,10 @@ func Merge(recs []Named) (*Recording, error) {
 	}
 	first := recs[0]
 	h := Header{Type: typeHeader, Schema: Schema, RecordedAt: time.Now().UTC(), Tool: Tool, Prompt: first.Header.Prompt,
-		MaxTokens: first.Header.MaxTokens, Concurrency: first.Header.Concurrency, Providers: []Provider{}}
+		MaxTokens: first.Header.MaxTokens, Concurrency: first.Header.Concurrency, Workload: first.Header.Workload, Providers: []Provider{}}
 	info := buildinfo.Read()
 	h.ToolVersion = &info
-	merged := &Recording{Header: h, Complete: true}
+	merged := &Recording{Header: h}
 	race := Race{}
 	for _, r := range recs {
 		rh := r.Header
@@ -108,6 +109,8 @@ func Merge(recs []Named) (*Recording, error) {
 		case !rh.StartAt.Equal(*first.Header.StartAt):
 			return nil, fmt.Errorf("%s was released at %s and %s at %s: a merge joins the recordings of one --start-at",
 				first.Name, first.Header.StartAt.Format(time.RFC3339Nano), r.Name, rh.StartAt.Format(time.RFC3339Nano))
+		case workloadOf(rh) != workloadOf(first.Header):
+			return nil, fmt.Errorf("%s and %s ran different workloads (%s and %s)", first.Name, r.Name, label(first.Header), label(rh))
 		case rh.Prompt != first.Header.Prompt:
 			return nil, fmt.Errorf("%s and %s raced different prompts (%q, %q)", first.Name, r.Name, clip(first.Header.Prompt), clip(rh.Prompt))
 		case rh.MaxTokens != first.Header.MaxTokens || rh.Concurrency != first.Header.Concurrency:
@@ -156,6 +159,23 @@ func Merge(recs []Named) (*Recording, error) {
 	return merged, nil
 }
 
+// workloadOf is h's workload with its settings, comparable ("" for chat).
+func workloadOf(h Header) string {
+	if h.Workload == nil || h.Workload.Is(workload.Chat) && h.Workload.Tool == nil && h.Workload.InputTokens == nil {
+		return ""
+	}
+	b, _ := json.Marshal(h.Workload)
+	return string(b)
+}
+
+// label names h's workload, with its settings when that is what differs.
+func label(h Header) string {
+	if h.Workload == nil {
+		return workload.Chat
+	}
+	return workloadOf(h)
+}
+
 func clip(s string) string {
 	if r := []rune(s); len(r) > 40 {
 		return string(r[:40]) + "…"
@@ -166,13 +186,32 @@ func clip(s string) string {
 // StartSkew says how far apart a merged race's hosts sent their first
 // requests, with the bound their clocks put on it (metrics.CrossHostSkew):
 // "start skew 1.8 ms ± 0.9 ms across 3 probes", or "start skew unknown
-// (iad's clock is not synchronised)"; "" for a recording that is not merged.
+// across 3 probes (the clock of iad is not synchronised)"; "" for a
+// recording that is not merged.
 func (h Header) StartSkew() string {
-	if len(h.Probes) == 0 || h.StartAt == nil {
+	skew, bound, unsynced, ok := h.crossHostSkew()
+	switch {
+	case len(unsynced) > 0:
+		which := "the clock of " + unsynced[0] + " is"
+		if len(unsynced) > 1 {
+			which = "the clocks of " + strings.Join(unsynced, ", ") + " are"
+		}
+		return fmt.Sprintf("start skew unknown across %d probes (%s not synchronised)", len(h.Probes), which)
+	case !ok:
 		return ""
 	}
+	return fmt.Sprintf("start skew %s ± %s across %d probes", timesync.Millis(skew), timesync.Millis(bound), len(h.Probes))
+}
+
+// crossHostSkew is metrics.CrossHostSkew of a merged race's hosts: each
+// host's first request as an offset from the common instant, by its own
+// clock. unsynced names the hosts whose clocks are not synchronised (the
+// skew is then unknown); ok is false for a recording that is not merged.
+func (h Header) crossHostSkew() (skew, bound time.Duration, unsynced []string, ok bool) {
+	if len(h.Probes) == 0 || h.StartAt == nil {
+		return 0, 0, nil, false
+	}
 	var starts, errs []time.Duration
-	var unsynced []string
 	for _, p := range h.Probes {
 		if p.Clock == nil || !p.Clock.Synchronised {
 			unsynced = append(unsynced, p.Name)
@@ -182,13 +221,24 @@ func (h Header) StartSkew() string {
 		errs = append(errs, p.Clock.EstError)
 	}
 	if len(unsynced) > 0 {
-		return fmt.Sprintf("start skew unknown across %d probes (the clock of %s is not synchronised)", len(h.Probes), strings.Join(unsynced, ", "))
+		return 0, 0, unsynced, false
 	}
-	skew, bound, ok := metrics.CrossHostSkew(starts, errs)
-	if !ok {
-		return ""
+	skew, bound, ok = metrics.CrossHostSkew(starts, errs)
+	return skew, bound, nil, ok
+}
+
+// fleet is the bench document's "fleet" of a merged race; nil otherwise.
+func (h Header) fleet() *benchdoc.Fleet {
+	if len(h.Probes) == 0 {
+		return nil
 	}
-	return fmt.Sprintf("start skew %s ± %s across %d probes", timesync.Millis(skew), timesync.Millis(bound), len(h.Probes))
+	f := &benchdoc.Fleet{}
+	for _, p := range h.Probes {
+		f.Probes = append(f.Probes, benchdoc.FleetProbe{Name: p.Name, Release: p.Release, Clock: p.Clock})
+	}
+	skew, bound, _, ok := h.crossHostSkew()
+	f.SkewOf(skew, bound, ok)
+	return f
 }
 
 // ByProvider is a merged race's report input with each provider's lanes
@@ -234,7 +284,7 @@ func (r *Recording) PerProbe() (inputs []benchdoc.Input, names []string) {
 		in := all
 		in.Config = &config.Config{Prompt: all.Config.Prompt, MaxTokens: all.Config.MaxTokens, Simulated: all.Config.Simulated}
 		in.Races = make([][][]probes.Result, len(all.Races))
-		in.Clock = probe.Clock
+		in.Clock, in.Fleet = probe.Clock, nil
 		for i, p := range r.Header.Providers {
 			if p.Probe != probe.Name {
 				continue

@@ -76,10 +76,14 @@ func Read(r io.Reader) (*Recording, error) {
 	}
 	rd := reader{in: br}
 	rec, err := rd.read()
-	if err != nil {
-		return rec, &Error{Line: rd.line, Err: err}
+	if err == nil {
+		return rec, nil
 	}
-	return rec, nil
+	broken := &Error{Line: rd.line, Err: err}
+	if rec != nil {
+		rec.broke(broken)
+	}
+	return rec, broken
 }
 
 type reader struct {
@@ -120,18 +124,16 @@ func (rd *reader) read() (*Recording, error) {
 	for {
 		b, err := rd.next()
 		if err == io.EOF {
-			rec.Interrupted = true
-			return rec, fmt.Errorf("the recording ends without its end line (cut short): it holds %s", rec.holds())
+			return rec, errors.New("the recording ends without its end line (cut short)")
 		}
 		if err != nil {
-			return rec, rec.broken(err)
+			return rec, err
 		}
 		done, err := rec.apply(b)
 		if err != nil {
-			return rec, rec.broken(err)
+			return rec, err
 		}
 		if done {
-			rec.Complete = true
 			return rec, nil
 		}
 	}
@@ -154,18 +156,70 @@ func parseHeader(line []byte) (*Recording, error) {
 	return &Recording{Header: h}, nil
 }
 
-// broken marks rec as cut short by err.
-func (rec *Recording) broken(err error) error {
-	rec.Interrupted = true
-	return fmt.Errorf("%w: the recording is broken here; it holds %s before it", err, rec.holds())
+// broke marks rec as broken where e says: a race the break fell in (one
+// that lacks streams) leaves Races for Cut, and e says what rec holds.
+func (rec *Recording) broke(e *Error) {
+	rec.Broken = e
+	if n := len(rec.Races); n > 0 && !rec.whole(rec.Races[n-1]) {
+		cut := rec.Races[n-1]
+		rec.Races = rec.Races[:n-1]
+		rec.Cut = &cut
+		rec.markLost(rec.Cut, e.Line)
+	}
+	holds := "it holds " + races(len(rec.Races))
+	if rec.Cut != nil {
+		holds += ", and race " + strconv.Itoa(len(rec.Races)+1) + " is incomplete (left out)"
+	}
+	e.Err = fmt.Errorf("%w: the recording is broken here: %s", e.Err, holds)
 }
 
-func (rec *Recording) holds() string {
-	n := len(rec.Races)
-	if n == 1 {
-		return "1 race"
+// whole is whether race holds every stream the header promises: each
+// provider's concurrency streams, or the one stream of a provider that
+// never raced (its local server could not start).
+func (rec *Recording) whole(race Race) bool {
+	for _, streams := range race.Results {
+		unreleased := len(streams) == 1 && streams[0].Release.IsZero()
+		if len(streams) != rec.Header.Concurrency && !unreleased {
+			return false
+		}
 	}
-	return strconv.Itoa(n) + " races"
+	return true
+}
+
+// markLost adds to race, cut by the break at line, each stream it lacks, as
+// a failure of kind probes.KindTruncated at the release: the dashboard
+// replay shows it lost, never waiting or queued.
+func (rec *Recording) markLost(race *Race, line int) {
+	for p, streams := range race.Results {
+		for s := len(streams); s < rec.Header.Concurrency; s++ {
+			prov := rec.Header.Providers[p]
+			race.Results[p] = append(race.Results[p], probes.Result{Provider: prov.Name, Model: prov.Model, Stream: s, Release: race.Release,
+				Err: &probes.Failure{Kind: probes.KindTruncated, Message: "not in the recording: it is broken at line " + strconv.Itoa(line)}})
+		}
+	}
+}
+
+// races is "1 whole race", "2 whole races".
+func races(n int) string {
+	if n == 1 {
+		return "1 whole race"
+	}
+	return strconv.Itoa(n) + " whole races"
+}
+
+// Truncation says, for a report or the dashboard, what a broken recording
+// lost: "race 3 of 3 is incomplete: the recording is broken at line 412",
+// or "the recording is broken at line 12, after 2 whole races"; "" for a
+// whole file.
+func (rec *Recording) Truncation() string {
+	switch {
+	case rec.Broken == nil:
+		return ""
+	case rec.Cut != nil:
+		n := strconv.Itoa(len(rec.Races) + 1)
+		return "race " + n + " of " + n + " is incomplete: the recording is broken at line " + strconv.Itoa(rec.Broken.Line)
+	}
+	return "the recording is broken at line " + strconv.Itoa(rec.Broken.Line) + ", after " + races(len(rec.Races))
 }
 
 // apply adds one line to rec; done is true for the end line.

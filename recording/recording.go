@@ -23,6 +23,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/timesync"
+	"tpsrace/workload"
 )
 
 // Schema is the format this package writes. Readers accept any recording of
@@ -52,6 +53,9 @@ type Header struct {
 	Concurrency int             `json:"concurrency"`
 	Simulated   bool            `json:"simulated"`
 	Providers   []Provider      `json:"providers"`
+	// Workload is what was raced, with its settings (the tool a tool-call
+	// race offered); absent for chat and in recordings from before it.
+	Workload *workload.Workload `json:"workload,omitempty"`
 	// Probe is where the race ran (--probe-name, by default the host
 	// name); "" in recordings from before it, and in a merged race, whose
 	// probes are in Probes.
@@ -99,15 +103,28 @@ func NewHeader(cfg *config.Config, concurrency int, startedAt time.Time) Header 
 	for _, p := range cfg.Providers {
 		h.Providers = append(h.Providers, Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.RedactedURL(), Price: p.Price})
 	}
+	if !cfg.Workload.Is(workload.Chat) {
+		w := cfg.Workload
+		h.Workload = &w
+	}
 	return h
 }
 
-// Recording is what a file holds.
+// Recording is what a file holds. A whole file ends with its end line; a
+// broken one (truncated, corrupted) is read up to the break, and only its
+// whole races count.
 type Recording struct {
-	Header      Header
-	Races       []Race
-	Interrupted bool // the recorded session was stopped by the user (or the file was cut short)
-	Complete    bool // the end line was read: nothing is missing
+	Header Header
+	Races  []Race // the whole races, in order
+	// Interrupted: the end line says the user stopped the session; the
+	// races hold what was measured, and the file is whole.
+	Interrupted bool
+	// Broken is where the file broke; nil for a whole file.
+	Broken *Error
+	// Cut is the race the break fell in, nil when it fell between races:
+	// the streams read before the break, and each stream it lost as a
+	// failure of kind probes.KindTruncated. No figure counts it.
+	Cut *Race
 }
 
 // Race is one recorded race: results[provider][stream], in the header's
@@ -122,7 +139,7 @@ type Race struct {
 // of it gives exactly the live race's report.
 func (r *Recording) Report() benchdoc.Input {
 	in := benchdoc.Input{Config: r.config(), Concurrency: r.Header.Concurrency, Races: r.results(),
-		Interrupted: r.Interrupted, StartedAt: r.Header.StartedAt, Clock: r.Header.Clock}
+		Interrupted: r.Interrupted, Truncated: r.Truncation(), StartedAt: r.Header.StartedAt, Clock: r.Header.Clock, Fleet: r.Header.fleet()}
 	if r.Header.StartAt != nil {
 		in.StartAt = *r.Header.StartAt
 	}
@@ -134,6 +151,9 @@ func (r *Recording) Report() benchdoc.Input {
 func (r *Recording) config() *config.Config {
 	h := r.Header
 	cfg := &config.Config{Prompt: h.Prompt, MaxTokens: h.MaxTokens, Simulated: h.Simulated}
+	if h.Workload != nil {
+		cfg.Workload = *h.Workload
+	}
 	for _, p := range h.Providers {
 		cfg.Providers = append(cfg.Providers, config.Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.BaseURL, Price: p.Price})
 	}

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -100,8 +101,8 @@ func TestReplayEqualsLive(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !rec.Complete || rec.Interrupted || len(rec.Races) != 2 {
-				t.Fatalf("complete %v interrupted %v races %d, want a complete recording of 2 races", rec.Complete, rec.Interrupted, len(rec.Races))
+			if rec.Broken != nil || rec.Interrupted || len(rec.Races) != 2 {
+				t.Fatalf("broken %v interrupted %v races %d, want a whole recording of 2 races", rec.Broken, rec.Interrupted, len(rec.Races))
 			}
 			want, got := benchJSON(t, live), benchJSON(t, rec.Report())
 			if !bytes.Equal(got, want) {
@@ -167,7 +168,9 @@ func recorded(t *testing.T) ([]byte, *config.Config) {
 	return b.Bytes(), cfg
 }
 
-// A file cut short, or corrupted, gives what it holds and says where it broke.
+// A file cut short, or corrupted, gives the whole races before the break,
+// says where it broke, and is never taken for interrupted: only an end line
+// says that.
 func TestBrokenRecordings(t *testing.T) {
 	data, _ := recorded(t)
 	lines := strings.SplitAfter(string(data), "\n") // header, race, 4 streams, race, 4 streams, end, ""
@@ -175,31 +178,37 @@ func TestBrokenRecordings(t *testing.T) {
 		t.Fatalf("%d lines, want 12 and a final newline", len(lines)-1)
 	}
 	for _, tc := range []struct {
-		name  string
-		data  string
-		races int
-		want  string // in the error
+		name       string
+		data       string
+		races      int
+		cut        bool   // the break fell inside a race
+		want       string // in the error
+		truncation string
 	}{
-		{"whole", string(data), 2, ""},
-		{"no end line", strings.Join(lines[:11], ""), 2, "line 12: the recording ends without its end line (cut short): it holds 2 races"},
-		{"cut mid-line", strings.Join(lines[:8], "") + lines[8][:40], 2, "line 9: unexpected end of JSON input: the recording is broken here; it holds 2 races before it"},
-		{"garbage line", strings.Join(lines[:3], "") + "{\"type\":\"stream\",]\n" + strings.Join(lines[4:], ""), 1, "line 4: invalid character"},
-		{"stream of an unknown provider", strings.Join(lines[:2], "") + strings.Replace(lines[2], `"provider":0`, `"provider":7`, 1), 1, "line 3: a stream of provider 7, but the header lists 2 providers"},
+		{"whole", string(data), 2, false, "", ""},
+		{"no end line", strings.Join(lines[:11], ""), 2, false, "line 12: the recording ends without its end line (cut short): the recording is broken here: it holds 2 whole races",
+			"the recording is broken at line 12, after 2 whole races"},
+		{"cut mid-line", strings.Join(lines[:8], "") + lines[8][:40], 1, true, "line 9: unexpected end of JSON input: the recording is broken here: it holds 1 whole race, and race 2 is incomplete (left out)",
+			"race 2 of 2 is incomplete: the recording is broken at line 9"},
+		{"garbage line", strings.Join(lines[:3], "") + "{\"type\":\"stream\",]\n" + strings.Join(lines[4:], ""), 0, true, "line 4: invalid character",
+			"race 1 of 1 is incomplete: the recording is broken at line 4"},
+		{"stream of an unknown provider", strings.Join(lines[:2], "") + strings.Replace(lines[2], `"provider":0`, `"provider":7`, 1), 0, true, "line 3: a stream of provider 7, but the header lists 2 providers",
+			"race 1 of 1 is incomplete: the recording is broken at line 3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rec, err := recording.Read(strings.NewReader(tc.data))
 			if tc.want == "" {
-				if err != nil || !rec.Complete || !rec.Interrupted {
-					t.Fatalf("err %v, complete %v, interrupted %v; want a complete recording marked interrupted", err, rec.Complete, rec.Interrupted)
+				if err != nil || rec.Broken != nil || !rec.Interrupted {
+					t.Fatalf("err %v, broken %v, interrupted %v; want a whole recording marked interrupted", err, rec.Broken, rec.Interrupted)
 				}
-			} else if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("error %v, want one containing %q", err, tc.want)
+			} else if err == nil || !strings.Contains(err.Error(), tc.want) || rec.Broken != err {
+				t.Fatalf("error %v, want one containing %q, also in Broken", err, tc.want)
 			}
-			if rec == nil || len(rec.Races) != tc.races {
-				t.Fatalf("got %v, want %d races", rec, tc.races)
+			if rec == nil || len(rec.Races) != tc.races || (rec.Cut != nil) != tc.cut || rec.Truncation() != tc.truncation {
+				t.Fatalf("%d races, cut %v, truncation %q: want %d, %v, %q", len(rec.Races), rec.Cut != nil, rec.Truncation(), tc.races, tc.cut, tc.truncation)
 			}
-			if !rec.Interrupted {
-				t.Error("a broken recording must be marked interrupted")
+			if tc.want != "" && rec.Interrupted {
+				t.Error("a broken recording is not an interrupted one")
 			}
 		})
 	}
@@ -265,5 +274,76 @@ func TestUnreleasedProviderReplays(t *testing.T) {
 	}
 	if want, got := benchJSON(t, live), benchJSON(t, rec.Report()); !bytes.Equal(got, want) {
 		t.Fatalf("replayed bench JSON differs:\nlive:\n%s\nreplayed:\n%s", want, got)
+	}
+}
+
+// A recording made through the simulator and cut at any byte, as `head -c`
+// cuts it, counts its whole races and nothing else: the report of the cut
+// file is the report of the races before the break, marked truncated (never
+// interrupted), and names the race the break fell in and the line.
+func TestTruncatedAtAnyByte(t *testing.T) {
+	data, cfg := recorded(t)
+	whole, err := recording.Read(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ends[k] is the offset just past race k's last stream line, and
+	// starts[k] that of its race line's end: JSON decides a line without
+	// its newline, so one cut there is whole.
+	var starts, ends []int
+	off := 0
+	for line := range strings.SplitAfterSeq(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(line, `{"type":"race"`):
+			starts = append(starts, off+len(line)-1)
+		case strings.HasPrefix(line, `{"type":"stream"`):
+			ends = append(ends[:len(starts)-1], off+len(line)-1)
+		}
+		off += len(line)
+	}
+	header := strings.IndexByte(string(data), '\n')
+	for cut := header + 1; cut < len(data)-len(`{"type":"end","interrupted":true}`+"\n"); cut += 7 {
+		rec, err := recording.Read(bytes.NewReader(data[:cut]))
+		var re *recording.Error
+		if !errors.As(err, &re) || rec == nil || rec.Broken != re || rec.Interrupted {
+			t.Fatalf("cut at %d: %v, %v: want a broken recording, not interrupted", cut, rec, err)
+		}
+		wholeRaces := 0
+		for _, end := range ends {
+			if end <= cut {
+				wholeRaces++
+			}
+		}
+		cutRace := wholeRaces < len(starts) && starts[wholeRaces] <= cut
+		line := strings.Count(string(data[:cut]), "\n") + 1
+		if data[cut] == '\n' {
+			line++ // the line before the cut is whole JSON
+		}
+		if len(rec.Races) != wholeRaces || (rec.Cut != nil) != cutRace {
+			t.Fatalf("cut at %d: %d races, cut %v; want %d whole, cut %v", cut, len(rec.Races), rec.Cut != nil, wholeRaces, cutRace)
+		}
+		want := "the recording is broken at line " + strconv.Itoa(line) + ", after "
+		if cutRace {
+			n := strconv.Itoa(wholeRaces + 1)
+			want = "race " + n + " of " + n + " is incomplete: the recording is broken at line " + strconv.Itoa(line)
+		}
+		if !strings.HasPrefix(rec.Truncation(), want) {
+			t.Fatalf("cut at %d: %q, want %q", cut, rec.Truncation(), want)
+		}
+		if cutRace {
+			for p, streams := range rec.Cut.Results {
+				if len(streams) != 2 {
+					t.Fatalf("cut at %d: provider %d of the cut race has %d streams, want its 2, lost ones marked", cut, p, len(streams))
+				}
+			}
+		}
+		in := rec.Report()
+		wantIn := benchdoc.Input{Config: cfg, Concurrency: 2, Truncated: rec.Truncation(), StartedAt: in.StartedAt}
+		for k := range wholeRaces {
+			wantIn.Races = append(wantIn.Races, whole.Races[k].Results)
+		}
+		if got, want := benchJSON(t, in), benchJSON(t, wantIn); !bytes.Equal(got, want) || !bytes.Contains(got, []byte(`"truncated":"`)) {
+			t.Fatalf("cut at %d: the report is not the whole races':\n%s\nwant\n%s", cut, got, want)
+		}
 	}
 }

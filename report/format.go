@@ -14,9 +14,11 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"tpsrace/benchdoc"
 	"tpsrace/format"
 	"tpsrace/metrics"
 	"tpsrace/safetext"
+	"tpsrace/workload"
 )
 
 // Formats that Write accepts.
@@ -94,7 +96,7 @@ func (b *Bench) columns() []column {
 	if b.Concurrency > 1 {
 		cols = append(cols, column{"aggregate tok/s", true, func(_ int, p Provider) string { return speed(p.Summary.AggregateTPS) }})
 	}
-	return append(cols,
+	cols = append(cols,
 		column{"E2E p50", true, func(_ int, p Provider) string { return duration(p.Summary.E2Ems.P50) }},
 		column{b.tokensHeader(), true, func(_ int, p Provider) string { return tokensCell(p) }},
 		column{"cost/req", true, func(_ int, p Provider) string { return cost(p.Summary.CostUSD) }},
@@ -106,6 +108,35 @@ func (b *Bench) columns() []column {
 			return "⚑ " + strings.Join(p.Summary.Flags, ", ")
 		}},
 	)
+	return append(cols, b.workloadColumns()...)
+}
+
+// workloadColumns are the figures of the race's workload (none for chat):
+// a tool call's first delta, complete call and validity; a long-context
+// sweep's prefill estimate.
+func (b *Bench) workloadColumns() []column {
+	switch b.Workload {
+	case workload.ToolCall:
+		tool := func(p Provider) benchdoc.ToolSummary {
+			if p.Summary.ToolCall == nil {
+				return benchdoc.ToolSummary{}
+			}
+			return *p.Summary.ToolCall
+		}
+		return []column{
+			{"first call p50", true, func(_ int, p Provider) string { return duration(tool(p).FirstMS.P50) }},
+			{"complete call p50", true, func(_ int, p Provider) string { return duration(tool(p).CompleteMS.P50) }},
+			{"valid", true, func(_ int, p Provider) string { return fmt.Sprintf("%d/%d", tool(p).Valid, tool(p).Streams) }},
+		}
+	case workload.LongContext:
+		return []column{{"prefill tok/s", true, func(_ int, p Provider) string {
+			if p.Summary.PrefillTPS == nil || *p.Summary.PrefillTPS == nil {
+				return format.Undefined
+			}
+			return "≈ " + format.TPS(**p.Summary.PrefillTPS)
+		}}}
+	}
+	return nil
 }
 
 // flagNotes say each raised flag with its evidence: the providers' (over
@@ -147,6 +178,9 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 	}
 	if b.Interrupted {
 		notes = append(notes, "INTERRUPTED: the figures cover what was measured before the stop.")
+	}
+	if b.Truncated != "" {
+		notes = append(notes, "TRUNCATED: "+b.Truncated+"; the figures cover the "+strconv.Itoa(b.Runs)+" whole race(s) before the break.")
 	}
 	notes = append(notes, b.failures()...)
 	if b.FinishAt != nil {
@@ -237,6 +271,9 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 func (b *Bench) heading(markdown bool) string {
 	parts := []string{quotedPrompt(b.Prompt), b.StartedAt.Format("2006-01-02 15:04 MST"),
 		fmt.Sprintf("C=%d", b.Concurrency), plural(b.Runs, "run"), fmt.Sprintf("max_tokens %s", format.Count(b.MaxTokens))}
+	if b.Workload != "" {
+		parts = append(parts, "workload "+b.Workload)
+	}
 	if markdown {
 		parts[0] = safetext.Markdown(parts[0])
 		return "**Prompt** " + strings.Join(parts, " · ")

@@ -45,6 +45,22 @@
 //	contention=0        per-stream slowdown: each gap × (1 + contention·(n−1)), n = streams
 //	                    of this exact model name running at that moment
 //	fault=...           see Faults; after=N tokens first; retry_after=SECONDS (status faults)
+//	prefill=0           prompt tokens per second: ttft grows by prompt_tokens ÷ prefill
+//	                    (0: the prompt costs nothing), for long-context races
+//	tool=split          the shape of the answer when the request offers a function
+//	                    (tools, tool_choice not "none"): split (OpenAI: the opening with
+//	                    id, name and arguments "", then the arguments in fragments of about
+//	                    a token, chunk fragments an event), whole (Ollama: the whole call in
+//	                    one chunk), noindex (Gemini: whole, without an index), index1
+//	                    (Anthropic's layer: split, the index counting from 1), emptyargs
+//	                    (the opening without arguments, then an arguments "" delta, then
+//	                    the fragments), parallel (two calls one after the other, indexes
+//	                    0 and 1), text (ignore the tools: a text answer). Reasoning, when
+//	                    asked, streams first. The arguments are an instance of the first
+//	                    function's schema, every string "Paris" (the second call's
+//	                    "Tokyo"); each event is on the clock as text is, n being its
+//	                    o200k tokens (the opening: the name's), and finish_reason is
+//	                    "tool_calls". max_tokens does not cut a call.
 //
 // # Exact timing rule
 //

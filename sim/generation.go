@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"math"
 	"net/http"
 	"strings"
 	"time"
@@ -20,6 +21,7 @@ type generation struct {
 	created      int64
 	promptTokens int
 	includeUsage bool
+	calls        []toolEvent // the answer is these tool calls (after any reasoning); nil: text
 
 	start           time.Time // receipt: every offset counts from here
 	next            int       // scheduled tokens sent so far (index of the next)
@@ -40,6 +42,9 @@ func (h *handler) begin(ctx context.Context, req chatRequest, s Schedule, prompt
 	if n := h.join(req.Model); s.Contention > 0 {
 		seed += uint64(n - 1) // simultaneous streams of a contended model differ
 	}
+	if s.Prefill > 0 { // the prompt's prefill comes before the first token
+		s.TTFT += time.Duration(math.Round(float64(promptTokens) / s.Prefill * float64(time.Second)))
+	}
 	return &generation{
 		h: h, s: s, p: s.plan(req.maxTokens()), clk: s.newClock(seed),
 		model:        req.Model,
@@ -47,6 +52,7 @@ func (h *handler) begin(ctx context.Context, req chatRequest, s Schedule, prompt
 		created:      time.Now().Unix(),
 		promptTokens: promptTokens,
 		includeUsage: req.StreamOptions.IncludeUsage,
+		calls:        req.calls(s),
 		start:        time.Now(),
 	}
 }
@@ -135,6 +141,10 @@ func (g *generation) stream(ctx context.Context, w http.ResponseWriter) {
 	out.flush()
 	if g.s.Fault == FaultNobody {
 		<-ctx.Done()
+		return
+	}
+	if g.calls != nil {
+		g.streamCalls(ctx, out)
 		return
 	}
 

@@ -70,6 +70,8 @@ type Schedule struct {
 	Served         string        // served; "" = the requested model name
 	Fingerprint    string        // fingerprint
 	Route          string        // route; "" = no "provider" field
+	Tool           string        // tool: the shape of a tool call, when the request offers a function; "" = split
+	Prefill        float64       // prefill: prompt tokens per second added to ttft; 0 = none
 	Pause          time.Duration // pause=DUR@K: the gap before text event K is DUR
 	PauseAt        int           // K of pause; 0 = no pause
 }
@@ -133,6 +135,8 @@ var keys = map[string]func(s *Schedule, v string) error{
 	"served":         func(s *Schedule, v string) error { return parseName(v, &s.Served) },
 	"fingerprint":    func(s *Schedule, v string) error { return parseName(v, &s.Fingerprint) },
 	"route":          func(s *Schedule, v string) error { return parseName(v, &s.Route) },
+	"tool":           func(s *Schedule, v string) error { return parseEnum(v, &s.Tool, toolShapes...) },
+	"prefill":        func(s *Schedule, v string) error { return parseFloat(v, 0, math.Inf(1), false, &s.Prefill) },
 	"pause":          func(s *Schedule, v string) error { return parsePause(v, s) },
 }
 

@@ -278,7 +278,10 @@ func TestTimings(t *testing.T) {
 	if want := float64(tm.PredictedN-1) / tm.PredictedMS * 1000; math.Abs(tm.PredictedPerSecond-want) > 1e-9*want {
 		t.Errorf("predicted_per_second %g, want (n−1)/predicted_ms×1000 = %g", tm.PredictedPerSecond, want)
 	}
-	if tm.PromptMS < 50 || tm.PredictedMS < 9*5-5 { // what was really sent: no earlier than scheduled
+	// What was really sent is no earlier than scheduled: the first token at 50 ms, the last 9 gaps of 5 ms
+	// later. The gaps alone may be shorter: a first token sent late on a busy machine is followed by the rest
+	// on their absolute schedule.
+	if tm.PromptMS < 50 || tm.PromptMS+tm.PredictedMS < 50+9*5-1 {
 		t.Errorf("prompt_ms %g predicted_ms %g", tm.PromptMS, tm.PredictedMS)
 	}
 	if want := float64(tm.PromptN) / tm.PromptMS * 1000; math.Abs(tm.PromptPerSecond-want) > 1e-9*want {

@@ -27,7 +27,11 @@ var bigGlyphs = map[rune][5]string{
 
 // bigText is s in bigGlyphs, one space between glyphs, each cell scale ×
 // scale; runes without a glyph are left out.
-func bigText(s string, scale int) []string {
+func bigText(s string, scale int) []string { return bigTextScaled(s, scale, scale) }
+
+// bigTextScaled is bigText with each cell wide × high: a terminal cell is
+// about twice as tall as wide, so wide = 2 × high draws square cells.
+func bigTextScaled(s string, wide, high int) []string {
 	rows := make([]string, 5)
 	for _, r := range s {
 		g, ok := bigGlyphs[r]
@@ -41,16 +45,16 @@ func bigText(s string, scale int) []string {
 			rows[k] += g[k]
 		}
 	}
-	if scale <= 1 {
+	if wide <= 1 && high <= 1 {
 		return rows
 	}
 	var scaled []string
 	for _, row := range rows {
 		var sb strings.Builder
 		for _, r := range row {
-			sb.WriteString(strings.Repeat(string(r), scale))
+			sb.WriteString(strings.Repeat(string(r), max(wide, 1)))
 		}
-		for range scale {
+		for range max(high, 1) {
 			scaled = append(scaled, sb.String())
 		}
 	}

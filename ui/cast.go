@@ -36,6 +36,7 @@ func WriteCast(out io.Writer, opts Options, width, height int, speed float64) er
 	clock := &stepClock{}
 	opts.Source = func(probes.Race) Source { return heldSource{} } // the cast sends the race's messages itself
 	m := newModel(context.Background(), opts)
+	m.c.cast = true
 	m.replay.clock.change(func(c *ReplayClock) { c.speed, c.paused = speed, false }) // the header shows the cast's speed
 	m = apply(m, tea.WindowSizeMsg{Width: width, Height: height})
 	m = apply(m, raceAgainMsg{})

@@ -97,6 +97,11 @@ func TestCast(t *testing.T) {
 		if tc.present {
 			wants = []string{"REPLAY", "1st", "sim-wafer is", "faster than sim-lpu", "sim-flaky failed"} // the podium
 		}
+		for _, key := range []string{"space pause", "←/→ scrub", "q quit", "? help"} {
+			if strings.Contains(out.String(), key) {
+				t.Errorf("%v× (present %v): the cast shows the key %q nobody can press", speed, tc.present, key)
+			}
+		}
 		for _, want := range wants {
 			if !strings.Contains(lastFrame.data, want) {
 				t.Errorf("%v× (present %v): the last frame lacks %q:\n%s", speed, tc.present, want, lastFrame.data)

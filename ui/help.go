@@ -9,6 +9,7 @@ import (
 
 	"tpsrace/format"
 	"tpsrace/metrics"
+	"tpsrace/ui/internal/draw"
 )
 
 // figureHelp explains, one line each, the figures on screen; the README's
@@ -75,10 +76,14 @@ func (m *Model) helpPage() []string {
 
 // footerLine is the keys line, after the message if there is one. `?` and
 // `q` stay visible whenever the window is 40 wide or more: the other keys
-// drop from the end first, then the message is cut.
+// drop from the end first, then the message's last words.
 func (m *Model) footerLine() string {
 	k := footerKey{width: m.c.width, state: m.state, zoomed: m.zoomed(), message: m.footer.message, failed: m.footer.failed}
 	if m.footer.key == k && m.footer.line != "" {
+		return m.footer.line
+	}
+	if m.c.cast { // nobody can press a key in a recording: the message alone
+		m.footer.key, m.footer.line = k, m.c.styles.Message.Render(draw.Words(m.footer.message, m.c.width))
 		return m.footer.line
 	}
 	const gap = "  " // between the message and the keys, kept when the message is cut
@@ -90,9 +95,10 @@ func (m *Model) footerLine() string {
 	if m.footer.failed {
 		style = m.c.styles.Error
 	}
-	msg := style.Render(m.footer.message)
-	keys := m.fitKeys(m.helpKeys().ShortHelp(), m.c.width-ansi.StringWidth(msg)-len(gap))
-	line := ansi.Truncate(msg, max(m.c.width-ansi.StringWidth(keys)-len(gap), 0), "…") + m.c.styles.Label.Render(gap) + keys
+	keys := m.fitKeys(m.helpKeys().ShortHelp(), m.c.width-draw.Width(m.footer.message)-len(gap))
+	// A message too long gives way a word at a time: no figure is cut inside.
+	msg := style.Render(draw.Words(m.footer.message, max(m.c.width-ansi.StringWidth(keys)-len(gap), 0)))
+	line := msg + m.c.styles.Label.Render(gap) + keys
 	m.footer.key, m.footer.line = k, line
 	return line
 }
@@ -148,10 +154,7 @@ func (m *Model) skippedLine() string {
 	}
 	parts := make([]string, len(skipped))
 	for i, n := range skipped {
-		parts[i] = n.Provider
-		if m.present == nil { // a reason can name a base URL
-			parts[i] += " — " + n.Reason
-		}
+		parts[i] = n.Provider + " — " + n.Reason
 	}
 	line := m.c.styles.Paused.Render("skipped: ") + m.c.styles.Label.Render(strings.Join(parts, "; "))
 	return ansi.Truncate(line, m.c.width, "…")

@@ -109,8 +109,10 @@ func (m *Model) stop() {
 
 // shutdown cancels Prepare and the race and waits for them and every
 // stream of every race to end, then drops idle connections: nothing of the
-// dashboard runs after it.
-func (m *Model) shutdown() {
+// dashboard runs after it. The race stopped in flight (q, ctrl+c, a
+// signal) is kept as bench keeps it, its streams so far marked
+// interrupted, and Options.RecordPath is written a last time, with it.
+func (m *Model) shutdown() error {
 	if m.prep != nil {
 		m.prep.stop()
 	}
@@ -121,6 +123,15 @@ func (m *Model) shutdown() {
 		r.wait()
 	}
 	m.c.clients.Close()
+	inFlight := false
+	if r := m.races.current; r != nil && r.id == m.s.id && m.s.phase == phaseStopped && r.results != nil {
+		m.s.finish(r.results)
+		inFlight = true
+	}
+	if write := m.recordWrite(inFlight); write != nil {
+		return write()
+	}
+	return nil
 }
 
 // ticking is whether frames are due: a race runs, or Prepare's progress comes.

@@ -94,6 +94,10 @@ type common struct {
 	width   int
 	height  int
 	layout  Layout
+	cast    bool // drawn for a recording (WriteCast): no key can be pressed, so none is shown
+
+	recorder    recorder // the writes of opts.RecordPath
+	interrupted bool     // quit by ctrl+c: Run says ErrInterrupted, as for a signal
 }
 
 // saveDir is where `s` writes.
@@ -180,7 +184,7 @@ func newModel(ctx context.Context, opts Options) Model {
 	c.help.Styles = c.styles.Help
 	m := Model{c: c, s: newSession(c.config, opts.Concurrency, opts.Prepare != nil), editor: newPromptEditor(c),
 		stats: llamastats.New(c.styles.Stats)}
-	m.s.finishAt = opts.FinishAt
+	m.s.finishAt, m.s.unsaved = opts.FinishAt, opts.Replay != nil && opts.Replay.Cut
 	if opts.Replay != nil {
 		m.replay = newReplayer(c, opts.Replay)
 		if c.source == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/format"
+	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/live"
 )
@@ -68,12 +69,23 @@ func (p *presenter) draw(s *session, figs []live.Figures, width, height int) {
 // View is the stage, one string a line.
 func (p *presenter) View() []string { return p.stage }
 
-// countdownLines is the countdown's number, doubled in size, and who races.
+// countdownLines is the countdown's number, as big as two thirds of the
+// stage allow in square cells, and who races, centred on the stage.
 func (p *presenter) countdownLines(race *session, width, height int) []string {
 	s := p.c.styles
+	const below = 4 // the lines under the number
+	number := itoa(p.count)
+	high := (height * 2 / 3) / 5
+	for high > 1 && (5*high+below > height || draw.Width(bigTextScaled(number, 2*high, high)[0]) > width) {
+		high--
+	}
 	var lines []string
-	for _, row := range bigText(itoa(p.count), 2) {
-		lines = append(lines, s.Title.Render(center(row, width)))
+	if high < 1 || 5*high+below > height {
+		lines = append(lines, s.Title.Render(center(number, width)))
+	} else {
+		for _, row := range bigTextScaled(number, 2*high, high) {
+			lines = append(lines, s.Title.Render(center(row, width)))
+		}
 	}
 	names := make([]string, len(race.live))
 	for i, pr := range race.live {
@@ -81,7 +93,8 @@ func (p *presenter) countdownLines(race *session, width, height int) []string {
 	}
 	lines = append(lines, "", center(s.Status.Render("ready… every provider gets the prompt at the same instant"), width), "",
 		center(strings.Join(names, s.Label.Render("  ·  ")), width))
-	return padLines(lines, height)
+	top := max(height-len(lines), 0) / 2
+	return padLines(append(make([]string, top), lines...), height)
 }
 
 // cards are one box per provider: name and status, tok/s in big digits,
@@ -152,7 +165,14 @@ func (p *presenter) card(name string, i int, f live.Figures, place, finish, widt
 	// Right under the digits, a full-height bar would read as part of
 	// them: there the bar is the lower half of its row.
 	underDigits := progressBar("▄", "▁")
-	figures := s.Label.Render("TTFT ") + s.Status.Render(ttft) + s.Label.Render("  ·  ") + s.Status.Render(itoa(f.Tokens)) + s.Label.Render(" tokens")
+	// The figures under the digits give way whole in a narrow card: the
+	// token count first, then TTFT.
+	figures := func(lead ...draw.Segment) string {
+		sep := s.Label.Render("  ·  ")
+		segs := append(lead, draw.Segment{Text: s.Label.Render("TTFT ") + s.Status.Render(ttft), Rank: 1},
+			draw.Segment{Text: s.Status.Render(itoa(f.Tokens)) + s.Label.Render(" tokens"), Rank: 2})
+		return center(draw.Join(segs, sep, iw), iw)
+	}
 	// The biggest digits that fit, then the rest as room allows.
 	ih := max(height-2, 0)
 	scale := 2
@@ -162,13 +182,13 @@ func (p *presenter) card(name string, i int, f live.Figures, place, finish, widt
 	var body []string
 	switch {
 	case scale == 0:
-		body = []string{title, center(accent.Render(speed)+s.Label.Render(" tok/s"), iw), progress, center(figures, iw)}
+		body = []string{title, center(accent.Render(speed)+s.Label.Render(" tok/s"), iw), progress, figures()}
 	case 5*scale+6 <= ih:
 		body = append([]string{title, ""}, centered(bigText(speed, scale), accent, iw)...)
-		body = append(body, center(s.Label.Render("tok/s"), iw), "", progress, center(figures, iw))
+		body = append(body, center(s.Label.Render("tok/s"), iw), "", progress, figures())
 	default:
 		body = append([]string{title}, centered(bigText(speed, scale), accent, iw)...)
-		body = append(body, underDigits, center(s.Label.Render("tok/s  ·  ")+figures, iw))
+		body = append(body, underDigits, figures(draw.Segment{Text: s.Label.Render("tok/s")}))
 	}
 	body = append(make([]string, max(ih-len(body), 0)/2), body...) // vertically centred
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(s.Palette.ProviderColor(i)).
@@ -255,7 +275,7 @@ func (p *presenter) podium(race *session, figs []live.Figures, width, height int
 	for i, pr := range race.live {
 		names[i] = pr.Name
 	}
-	lines = append(lines, "", center(s.Verdict.Render("▶ "+leaderboard.Verdict(names, figs)), width))
+	lines = append(lines, "", center(s.Verdict.Render(draw.Words("▶ "+leaderboard.Verdict(names, figs), width)), width))
 	if len(lines) > height { // short windows keep the verdict
 		lines = lines[len(lines)-height:]
 	}

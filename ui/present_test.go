@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tpsrace/config"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -137,5 +138,44 @@ func TestBigGlyphsAreReadable(t *testing.T) {
 	rows := bigText("25.0", 1)
 	if dot := string([]rune(rows[4])[10:12]); dot != "██" {
 		t.Errorf("the decimal point of 25.0 is %q on the last row:\n%s", dot, strings.Join(rows, "\n"))
+	}
+}
+
+// The countdown grows with the stage, in square cells, and sits in its
+// middle; the room is never shown who was skipped (stderr said it before
+// the dashboard started).
+func TestPresentCountdownScalesAndCentres(t *testing.T) {
+	cfg, _, _ := recordedRace()
+	cfg.Skipped = []config.Notice{{Provider: "groq-2", Reason: "GROQ_API_KEY is not set"}}
+	for _, size := range [][2]int{{80, 24}, {160, 48}, {240, 60}} {
+		w, h := size[0], size[1]
+		m := update(New(Options{Config: cfg, Present: true}), tea.WindowSizeMsg{Width: w, Height: h})
+		m = update(m, raceAgainMsg{})
+		lines := strings.Split(m.View(), "\n")
+		var ink []int // the rows of the big number
+		left, right := w, 0
+		for r, l := range lines {
+			if i := strings.Index(l, "█"); i >= 0 && !strings.Contains(l, "ready") {
+				ink = append(ink, r)
+				cells := []rune(l)
+				for c, ch := range cells {
+					if ch == '█' {
+						left, right = min(left, c), max(right, c+1)
+					}
+				}
+			}
+		}
+		if len(ink) < h/3 {
+			t.Errorf("%dx%d: the countdown is %d rows high, want at least a third of the screen:\n%s", w, h, len(ink), m.View())
+		}
+		if mid := (ink[0] + ink[len(ink)-1]) / 2; mid < h/3 || mid > h*2/3 {
+			t.Errorf("%dx%d: the countdown's middle is row %d, not the screen's middle third", w, h, mid)
+		}
+		if d := left - (w - right); d < -1 || d > 1 {
+			t.Errorf("%dx%d: the countdown is not centred: %d columns left of it, %d right", w, h, left, w-right)
+		}
+		if strings.Contains(m.View(), "skipped") || strings.Contains(m.View(), "groq-2") {
+			t.Errorf("%dx%d: presenter mode shows the skipped providers:\n%s", w, h, m.View())
+		}
 	}
 }

@@ -71,9 +71,13 @@ type (
 
 // runner is one race in flight: its source running and its relay.
 type runner struct {
+	id     int // the race's number
 	cancel context.CancelFunc
 	out    <-chan tea.Msg // the released message, batches, then the done message; closed when the relay ends
 	done   chan struct{}  // closed when the race and the relay have both ended
+	// results are what the source returned, a cancelled race's too (its
+	// streams so far, marked interrupted): read them after wait.
+	results [][]probes.Result
 }
 
 // startRace runs src in the background. Its updates go to a large
@@ -87,11 +91,12 @@ func startRace(ctx context.Context, id int, src Source) *runner {
 	updates := make(chan probes.Update, updatesBuffer)
 	results := make(chan [][]probes.Result, 1)
 	out := make(chan tea.Msg)
-	r := &runner{cancel: cancel, out: out, done: make(chan struct{})}
+	r := &runner{id: id, cancel: cancel, out: out, done: make(chan struct{})}
 	raced := make(chan struct{})
 	go func() {
 		defer close(raced)
-		results <- src.Run(ctx, func(c Clock) { released <- c }, updates)
+		r.results = src.Run(ctx, func(c Clock) { released <- c }, updates)
+		results <- r.results
 		close(updates) // Run has returned: no probe sends any more
 	}()
 	go func() {

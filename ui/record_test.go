@@ -203,3 +203,40 @@ func TestReplayHelpSaysWhoRecordedIt(t *testing.T) {
 		t.Errorf("help page lacks %q:\n%s", made, m.View())
 	}
 }
+
+// The race a broken recording cut replays as cut, never as finished: the
+// header says TRUNCATED and what was lost for as long as it runs, the lanes
+// whose streams were lost say so (not waiting, not queued), and `s` has
+// nothing of it to save.
+func TestReplayOfACutRace(t *testing.T) {
+	noLeaks(t)
+	data, err := os.ReadFile("../testdata/race.tpsr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(data), "\n") // header, race, 5 streams, end
+	cut := strings.Join(lines[:5], "") + lines[5][:len(lines[5])/2]
+	rec, err := recording.Read(strings.NewReader(cut))
+	if err == nil || rec.Cut == nil {
+		t.Fatalf("the cut recording read as %v, %v", rec, err)
+	}
+	replay := &Replay{Results: rec.Cut.Results, RecordedAt: rec.Header.RecordedAt, Truncation: rec.Truncation(), Cut: true}
+	tm := startProgram(t, Options{Config: rec.Report().Config, Replay: replay})
+	waitForAll(t, tm, "TRUNCATED", "race 1 of 1 is incomplete: the recording is broken at line 6")
+	waitFor(t, tm, "incomplete ·")
+	m := quit(t, tm)
+	screen := m.View()
+	for _, want := range []string{"TRUNCATED", "race 1 of 1 is incomplete", "✂ truncated", "✓ 1st", " lost ", "· 2 lost"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, screen)
+		}
+	}
+	for _, never := range []string{"finished in", "waiting", "queued", "streaming", "failed"} {
+		if strings.Contains(screen, never) {
+			t.Errorf("the screen says %q:\n%s", never, screen)
+		}
+	}
+	if len(m.s.history) != 0 {
+		t.Error("the cut race went to the history `s` saves")
+	}
+}

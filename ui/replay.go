@@ -11,6 +11,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"tpsrace/probes"
+	"tpsrace/ui/internal/draw"
 )
 
 // Replay is a recorded race shown again in the dashboard (tpsrace replay):
@@ -22,6 +23,12 @@ type Replay struct {
 	// Made says when and by which tpsrace build it was recorded
 	// (recording.Header.Made), for the help page; "" says nothing.
 	Made string
+	// Truncation says what a broken recording lost
+	// (recording.Recording.Truncation), on screen for as long as the replay
+	// runs; "" for a whole recording. Cut: this race is the one the break
+	// fell in, never finished.
+	Truncation string
+	Cut        bool
 	// Clock is the race time the replay runs on; nil: a new one on the
 	// wall clock. The dashboard reads and steers it, and never replaces it.
 	Clock *ReplayClock
@@ -158,17 +165,34 @@ func (r *replayer) Update(msg tea.KeyMsg, now time.Duration, zoomed bool) replay
 	return replayRedraw
 }
 
-// View is the header's part for a replay: REPLAY, when it was recorded,
-// its speed.
-func (r *replayer) View() string {
-	s := r.c.styles
+// View is the header's parts for a replay: REPLAY, when it was recorded,
+// its speed (ranked as header() ranks the others).
+func (r *replayer) View() []draw.Segment {
+	s := r.c.paint
 	speed, paused := r.clock.state()
-	text := s.Simulated.Render(" REPLAY ") + s.Label.Render(" recorded "+r.rp.RecordedAt.UTC().Format("2006-01-02 15:04 UTC")+" · ") +
-		s.Status.Render(strconv.FormatFloat(speed, 'f', -1, 64)+"×")
+	text := s.Status.Render(strconv.FormatFloat(speed, 'f', -1, 64) + "×")
 	if paused {
 		text += s.Paused.Render(" ⏸")
 	}
-	return text
+	segs := []draw.Segment{
+		{Text: s.Simulated.Render(" REPLAY "), Rank: rankTitle},
+		{Text: s.Label.Render("recorded " + r.rp.RecordedAt.UTC().Format("2006-01-02 15:04 UTC")), Rank: rankRecorded},
+		{Text: text, Rank: rankSpeed},
+	}
+	if r.rp.Truncation != "" { // never gives way: the race on screen may be incomplete
+		segs = append(segs, draw.Segment{Text: s.Simulated.Render(" TRUNCATED "), Rank: rankTitle})
+	}
+	return segs
+}
+
+// truncationLine says what the replayed recording lost, under the header;
+// "" for a whole recording.
+func (r *replayer) truncationLine() string {
+	if r.rp.Truncation == "" {
+		return ""
+	}
+	s, lead := r.c.styles, "TRUNCATED: "
+	return s.Paused.Render(lead) + s.Label.Render(draw.Words(r.rp.Truncation+"; only whole races count", r.c.width-len(lead)))
 }
 
 // ReplayKeyMap is the keys of a replay, matched before the dashboard's.

@@ -13,6 +13,8 @@ package ui
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"os"
 	"time"
 
@@ -21,9 +23,14 @@ import (
 	"github.com/muesli/termenv"
 )
 
+// ErrInterrupted is Run's error when ctrl+c or the end of ctx (a signal)
+// stopped the dashboard; q is a plain quit. Either way the race in flight
+// is kept, marked interrupted, in Options.RecordPath.
+var ErrInterrupted = errors.New("interrupted")
+
 // Run shows the dashboard in the alternate screen until q or ctrl+c (or
-// until ctx ends), then cancels every stream, waits for them to end and
-// restores the terminal.
+// until ctx ends), then cancels every stream, waits for them to end,
+// restores the terminal and writes Options.RecordPath a last time.
 func Run(ctx context.Context, opts Options) error {
 	if os.Getenv("NO_COLOR") != "" {
 		lipgloss.SetColorProfile(termenv.Ascii)
@@ -40,8 +47,15 @@ func Run(ctx context.Context, opts Options) error {
 	stop := context.AfterFunc(ctx, p.Quit)
 	defer stop()
 	final, err := p.Run()
-	if m, ok := final.(Model); ok {
-		m.shutdown()
+	m, ok := final.(Model)
+	if !ok {
+		return err
+	}
+	if rerr := m.shutdown(); rerr != nil && err == nil {
+		err = fmt.Errorf("recording %s: %w", opts.RecordPath, rerr)
+	}
+	if err == nil && (ctx.Err() != nil || m.c.interrupted) {
+		err = ErrInterrupted
 	}
 	return err
 }

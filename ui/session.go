@@ -11,6 +11,7 @@ import (
 	"tpsrace/probes"
 	"tpsrace/tokens"
 	"tpsrace/ui/live"
+	"tpsrace/workload"
 )
 
 // phase is where the session's race stands.
@@ -39,9 +40,11 @@ type session struct {
 	slots       []int             // provider index → llama-server slots, 0 for unknown
 	notReady    []error           // provider index → why Prepare could not ready it
 	maxTokens   int
-	finishAt    int    // --finish-at N: figures race to N tokens
-	prompt      string // for the next race
-	concurrency int    // for the next race
+	finishAt    int                // --finish-at N: figures race to N tokens
+	prompt      string             // for the next race
+	tool        *workload.Function // the tool-call workload's function; nil otherwise
+	sizes       []int              // long-context: the prompt sizes, raced in turn, one a race
+	concurrency int                // for the next race
 
 	// The race on screen.
 	phase  phase
@@ -59,11 +62,18 @@ type session struct {
 	history       [][][]probes.Result
 	historyPrompt string
 	historyConc   int
+
+	// unsaved: the race is a replay's race that a broken recording cut
+	// (Replay.Cut): its lost streams never go to the history.
+	unsaved bool
 }
 
 func newSession(cfg *config.Config, concurrency int, preparing bool) *session {
 	s := &session{providers: slices.Clone(cfg.Providers), details: make([]string, len(cfg.Providers)),
-		maxTokens: cfg.MaxTokens, prompt: cfg.Prompt, concurrency: max(concurrency, 1)}
+		maxTokens: cfg.MaxTokens, prompt: cfg.Prompt, tool: cfg.Workload.Tool, concurrency: max(concurrency, 1)}
+	if cfg.Workload.Is(workload.LongContext) {
+		s.sizes = cfg.Workload.InputTokens
+	}
 	if preparing {
 		s.phase = phasePreparing
 	}
@@ -132,8 +142,17 @@ func (s *session) begin(retries int, clients *probes.Clients) probes.Race {
 	for k, i := range s.racing {
 		ready[k] = s.providers[i]
 	}
-	return probes.Race{Providers: ready, Request: probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens},
+	return probes.Race{Providers: ready, Request: probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens, Tool: s.tool, InputTokens: s.inputTokens()},
 		Concurrency: s.conc, Retries: retries, Clients: clients}
+}
+
+// inputTokens is the long-context size of the race on screen (race n
+// races size n of the sweep, round and round); 0 for other workloads.
+func (s *session) inputTokens() int {
+	if len(s.sizes) == 0 {
+		return 0
+	}
+	return s.sizes[(s.id-1)%len(s.sizes)]
 }
 
 // released starts the race's clock.
@@ -171,6 +190,9 @@ func (s *session) finish(raced [][]probes.Result) {
 		for _, r := range streams {
 			s.end = max(s.end, r.End)
 		}
+	}
+	if s.unsaved {
+		return
 	}
 	if s.historyPrompt != s.prompt || s.historyConc != s.conc {
 		s.history, s.historyPrompt, s.historyConc = nil, s.prompt, s.conc

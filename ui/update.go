@@ -30,6 +30,7 @@ func (m Model) handleKeyOf(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	k := m.c.keys
 	switch {
 	case key.Matches(msg, k.Quit):
+		m.c.interrupted = msg.Type == tea.KeyCtrlC
 		m.stop()
 		return m, tea.Quit
 	case key.Matches(msg, k.Race):
@@ -106,6 +107,7 @@ func (m Model) handleKeyOf(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 // closed, or a prompt confirmed, which races at once.
 func (m Model) editorKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	if msg.Type == tea.KeyCtrlC {
+		m.c.interrupted = true
 		m.stop()
 		return m, tea.Quit
 	}

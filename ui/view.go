@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math"
 	"slices"
 	"strings"
 
@@ -18,12 +19,18 @@ import (
 // The view: the layout, a frame of every pane and the screen composed of
 // them. The model calls these from Update; View returns m.drawn.screen.
 
-// relayout recomputes the layout and sizes every pane. The skipped line
-// under the header is taken off the window first.
+// relayout recomputes the layout and sizes every pane. The line under the
+// header (skipped providers, or a broken recording's truncation) is taken
+// off the window first.
 func (m *Model) relayout() {
 	m.drawn.skipped = ""
-	if m.c.height >= minSkippedHeight {
+	// Presenter mode never shows the room who was skipped: every skipped
+	// provider was said on stderr before the dashboard started (cli).
+	if m.c.height >= minSkippedHeight && m.present == nil {
 		m.drawn.skipped = m.skippedLine()
+		if m.replay != nil && m.drawn.skipped == "" {
+			m.drawn.skipped = m.replay.truncationLine()
+		}
 	}
 	notes := 0
 	if m.drawn.skipped != "" {
@@ -165,6 +172,9 @@ func (m *Model) status() string {
 	case phaseRacing:
 		return "racing " + format.Duration(m.s.now())
 	case phaseFinished:
+		if m.replay != nil && m.replay.rp.Cut { // the recording broke before the race ended
+			return "incomplete"
+		}
 		return "finished in " + format.Duration(m.s.end)
 	case phaseStopped:
 		return "stopped"
@@ -172,37 +182,58 @@ func (m *Model) status() string {
 	return ""
 }
 
+// The header's parts give way whole when the window is narrow, least
+// important first (the highest rank): a figure is shown whole or not at
+// all. The title, SIMULATED and REPLAY never give way; then, in order of
+// what is dropped last: the race's status, the heat and PAUSED, the
+// replay's speed, the providers and concurrency, the caller's note, when
+// a replay was recorded, and the start skew first.
+const (
+	rankTitle = iota
+	rankStatus
+	rankHeat
+	rankSpeed
+	rankProviders
+	rankNote
+	rankRecorded
+	rankSkew
+)
+
+// minPrompt is the least room for the prompt's text beside "max N tokens":
+// below it the limit gives way.
+const minPrompt = 12
+
 func (m *Model) header() []string {
 	s := m.c.paint
 	sep := s.Label.Render(" · ")
-	var parts []string
+	segs := []draw.Segment{{Text: s.Title.Render("tpsrace"), Rank: rankTitle}}
+	var parts []draw.Segment
+	if m.replay != nil {
+		parts = append(parts, m.replay.View()...)
+	}
 	if status := m.status(); status != "" {
-		parts = append(parts, s.Status.Render(status))
+		parts = append(parts, draw.Segment{Text: s.Status.Render(status), Rank: rankStatus})
 	}
 	conc := "C=" + itoa(m.s.conc)
 	if m.s.concurrency != m.s.conc {
 		conc += s.Paused.Render(" (next " + itoa(m.s.concurrency) + ")")
 	}
-	parts = append(parts, s.Label.Render(itoa(len(m.lanes))+" providers ")+s.Status.Render(conc))
+	parts = append(parts, draw.Segment{Text: s.Label.Render(itoa(len(m.lanes))+" providers ") + s.Status.Render(conc), Rank: rankProviders})
 	if skew, ok := m.s.startSkew(); ok {
-		parts = append(parts, s.Label.Render("start skew ")+s.Status.Render(format.Precise(skew)))
+		parts = append(parts, draw.Segment{Text: s.Label.Render("start skew ") + s.Status.Render(format.Precise(skew)), Rank: rankSkew})
 	}
 	if m.c.opts.Note != "" {
-		parts = append(parts, s.Label.Render(m.c.opts.Note))
+		parts = append(parts, draw.Segment{Text: s.Label.Render(m.c.opts.Note), Rank: rankNote})
 	}
 	if m.paused {
-		parts = append(parts, s.Paused.Render("⏸ PAUSED"))
-	}
-	if m.replay != nil {
-		parts = append([]string{m.replay.View()}, parts...)
+		parts = append(parts, draw.Segment{Text: s.Paused.Render("⏸ PAUSED"), Rank: rankHeat})
 	}
 	if h := m.heatStatus(); h != "" {
-		parts = append(parts, h)
+		parts = append(parts, draw.Segment{Text: h, Rank: rankHeat})
 	}
-	rest := strings.Join(parts, sep)
-	title := s.Title.Render("tpsrace")
 	if m.c.config.Simulated {
-		// The banner must never be cut: shorter words before a cut.
+		// The banner never gives way: shorter words when the rest needs the room.
+		rest := draw.Join(parts, sep, math.MaxInt)
 		var banner string
 		for _, words := range []string{" SIMULATED providers — no API keys found ", " SIMULATED — no API keys ", " SIMULATED "} {
 			banner = s.Simulated.Render(words)
@@ -210,17 +241,26 @@ func (m *Model) header() []string {
 				break
 			}
 		}
-		title += sep + banner
+		segs = append(segs, draw.Segment{Text: banner, Rank: rankTitle})
 	}
-	title += sep + rest
-	// The prompt is cut to the line, with "…" to say so.
+	title := draw.Join(append(segs, parts...), sep, m.c.width)
+	// The prompt is cut to the line, with "…" to say so; "max N tokens"
+	// gives way whole when the prompt would keep too little.
 	lead, limit := s.Label.Render("prompt "), s.Label.Render(" · max "+itoa(m.s.maxTokens)+" tokens")
-	room := m.c.width - draw.Width(lead) - draw.Width(limit)
+	room := m.c.width - draw.Width(lead)
 	if m.c.layout.Header < 2 {
 		room -= draw.Width(title + sep)
 	}
+	if room-draw.Width(limit) >= minPrompt {
+		room -= draw.Width(limit)
+	} else {
+		limit = ""
+	}
 	prompt := lead + s.Prompt.Render(ansi.Truncate(oneLine(m.s.prompt), max(room, 1), "…")) + limit
 	if m.c.layout.Header < 2 {
+		if room < 1 {
+			return []string{title}
+		}
 		return []string{title + sep + prompt}
 	}
 	return []string{title, prompt}

@@ -14,6 +14,7 @@ import (
 	"tpsrace/benchdoc"
 	"tpsrace/config"
 	"tpsrace/probes"
+	"tpsrace/workload"
 )
 
 // Jitter is the largest share of the interval by which a race starts early
@@ -100,12 +101,26 @@ func (w *Watcher) raceOnce(ctx context.Context) error {
 		}
 	}()
 	started := time.Now()
-	results := w.Race.Run(raceCtx, nil)
+	// A long-context race is a sweep: one race per size, in one record.
+	sizes := []int{0}
+	if w.Config.Workload.Is(workload.LongContext) {
+		sizes = w.Config.Workload.InputTokens
+	}
+	var races [][][]probes.Result
+	for _, size := range sizes {
+		race := w.Race
+		race.Request.InputTokens = size
+		results := race.Run(raceCtx, nil)
+		w.Exporter.Observe(w.Probe, w.Config.Providers, results)
+		races = append(races, results)
+		if raceCtx.Err() != nil {
+			break
+		}
+	}
 	close(finished)
 
-	w.Exporter.Observe(w.Probe, w.Config.Providers, results)
 	b := benchdoc.Build(benchdoc.Input{Config: w.Config, Concurrency: w.Race.Concurrency, StartedAt: started,
-		Races: [][][]probes.Result{results}, Interrupted: raceCtx.Err() != nil})
+		Races: races, Interrupted: raceCtx.Err() != nil})
 	w.logRace(b)
 	w.mu.Lock()
 	w.races++

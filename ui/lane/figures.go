@@ -6,6 +6,7 @@ import (
 
 	"tpsrace/format"
 	"tpsrace/metrics"
+	"tpsrace/probes"
 	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 )
@@ -67,8 +68,11 @@ func (m *Model) status() string {
 		}
 		return m.styles.Done.Render("✓ done")
 	case live.Failed:
-		if interrupted(f.Err) {
+		switch probes.KindOf(f.Err) {
+		case probes.KindCancelled:
 			return m.styles.Waiting.Render("■ stopped")
+		case probes.KindTruncated: // a broken recording lost it: no one knows how it ended
+			return m.styles.Waiting.Render("✂ truncated")
 		}
 		return m.styles.Failed.Render("✗ failed")
 	}

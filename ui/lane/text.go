@@ -1,7 +1,6 @@
 package lane
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
@@ -103,7 +102,7 @@ func failureText(f live.Figures) string {
 		return ""
 	}
 	msg := f.Err.Error()
-	if interrupted(f.Err) {
+	if probes.KindOf(f.Err) == probes.KindCancelled {
 		msg = "stopped before the end"
 	}
 	switch {
@@ -114,11 +113,6 @@ func failureText(f live.Figures) string {
 	default:
 		return "✗ " + itoa(f.Failed) + " of " + itoa(f.Streams) + " streams failed: " + msg
 	}
-}
-
-func interrupted(err error) bool {
-	var f *probes.Failure
-	return errors.As(err, &f) && f.Kind == probes.KindCancelled
 }
 
 // wrapOnce word-wraps a short text (a failure) and keeps its first rows

@@ -169,12 +169,14 @@ func Places(figs []live.Figures) []int {
 // metrics.Decide over this one race, the leaderboard's order deciding who
 // is the winner and who the runner-up (the same rule and text as bench).
 func Verdict(names []string, figs []live.Figures) string {
-	failed := 0
+	failed, lost := 0, 0
 	for _, f := range figs {
-		if !f.Settled {
+		switch {
+		case !f.Settled:
 			return ""
-		}
-		if f.Status == live.Failed {
+		case lostToTruncation(f):
+			lost++
+		case f.Status == live.Failed:
 			failed++
 		}
 	}
@@ -197,6 +199,9 @@ func Verdict(names []string, figs []live.Figures) string {
 	if failed > 0 {
 		s += " · " + strconv.Itoa(failed) + " failed"
 	}
+	if lost > 0 {
+		s += " · " + strconv.Itoa(lost) + " lost"
+	}
 	return s
 }
 
@@ -210,6 +215,12 @@ func flagsOf(names string) metrics.Flags {
 		}
 	}
 	return f
+}
+
+// lostToTruncation is whether f failed only in that a broken recording lost
+// its streams (the replay of a cut race): no one knows how they ended.
+func lostToTruncation(f live.Figures) bool {
+	return f.Status == live.Failed && probes.KindOf(f.Err) == probes.KindTruncated
 }
 
 // column is one column of the table.
@@ -256,6 +267,8 @@ func (m *Model) columns() []column {
 		{header: "finish", width: 6, priority: 1, cell: func(r row) string {
 			f, place := r.f, r.place
 			switch {
+			case lostToTruncation(f):
+				return s.muted.Render("lost")
 			case f.Status == live.Failed:
 				return s.failed.Render("failed")
 			case f.StoppedShort():
@@ -360,7 +373,8 @@ func tokensCell(f live.Figures) string {
 	return metrics.TokensText(f.Tokens, f.O200kTokens, f.TokenSource)
 }
 
-// fitColumns drops the least important columns until the table fits.
+// fitColumns drops the least important columns until the table fits,
+// whole: a figure is never cut.
 func fitColumns(cols []column, width int) []column {
 	total := func(cs []column) int {
 		w := 0
@@ -377,7 +391,13 @@ func fitColumns(cols []column, width int) []column {
 			}
 		}
 		if worst < 0 {
-			break
+			// Only the essential columns are left and still too wide: the
+			// last gives way whole rather than show a cut figure; the rank
+			// and the provider stay.
+			if len(cols) <= 2 {
+				break
+			}
+			worst = len(cols) - 1
 		}
 		cols = slices.Delete(slices.Clone(cols), worst, worst+1)
 	}
@@ -461,7 +481,8 @@ func (m *Model) render() {
 		verdict = "this race: " + verdict
 	}
 	if verdict != "" {
-		verdict = m.paint.verdict.Render("▶ " + verdict)
+		// Too long, it gives way a word (a parenthesis) at a time: no figure is cut inside.
+		verdict = m.paint.verdict.Render(draw.Words("▶ "+verdict, m.width))
 	}
 	keep := max(m.height-1, 0)
 	if len(lines) > keep {

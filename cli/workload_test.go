@@ -1,0 +1,175 @@
+package cli
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"tpsrace/sim"
+)
+
+// A tool-call bench against the simulator: every shape's call parses and
+// validates, the JSON says which workload and each stream's call, and the
+// replay of its recording is the same report byte for byte.
+func TestBenchToolCall(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := write(t, dir, "p.yaml", `providers:
+  - {name: split, base_url: `+srv.URL()+`, model: "sim:ttft=10ms,tps=900,tool=split"}
+  - {name: whole, base_url: `+srv.URL()+`, model: "sim:ttft=150ms,tps=900,tool=whole"}
+  - {name: texter, base_url: `+srv.URL()+`, model: "sim:ttft=5ms,tps=900,tokens=10,tool=text"}
+`)
+	code, _, errOut := run(t, dir, "bench", "--config", cfg, "--workload", "tool-call", "--format", "json", "--out", "live.json", "--record", "race.tpsr")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	srv.Close()
+	live, _ := os.ReadFile(filepath.Join(dir, "live.json"))
+	var doc struct {
+		Workload  string `json:"workload"`
+		Prompt    string `json:"prompt"`
+		Verdict   struct{ Metric, Text string }
+		Tool      struct{ Name string }
+		Providers []struct {
+			Name string
+			Rank int
+			Runs []struct {
+				Workload string
+				ToolCall *struct {
+					FirstMS    *float64 `json:"first_ms"`
+					CompleteMS *float64 `json:"complete_ms"`
+					Name       *string
+					Arguments  *string
+					ArgsTokens int `json:"args_tokens"`
+					Valid      bool
+					Problem    *string
+				} `json:"tool_call"`
+			}
+			Summary struct {
+				ToolCall *struct{ Valid, Streams int } `json:"tool_call"`
+			}
+		}
+	}
+	if err := json.Unmarshal(live, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Workload != "tool-call" || doc.Tool.Name != "get_weather" || !strings.Contains(doc.Prompt, "weather in Paris") {
+		t.Fatalf("workload %q tool %q prompt %q", doc.Workload, doc.Tool.Name, doc.Prompt)
+	}
+	// Ranked by the time to a complete call: a text answer comes last.
+	if doc.Verdict.Metric != "tool_call_complete" || !strings.HasPrefix(doc.Verdict.Text, "split is ") ||
+		!strings.Contains(doc.Verdict.Text, " faster than whole to a complete tool call (") {
+		t.Errorf("verdict %+v", doc.Verdict)
+	}
+	for _, p := range doc.Providers {
+		call := p.Runs[0].ToolCall
+		if call == nil || p.Runs[0].Workload != "tool-call" || p.Summary.ToolCall == nil || p.Summary.ToolCall.Streams != 1 {
+			t.Fatalf("%s: no tool_call in %s", p.Name, live)
+		}
+		if p.Name == "texter" {
+			if p.Rank != 3 {
+				t.Errorf("texter ranked %d", p.Rank)
+			}
+			if call.Valid || call.Problem == nil || *call.Problem != "no tool call: answered in text" || call.FirstMS != nil {
+				t.Errorf("texter: %+v", call)
+			}
+			continue
+		}
+		if !call.Valid || *call.Name != "get_weather" || *call.Arguments != `{"city":"Paris","unit":"celsius"}` || call.CompleteMS == nil || *call.CompleteMS < *call.FirstMS {
+			t.Errorf("%s: %+v", p.Name, call)
+		}
+	}
+	code, _, errOut = run(t, dir, "replay", "race.tpsr", "--bench", "--format", "json", "--out", "replayed.json")
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errOut)
+	}
+	if replayed, _ := os.ReadFile(filepath.Join(dir, "replayed.json")); string(replayed) != string(live) {
+		t.Fatalf("the replayed report differs:\nlive:\n%s\nreplayed:\n%s", live, replayed)
+	}
+}
+
+func TestWorkloadFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "--workload", "toolcall"}, `--workload "toolcall": want one of chat, tool-call, long-context; did you mean tool-call?`},
+		{[]string{"bench", "--input-tokens", "1000"}, "--input-tokens applies only to --workload long-context"},
+		{[]string{"bench", "--workload", "long-context", "--input-tokens", "1000,x"}, `--input-tokens "1000,x": want whole numbers`},
+	} {
+		code, _, errOut := run(t, t.TempDir(), tc.args...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%q: exit %d, stderr %q, want 2 and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+// A long-context sweep against a simulator whose prefill runs at a known
+// rate estimates that rate within 5%, each run saying its size; the
+// replay gives the same report.
+func TestBenchLongContextSweep(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := write(t, dir, "p.yaml", `max_tokens: 5
+providers:
+  - {name: slow, base_url: `+srv.URL()+`, model: "sim:ttft=10ms,tps=1000,prefill=5000"}
+  - {name: prefill, base_url: `+srv.URL()+`, model: "sim:ttft=20ms,tps=1000,prefill=20000"}
+`)
+	code, _, errOut := run(t, dir, "bench", "--config", cfg, "--workload", "long-context", "--input-tokens", "1000,4000,8000,16000",
+		"--format", "json", "--out", "live.json", "--record", "race.tpsr")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	srv.Close()
+	live, _ := os.ReadFile(filepath.Join(dir, "live.json"))
+	var doc struct {
+		Workload  string
+		Runs      int
+		Verdict   struct{ Metric, Text string }
+		Providers []struct {
+			Runs []struct {
+				InputTokens int      `json:"input_tokens"`
+				TTFTms      *float64 `json:"ttft_ms"`
+			}
+			Summary struct {
+				PrefillTPS  *float64 `json:"prefill_tps"`
+				TTFTByInput []struct {
+					InputTokens int `json:"input_tokens"`
+				} `json:"ttft_by_input"`
+			}
+		}
+	}
+	if err := json.Unmarshal(live, &doc); err != nil {
+		t.Fatal(err)
+	}
+	p := doc.Providers[1]
+	if doc.Verdict.Metric != "prefill_tps" || !strings.HasPrefix(doc.Verdict.Text, "prefill is ") || !strings.Contains(doc.Verdict.Text, "faster than slow at prefill (≈ ") {
+		t.Errorf("verdict %+v", doc.Verdict)
+	}
+	if doc.Workload != "long-context" || doc.Runs != 4 || len(p.Runs) != 4 || len(p.Summary.TTFTByInput) != 4 {
+		t.Fatalf("document %s", live)
+	}
+	for i, want := range []int{1000, 4000, 8000, 16000} {
+		if p.Runs[i].InputTokens != want {
+			t.Errorf("run %d: input_tokens %d, want %d", i, p.Runs[i].InputTokens, want)
+		}
+	}
+	if est := p.Summary.PrefillTPS; est == nil || *est < 19000 || *est > 21000 {
+		t.Errorf("prefill estimate %v, want 20,000 tok/s ± 5%%", est)
+	}
+	code, _, errOut = run(t, dir, "replay", "race.tpsr", "--bench", "--format", "json", "--out", "replayed.json")
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errOut)
+	}
+	if replayed, _ := os.ReadFile(filepath.Join(dir, "replayed.json")); string(replayed) != string(live) {
+		t.Fatalf("the replayed report differs:\nlive:\n%s\nreplayed:\n%s", live, replayed)
+	}
+}

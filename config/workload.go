@@ -1,0 +1,122 @@
+package config
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"tpsrace/workload"
+)
+
+var (
+	workloadLevel = level{"under workload:", []string{"name", "tool", "input_tokens"}}
+	toolLevel     = level{"under workload.tool:", []string{"name", "description", "parameters"}}
+)
+
+// maxInputTokens bounds a long-context size: beyond any context window
+// offered today, and a prompt tpsrace still builds in a moment.
+const maxInputTokens = 2_000_000
+
+// workload reads the workload key: a name, or a mapping of the name and
+// its settings (the tool of tool-call, the sizes of long-context).
+func (p *parser) workload(n *yaml.Node) workload.Workload {
+	if !present(n) {
+		return workload.Workload{}
+	}
+	n = resolve(n)
+	nameNode, path := n, "workload"
+	var f map[string]field
+	if n.Kind == yaml.MappingNode {
+		f = p.mapping(n, path, &workloadLevel)
+		nameNode, path = f["name"].value, "workload.name"
+		if nameNode == nil {
+			p.fail(n, "workload", "missing name", "add name: one of "+strings.Join(workload.Names, ", "))
+			return workload.Workload{}
+		}
+	}
+	x, ok := p.required(nameNode, "", path, "one of "+strings.Join(workload.Names, ", "))
+	if !ok {
+		return workload.Workload{}
+	}
+	w, known := workload.Named(x.value)
+	if !known {
+		hint := "use one of " + strings.Join(workload.Names, ", ")
+		if s := Closest(x.value, workload.Names); s != "" {
+			hint = fmt.Sprintf("did you mean %q?", s)
+		}
+		p.fail(nameNode, path, "unknown workload "+quote(resolve(nameNode).Value), hint)
+		return workload.Workload{}
+	}
+	if v := f["tool"]; v.value != nil {
+		if w.Is(workload.ToolCall) {
+			w.Tool = p.tool(v.value)
+		} else {
+			p.fail(v.key, "workload.tool", "tool applies only to workload tool-call", "remove it, or set name: tool-call")
+		}
+	}
+	if v := f["input_tokens"]; v.value != nil {
+		if w.Is(workload.LongContext) {
+			w.InputTokens = p.inputTokens(v.value, "workload.input_tokens")
+		} else {
+			p.fail(v.key, "workload.input_tokens", "input_tokens applies only to workload long-context", "remove it, or set name: long-context")
+		}
+	}
+	return w
+}
+
+// tool reads a function definition; its parameters must be a JSON schema.
+func (p *parser) tool(n *yaml.Node) *workload.Function {
+	f := p.mapping(n, "workload.tool", &toolLevel)
+	fn := &workload.Function{}
+	if v := f["name"].value; v == nil {
+		p.fail(n, "workload.tool", "missing name", "add name: the function's name, such as get_weather")
+	} else if x, ok := p.required(v, "workload.tool", "name", "the function's name, such as get_weather"); ok {
+		fn.Name = x.value
+	}
+	if v := f["description"].value; v != nil {
+		x, _ := p.text(v, "workload.tool.description")
+		fn.Description = x.value
+	}
+	v := f["parameters"].value
+	if !present(v) {
+		p.fail(n, "workload.tool", "missing parameters", "add parameters: the JSON schema of the arguments ({type: object, properties: ...})")
+		return fn
+	}
+	budget := maxParamValues
+	raw, err := json.Marshal(p.value(v, "workload.tool.parameters", 1, &budget))
+	if err != nil {
+		p.fail(v, "workload.tool.parameters", err.Error(), "")
+		return fn
+	}
+	fn.Parameters = raw
+	if fn.Name != "" {
+		if _, err := fn.Compile(); err != nil {
+			p.fail(v, "workload.tool.parameters", err.Error(), "see json-schema.org")
+		}
+	}
+	return fn
+}
+
+// inputTokens reads long-context's sizes: whole numbers from 1 up.
+func (p *parser) inputTokens(n *yaml.Node, key string) []int {
+	n = resolve(n)
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		p.fail(n, key, "expected a list of token counts, got "+describe(n), "write it as [1000, 8000, 32000]")
+		return nil
+	}
+	var sizes []int
+	for i, item := range n.Content {
+		k := fmt.Sprintf("%s[%d]", key, i)
+		v, ok := p.wholeNumber(item, k)
+		if ok && (v < 1 || v > maxInputTokens) {
+			p.fail(item, k, fmt.Sprintf("must be 1 to %d tokens, got %d", maxInputTokens, v), "")
+			ok = false
+		}
+		if ok {
+			sizes = append(sizes, v)
+		}
+	}
+	return sizes
+}

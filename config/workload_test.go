@@ -1,0 +1,66 @@
+package config
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"tpsrace/workload"
+)
+
+func TestWorkloadSettings(t *testing.T) {
+	for _, tc := range []struct {
+		yaml  string
+		name  string
+		sizes []int
+		tool  string
+	}{
+		{"providers: []\n", "", nil, ""},
+		{"workload: chat\n", "", nil, ""},
+		{"workload: tool-call\n", "tool-call", nil, "get_weather"},
+		{"workload: {name: long-context}\n", "long-context", workload.DefaultInputTokens, ""},
+		{"workload: {name: long-context, input_tokens: [500, 4000]}\n", "long-context", []int{500, 4000}, ""},
+		{`workload:
+  name: tool-call
+  tool:
+    name: search
+    description: Search the web.
+    parameters: {type: object, properties: {query: {type: string}}, required: [query]}
+`, "tool-call", nil, "search"},
+	} {
+		cfg, _, err := Parse("p.yaml", []byte(tc.yaml), nil)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.yaml, err)
+		}
+		w := cfg.Workload
+		if w.Name != tc.name || !slices.Equal(w.InputTokens, tc.sizes) || (w.Tool == nil) != (tc.tool == "") || w.Tool != nil && w.Tool.Name != tc.tool {
+			t.Errorf("%q: workload %+v", tc.yaml, w)
+		}
+		if w.Tool != nil && !json.Valid(w.Tool.Parameters) {
+			t.Errorf("%q: parameters %s are not JSON", tc.yaml, w.Tool.Parameters)
+		}
+	}
+}
+
+// Mistakes in workload: are reported as every other key's: file:line:col,
+// the key, and a did-you-mean.
+func TestWorkloadErrors(t *testing.T) {
+	for _, tc := range []struct{ yaml, want string }{
+		{"workload: tool-cal\n", `p.yaml:1:11: workload: unknown workload "tool-cal" (did you mean "tool-call"?)`},
+		{"workload: {name: long-contex}\n", `p.yaml:1:18: workload.name: unknown workload "long-contex" (did you mean "long-context"?)`},
+		{"workload: {nme: chat}\n", `p.yaml:1:12: workload.nme: unknown key "nme" (did you mean "name"?)`},
+		{"workload: {input_tokens: [1]}\n", `p.yaml:1:11: workload: missing name`},
+		{"workload: {name: chat, input_tokens: [1000]}\n", `p.yaml:1:24: workload.input_tokens: input_tokens applies only to workload long-context`},
+		{"workload: {name: long-context, input_tokens: [0]}\n", `p.yaml:1:47: workload.input_tokens[0]: must be 1 to 2000000 tokens, got 0`},
+		{"workload: {name: long-context, input_tokens: 1000}\n", `p.yaml:1:46: workload.input_tokens: expected a list of token counts`},
+		{"workload: {name: tool-call, tool: {name: f}}\n", `p.yaml:1:35: workload.tool: missing parameters`},
+		{"workload: {name: tool-call, tool: {name: f, parameters: {type: objet}}}\n", `p.yaml:1:57: workload.tool.parameters: parameters are not a valid JSON schema`},
+		{"workload: {name: chat, tool: {name: f}}\n", `p.yaml:1:24: workload.tool: tool applies only to workload tool-call`},
+	} {
+		_, _, err := Parse("p.yaml", []byte(tc.yaml), nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want %q…", tc.yaml, err, tc.want)
+		}
+	}
+}

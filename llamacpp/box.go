@@ -1,0 +1,168 @@
+package llamacpp
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"tpsrace/config"
+)
+
+// BoxProbe measures what the memory roofline of a llama.cpp lane rests on
+// (config.Box). Its fields are where it looks, so that tests can point
+// them elsewhere; DefaultBoxProbe looks at this machine.
+type BoxProbe struct {
+	CacheDir string // the memory bandwidth's cache, keyed by CPU model; "" caches nothing
+	SysCPU   string // /sys/devices/system/cpu: the caches' sizes
+	CPUInfo  string // /proc/cpuinfo: the CPU model, and a cache size when sysfs has none
+	// MeasureBandwidth measures this machine's memory bandwidth in bytes per
+	// second (CopyBandwidth).
+	MeasureBandwidth func() float64
+}
+
+// DefaultBoxProbe looks at this machine, caching under the user's cache
+// directory (tpsrace/memory-bandwidth.json).
+func DefaultBoxProbe() BoxProbe {
+	dir, err := os.UserCacheDir()
+	if err == nil {
+		dir = filepath.Join(dir, "tpsrace")
+	}
+	return BoxProbe{CacheDir: dir, SysCPU: "/sys/devices/system/cpu", CPUInfo: "/proc/cpuinfo", MeasureBandwidth: CopyBandwidth}
+}
+
+// Box measures the roofline's inputs for a model file on this machine: the
+// bytes a decode step reads (DecodeBytes), the last-level cache and the
+// memory bandwidth. An input that cannot be had is 0, and the roofline
+// says it is not known.
+func (b BoxProbe) Box(modelPath string) (config.Box, error) {
+	var box config.Box
+	cpuinfo, _ := os.ReadFile(b.CPUInfo)
+	box.CacheBytes = b.lastLevelCache(string(cpuinfo))
+	box.MemoryBandwidth = b.bandwidth(cpuinfoModel(string(cpuinfo)))
+	n, err := DecodeBytes(modelPath)
+	box.DecodeBytes = n
+	return box, err
+}
+
+// lastLevelCache is the largest data or unified cache of CPU 0 in sysfs
+// (the L3 on most machines), else /proc/cpuinfo's "cache size" (x86; in a
+// VM that hides sysfs, the cache the hypervisor reports), else 0.
+func (b BoxProbe) lastLevelCache(cpuinfo string) int64 {
+	dirs, _ := filepath.Glob(filepath.Join(b.SysCPU, "cpu0", "cache", "index*"))
+	var largest int64
+	for _, d := range dirs {
+		typ, _ := os.ReadFile(filepath.Join(d, "type"))
+		size, _ := os.ReadFile(filepath.Join(d, "size"))
+		if strings.TrimSpace(string(typ)) != "Instruction" {
+			largest = max(largest, parseCacheSize(string(size)))
+		}
+	}
+	if largest > 0 {
+		return largest
+	}
+	for line := range strings.Lines(cpuinfo) {
+		if key, value, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(key) == "cache size" {
+			return parseCacheSize(value)
+		}
+	}
+	return 0
+}
+
+// parseCacheSize reads "32768K" (sysfs) or "1024 KB" (cpuinfo) as bytes; 0 when it cannot.
+func parseCacheSize(s string) int64 {
+	s = strings.ToUpper(strings.TrimSpace(s))
+	unit := int64(1)
+	for _, u := range []struct {
+		suffix string
+		bytes  int64
+	}{{"KB", 1 << 10}, {"K", 1 << 10}, {"MB", 1 << 20}, {"M", 1 << 20}} {
+		if strings.HasSuffix(s, u.suffix) {
+			s, unit = strings.TrimSpace(strings.TrimSuffix(s, u.suffix)), u.bytes
+			break
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || n < 0 {
+		return 0
+	}
+	return n * unit
+}
+
+// bandwidthCache is the cache file: bytes per second by CPU model.
+type bandwidthCache struct {
+	BytesPerSecond map[string]float64 `json:"memory_bandwidth_bytes_per_s"`
+}
+
+// bandwidthMu keeps two lanes of one process from measuring at once, each
+// slowing the other.
+var bandwidthMu sync.Mutex
+
+// bandwidth is this machine's memory bandwidth: the cached figure for this
+// CPU model, else measured now and cached. A machine whose CPU model is not
+// known is measured every time.
+func (b BoxProbe) bandwidth(cpu string) float64 {
+	bandwidthMu.Lock()
+	defer bandwidthMu.Unlock()
+	path := filepath.Join(b.CacheDir, "memory-bandwidth.json")
+	var cache bandwidthCache
+	if data, err := os.ReadFile(path); err == nil {
+		_ = json.Unmarshal(data, &cache) // a broken cache is measured anew
+	}
+	if bw := cache.BytesPerSecond[cpu]; bw > 0 && cpu != "" {
+		return bw
+	}
+	bw := b.MeasureBandwidth()
+	if cpu == "" || b.CacheDir == "" || bw <= 0 {
+		return bw
+	}
+	if cache.BytesPerSecond == nil {
+		cache.BytesPerSecond = map[string]float64{}
+	}
+	cache.BytesPerSecond[cpu] = bw
+	if data, err := json.MarshalIndent(cache, "", "  "); err == nil {
+		// Not caching only costs the next start a measurement.
+		_ = errors.Join(os.MkdirAll(b.CacheDir, 0o755), os.WriteFile(path, data, 0o644))
+	}
+	return bw
+}
+
+// Copy benchmark sizes: buffers far larger than any CPU cache, and passes
+// enough for a best of that is not one unlucky scheduling (about 0.3 s).
+const (
+	copyBufferBytes = 256 << 20
+	copyPasses      = 5
+)
+
+// CopyBandwidth is this machine's memory bandwidth in bytes per second: the
+// best of a few passes copying a 256 MiB buffer into another, split among
+// GOMAXPROCS goroutines as llama.cpp splits a step among its threads,
+// counting the bytes read and written (STREAM's "copy" convention).
+func CopyBandwidth() float64 {
+	src, dst := make([]byte, copyBufferBytes), make([]byte, copyBufferBytes)
+	for i := range src {
+		src[i] = byte(i) // touch every page, so that no pass pays for faulting them in
+	}
+	copy(dst, src)
+	workers := runtime.GOMAXPROCS(0)
+	chunk := (copyBufferBytes + workers - 1) / workers
+	best := time.Duration(0)
+	for range copyPasses {
+		start := time.Now()
+		var wg sync.WaitGroup
+		for w := range workers {
+			lo, hi := min(w*chunk, copyBufferBytes), min((w+1)*chunk, copyBufferBytes)
+			wg.Go(func() { copy(dst[lo:hi], src[lo:hi]) })
+		}
+		wg.Wait()
+		if d := time.Since(start); best == 0 || d < best {
+			best = d
+		}
+	}
+	return 2 * copyBufferBytes / best.Seconds()
+}

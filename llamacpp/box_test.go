@@ -1,0 +1,81 @@
+package llamacpp
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"tpsrace/config"
+	"tpsrace/llamacpp/llamacpptest"
+)
+
+func writeFiles(t *testing.T, root string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestLastLevelCache(t *testing.T) {
+	sys := t.TempDir()
+	writeFiles(t, sys, map[string]string{
+		"cpu0/cache/index0/type": "Data\n", "cpu0/cache/index0/size": "48K\n",
+		"cpu0/cache/index1/type": "Instruction\n", "cpu0/cache/index1/size": "64M\n", // never the last level
+		"cpu0/cache/index2/type": "Unified\n", "cpu0/cache/index2/size": "2048K\n",
+		"cpu0/cache/index3/type": "Unified\n", "cpu0/cache/index3/size": "32768K\n",
+	})
+	cpuinfo := "processor\t: 0\ncache size\t: 1024 KB\n"
+	if got := (BoxProbe{SysCPU: sys}).lastLevelCache(cpuinfo); got != 32<<20 {
+		t.Errorf("from sysfs: %d, want the 32 MiB L3", got)
+	}
+	// A VM that hides sysfs's caches: /proc/cpuinfo's.
+	if got := (BoxProbe{SysCPU: t.TempDir()}).lastLevelCache(cpuinfo); got != 1<<20 {
+		t.Errorf("from cpuinfo: %d, want 1 MiB", got)
+	}
+	if got := (BoxProbe{SysCPU: t.TempDir()}).lastLevelCache("processor\t: 0\n"); got != 0 {
+		t.Errorf("with neither: %d, want 0 (not known)", got)
+	}
+}
+
+// The bandwidth is measured once per CPU model, then read from the cache.
+func TestBoxCachesBandwidthPerCPU(t *testing.T) {
+	dir, sys := t.TempDir(), t.TempDir()
+	model := llamacpptest.Model(t)
+	measured := 0
+	probe := func(cpu string) BoxProbe {
+		path := filepath.Join(t.TempDir(), "cpuinfo")
+		writeFiles(t, filepath.Dir(path), map[string]string{"cpuinfo": "model name\t: " + cpu + "\ncache size\t: 512 KB\n"})
+		return BoxProbe{CacheDir: dir, SysCPU: sys, CPUInfo: path, MeasureBandwidth: func() float64 { measured++; return 20e9 }}
+	}
+	first, err := probe("AMD EPYC 9654").Box(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := config.Box{MemoryBandwidth: 20e9, CacheBytes: 512 << 10, DecodeBytes: first.DecodeBytes}
+	if first != want || first.DecodeBytes <= 0 {
+		t.Errorf("Box = %+v, want %+v with the model's decode bytes", first, want)
+	}
+	if _, err := probe("AMD EPYC 9654").Box(model); err != nil || measured != 1 {
+		t.Errorf("the same CPU again: measured %d times (%v), want once", measured, err)
+	}
+	if _, err := probe("Apple M2 Pro").Box(model); err != nil || measured != 2 {
+		t.Errorf("another CPU: measured %d times (%v), want twice", measured, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "memory-bandwidth.json")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestBoxOfAMissingModel(t *testing.T) {
+	probe := BoxProbe{SysCPU: t.TempDir(), CPUInfo: "/nonexistent", MeasureBandwidth: func() float64 { return 1e10 }}
+	box, err := probe.Box(filepath.Join(t.TempDir(), "gone.gguf"))
+	if err == nil || box.DecodeBytes != 0 || box.MemoryBandwidth != 1e10 {
+		t.Errorf("Box = %+v, %v; want the bandwidth, no decode bytes and an error", box, err)
+	}
+}

@@ -1,0 +1,68 @@
+package metrics
+
+import (
+	"fmt"
+
+	"tpsrace/config"
+	"tpsrace/format"
+)
+
+// Roofline is a llama.cpp lane's decode speed against its machine's memory
+// limit. A decode step reads every weight it uses once from memory
+// (config.Box.DecodeBytes), so no server on that machine decodes one
+// stream faster than bandwidth ÷ bytes per token: LimitTPS. Share is the
+// server's decode speed (timings.predicted_per_second, per stream) over
+// that limit. Several slots decode in one step and share its reads, so the
+// limit holds per stream, not for their sum.
+//
+// A model whose decode bytes fit in the last-level cache is not read from
+// memory at all: InCache, and LimitTPS and Share are 0, since a
+// percentage of a limit that does not apply means nothing.
+type Roofline struct {
+	InCache  bool
+	LimitTPS float64 // tokens per second the memory bandwidth allows one stream
+	Share    float64 // decode speed ÷ LimitTPS: 0.71 for 71%; above 1 when the inputs are off (see README)
+	Box      config.Box
+}
+
+// MemoryRoofline is the roofline of a decode speed decodeTPS (hasDecode
+// false when the server reported none) on box. ok is false when it is not
+// defined: no box, no decode bytes, or no bandwidth or decode speed for a
+// model not known to fit in the cache.
+func MemoryRoofline(decodeTPS float64, hasDecode bool, box *config.Box) (r Roofline, ok bool) {
+	if box == nil || box.DecodeBytes <= 0 {
+		return r, false
+	}
+	r.Box = *box
+	if box.CacheBytes > 0 && box.DecodeBytes <= box.CacheBytes {
+		r.InCache = true
+		return r, true
+	}
+	if box.MemoryBandwidth <= 0 || !hasDecode || decodeTPS <= 0 {
+		return r, false
+	}
+	r.LimitTPS = box.MemoryBandwidth / float64(box.DecodeBytes)
+	r.Share = decodeTPS / r.LimitTPS
+	return r, true
+}
+
+// Phrase says it for people: "71% of this box's memory limit (53 tok/s)",
+// or "model fits in the CPU cache (0.6 MB ≤ 1 MB): no memory limit".
+func (r Roofline) Phrase() string {
+	if r.InCache {
+		return fmt.Sprintf("model fits in the CPU cache (%s ≤ %s): no memory limit", megabytes(r.Box.DecodeBytes), megabytes(r.Box.CacheBytes))
+	}
+	return fmt.Sprintf("%.0f%% of this box's memory limit (%s tok/s)", 100*r.Share, format.TPS(r.LimitTPS))
+}
+
+// megabytes: "0.6 MB", "32 MB", "4.1 GB".
+func megabytes(n int64) string {
+	switch mb := float64(n) / (1 << 20); {
+	case mb >= 1024:
+		return fmt.Sprintf("%.1f GB", mb/1024)
+	case mb >= 10:
+		return fmt.Sprintf("%.0f MB", mb)
+	default:
+		return fmt.Sprintf("%.1f MB", mb)
+	}
+}

@@ -1,0 +1,55 @@
+package metrics
+
+import (
+	"math"
+	"testing"
+
+	"tpsrace/config"
+)
+
+func TestMemoryRoofline(t *testing.T) {
+	// 4 GB of weights a token on a 212 GB/s box: at most 53 tok/s.
+	box := &config.Box{MemoryBandwidth: 212e9, CacheBytes: 32 << 20, DecodeBytes: 4e9}
+	r, ok := MemoryRoofline(38, true, box)
+	if !ok || r.InCache || math.Abs(r.LimitTPS-53) > 1e-9 || math.Abs(r.Share-38.0/53) > 1e-9 {
+		t.Fatalf("MemoryRoofline = %+v, %v", r, ok)
+	}
+	if got, want := r.Phrase(), "72% of this box's memory limit (53.0 tok/s)"; got != want {
+		t.Errorf("Phrase = %q, want %q", got, want)
+	}
+
+	small := &config.Box{MemoryBandwidth: 212e9, CacheBytes: 1 << 20, DecodeBytes: 600 << 10}
+	r, ok = MemoryRoofline(2000, true, small)
+	if !ok || !r.InCache || r.Share != 0 || r.LimitTPS != 0 {
+		t.Errorf("a model in cache: %+v, %v", r, ok)
+	}
+	if got, want := r.Phrase(), "model fits in the CPU cache (0.6 MB ≤ 1.0 MB): no memory limit"; got != want {
+		t.Errorf("Phrase = %q, want %q", got, want)
+	}
+	// In cache needs no decode speed: it is a fact of the box.
+	if r, ok := MemoryRoofline(0, false, small); !ok || !r.InCache {
+		t.Errorf("in cache, no decode speed: %+v, %v", r, ok)
+	}
+
+	// Cache not known: a percentage, since the model may or may not fit.
+	if r, ok := MemoryRoofline(2000, true, &config.Box{MemoryBandwidth: 212e9, DecodeBytes: 600 << 10}); !ok || r.InCache || r.Share <= 0 {
+		t.Errorf("cache not known: %+v, %v", r, ok)
+	}
+
+	undefined := []struct {
+		name string
+		tps  float64
+		has  bool
+		box  *config.Box
+	}{
+		{"no box", 38, true, nil},
+		{"no decode bytes", 38, true, &config.Box{MemoryBandwidth: 212e9}},
+		{"no bandwidth", 38, true, &config.Box{DecodeBytes: 4e9}},
+		{"no decode speed", 0, false, box},
+	}
+	for _, tc := range undefined {
+		if r, ok := MemoryRoofline(tc.tps, tc.has, tc.box); ok {
+			t.Errorf("%s: %+v, want undefined", tc.name, r)
+		}
+	}
+}

@@ -1,0 +1,196 @@
+package sim
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+
+	"tpsrace/tokens"
+)
+
+// Tool-call shapes (tool=), each as a provider streams a call.
+const (
+	ToolSplit     = "split"     // OpenAI: the opening (id, name, arguments "") then the arguments in fragments
+	ToolWhole     = "whole"     // Ollama: the whole call in one chunk
+	ToolNoIndex   = "noindex"   // Gemini: the whole call in one chunk, without an index
+	ToolIndex1    = "index1"    // Anthropic's compatibility layer: as split, the index counting from 1
+	ToolEmptyArgs = "emptyargs" // the opening without arguments, then an empty-arguments delta, then the fragments
+	ToolParallel  = "parallel"  // two calls, one after the other, as split (indexes 0 and 1)
+	ToolText      = "text"      // ignores the tools and answers in text
+)
+
+var toolShapes = []string{ToolSplit, ToolWhole, ToolNoIndex, ToolIndex1, ToolEmptyArgs, ToolParallel, ToolText}
+
+// toolRequest is the part of a request's tools the simulator reads.
+type toolRequest struct {
+	Type     string `json:"type"`
+	Function struct {
+		Name       string          `json:"name"`
+		Parameters json.RawMessage `json:"parameters"`
+	} `json:"function"`
+}
+
+// wireToolCall is one delta.tool_calls entry as the simulator writes it.
+type wireToolCall struct {
+	Index    *int         `json:"index,omitempty"`
+	ID       string       `json:"id,omitempty"`
+	Type     string       `json:"type,omitempty"`
+	Function wireFunction `json:"function"`
+}
+
+type wireFunction struct {
+	Name      string  `json:"name,omitempty"`
+	Arguments *string `json:"arguments,omitempty"`
+}
+
+// toolEvent is one tool-call event of a planned answer: its delta and the
+// tokens it carries (the clock's n).
+type toolEvent struct {
+	call   wireToolCall
+	tokens int
+}
+
+// cities are the simulated calls' string arguments, one per parallel call.
+var cities = []string{"Paris", "Tokyo"}
+
+// calls plans the tool-call events of an answer to req, nil when the
+// answer is text: the request offers no function, tool_choice is "none",
+// or the schedule says tool=text. The arguments are an instance of the
+// first function's schema (Instance), so they validate against it.
+func (req chatRequest) calls(s Schedule) []toolEvent {
+	if len(req.Tools) == 0 || string(req.ToolChoice) == `"none"` || s.Tool == ToolText {
+		return nil
+	}
+	fn := req.Tools[0].Function
+	var schema any
+	_ = json.Unmarshal(fn.Parameters, &schema) // a schema that is not JSON gets {}
+	n := 1
+	if s.Tool == ToolParallel {
+		n = 2
+	}
+	var events []toolEvent
+	for i := range n {
+		args := instance(schema, cities[i])
+		index := i
+		if s.Tool == ToolIndex1 {
+			index = i + 1
+		}
+		open := wireToolCall{Index: &index, ID: fmt.Sprintf("call_sim_%d", i), Type: "function", Function: wireFunction{Name: fn.Name}}
+		nameTokens := tokens.Count(fn.Name)
+		switch s.Tool {
+		case ToolWhole, ToolNoIndex:
+			open.Function.Arguments = &args
+			if s.Tool == ToolNoIndex {
+				open.Index = nil
+			}
+			events = append(events, toolEvent{open, nameTokens + tokens.Count(args)})
+			continue
+		case ToolEmptyArgs:
+			empty := ""
+			events = append(events, toolEvent{open, nameTokens}, toolEvent{wireToolCall{Index: &index, Function: wireFunction{Arguments: &empty}}, 0})
+		default:
+			empty := ""
+			open.Function.Arguments = &empty
+			events = append(events, toolEvent{open, nameTokens})
+		}
+		for _, frag := range fragments(args, s.Chunk) {
+			events = append(events, toolEvent{wireToolCall{Index: &index, Function: wireFunction{Arguments: &frag}}, tokens.Count(frag)})
+		}
+	}
+	return events
+}
+
+// jsonPiece is a run of word characters, of space, or of punctuation: the
+// simulated arguments stream in these pieces, about a token each.
+var jsonPiece = regexp.MustCompile(`[A-Za-z0-9_]+|\s+|[^A-Za-z0-9_\s]+`)
+
+// fragments cuts args into the pieces of its events, chunk pieces each.
+func fragments(args string, chunk int) []string {
+	pieces := jsonPiece.FindAllString(args, -1)
+	var out []string
+	for c := range slices.Chunk(pieces, max(chunk, 1)) {
+		frag := ""
+		for _, p := range c {
+			frag += p
+		}
+		out = append(out, frag)
+	}
+	return out
+}
+
+// instance is JSON text that validates against schema (the subset a
+// function's parameters use: type, properties, required, enum, const,
+// items), every string being city.
+func instance(schema any, city string) string {
+	b, _ := json.Marshal(value(schema, city))
+	return string(b)
+}
+
+func value(schema any, city string) any {
+	m, _ := schema.(map[string]any)
+	if c, ok := m["const"]; ok {
+		return c
+	}
+	if e, ok := m["enum"].([]any); ok && len(e) > 0 {
+		return e[0]
+	}
+	typ := m["type"]
+	if list, ok := typ.([]any); ok && len(list) > 0 {
+		typ = list[0]
+	}
+	switch typ {
+	case "string":
+		return city
+	case "integer":
+		return 3
+	case "number":
+		return 21.5
+	case "boolean":
+		return true
+	case "null":
+		return nil
+	case "array":
+		return []any{value(m["items"], city)}
+	}
+	obj := map[string]any{}
+	props, _ := m["properties"].(map[string]any)
+	for name, p := range props {
+		obj[name] = value(p, city)
+	}
+	return obj
+}
+
+// streamCalls streams an answer that is tool calls: the reasoning first,
+// as text events, then the calls' events, each on the clock as text is,
+// then finish_reason "tool_calls", usage and [DONE].
+func (g *generation) streamCalls(ctx context.Context, out *sseWriter) {
+	type planned struct {
+		m      message
+		call   *wireToolCall
+		tokens int
+	}
+	var events []planned
+	for from := 0; from < g.p.reasoning; from += g.s.Chunk {
+		to := min(from+g.s.Chunk, g.p.reasoning)
+		events = append(events, planned{m: g.message(from, to), tokens: to - from})
+	}
+	for _, e := range g.calls {
+		events = append(events, planned{call: &e.call, tokens: e.tokens})
+	}
+	for _, e := range events {
+		due := g.clk.next(e.tokens, g.slowdown())
+		if !out.waitUntil(ctx, g.start.Add(due)) {
+			return
+		}
+		m := e.m
+		if e.call != nil {
+			m = message{ToolCalls: []wireToolCall{*e.call}}
+		}
+		g.send(out, m, e.tokens, 0)
+	}
+	g.p.finish = "tool_calls"
+	g.finish(out)
+	out.flush()
+}

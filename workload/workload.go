@@ -1,0 +1,170 @@
+// Package workload says what a race asks the providers to do: the plain
+// chat answer (the default), a tool call, or a long prompt. It builds the
+// parts of the request a workload adds and holds the function schema a tool
+// call's arguments are validated against; the figures themselves are
+// computed in package metrics, the parsing in package probes.
+package workload
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// Names of the workloads.
+const (
+	Chat        = "chat"         // one prompt, one streamed answer: tpsrace's race
+	ToolCall    = "tool-call"    // the request carries a function; the answer is a call to it
+	LongContext = "long-context" // the prompt padded to N input tokens, one race per size
+)
+
+// Names lists every workload, the default first.
+var Names = []string{Chat, ToolCall, LongContext}
+
+// Workload is what a race asks for. The zero value is Chat.
+type Workload struct {
+	Name string `json:"name"`
+	// Tool is the function a tool-call race offers (DefaultTool when the
+	// file names none); nil for the other workloads.
+	Tool *Function `json:"tool,omitempty"`
+	// InputTokens are long-context's prompt sizes, in o200k tokens, raced
+	// one after the other (DefaultInputTokens when none are given).
+	InputTokens []int `json:"input_tokens,omitempty"`
+}
+
+// Is reports whether w is the named workload (an empty name is Chat).
+func (w Workload) Is(name string) bool {
+	if w.Name == "" {
+		return name == Chat
+	}
+	return w.Name == name
+}
+
+// Label is the workload's name, "chat" for the zero value.
+func (w Workload) Label() string {
+	if w.Name == "" {
+		return Chat
+	}
+	return w.Name
+}
+
+// Named is the workload called name with its defaults; ok is false for a
+// name tpsrace does not know.
+func Named(name string) (Workload, bool) {
+	if !slices.Contains(Names, name) {
+		return Workload{}, false
+	}
+	w := Workload{Name: name}
+	switch name {
+	case Chat:
+		w.Name = ""
+	case ToolCall:
+		w.Tool = DefaultTool()
+	case LongContext:
+		w.InputTokens = slices.Clone(DefaultInputTokens)
+	}
+	return w, true
+}
+
+// DefaultInputTokens are long-context's sizes when none are given.
+var DefaultInputTokens = []int{1000, 8000, 32000}
+
+// Function is a tool a tool-call race offers: OpenAI's function
+// definition. Parameters is its JSON schema, as the provider receives it.
+type Function struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description,omitempty"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+// DefaultTool needs real arguments: a city the prompt names, and a unit
+// from a fixed set.
+func DefaultTool() *Function {
+	return &Function{
+		Name:        "get_weather",
+		Description: "Get the current weather in a city.",
+		Parameters: json.RawMessage(`{"type":"object","properties":{` +
+			`"city":{"type":"string","description":"The city, e.g. Paris"},` +
+			`"unit":{"type":"string","enum":["celsius","fahrenheit"],"description":"Temperature unit"}},` +
+			`"required":["city"],"additionalProperties":false}`),
+	}
+}
+
+// ToolPrompt is a tool-call race's prompt when the file sets none of its own.
+const ToolPrompt = "What is the weather in Paris right now, in celsius? Use the tool."
+
+// Compile checks the function's schema; Validate then checks arguments
+// against it.
+func (f *Function) Compile() (*Schema, error) {
+	if f.Name == "" {
+		return nil, fmt.Errorf("the tool has no name")
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(f.Parameters))
+	if err != nil {
+		return nil, fmt.Errorf("parameters are not JSON: %v", err)
+	}
+	c := jsonschema.NewCompiler()
+	const url = "tpsrace://tool/parameters.json"
+	if err := c.AddResource(url, doc); err != nil {
+		return nil, fmt.Errorf("parameters: %v", err)
+	}
+	s, err := c.Compile(url)
+	if err != nil {
+		return nil, fmt.Errorf("parameters are not a valid JSON schema: %v", oneLine(err.Error()))
+	}
+	return &Schema{Name: f.Name, s: s}, nil
+}
+
+// Schema is a compiled function: its name and its arguments' schema.
+type Schema struct {
+	Name string
+	s    *jsonschema.Schema
+}
+
+// Validate says why args (a call's arguments, JSON text) are not a valid
+// call, nil when they are: they must parse as JSON and match the schema.
+func (s *Schema) Validate(args string) error {
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(args))
+	if err != nil {
+		return fmt.Errorf("arguments are not JSON")
+	}
+	if err := s.s.Validate(v); err != nil {
+		return fmt.Errorf("arguments do not match the schema: %s", problems(err.Error()))
+	}
+	return nil
+}
+
+// problems is the validator's list of what failed, on one line, without
+// its header: "missing property 'city'", "/unit: value must be one of …".
+func problems(msg string) string {
+	lines := strings.Split(msg, "\n")
+	if len(lines) > 1 {
+		lines = lines[1:] // "jsonschema validation failed with '…#'"
+	}
+	var out []string
+	for _, l := range lines {
+		l = strings.TrimPrefix(strings.TrimSpace(l), "- ")
+		if rest, ok := strings.CutPrefix(l, "at '"); ok {
+			if loc, what, ok := strings.Cut(rest, "': "); ok {
+				l = what
+				if loc != "" {
+					l = loc + ": " + what
+				}
+			}
+		}
+		if l != "" {
+			out = append(out, l)
+		}
+	}
+	return strings.Join(out, "; ")
+}
+
+// oneLine joins a validator's multi-line message.
+func oneLine(s string) string {
+	fields := strings.Fields(strings.ReplaceAll(s, "\n", "; "))
+	return strings.Join(fields, " ")
+}
