@@ -2,6 +2,7 @@ package benchdoc
 
 import (
 	"tpsrace/metrics"
+	"tpsrace/probes"
 )
 
 // Verdict is the JSON of metrics.Verdict: who is faster over the runs and
@@ -40,7 +41,11 @@ func (b *Bench) Contenders() []metrics.Contender {
 		if len(runs) == len(b.referee.Races) { // a long-context sweep's run is several races: no flags per run
 			for run := range runs {
 				c[i].Flags = append(c[i].Flags, b.referee.RunFlags(run, i))
-				c[i].Load = append(c[i].Load, b.referee.Loads[run])
+				var load *probes.ClientLoad
+				if loads := b.referee.Loads[run]; i < len(loads) {
+					load = loads[i]
+				}
+				c[i].Load = append(c[i].Load, load)
 			}
 		}
 	}

@@ -83,7 +83,7 @@ type Referee struct {
 	Races     []Flags
 	Streams   [][][]Flags
 	Providers []Flags
-	Loads     []*probes.ClientLoad // per run, tpsrace's own load (nil: not measured)
+	Loads     [][]*probes.ClientLoad // [run][provider]: the load of the tpsrace that measured it (nil: not measured)
 }
 
 // RefereeOf flags races[run][provider][stream], the streams of the
@@ -106,7 +106,11 @@ func RefereeOf(providers []config.Provider, races [][][]probes.Result) Referee {
 	}
 	for run, race := range races {
 		ref.Races = append(ref.Races, raceFlags(race))
-		ref.Loads = append(ref.Loads, raceLoad(race))
+		loads := make([]*probes.ClientLoad, len(race))
+		for p := range race {
+			loads[p] = providerLoad(race[p])
+		}
+		ref.Loads = append(ref.Loads, loads)
 		streams := make([][]Flags, len(race))
 		for p := range race {
 			kind := ""
@@ -150,7 +154,7 @@ func (ref Referee) RunFlags(run, p int) Flags {
 	return f
 }
 
-// raceFlags: start skew and client saturation, for the race as a whole.
+// raceFlags: start skew, for the race as a whole.
 func raceFlags(race [][]probes.Result) Flags {
 	f := Flags{}
 	var sent []time.Duration
@@ -161,35 +165,37 @@ func raceFlags(race [][]probes.Result) Flags {
 			}
 		}
 	}
-	load := raceLoad(race)
 	if skew, ok := StartSkew(sent); ok && skew > StartSkewLimit {
 		f.add(FlagStartSkew, "the requests left "+format.Duration(skew)+" apart (over "+format.Duration(StartSkewLimit)+")")
-	}
-	if load != nil {
-		var why []string
-		if load.CPU >= SaturatedCPU {
-			why = append(why, fmt.Sprintf("tpsrace used %.0f%% of %d cores", load.CPU*100, load.GOMAXPROCS))
-		}
-		if load.SchedP99 > SaturatedSchedP99 {
-			why = append(why, "goroutines waited up to "+format.Duration(load.SchedP99)+" to run (p99, over "+format.Duration(SaturatedSchedP99)+")")
-		}
-		if len(why) > 0 {
-			f.add(FlagClientSaturated, strings.Join(why, "; "))
-		}
 	}
 	return f
 }
 
-// raceLoad is the client load the race's streams share.
-func raceLoad(race [][]probes.Result) *probes.ClientLoad {
-	for _, streams := range race {
-		for i := range streams {
-			if streams[i].Load != nil {
-				return streams[i].Load
-			}
+// providerLoad is the client load of a provider's streams (one tpsrace
+// measured them all, or none).
+func providerLoad(streams []probes.Result) *probes.ClientLoad {
+	for i := range streams {
+		if streams[i].Load != nil {
+			return streams[i].Load
 		}
 	}
 	return nil
+}
+
+// saturation is the evidence that the tpsrace which measured a stream was
+// its bottleneck, "" when it was not (or its load is unknown).
+func saturation(load *probes.ClientLoad) string {
+	if load == nil {
+		return ""
+	}
+	var why []string
+	if load.CPU >= SaturatedCPU {
+		why = append(why, fmt.Sprintf("tpsrace used %.0f%% of %d cores", load.CPU*100, load.GOMAXPROCS))
+	}
+	if load.SchedP99 > SaturatedSchedP99 {
+		why = append(why, "goroutines waited up to "+format.Duration(load.SchedP99)+" to run (p99, over "+format.Duration(SaturatedSchedP99)+")")
+	}
+	return strings.Join(why, "; ")
 }
 
 // streamFlags: what one stream saw (StreamFlags), and what only the race
@@ -211,7 +217,8 @@ func streamFlags(r *probes.Result, fig Figures, kind string, race [][]probes.Res
 // StreamFlags are the flags one stream raises by itself (fig is its
 // Compute; kind its provider's): cached_prompt, model_substituted (not for
 // llama.cpp, whose server answers with the one model it loaded whatever
-// the request names), retried, rate_limited, short_answer. The dashboard's
+// the request names), client_saturated (the load of the tpsrace that
+// measured it), retried, rate_limited, short_answer. The dashboard's
 // lanes show them as soon as a stream ends.
 func StreamFlags(r *probes.Result, fig Figures, kind string) Flags {
 	f := Flags{}
@@ -224,6 +231,9 @@ func StreamFlags(r *probes.Result, fig Figures, kind string) Flags {
 	}
 	if kind != config.KindLlamaCpp && r.Served.Model != "" && !SameModel(r.Model, r.Served.Model) {
 		f.add(FlagModelSubstituted, fmt.Sprintf("asked for %q, the response names %q", r.Model, r.Served.Model))
+	}
+	if why := saturation(r.Load); why != "" {
+		f.add(FlagClientSaturated, why)
 	}
 	if r.Retries > 0 {
 		f.add(FlagRetried, fmt.Sprintf("sent %d more times before its first byte", r.Retries))

@@ -41,7 +41,7 @@ func TestRefereeOfRaceFlags(t *testing.T) {
 	if _, ok := race[FlagStartSkew]; !ok {
 		t.Errorf("7ms skew: %v", race)
 	}
-	if ev := race[FlagClientSaturated]; ev != "tpsrace used 95% of 2 cores; goroutines waited up to 3ms to run (p99, over 1ms)" {
+	if ev := ref.Streams[0][0][0][FlagClientSaturated]; ev != "tpsrace used 95% of 2 cores; goroutines waited up to 3ms to run (p99, over 1ms)" {
 		t.Errorf("client_saturated evidence %q", ev)
 	}
 	alpha, bravo := ref.Streams[0][0][0], ref.Streams[0][1][0]

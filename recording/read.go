@@ -239,7 +239,7 @@ func (rec *Recording) apply(b []byte) (done bool, err error) {
 		if l.Race != len(rec.Races) {
 			return false, fmt.Errorf("race %d where race %d was due", l.Race, len(rec.Races))
 		}
-		rec.Races = append(rec.Races, Race{Release: l.Release, Results: make([][]probes.Result, len(rec.Header.Providers)), load: l.ClientLoad.load()})
+		rec.Races = append(rec.Races, Race{Release: l.Release, Results: make([][]probes.Result, len(rec.Header.Providers))})
 	case typeStream:
 		var l streamLine
 		if err := json.Unmarshal(b, &l); err != nil {
@@ -255,9 +255,7 @@ func (rec *Recording) apply(b []byte) (done bool, err error) {
 			return false, fmt.Errorf("a stream of provider %d, but the header lists %d providers", l.Provider, len(rec.Header.Providers))
 		}
 		race := &rec.Races[len(rec.Races)-1]
-		res := l.result(rec.Header.Providers[l.Provider], race.Release)
-		res.Load = race.load
-		race.Results[l.Provider] = append(race.Results[l.Provider], res)
+		race.Results[l.Provider] = append(race.Results[l.Provider], l.result(rec.Header.Providers[l.Provider], race.Release))
 	case typeEnd:
 		var l endLine
 		if err := json.Unmarshal(b, &l); err != nil {

@@ -132,7 +132,6 @@ type Recording struct {
 type Race struct {
 	Release time.Time
 	Results [][]probes.Result
-	load    *probes.ClientLoad // the race line's, given to each stream
 }
 
 // Report is what the bench report needs of the recording; benchdoc.Build

@@ -75,9 +75,7 @@ func (w *Writer) Race(results [][]probes.Result) error {
 			if rl.Release.IsZero() {
 				rl.Release = r.Release
 			}
-			if rl.ClientLoad == nil {
-				rl.ClientLoad = newLoadJSON(r.Load)
-			}
+
 		}
 	}
 	w.line(rl)

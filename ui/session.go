@@ -221,8 +221,8 @@ func (s *session) figures(now time.Duration) []live.Figures {
 		figs[i] = p.Figures(now)
 		if s.phase == phaseFinished && s.referee != nil && figs[i].Settled {
 			figs[i].Flags = strings.Join(s.referee.RunFlags(0, i).Names(), ", ")
-			if len(s.referee.Loads) > 0 {
-				figs[i].Load = s.referee.Loads[0]
+			if len(s.referee.Loads) > 0 && i < len(s.referee.Loads[0]) {
+				figs[i].Load = s.referee.Loads[0][i]
 			}
 		}
 		if s.finishAt > 0 {
