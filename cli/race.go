@@ -87,8 +87,9 @@ type session struct {
 }
 
 // load resolves the flags into a race: the providers file (explicit, else
-// ./providers.yaml when present), minus skipped providers, or the built-in
-// simulated providers when none remain. Notices and warnings go to stderr,
+// ./providers.yaml when present) minus skipped providers, or the built-in
+// simulated providers with --simulated (or, on the dashboard only, when none
+// remain); else it refuses, naming why. Notices and warnings go to stderr,
 // once --only has been checked: a mistyped name prints its error alone.
 func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error) {
 	var notices bytes.Buffer

@@ -17,6 +17,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/probes"
+	"tpsrace/workload"
 )
 
 // Status is where a provider is in the race.
@@ -51,6 +52,7 @@ type Stream struct {
 	hasFirstAnswer bool
 
 	reasoningTokens int
+	tools           []probes.ToolDelta // tool-call deltas so far; the Result's once it ends
 }
 
 // failed is whether the stream ended with an error.
@@ -70,9 +72,10 @@ type Provider struct {
 	Streams []Stream
 	Detail  string // on-box hardware of a local server, "" for the others
 
-	kind         string // config.Provider.Kind, for the referee's flags
-	promptTokens int    // for cost when the provider reports no usage
-	following    int    // the stream whose text the lane shows
+	kind         string           // config.Provider.Kind, for the referee's flags
+	promptTokens int              // for cost when the provider reports no usage
+	tool         *workload.Schema // the function a tool-call race offers; nil otherwise
+	following    int              // the stream whose text the lane shows
 	text         followedText
 	samples      []float64 // final samples of per-user live tok/s, one per SamplePeriod
 	tokenSamples []float64 // final samples of per-user tokens so far, one per SamplePeriod
@@ -83,6 +86,11 @@ type Provider struct {
 func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provider {
 	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, promptTokens: promptTokens}
 }
+
+// OfferTool says the race offers fn (the tool-call workload): the lane's
+// text then shows each call as it fills in, and once the stream ends
+// whether it was valid.
+func (p *Provider) OfferTool(fn *workload.Schema) { p.tool = fn }
 
 // Record adds one update of the race that belongs to this provider.
 func (p *Provider) Record(u probes.Update) {
@@ -99,10 +107,13 @@ func (p *Provider) Record(u probes.Update) {
 			s.reasoningTokens += e.Tokens
 		}
 	}
+	if d := u.Tool; d != nil {
+		s.tools = append(s.tools, *d)
+	}
 	if r := u.Done; r != nil {
 		// The result's record replaces the one built from the updates: the
 		// same events when all were streamed to us, the truth when not.
-		s.Result, s.Events = r, r.Events
+		s.Result, s.Events, s.tools = r, r.Events, r.ToolDeltas
 		s.Figures = metrics.Compute(r, p.promptTokens)
 		s.flags = metrics.StreamFlags(r, s.Figures, p.kind)
 	}
@@ -133,6 +144,8 @@ func (p *Provider) Following() int { return p.following }
 type followedText struct {
 	record            probes.Events // the record read (a copy shares it)
 	stream, events    int           // whose record, and how many events are in
+	tools             int           // tool-call deltas in
+	settled           bool          // the call's verdict is in
 	answer, reasoning strings.Builder
 }
 
@@ -146,7 +159,43 @@ func (p *Provider) followed() *followedText {
 		t.reasoning.WriteString(e.Reasoning)
 		t.events++
 	}
+	if p.tool != nil {
+		t.writeCalls(s, p.tool)
+	}
 	return t
+}
+
+// writeCalls adds the stream's new tool-call deltas to the answer text as
+// calls (⚙ get_weather({"city":"Par…), always appending, so the lane wraps
+// only what is new; once the stream has ended, whether the call was valid
+// (metrics.ToolCallOf): ✓ valid, or ✗ and why.
+func (t *followedText) writeCalls(s *Stream, fn *workload.Schema) {
+	for _, d := range s.tools[t.tools:] {
+		if d.Name != "" {
+			if t.tools > 0 {
+				t.answer.WriteString(")\n")
+			}
+			t.answer.WriteString("⚙ " + d.Name + "(")
+		}
+		t.answer.WriteString(d.Arguments)
+		t.tools++
+	}
+	if s.Result == nil || t.settled || !s.Result.OK() {
+		return
+	}
+	t.settled = true
+	call := metrics.ToolCallOf(s.Result, fn)
+	switch {
+	case t.tools > 0:
+		t.answer.WriteString(")")
+	case t.answer.Len() > 0:
+		t.answer.WriteString("\n")
+	}
+	if call.Valid {
+		t.answer.WriteString(" ✓ valid")
+	} else {
+		t.answer.WriteString(" ✗ " + call.Problem)
+	}
 }
 
 // Answer is the followed stream's answer text so far.
