@@ -81,16 +81,35 @@ type Bench struct {
 	// at and the clock's discipline ({"synchronised", "est_error_ms"}); absent without.
 	StartAt *time.Time      `json:"start_at,omitempty"`
 	Clock   *timesync.State `json:"clock,omitempty"`
-	Fleet   *Fleet          `json:"fleet,omitempty"` // a merged race (tpsrace merge): its hosts and their start skew
+	// Races: per run, the referee's view of the race as a whole.
+	Races []Race `json:"races"`
+	Fleet *Fleet `json:"fleet,omitempty"` // a merged race (tpsrace merge): its hosts and their start skew
 	// Workload is what was raced (workload.Names); absent for chat, so a
 	// chat document reads as before. Tool is the function a tool-call race
 	// offered, whose schema "valid" means.
 	Workload string             `json:"workload,omitempty"`
 	Tool     *workload.Function `json:"tool,omitempty"`
+	Answer   *workload.Function `json:"answer,omitempty"` // json: the schema asked for (in parameters)
 
 	// runs are each provider's figures per run, the verdict's input
-	// (Contenders): a document read back from JSON has none.
-	runs [][]metrics.Run
+	// (Contenders), and referee the flags on them: a document read back
+	// from JSON has neither.
+	runs    [][]metrics.Run
+	referee metrics.Referee
+}
+
+// Race is one run's race as a whole: its start skew, tpsrace's own load
+// during it (null where not measured: a recording from before, or a
+// platform without process CPU time), and the referee's flags on it
+// (start_skew, client_saturated) with their evidence.
+type Race struct {
+	Run         int               `json:"run"`
+	StartSkewMS *float64          `json:"start_skew_ms"`
+	ClientCPU   *float64          `json:"client_cpu"` // share of GOMAXPROCS cores busy with tpsrace, 0–1
+	GOMAXPROCS  *int              `json:"gomaxprocs"`
+	SchedP99MS  *float64          `json:"sched_p99_ms"` // goroutine scheduling latency p99 over the race
+	Flags       []string          `json:"flags"`
+	Evidence    map[string]string `json:"evidence"`
 }
 
 // Record is one bench document as `tpsrace watch --history` stores it: one
@@ -152,7 +171,12 @@ type Run struct {
 	InputTokens        *int      `json:"input_tokens,omitempty"` // long-context, cached-prefix: the prompt's size (metrics.InputTokens)
 	Cache              *string   `json:"cache,omitempty"`        // cached-prefix: "cold" (the prefix's first request) or "warm" (the same again)
 	ToolCall           *ToolCall `json:"tool_call,omitempty"`    // tool-call workload: the stream's call
+	JSON               *JSONRun  `json:"json,omitempty"`         // json workload: the stream's answer
 	Feel
+	// Flags: the referee's flags on this stream (metrics.Flag*), each with
+	// its evidence in Evidence; the race's own are in the document's races.
+	Flags    []string          `json:"flags"`
+	Evidence map[string]string `json:"evidence"`
 }
 
 // Feel is how a stream felt (metrics.Felt): stalls (gaps between text
@@ -209,6 +233,27 @@ type ToolCall struct {
 	ArgsTPS    *float64 `json:"args_tps"`
 	Valid      bool     `json:"valid"`
 	Problem    *string  `json:"problem"`
+}
+
+// JSONRun is a stream's answer under the json workload (metrics.JSONAnswer):
+// first_ms, release to the first answer text; valid_ms, to the event after
+// which the answer parsed and validated (null when it never did); valid and
+// problem (why not); prefix_share, the share of the answer that streamed as
+// a valid JSON prefix.
+type JSONRun struct {
+	FirstMS     *float64 `json:"first_ms"`
+	ValidMS     *float64 `json:"valid_ms"`
+	Valid       bool     `json:"valid"`
+	Problem     *string  `json:"problem"`
+	PrefixShare float64  `json:"prefix_share"`
+}
+
+// JSONSummary is the json figures over a provider's streams.
+type JSONSummary struct {
+	FirstMS Percentiles2 `json:"first_ms"`
+	ValidMS Percentiles2 `json:"valid_ms"`
+	Valid   int          `json:"valid"`
+	Streams int          `json:"streams"`
 }
 
 // ToolSummary is the tool-call figures over a provider's streams
@@ -268,6 +313,11 @@ type Summary struct {
 	O200kTokens  int          `json:"o200k_tokens"`  // per user
 	TokenSource  string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
 	EventTokens  int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
+	// Flags: every flag that touched one of the provider's runs (its
+	// streams', its races', who answered changing); Evidence says in how
+	// many runs and the first evidence.
+	Flags    []string          `json:"flags"`
+	Evidence map[string]string `json:"evidence"`
 	Feel
 	FeelLabel *string      `json:"feel"`                // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
 	ToolCall  *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
@@ -277,6 +327,7 @@ type Summary struct {
 	PrefillTPS  **float64    `json:"prefill_tps,omitempty"`
 	TTFTByInput []SizeTTFT   `json:"ttft_by_input,omitempty"`
 	PrefixCache *PrefixCache `json:"prefix_cache,omitempty"` // cached-prefix
+	JSON        *JSONSummary `json:"json,omitempty"`         // json workload
 }
 
 // PrefixCache is cached-prefix's figures (metrics.PrefixCache): TTFT of the
@@ -323,13 +374,18 @@ func Build(in Input) *Bench {
 	}
 	b.Fleet = in.Fleet
 	if !cfg.Workload.Is(workload.Chat) {
-		b.Workload, b.Tool = cfg.Workload.Name, cfg.Workload.Tool
+		b.Workload, b.Tool, b.Answer = cfg.Workload.Name, cfg.Workload.Tool, cfg.Workload.Answer
 	}
-	var tool *workload.Schema
+	var tool, answer *workload.Schema
 	if cfg.Workload.Is(workload.ToolCall) && cfg.Workload.Tool != nil {
 		tool, _ = cfg.Workload.Tool.Compile() // config checked it; a tool that does not compile has no figures
 	}
+	if cfg.Workload.Is(workload.JSON) && cfg.Workload.Answer != nil {
+		answer, _ = cfg.Workload.Answer.Compile()
+	}
 	promptTokens := tokens.Count(cfg.Prompt)
+	b.referee = metrics.RefereeOf(cfg.Providers, in.Races)
+	b.Races = races(in.Races, b.referee)
 	sweepLen := 1
 	if cfg.Workload.Is(workload.LongContext) {
 		sweepLen = max(len(cfg.Workload.InputTokens), 1)
@@ -344,13 +400,17 @@ func Build(in Input) *Bench {
 		for run, race := range in.Races {
 			var streams []metrics.Stream
 			if i < len(race) {
-				for _, res := range race[i] {
+				for k, res := range race[i] {
 					s := metrics.StreamOf(&res, promptTokens, in.FinishAt)
 					if tool != nil {
 						s.Tool = ptr(metrics.ToolCallOf(&res, tool))
 					}
+					if answer != nil {
+						s.JSON = ptr(metrics.JSONAnswerOf(&res, answer))
+					}
 					streams = append(streams, s)
 					r := newRun(run, &res, s, promptTokens, in.FinishAt)
+					r.Flags, r.Evidence = flagsJSON(b.referee.Streams[run][i][k])
 					r.Workload = b.Workload
 					if cachedPrefix {
 						r.Cache = ptr([]string{"cold", "warm"}[run%2])
@@ -376,6 +436,7 @@ func Build(in Input) *Bench {
 		}
 		sum := metrics.RunOf(all, in.FinishAt)
 		pr.Summary = summary(sum, runs)
+		pr.Summary.Flags, pr.Summary.Evidence = providerFlags(b.referee, i, len(in.Races))
 		rankBy := sum
 		if sweepLen > 1 {
 			runs = sweeps
@@ -406,6 +467,72 @@ func Build(in Input) *Bench {
 	return b
 }
 
+// flagsJSON is a set of flags as the JSON lists them: names in
+// metrics.FlagOrder, evidence by name; empty, never null.
+func flagsJSON(f metrics.Flags) ([]string, map[string]string) {
+	names := f.Names()
+	if names == nil {
+		names = []string{}
+	}
+	evidence := map[string]string{}
+	for _, n := range names {
+		evidence[n] = f[n]
+	}
+	return names, evidence
+}
+
+// providerFlags are the flags on any of provider p's runs, the evidence
+// saying in how many: "3/5 runs: 1,920 of 2,006 prompt tokens …".
+func providerFlags(ref metrics.Referee, p, runs int) ([]string, map[string]string) {
+	count := map[string]int{}
+	all := metrics.Flags{}
+	for run := range runs {
+		f := ref.RunFlags(run, p)
+		for _, name := range f.Names() {
+			count[name]++
+			if _, ok := all[name]; !ok {
+				all[name] = f[name]
+			}
+		}
+	}
+	for name := range all {
+		all[name] = strconv.Itoa(count[name]) + "/" + strconv.Itoa(runs) + " runs: " + all[name]
+	}
+	return flagsJSON(all)
+}
+
+// races are the referee's view of each run's race.
+func races(in [][][]probes.Result, ref metrics.Referee) []Race {
+	out := []Race{}
+	for run, race := range in {
+		r := Race{Run: run}
+		var sent []time.Duration
+		var load *probes.ClientLoad
+		for _, streams := range race {
+			for _, res := range streams {
+				if !res.Release.IsZero() {
+					sent = append(sent, res.Sent)
+				}
+				if load == nil {
+					load = res.Load
+				}
+			}
+		}
+		if skew, ok := metrics.StartSkew(sent); ok {
+			r.StartSkewMS = ptr(ms(skew))
+		}
+		if load != nil {
+			if !math.IsNaN(load.CPU) {
+				r.ClientCPU = ptr(round(load.CPU, 1000))
+			}
+			r.GOMAXPROCS, r.SchedP99MS = ptr(load.GOMAXPROCS), ptr(ms(load.SchedP99))
+		}
+		r.Flags, r.Evidence = flagsJSON(ref.Races[run])
+		out = append(out, r)
+	}
+	return out
+}
+
 // summary is the JSON of all, a provider's streams pooled over runs.
 func summary(all metrics.Run, runs []metrics.Run) Summary {
 	var aggregate []float64
@@ -426,6 +553,9 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	}
 	if all.ServerTPS.Has() {
 		s.ServerTPS = ptr(tps(all.ServerTPS.P50))
+	}
+	if all.JSONStreams > 0 {
+		s.JSON = &JSONSummary{FirstMS: durations(all.JSONFirst), ValidMS: durations(all.JSONValidAt), Valid: all.JSONValid, Streams: all.JSONStreams}
 	}
 	if all.ToolStreams > 0 {
 		s.ToolCall = &ToolSummary{FirstMS: durations(all.ToolFirst), CompleteMS: durations(all.ToolComplete), ArgsTPS: speeds(all.ArgsTPS),
@@ -505,6 +635,18 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 	finishRun(&r, s, finishAt)
 	if s.Tool != nil {
 		r.ToolCall = toolCall(s.Tool)
+	}
+	if j := s.JSON; j != nil {
+		r.JSON = &JSONRun{Valid: j.Valid, PrefixShare: round(j.PrefixShare, 1000)}
+		if j.HasFirst {
+			r.JSON.FirstMS = ptr(ms(j.First))
+		}
+		if j.HasValid {
+			r.JSON.ValidMS = ptr(ms(j.ValidAt))
+		}
+		if j.Problem != "" {
+			r.JSON.Problem = ptr(j.Problem)
+		}
 	}
 	if s.InputTokens > 0 {
 		r.InputTokens = ptr(s.InputTokens)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"tpsrace/config"
@@ -42,7 +43,9 @@ type session struct {
 	finishAt    int                // --finish-at N: figures race to N tokens
 	prompt      string             // for the next race
 	tool        *workload.Function // the tool-call workload's function; nil otherwise
+	answer      *workload.Function // the json workload's answer schema; nil otherwise
 	schema      *workload.Schema   // tool, compiled: the lanes show whether calls are valid
+	answerJSON  *workload.Schema   // answer, compiled: the lanes show whether answers are valid JSON
 	steps       *workload.Sequence // the races of the workload's runs, one after the other
 	concurrency int                // for the next race
 
@@ -54,6 +57,9 @@ type session struct {
 	clock  Clock // its race time, nil until released
 	end    time.Duration
 	live   []*live.Provider // provider index → its streams and figures
+
+	// referee is the flags of the race on screen once it has finished.
+	referee *metrics.Referee
 
 	// Finished races since the prompt or concurrency last changed: what `s` saves.
 	history       [][][]probes.Result
@@ -67,10 +73,13 @@ type session struct {
 
 func newSession(cfg *config.Config, concurrency int, preparing bool) *session {
 	s := &session{providers: slices.Clone(cfg.Providers), details: make([]string, len(cfg.Providers)),
-		maxTokens: cfg.MaxTokens, prompt: cfg.Prompt, tool: cfg.Workload.Tool, concurrency: max(concurrency, 1)}
+		maxTokens: cfg.MaxTokens, prompt: cfg.Prompt, tool: cfg.Workload.Tool, answer: cfg.Workload.Answer, concurrency: max(concurrency, 1)}
 	s.steps = cfg.Workload.Sequence()
 	if s.tool != nil {
 		s.schema, _ = s.tool.Compile() // config checked it; one that does not compile shows no verdict
+	}
+	if s.answer != nil {
+		s.answerJSON, _ = s.answer.Compile()
 	}
 	if preparing {
 		s.phase = phasePreparing
@@ -99,7 +108,7 @@ func (s *session) prepared(results []Prepared) {
 // concurrency, in the given phase. A provider Prepare could not ready has
 // failed already: its one stream is its error, and it stays out of the race.
 func (s *session) reset() {
-	s.conc, s.clock, s.end, s.racing = s.concurrency, nil, 0, nil
+	s.conc, s.clock, s.end, s.racing, s.referee = s.concurrency, nil, 0, nil, nil
 	promptTokens := tokens.Count(s.prompt)
 	s.live = make([]*live.Provider, len(s.providers))
 	for i, p := range s.providers {
@@ -113,6 +122,9 @@ func (s *session) reset() {
 		s.live[i].Detail = s.details[i]
 		if s.schema != nil {
 			s.live[i].OfferTool(s.schema)
+		}
+		if s.answerJSON != nil {
+			s.live[i].AskJSON(s.answerJSON)
 		}
 		if i < len(s.slots) {
 			// The note first: a narrow lane cuts the end of the line.
@@ -144,7 +156,7 @@ func (s *session) begin(retries int, clients *probes.Clients) probes.Race {
 		ready[k] = s.providers[i]
 	}
 	step, nonce := s.steps.Next(time.Now())
-	return probes.Race{Providers: ready, Request: probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens, Tool: s.tool, InputTokens: step.InputTokens, Nonce: nonce},
+	return probes.Race{Providers: ready, Request: probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens, Tool: s.tool, Answer: s.answer, InputTokens: step.InputTokens, Nonce: nonce},
 		Concurrency: s.conc, Retries: retries, Clients: clients}
 }
 
@@ -191,6 +203,8 @@ func (s *session) finish(raced [][]probes.Result) {
 		s.history, s.historyPrompt, s.historyConc = nil, s.prompt, s.conc
 	}
 	s.history = append(s.history, results)
+	ref := metrics.RefereeOf(s.providers, [][][]probes.Result{results})
+	s.referee = &ref
 }
 
 // stop marks a race that has not ended as stopped, its time frozen (the
@@ -220,6 +234,12 @@ func (s *session) figures(now time.Duration) []live.Figures {
 	figs := make([]live.Figures, len(s.live))
 	for i, p := range s.live {
 		figs[i] = p.Figures(now)
+		if s.phase == phaseFinished && s.referee != nil && figs[i].Settled {
+			figs[i].Flags = strings.Join(s.referee.RunFlags(0, i).Names(), ", ")
+			if len(s.referee.Loads) > 0 && i < len(s.referee.Loads[0]) {
+				figs[i].Load = s.referee.Loads[0][i]
+			}
+		}
 		if s.finishAt > 0 {
 			p.RaceTo(&figs[i], s.finishAt)
 		}

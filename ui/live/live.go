@@ -44,6 +44,7 @@ type Stream struct {
 	Events  probes.Events
 	Result  *probes.Result  // nil while the stream runs
 	Figures metrics.Figures // settled figures, once Result is set
+	flags   metrics.Flags   // metrics.StreamFlags, once Result is set
 
 	// firstAnswer is the time of the first event with answer text: the
 	// instant metrics.Compute will report as TTFA, known before the end.
@@ -71,8 +72,10 @@ type Provider struct {
 	Streams []Stream
 	Detail  string // on-box hardware of a local server, "" for the others
 
+	kind         string           // config.Provider.Kind, for the referee's flags
 	promptTokens int              // for cost when the provider reports no usage
 	tool         *workload.Schema // the function a tool-call race offers; nil otherwise
+	answerSchema *workload.Schema // the schema a json race asks the answer to follow; nil otherwise
 	following    int              // the stream whose text the lane shows
 	text         followedText
 	samples      []float64 // final samples of per-user live tok/s, one per SamplePeriod
@@ -82,13 +85,18 @@ type Provider struct {
 // NewProvider is provider p (index i of the race) with concurrency streams.
 // promptTokens is the o200k count of the prompt.
 func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provider {
-	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), promptTokens: promptTokens}
+	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, promptTokens: promptTokens}
 }
 
 // OfferTool says the race offers fn (the tool-call workload): the lane's
 // text then shows each call as it fills in, and once the stream ends
 // whether it was valid.
 func (p *Provider) OfferTool(fn *workload.Schema) { p.tool = fn }
+
+// AskJSON says the race asks for JSON following schema (the json
+// workload): once a stream ends, its lane's text says whether the answer
+// was valid JSON (✓ valid JSON, or ✗ and why).
+func (p *Provider) AskJSON(schema *workload.Schema) { p.answerSchema = schema }
 
 // Record adds one update of the race that belongs to this provider.
 func (p *Provider) Record(u probes.Update) {
@@ -113,6 +121,7 @@ func (p *Provider) Record(u probes.Update) {
 		// same events when all were streamed to us, the truth when not.
 		s.Result, s.Events, s.tools = r, r.Events, r.ToolDeltas
 		s.Figures = metrics.Compute(r, p.promptTokens)
+		s.flags = metrics.StreamFlags(r, s.Figures, p.kind)
 	}
 	p.follow(u.Stream)
 }
@@ -142,7 +151,7 @@ type followedText struct {
 	record            probes.Events // the record read (a copy shares it)
 	stream, events    int           // whose record, and how many events are in
 	tools             int           // tool-call deltas in
-	settled           bool          // the call's verdict is in
+	settled           bool          // the call's (the JSON answer's) verdict is in
 	answer, reasoning strings.Builder
 }
 
@@ -158,6 +167,14 @@ func (p *Provider) followed() *followedText {
 	}
 	if p.tool != nil {
 		t.writeCalls(s, p.tool)
+	}
+	if p.answerSchema != nil && s.Result != nil && s.Result.OK() && !t.settled {
+		t.settled = true
+		if a := metrics.JSONAnswerOf(s.Result, p.answerSchema); a.Valid {
+			t.answer.WriteString(" ✓ valid JSON")
+		} else {
+			t.answer.WriteString(" ✗ " + a.Problem)
+		}
 	}
 	return t
 }
@@ -272,7 +289,16 @@ type Figures struct {
 	RateLimited  bool
 	// Feel is how the streams felt, once settled (metrics.Felt.Label of
 	// metrics.Run's): "smooth", "bursty", "2 stalls · 1.20s"; "" before.
-	Feel string
+	// Flags: the referee's flags its streams raised by themselves
+	// (metrics.StreamFlags), once settled, in metrics.FlagOrder joined by
+	// ", " ("" for none; a string keeps Figures comparable); once the whole
+	// race has ended, every flag touching the provider (Referee.RunFlags),
+	// with Load, tpsrace's own load, for the verdict. The lane marks them ⚑.
+	Feel  string
+	Flags string
+	Load  *probes.ClientLoad
+	// E2E is the median end-to-end time of the completed streams, once settled.
+	E2E time.Duration
 
 	// With --finish-at N (FinishAt > 0), TimeToN is the median time to N
 	// tokens (metrics.TimeToTokens) over the streams that got there; see RaceTo.
@@ -299,7 +325,7 @@ func (p *Provider) Figures(now time.Duration) Figures {
 		s := &p.Streams[i]
 		first, hasText := s.Events.First()
 		anyText = anyText || hasText
-		anyAnswer = anyAnswer || s.hasFirstAnswer
+		anyAnswer = anyAnswer || s.hasFirstAnswer || len(s.tools) > 0 // a tool call is the answer
 		if hasText {
 			ttfts = append(ttfts, first.At)
 		} else if s.Result == nil {
@@ -383,7 +409,7 @@ func (p *Provider) settled(run metrics.Run) Figures {
 		Speed: run.Speed.P50, HasSpeed: run.Speed.Has(), AggregateTPS: run.AggregateTPS, HasAggregateTPS: run.HasAggregateTPS,
 		Tokens: run.Tokens, O200kTokens: run.O200kTokens, UserTokens: run.EventTokens, TokenSource: run.TokenSource,
 		Elapsed: run.End, CostUSD: run.CostUSD.P50, HasCost: run.CostUSD.Has(), ServerTPS: run.ServerTPS.P50, HasServerTPS: run.ServerTPS.Has(),
-		Feel: run.Felt.Label()}
+		Feel: run.Felt.Label(), Flags: p.flags(), E2E: run.E2E.P50}
 	if run.Completed == 0 {
 		f.Status = Failed
 	}
@@ -397,6 +423,17 @@ func (p *Provider) settled(run metrics.Run) Figures {
 		f.Queued = metrics.Queued(ttfts, 0, run.End)
 	}
 	return f
+}
+
+// flags are the flags any of p's streams raised, in metrics.FlagOrder.
+func (p *Provider) flags() string {
+	all := metrics.Flags{}
+	for i := range p.Streams {
+		for name, ev := range p.Streams[i].flags {
+			all[name] = ev
+		}
+	}
+	return strings.Join(all.Names(), ", ")
 }
 
 // firstTokens are the first-token times of p's streams that had text.
