@@ -261,6 +261,11 @@ type Summary struct {
 	AggregateTPS *float64     `json:"aggregate_tps"`
 	CostUSD      *float64     `json:"cost_usd"`
 	ServerTPS    *float64     `json:"server_tps"` // median of the server's own figure, when reported
+	// ServerPromptTPS: median of the server's own prompt (prefill) speed.
+	ServerPromptTPS *float64 `json:"server_prompt_tps"`
+	// MemoryRoofline: server_tps against this machine's memory limit
+	// (metrics.MemoryRoofline); null unless defined.
+	MemoryRoofline *Roofline `json:"memory_roofline"`
 	TimeToNms    Percentiles2 `json:"time_to_n_ms"`
 	StoppedShort bool         `json:"stopped_short"` // --finish-at N: streams completed, none reached N
 	Tokens       int          `json:"tokens"`        // per user
@@ -275,6 +280,26 @@ type Summary struct {
 	// the pointer to a pointer); TTFTByInput the TTFT p50/p95 per size.
 	PrefillTPS  **float64  `json:"prefill_tps,omitempty"`
 	TTFTByInput []SizeTTFT `json:"ttft_by_input,omitempty"`
+}
+
+// Roofline is metrics.Roofline with its inputs (config.Box): fits_in_cache
+// true leaves limit_tps and share null; share is server_tps ÷ limit_tps.
+type Roofline struct {
+	FitsInCache bool     `json:"fits_in_cache"`
+	LimitTPS    *float64 `json:"limit_tps"`
+	Share       *float64 `json:"share"`
+	config.Box
+}
+
+func roofline(r metrics.Roofline, ok bool) *Roofline {
+	if !ok {
+		return nil
+	}
+	j := &Roofline{FitsInCache: r.InCache, Box: r.Box}
+	if !r.InCache {
+		j.LimitTPS, j.Share = ptr(tps(r.LimitTPS)), ptr(math.Round(r.Share*1e4)/1e4)
+	}
+	return j
 }
 
 // SizeTTFT is the TTFT of one long-context size.
@@ -339,6 +364,7 @@ func Build(in Input) *Bench {
 		}
 		sum := metrics.RunOf(all, in.FinishAt)
 		pr.Summary = summary(sum, runs)
+		pr.Summary.MemoryRoofline = roofline(metrics.MemoryRoofline(sum.ServerTPS.P50, sum.ServerTPS.Has(), p.Box))
 		if sweepLen > 1 {
 			runs = sweeps
 		}
@@ -383,6 +409,9 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	}
 	if all.ServerTPS.Has() {
 		s.ServerTPS = ptr(tps(all.ServerTPS.P50))
+	}
+	if all.ServerPromptTPS.Has() {
+		s.ServerPromptTPS = ptr(tps(all.ServerPromptTPS.P50))
 	}
 	if all.ToolStreams > 0 {
 		s.ToolCall = &ToolSummary{FirstMS: durations(all.ToolFirst), CompleteMS: durations(all.ToolComplete), ArgsTPS: speeds(all.ArgsTPS),
