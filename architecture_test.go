@@ -1,8 +1,10 @@
 package main
 
 import (
+	"io/fs"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -36,5 +38,34 @@ func TestEveryPackageIsDescribed(t *testing.T) {
 		if !strings.Contains(table, folder) {
 			t.Errorf("README.md's folder table does not name %s (package %s)", folder, path)
 		}
+	}
+}
+
+// Tests ask package testenv for their real parts (tools, the shared
+// fixtures), so that one rule decides between skipping and failing under
+// CI: no test looks a tool up, reads $CI or opens ../shared itself.
+func TestRealPartsGoThroughTestenv(t *testing.T) {
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (path == "testenv" || strings.HasPrefix(d.Name(), ".")) && path != ".":
+			return filepath.SkipDir
+		case d.IsDir() || !strings.HasSuffix(path, "_test.go") || path == "architecture_test.go":
+			return nil
+		}
+		raw, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, own := range []string{"exec.LookPath(", `Getenv("CI")`, `"../../shared`, `"../shared`} {
+			if strings.Contains(string(raw), own) {
+				t.Errorf("%s uses %s: ask testenv.Require for the part instead", path, own)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -149,7 +149,8 @@ type Run struct {
 	TimeToNms          *float64  `json:"time_to_n_ms"`           // --finish-at N: time to N tokens; null without it or when stopped short
 	StoppedShort       bool      `json:"stopped_short"`          // --finish-at N: the stream ended before N tokens
 	Workload           string    `json:"workload,omitempty"`     // as the document's; absent for chat
-	InputTokens        *int      `json:"input_tokens,omitempty"` // long-context: the prompt's size (metrics.InputTokens)
+	InputTokens        *int      `json:"input_tokens,omitempty"` // long-context, cached-prefix: the prompt's size (metrics.InputTokens)
+	Cache              *string   `json:"cache,omitempty"`        // cached-prefix: "cold" (the prefix's first request) or "warm" (the same again)
 	ToolCall           *ToolCall `json:"tool_call,omitempty"`    // tool-call workload: the stream's call
 	Feel
 }
@@ -265,21 +266,44 @@ type Summary struct {
 	ServerPromptTPS *float64 `json:"server_prompt_tps"`
 	// MemoryRoofline: server_tps against this machine's memory limit
 	// (metrics.MemoryRoofline); null unless defined.
-	MemoryRoofline *Roofline `json:"memory_roofline"`
-	TimeToNms    Percentiles2 `json:"time_to_n_ms"`
-	StoppedShort bool         `json:"stopped_short"` // --finish-at N: streams completed, none reached N
-	Tokens       int          `json:"tokens"`        // per user
-	O200kTokens  int          `json:"o200k_tokens"`  // per user
-	TokenSource  string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
-	EventTokens  int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
+	MemoryRoofline *Roofline    `json:"memory_roofline"`
+	TimeToNms      Percentiles2 `json:"time_to_n_ms"`
+	StoppedShort   bool         `json:"stopped_short"` // --finish-at N: streams completed, none reached N
+	Tokens         int          `json:"tokens"`        // per user
+	O200kTokens    int          `json:"o200k_tokens"`  // per user
+	TokenSource    string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
+	EventTokens    int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
 	Feel
 	FeelLabel *string      `json:"feel"`                // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
 	ToolCall  *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
 	// PrefillTPS: long-context's prefill speed estimate (metrics.PrefillTPS),
 	// null when it cannot be made, absent for the other workloads (hence
 	// the pointer to a pointer); TTFTByInput the TTFT p50/p95 per size.
-	PrefillTPS  **float64  `json:"prefill_tps,omitempty"`
-	TTFTByInput []SizeTTFT `json:"ttft_by_input,omitempty"`
+	PrefillTPS  **float64    `json:"prefill_tps,omitempty"`
+	TTFTByInput []SizeTTFT   `json:"ttft_by_input,omitempty"`
+	PrefixCache *PrefixCache `json:"prefix_cache,omitempty"` // cached-prefix
+}
+
+// PrefixCache is cached-prefix's figures (metrics.PrefixCache): TTFT of the
+// cold and the warm requests, the saving (1 − warm p50 ÷ cold p50; null
+// without both) and the warm requests' cached prompt tokens as their
+// providers reported them (p50; null when none reported a cache figure).
+type PrefixCache struct {
+	ColdTTFTms   Percentiles2 `json:"cold_ttft_ms"`
+	WarmTTFTms   Percentiles2 `json:"warm_ttft_ms"`
+	Saving       *float64     `json:"saving"`
+	CachedTokens *float64     `json:"warm_cached_tokens"`
+}
+
+func prefixCache(c metrics.PrefixCache) *PrefixCache {
+	j := &PrefixCache{ColdTTFTms: durations(c.Cold), WarmTTFTms: durations(c.Warm)}
+	if c.HasSaving {
+		j.Saving = ptr(round(c.Saving, 1000))
+	}
+	if c.Cached.Has() {
+		j.CachedTokens = ptr(c.Cached.P50)
+	}
+	return j
 }
 
 // Roofline is metrics.Roofline with its inputs (config.Box): fits_in_cache
@@ -335,11 +359,13 @@ func Build(in Input) *Bench {
 	if cfg.Workload.Is(workload.LongContext) {
 		sweepLen = max(len(cfg.Workload.InputTokens), 1)
 	}
+	// A cached-prefix run is a cold race and a warm one, in that order.
+	cachedPrefix := cfg.Workload.Is(workload.CachedPrefix)
 	var pooled []metrics.Run
 	for i, p := range cfg.Providers {
 		pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Runs: []Run{}}
-		var all, sweep []metrics.Stream
-		var runs, sweeps []metrics.Run
+		var all, sweep, cold, warm []metrics.Stream
+		var runs, sweeps, warmRuns []metrics.Run
 		for run, race := range in.Races {
 			var streams []metrics.Stream
 			if i < len(race) {
@@ -351,6 +377,9 @@ func Build(in Input) *Bench {
 					streams = append(streams, s)
 					r := newRun(run, &res, s, promptTokens, in.FinishAt)
 					r.Workload = b.Workload
+					if cachedPrefix {
+						r.Cache = ptr([]string{"cold", "warm"}[run%2])
+					}
 					pr.Runs = append(pr.Runs, r)
 				}
 			}
@@ -361,12 +390,26 @@ func Build(in Input) *Bench {
 			if sweep = append(sweep, streams...); (run+1)%sweepLen == 0 || run == len(in.Races)-1 {
 				sweeps, sweep = append(sweeps, metrics.RunOf(sweep, in.FinishAt)), nil
 			}
+			if cachedPrefix && run%2 == 0 {
+				cold = append(cold, streams...)
+			} else if cachedPrefix {
+				warm = append(warm, streams...)
+				wr := metrics.RunOf(streams, in.FinishAt)
+				wr.Warm = true
+				warmRuns = append(warmRuns, wr)
+			}
 		}
 		sum := metrics.RunOf(all, in.FinishAt)
 		pr.Summary = summary(sum, runs)
 		pr.Summary.MemoryRoofline = roofline(metrics.MemoryRoofline(sum.ServerTPS.P50, sum.ServerTPS.Has(), p.Box))
+		rankBy := sum
 		if sweepLen > 1 {
 			runs = sweeps
+		}
+		if cachedPrefix { // ranked and decided on the warm requests
+			runs, rankBy = warmRuns, metrics.RunOf(warm, in.FinishAt)
+			rankBy.Warm = true
+			pr.Summary.PrefixCache = prefixCache(metrics.PrefixCacheOf(cold, warm))
 		}
 		if cfg.Workload.Is(workload.LongContext) {
 			var prefill *float64
@@ -380,7 +423,7 @@ func Build(in Input) *Bench {
 		}
 		b.Providers = append(b.Providers, pr)
 		b.runs = append(b.runs, runs)
-		pooled = append(pooled, sum)
+		pooled = append(pooled, rankBy)
 	}
 	for rank, i := range metrics.Order(pooled) {
 		b.Providers[i].Rank = rank + 1

@@ -17,7 +17,6 @@ import (
 	"tpsrace/recording"
 	"tpsrace/report"
 	"tpsrace/safetext"
-	"tpsrace/workload"
 )
 
 // benchCmd is `tpsrace bench`: races without the dashboard and prints the
@@ -53,7 +52,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("bench takes no arguments, got %q", fs.Args())}
+		return usageError{fmt.Errorf("bench takes no arguments, got %q (see: tpsrace help bench)", fs.Args())}
 	}
 	if c.runs < 1 {
 		return usageError{fmt.Errorf("--runs must be at least 1, got %d", c.runs)}
@@ -108,19 +107,17 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 			return err
 		}
 	}
-	// A long-context run races each size in turn: one race per size.
-	sizes := []int{0}
-	if s.cfg.Workload.Is(workload.LongContext) {
-		sizes = s.cfg.Workload.InputTokens
-	}
-	races := c.runs * len(sizes)
+	// A run of long-context races each size in turn, of cached-prefix cold then warm.
+	seq := s.cfg.Workload.Sequence()
+	races := c.runs * seq.PerRun()
 	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, races)
 	before := serverTotals(ctx, s.cfg)
 	for run := range races {
 		if ctx.Err() != nil {
 			break
 		}
-		race.Request.InputTokens = sizes[run%len(sizes)]
+		step, nonce := seq.Next(time.Now())
+		race.Request.InputTokens, race.Request.Nonce = step.InputTokens, nonce
 		updates := make(chan probes.Update, 1024)
 		drained := make(chan struct{})
 		go func() {

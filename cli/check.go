@@ -39,7 +39,7 @@ func (c *checkCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("check takes no arguments, got %q", fs.Args())}
+		return usageError{fmt.Errorf("check takes no arguments, got %q (see: tpsrace help check)", fs.Args())}
 	}
 	c.race.concurrency = 1
 	s, err := c.race.load(ctx, stderr)

@@ -107,7 +107,8 @@ func help(topic string, w io.Writer) error {
 		for _, c := range commands() {
 			fmt.Fprintf(w, "  %-30s %s\n", c.usage, c.summary)
 		}
-		fmt.Fprint(w, "\nWithout providers.yaml tpsrace races its built-in simulated providers, labelled SIMULATED.\n\n"+
+		fmt.Fprint(w, "\nWhen nothing else can race (no providers.yaml, or no key set) the dashboard races the built-in\n"+
+			"simulated providers, labelled SIMULATED; bench, watch and check race them only with --simulated.\n\n"+
 			"Example:\n  tpsrace --config providers.yaml --concurrency 4\n\nDashboard flags:\n")
 		printFlags((&dashCmd{}).flags(), w)
 		return nil

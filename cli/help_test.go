@@ -78,6 +78,8 @@ func TestCommandLineRefusals(t *testing.T) {
 		{[]string{"help", "bench", "sim"}, `tpsrace: help takes one COMMAND, got ["bench" "sim"] (see: tpsrace help help)`},
 		{[]string{"version", "x"}, `tpsrace: version takes no arguments, got ["x"] (see: tpsrace help version)`},
 		{[]string{"--concurency", "4"}, "tpsrace: unknown flag --concurency; did you mean --concurrency? The flags are --"},
+		{[]string{"sim", "extra"}, `tpsrace: sim takes no arguments, got ["extra"] (see: tpsrace help sim)`},
+		{[]string{"sim", "--addr", "256.0.0.1:1"}, "tpsrace: --addr 256.0.0.1:1: "},
 		{[]string{"sim", "--bogus"}, "tpsrace: unknown flag --bogus. The flags are --accept-delay, --addr, --load-time, --slots (see: tpsrace help sim)"},
 		{[]string{"bench", "--fromat", "json"}, "tpsrace: unknown flag --fromat; did you mean --format? The flags are --"},
 		{[]string{"bench", "--concurrency", "many"}, `tpsrace: invalid value "many" for --concurrency: parse error (see: tpsrace help bench)`},

@@ -68,7 +68,7 @@ func (f *raceFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.retries, "retries", 0, "retry a request that fails before its first byte up to N times (recorded as retries)")
 	fs.BoolVar(&f.warm, "warm", false, "open every stream's connection (TLS included) before each release, so TTFT measures the model, not the handshake")
 	fs.StringVar(&f.workload, "workload", "", "what to race: "+strings.Join(workload.Names, ", ")+" (default: the file's, else chat)")
-	fs.StringVar(&f.inputTokens, "input-tokens", "", "long-context: comma-separated prompt sizes in o200k tokens, raced one after the other (default 1000,8000,32000)")
+	fs.StringVar(&f.inputTokens, "input-tokens", "", "long-context: comma-separated prompt sizes in o200k tokens, raced one after the other (default 1000,8000,32000); cached-prefix: the prefix's size (default 8000)")
 	fs.DurationVar(&f.timeouts.Connect, "connect-timeout", 0, "limit until response headers (default from file, else 10s)")
 	fs.DurationVar(&f.timeouts.FirstToken, "first-token-timeout", 0, "limit until the first token (default from file, else 60s)")
 	fs.DurationVar(&f.timeouts.Stall, "stall-timeout", 0, "longest silence between bytes (default from file, else 20s)")
@@ -87,8 +87,9 @@ type session struct {
 }
 
 // load resolves the flags into a race: the providers file (explicit, else
-// ./providers.yaml when present), minus skipped providers, or the built-in
-// simulated providers when none remain. Notices and warnings go to stderr,
+// ./providers.yaml when present) minus skipped providers, or the built-in
+// simulated providers with --simulated (or, on the dashboard only, when none
+// remain); else it refuses, naming why. Notices and warnings go to stderr,
 // once --only has been checked: a mistyped name prints its error alone.
 func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error) {
 	var notices bytes.Buffer
@@ -194,8 +195,8 @@ func (f *raceFlags) applyWorkload(cfg *config.Config) error {
 		cfg.Workload = w
 	}
 	if f.inputTokens != "" {
-		if !cfg.Workload.Is(workload.LongContext) {
-			return usageError{fmt.Errorf("--input-tokens applies only to --workload %s", workload.LongContext)}
+		if !cfg.Workload.Is(workload.LongContext) && !cfg.Workload.Is(workload.CachedPrefix) {
+			return usageError{fmt.Errorf("--input-tokens applies only to --workload %s or %s", workload.LongContext, workload.CachedPrefix)}
 		}
 		var sizes []int
 		for _, item := range strings.Split(f.inputTokens, ",") {
@@ -204,6 +205,9 @@ func (f *raceFlags) applyWorkload(cfg *config.Config) error {
 				return usageError{fmt.Errorf("--input-tokens %q: want whole numbers from 1, comma-separated, such as 1000,8000,32000", f.inputTokens)}
 			}
 			sizes = append(sizes, n)
+		}
+		if cfg.Workload.Is(workload.CachedPrefix) && len(sizes) > 1 {
+			return usageError{fmt.Errorf("--input-tokens %q: cached-prefix takes one size, the prefix's", f.inputTokens)}
 		}
 		cfg.Workload.InputTokens = sizes
 	}

@@ -26,12 +26,16 @@ func (c *simCmd) flags() *flag.FlagSet {
 }
 
 func (c *simCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if err := parseFlags(c.flags(), args, stdout); err != nil {
+	fs := c.flags()
+	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Errorf("sim takes no arguments, got %q (see: tpsrace help sim)", fs.Args())}
 	}
 	srv, err := sim.Start(c.addr, c.opts)
 	if err != nil {
-		return err
+		return usageError{fmt.Errorf("--addr %s: %w", c.addr, err)}
 	}
 	defer srv.Close()
 	fmt.Fprintf(stdout, "tpsrace simulator: base_url %s\nmodels: sim:wafer, sim:lpu, sim:gpu, sim:laptop, or sim:ttft=250ms,tps=400,tokens=300,chunk=1 (see README)\n", srv.URL())

@@ -47,7 +47,7 @@ func (c *watchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		return err
 	}
 	if fs.NArg() > 0 {
-		return usageError{fmt.Errorf("watch takes no arguments, got %q", fs.Args())}
+		return usageError{fmt.Errorf("watch takes no arguments, got %q (see: tpsrace help watch)", fs.Args())}
 	}
 	if c.interval <= 0 || c.grace < 0 {
 		return usageError{fmt.Errorf("--interval must be positive and --grace not negative, got %s and %s", c.interval, c.grace)}

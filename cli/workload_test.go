@@ -98,8 +98,8 @@ func TestWorkloadFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"bench", "--workload", "toolcall"}, `--workload "toolcall": want one of chat, tool-call, long-context; did you mean tool-call?`},
-		{[]string{"bench", "--input-tokens", "1000"}, "--input-tokens applies only to --workload long-context"},
+		{[]string{"bench", "--workload", "toolcall"}, `--workload "toolcall": want one of chat, tool-call, long-context, cached-prefix; did you mean tool-call?`},
+		{[]string{"bench", "--input-tokens", "1000"}, "--input-tokens applies only to --workload long-context or cached-prefix"},
 		{[]string{"bench", "--workload", "long-context", "--input-tokens", "1000,x"}, `--input-tokens "1000,x": want whole numbers`},
 	} {
 		code, _, errOut := run(t, t.TempDir(), tc.args...)
@@ -171,5 +171,66 @@ providers:
 	}
 	if replayed, _ := os.ReadFile(filepath.Join(dir, "replayed.json")); string(replayed) != string(live) {
 		t.Fatalf("the replayed report differs:\nlive:\n%s\nreplayed:\n%s", live, replayed)
+	}
+}
+
+// cached-prefix against a simulator with a prefix cache: the warm request
+// skips the prefill, and says how many tokens were cached; a provider
+// without a cache pays the prefill twice and ranks after it.
+func TestBenchCachedPrefix(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cfg := write(t, dir, "p.yaml", `max_tokens: 5
+providers:
+  - {name: nocache, base_url: `+srv.URL()+`, model: "sim:ttft=10ms,tps=1000,prefill=20000"}
+  - {name: cache, base_url: `+srv.URL()+`, model: "sim:ttft=10ms,tps=1000,prefill=20000,prefixcache=1"}
+`)
+	code, out, errOut := run(t, dir, "bench", "--config", cfg, "--workload", "cached-prefix", "--input-tokens", "4000", "--runs", "2", "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Verdict   struct{ Metric, Text string }
+		Providers []struct {
+			Name string
+			Rank int
+			Runs []struct {
+				Cache        string `json:"cache"`
+				CachedTokens *int   `json:"cached_prompt_tokens"`
+			}
+			Summary struct {
+				PrefixCache *struct {
+					ColdTTFTms   struct{ P50 *float64 } `json:"cold_ttft_ms"`
+					WarmTTFTms   struct{ P50 *float64 } `json:"warm_ttft_ms"`
+					Saving       *float64               `json:"saving"`
+					CachedTokens *float64               `json:"warm_cached_tokens"`
+				} `json:"prefix_cache"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	cache, nocache := doc.Providers[1], doc.Providers[0]
+	if cache.Rank != 1 || doc.Verdict.Metric != "warm_ttft" || !strings.HasPrefix(doc.Verdict.Text, "cache is faster than nocache in 2/2 runs; warm TTFT ratio") {
+		t.Errorf("rank %d, verdict %+v", cache.Rank, doc.Verdict)
+	}
+	if len(cache.Runs) != 4 || cache.Runs[0].Cache != "cold" || cache.Runs[1].Cache != "warm" || cache.Runs[2].Cache != "cold" {
+		t.Fatalf("runs %+v", cache.Runs)
+	}
+	// Each run's cold request is new to the cache (a nonce of its own); its warm one is the same prompt.
+	if cache.Runs[0].CachedTokens != nil || cache.Runs[2].CachedTokens != nil || cache.Runs[1].CachedTokens == nil || *cache.Runs[1].CachedTokens != 4000 {
+		t.Errorf("cached tokens cold %v, warm %v (want none, then 4000)", cache.Runs[0].CachedTokens, cache.Runs[1].CachedTokens)
+	}
+	pc := cache.Summary.PrefixCache
+	if pc == nil || *pc.ColdTTFTms.P50 < 200 || *pc.WarmTTFTms.P50 > 150 || *pc.Saving < 0.4 || pc.CachedTokens == nil || *pc.CachedTokens != 4000 {
+		t.Errorf("prefix cache %+v", pc)
+	}
+	if n := nocache.Summary.PrefixCache; n == nil || n.CachedTokens != nil || *n.WarmTTFTms.P50 < 200 {
+		t.Errorf("without a cache: %+v", n)
 	}
 }

@@ -63,14 +63,15 @@ func Load(path string, getenv func(string) (string, bool)) (*Config, []string, e
 //	  first_token: 60s  # from sending the request to the first text
 //	  stall: 20s        # the longest silence allowed between two reads
 //	  total: 5m         # from sending the request to the end of the stream
-//	workload: chat    # what the race asks for (default chat): chat, tool-call or
-//	                  # long-context; or a mapping with its settings:
+//	workload: chat    # what the race asks for (default chat): chat, tool-call,
+//	                  # long-context or cached-prefix; or a mapping with its settings:
 //	                  #   workload:
 //	                  #     name: tool-call
 //	                  #     tool: {name: get_weather, description: ..., parameters: {type: object, ...}}
 //	                  #                     # the function offered (default workload.DefaultTool);
 //	                  #                     # tool_choice is "required" unless params set it
-//	                  #     input_tokens: [1000, 8000, 32000]   # long-context's prompt sizes
+//	                  #     input_tokens: [1000, 8000, 32000]   # long-context's prompt sizes;
+//	                  #                     # cached-prefix: one, the prefix's (default 8000)
 //	providers:        # the racers, in order; an empty or missing list is not an error
 //	  - name: groq      # required and unique: the label on the dashboard
 //	    kind: openai    # openai (default): any OpenAI-compatible API, Ollama and vLLM included;

@@ -57,10 +57,17 @@ func (p *parser) workload(n *yaml.Node) workload.Workload {
 		}
 	}
 	if v := f["input_tokens"]; v.value != nil {
-		if w.Is(workload.LongContext) {
+		switch {
+		case w.Is(workload.LongContext):
 			w.InputTokens = p.inputTokens(v.value, "workload.input_tokens")
-		} else {
-			p.fail(v.key, "workload.input_tokens", "input_tokens applies only to workload long-context", "remove it, or set name: long-context")
+		case w.Is(workload.CachedPrefix):
+			if sizes := p.inputTokens(v.value, "workload.input_tokens"); len(sizes) == 1 {
+				w.InputTokens = sizes
+			} else if len(sizes) > 1 {
+				p.fail(v.value, "workload.input_tokens", "cached-prefix takes one size, the prefix's", "write one, such as [8000]")
+			}
+		default:
+			p.fail(v.key, "workload.input_tokens", "input_tokens applies only to workloads long-context and cached-prefix", "remove it, or set name: long-context")
 		}
 	}
 	return w

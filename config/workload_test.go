@@ -51,7 +51,7 @@ func TestWorkloadErrors(t *testing.T) {
 		{"workload: {name: long-contex}\n", `p.yaml:1:18: workload.name: unknown workload "long-contex" (did you mean "long-context"?)`},
 		{"workload: {nme: chat}\n", `p.yaml:1:12: workload.nme: unknown key "nme" (did you mean "name"?)`},
 		{"workload: {input_tokens: [1]}\n", `p.yaml:1:11: workload: missing name`},
-		{"workload: {name: chat, input_tokens: [1000]}\n", `p.yaml:1:24: workload.input_tokens: input_tokens applies only to workload long-context`},
+		{"workload: {name: chat, input_tokens: [1000]}\n", `p.yaml:1:24: workload.input_tokens: input_tokens applies only to workloads long-context and cached-prefix`},
 		{"workload: {name: long-context, input_tokens: [0]}\n", `p.yaml:1:47: workload.input_tokens[0]: must be 1 to 2000000 tokens, got 0`},
 		{"workload: {name: long-context, input_tokens: 1000}\n", `p.yaml:1:46: workload.input_tokens: expected a list of token counts`},
 		{"workload: {name: tool-call, tool: {name: f}}\n", `p.yaml:1:35: workload.tool: missing parameters`},

@@ -129,6 +129,9 @@ type Run struct {
 	PrefillTPS    float64
 	HasPrefillTPS bool
 	Sized         int
+	// Warm: the streams are cached-prefix's warm requests (set by the
+	// caller, who knows which race was which); the verdict compares their TTFT.
+	Warm bool
 
 	// AggregateTPS: metrics.AggregateTPS of the streams. End: release to
 	// the end of the last stream.
@@ -242,6 +245,8 @@ func (r Run) Metric() string {
 	switch {
 	case r.ToolStreams > 0:
 		return ToolCallMetric
+	case r.Warm:
+		return WarmMetric
 	case r.Sized > 0:
 		return PrefillMetric
 	case r.FinishAt > 0:
@@ -253,7 +258,8 @@ func (r Run) Metric() string {
 // Rate is what the verdict compares for this run (Metric), bigger is
 // better: the median output speed; with --finish-at N, N ÷ the median time
 // to N tokens; under tool-call, 1 ÷ the median time to a complete valid
-// call; under long-context, the prefill estimate. NaN when the run has
+// call; under long-context, the prefill estimate; under cached-prefix, 1 ÷
+// the warm requests' median TTFT. NaN when the run has
 // none: no stream completed (a provider that served no answer is in no
 // verdict, whatever it streamed before failing), none reached N, no call
 // was valid, no estimate could be made.
@@ -270,6 +276,10 @@ func (r Run) Rate() float64 {
 		if r.HasPrefillTPS {
 			return r.PrefillTPS
 		}
+	case WarmMetric:
+		if r.TTFT.Has() && r.TTFT.P50 > 0 {
+			return 1 / r.TTFT.P50.Seconds()
+		}
 	case FinishMetric:
 		if r.TimeToN.Has() {
 			return float64(r.FinishAt) / r.TimeToN.P50.Seconds()
@@ -282,12 +292,17 @@ func (r Run) Rate() float64 {
 	return math.NaN()
 }
 
+// workloadMetric reports whether m is a workload's own figure.
+func workloadMetric(m string) bool {
+	return m == ToolCallMetric || m == PrefillMetric || m == WarmMetric
+}
+
 // Order ranks providers by their runs (one run each, or each one's streams
 // pooled over runs), best first, and returns their indexes: by Rank, or
 // with --finish-at by RankFinish. The dashboard's leaderboard ranks its
 // figures by the same two functions.
 func Order(runs []Run) []int {
-	if len(runs) > 0 && (runs[0].Metric() == ToolCallMetric || runs[0].Metric() == PrefillMetric) {
+	if len(runs) > 0 && workloadMetric(runs[0].Metric()) {
 		// The workload's figure, as a rate (bigger is better), in the place of speed.
 		standings := make([]Standing, len(runs))
 		for i, r := range runs {

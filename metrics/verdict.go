@@ -21,6 +21,7 @@ const (
 	// (tool-call) and the prefill speed estimate (long-context).
 	ToolCallMetric = "tool_call_complete"
 	PrefillMetric  = "prefill_tps"
+	WarmMetric     = "warm_ttft" // cached-prefix: the warm requests' TTFT
 	// MinRunsForCI: fewer paired runs give no confidence interval.
 	MinRunsForCI = 3
 	// bootstrapResamples and bootstrapSeed make the interval reproducible:
@@ -98,7 +99,7 @@ func Decide(ranked []Contender, finishAt int) Verdict {
 	if finishAt > 0 {
 		v.Metric = FinishMetric
 	}
-	if len(ranked) > 0 && (ranked[0].Metric == ToolCallMetric || ranked[0].Metric == PrefillMetric) {
+	if len(ranked) > 0 && workloadMetric(ranked[0].Metric) {
 		v.Metric = ranked[0].Metric
 	}
 	var top []Contender
@@ -200,12 +201,19 @@ func (v Verdict) Text() string {
 		s = "no provider made a valid tool call"
 	case v.Winner == "" && v.Metric == PrefillMetric:
 		s = "no prefill estimate: TTFT did not grow with the input"
+	case v.Winner == "" && v.Metric == WarmMetric:
+		s = "no warm request got a token"
 	case v.Winner == "":
 		s = "no provider completed a stream"
 	case v.Metric == ToolCallMetric && (v.RunnerUp == "" || v.Runs == 0):
 		s = v.Winner + " completed a valid tool call in " + callTime(v.WinnerSpeed)
 	case v.Metric == PrefillMetric && (v.RunnerUp == "" || v.Runs == 0):
 		s = v.Winner + " prefills at ≈ " + format.TPS(v.WinnerSpeed) + " tok/s"
+	case v.Metric == WarmMetric && (v.RunnerUp == "" || v.Runs == 0):
+		s = v.Winner + "'s warm TTFT is " + callTime(v.WinnerSpeed)
+	case v.Runs == 1 && v.Metric == WarmMetric:
+		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " to a warm first token (" +
+			callTime(v.WinnerSpeed) + " vs " + callTime(v.RunnerUpSpeed) + ")"
 	case v.Runs == 1 && v.Metric == ToolCallMetric:
 		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " to a complete tool call (" +
 			callTime(v.WinnerSpeed) + " vs " + callTime(v.RunnerUpSpeed) + ")"
@@ -253,7 +261,7 @@ func plural(n int, what string) string {
 	return strconv.Itoa(n) + " " + what + "s"
 }
 
-// callTime is a tool-call rate (1 ÷ the time to a complete call) as that time.
+// callTime is a rate (1 ÷ a time: to a complete call, to a warm first token) as that time.
 func callTime(rate float64) string {
 	return format.Duration(time.Duration(float64(time.Second) / rate))
 }
@@ -265,6 +273,8 @@ func (v Verdict) label() string {
 		return "time to a complete tool call"
 	case PrefillMetric:
 		return "prefill speed"
+	case WarmMetric:
+		return "warm TTFT"
 	}
 	if v.FinishAt > 0 {
 		return "time to " + strconv.Itoa(v.FinishAt) + " tokens"

@@ -105,7 +105,11 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	}
 	req, inputTokens := r.Request, 0
 	if req.InputTokens > 0 {
-		req.Prompt = workload.Pad(req.Prompt, req.InputTokens, workload.Nonce(time.Now()))
+		nonce := req.Nonce
+		if nonce == "" {
+			nonce = workload.Nonce(time.Now())
+		}
+		req.Prompt = workload.Pad(req.Prompt, req.InputTokens, nonce)
 		inputTokens = tokens.Count(req.Prompt)
 	}
 	var ready, done sync.WaitGroup

@@ -33,9 +33,11 @@ type Request struct {
 	// "required" (params may set another).
 	Tool *workload.Function
 	// InputTokens, when set, pads Prompt to that many o200k tokens
-	// (workload.Pad), with a nonce of the race first so that no prefix
-	// cache helps: the long-context workload.
+	// (workload.Pad) with Nonce first (when empty, one of the race's own),
+	// so that no prefix cache helps unless the nonce is reused on purpose:
+	// the long-context and cached-prefix workloads.
 	InputTokens int
+	Nonce       string
 }
 
 // probe measures one stream. It is built before the race is released, with

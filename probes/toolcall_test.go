@@ -12,6 +12,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/probes"
+	"tpsrace/testenv"
 	"tpsrace/tokens"
 	"tpsrace/workload"
 )
@@ -38,9 +39,9 @@ func weatherSchema(t *testing.T) *workload.Schema {
 // parses into its call: get_weather({"city":"New York City"}), complete at
 // the delta that closed the arguments.
 func TestRecordedToolCallStream(t *testing.T) {
-	body, err := os.ReadFile(filepath.Join("../../shared/fixtures/sse", "openai-gpt4o-toolcall.sse"))
+	body, err := os.ReadFile(filepath.Join(testenv.Require(t, "fixtures"), "sse", "openai-gpt4o-toolcall.sse"))
 	if err != nil {
-		t.Skipf("recorded streams not found (the project's shared/ folder): %v", err)
+		t.Fatal(err)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/event-stream")

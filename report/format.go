@@ -120,6 +120,29 @@ func (b *Bench) workloadColumns() []column {
 			{"complete call p50", true, func(_ int, p Provider) string { return duration(tool(p).CompleteMS.P50) }},
 			{"valid", true, func(_ int, p Provider) string { return fmt.Sprintf("%d/%d", tool(p).Valid, tool(p).Streams) }},
 		}
+	case workload.CachedPrefix:
+		cache := func(p Provider) benchdoc.PrefixCache {
+			if p.Summary.PrefixCache == nil {
+				return benchdoc.PrefixCache{}
+			}
+			return *p.Summary.PrefixCache
+		}
+		return []column{
+			{"cold TTFT", true, func(_ int, p Provider) string { return duration(cache(p).ColdTTFTms.P50) }},
+			{"warm TTFT", true, func(_ int, p Provider) string { return duration(cache(p).WarmTTFTms.P50) }},
+			{"saving", true, func(_ int, p Provider) string {
+				if s := cache(p).Saving; s != nil {
+					return strconv.FormatFloat(*s*100, 'f', 0, 64) + "%"
+				}
+				return format.Undefined
+			}},
+			{"cached", true, func(_ int, p Provider) string {
+				if c := cache(p).CachedTokens; c != nil {
+					return format.Count(int(*c))
+				}
+				return format.Undefined
+			}},
+		}
 	case workload.LongContext:
 		return []column{{"prefill tok/s", true, func(_ int, p Provider) string {
 			if p.Summary.PrefillTPS == nil || *p.Summary.PrefillTPS == nil {

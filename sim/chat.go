@@ -71,7 +71,11 @@ func (h *handler) chat(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusBadRequest, apiError{Message: fmt.Sprintf(`fault=%s needs "stream": true`, s.Fault), Type: "invalid_request_error"})
 		return
 	}
-	g := h.begin(r.Context(), req, s, tokens.Count(prompt))
+	promptTokens := tokens.Count(prompt)
+	if s.Cache && h.seen(req.Model, prompt) {
+		s.Cached = promptTokens // a repeated prompt is served from the cache whole
+	}
+	g := h.begin(r.Context(), req, s, promptTokens)
 	if g == nil {
 		return // the client left, or the server closed, while queued for a slot
 	}

@@ -46,7 +46,10 @@
 //	                    of this exact model name running at that moment
 //	fault=...           see Faults; after=N tokens first; retry_after=SECONDS (status faults)
 //	prefill=0           prompt tokens per second: ttft grows by prompt_tokens ÷ prefill
-//	                    (0: the prompt costs nothing), for long-context races
+//	                    (0: the prompt costs nothing), for long-context races; cached
+//	                    tokens are not prefilled again
+//	prefixcache=0       1: a prefix cache: a prompt this model name was sent before is
+//	                    cached whole (reported as cached=, its prefill skipped)
 //	tool=split          the shape of the answer when the request offers a function
 //	                    (tools, tool_choice not "none"): split (OpenAI: the opening with
 //	                    id, name and arguments "", then the arguments in fragments of about

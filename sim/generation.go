@@ -3,6 +3,7 @@ package sim
 import (
 	"cmp"
 	"context"
+	"crypto/sha256"
 	"fmt"
 	"math"
 	"net/http"
@@ -42,8 +43,8 @@ func (h *handler) begin(ctx context.Context, req chatRequest, s Schedule, prompt
 	if n := h.join(req.Model); s.Contention > 0 {
 		seed += uint64(n - 1) // simultaneous streams of a contended model differ
 	}
-	if s.Prefill > 0 { // the prompt's prefill comes before the first token
-		s.TTFT += time.Duration(math.Round(float64(promptTokens) / s.Prefill * float64(time.Second)))
+	if s.Prefill > 0 { // the prefill of the prompt's uncached tokens comes before the first token
+		s.TTFT += time.Duration(math.Round(float64(promptTokens-min(s.Cached, promptTokens)) / s.Prefill * float64(time.Second)))
 	}
 	return &generation{
 		h: h, s: s, p: s.plan(req.maxTokens()), clk: s.newClock(seed),
@@ -90,6 +91,20 @@ func (h *handler) releaseSlot() {
 	if h.slots != nil {
 		<-h.slots
 	}
+}
+
+// seen reports whether model was asked prompt before (prefixcache=1's prefix
+// cache, which holds every prompt it was sent), and remembers it.
+func (h *handler) seen(model, prompt string) bool {
+	key := sha256.Sum256([]byte(model + "\x00" + prompt))
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.prompts == nil {
+		h.prompts = map[[32]byte]bool{}
+	}
+	hit := h.prompts[key]
+	h.prompts[key] = true
+	return hit
 }
 
 // join counts one more generation of model running and returns how many are.

@@ -72,6 +72,7 @@ type Schedule struct {
 	Route          string        // route; "" = no "provider" field
 	Tool           string        // tool: the shape of a tool call, when the request offers a function; "" = split
 	Prefill        float64       // prefill: prompt tokens per second added to ttft; 0 = none
+	Cache          bool          // prefixcache: a prefix cache (a repeated prompt is cached whole)
 	Pause          time.Duration // pause=DUR@K: the gap before text event K is DUR
 	PauseAt        int           // K of pause; 0 = no pause
 }
@@ -137,6 +138,7 @@ var keys = map[string]func(s *Schedule, v string) error{
 	"route":          func(s *Schedule, v string) error { return parseName(v, &s.Route) },
 	"tool":           func(s *Schedule, v string) error { return parseEnum(v, &s.Tool, toolShapes...) },
 	"prefill":        func(s *Schedule, v string) error { return parseFloat(v, 0, math.Inf(1), false, &s.Prefill) },
+	"prefixcache":    func(s *Schedule, v string) error { return parseBool(v, &s.Cache) },
 	"pause":          func(s *Schedule, v string) error { return parsePause(v, s) },
 }
 

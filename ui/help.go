@@ -54,7 +54,8 @@ func (m *Model) helpPage() []string {
 		labelW = max(labelW, len(f[0])+2)
 	}
 	for _, f := range figureHelp() {
-		lines = append(lines, s.Status.Render(format.PadRight(f[0], labelW))+s.Label.Render(f[1]))
+		// A narrow window loses a definition's last words, never part of a number.
+		lines = append(lines, s.Status.Render(format.PadRight(f[0], labelW))+s.Label.Render(draw.Words(f[1], max(m.c.width-labelW, 0))))
 	}
 	// A short window keeps every line by dropping the blank lines under the titles.
 	if len(lines) > m.c.layout.Body {

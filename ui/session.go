@@ -42,7 +42,7 @@ type session struct {
 	finishAt    int                // --finish-at N: figures race to N tokens
 	prompt      string             // for the next race
 	tool        *workload.Function // the tool-call workload's function; nil otherwise
-	sizes       []int              // long-context: the prompt sizes, raced in turn, one a race
+	steps       *workload.Sequence // the races of the workload's runs, one after the other
 	concurrency int                // for the next race
 
 	// The race on screen.
@@ -67,9 +67,7 @@ type session struct {
 func newSession(cfg *config.Config, concurrency int, preparing bool) *session {
 	s := &session{providers: slices.Clone(cfg.Providers), details: make([]string, len(cfg.Providers)),
 		maxTokens: cfg.MaxTokens, prompt: cfg.Prompt, tool: cfg.Workload.Tool, concurrency: max(concurrency, 1)}
-	if cfg.Workload.Is(workload.LongContext) {
-		s.sizes = cfg.Workload.InputTokens
-	}
+	s.steps = cfg.Workload.Sequence()
 	if preparing {
 		s.phase = phasePreparing
 	}
@@ -139,17 +137,9 @@ func (s *session) begin(retries int, clients *probes.Clients) probes.Race {
 	for k, i := range s.racing {
 		ready[k] = s.providers[i]
 	}
-	return probes.Race{Providers: ready, Request: probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens, Tool: s.tool, InputTokens: s.inputTokens()},
+	step, nonce := s.steps.Next(time.Now())
+	return probes.Race{Providers: ready, Request: probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens, Tool: s.tool, InputTokens: step.InputTokens, Nonce: nonce},
 		Concurrency: s.conc, Retries: retries, Clients: clients}
-}
-
-// inputTokens is the long-context size of the race on screen (race n
-// races size n of the sweep, round and round); 0 for other workloads.
-func (s *session) inputTokens() int {
-	if len(s.sizes) == 0 {
-		return 0
-	}
-	return s.sizes[(s.id-1)%len(s.sizes)]
 }
 
 // released starts the race's clock.

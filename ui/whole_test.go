@@ -17,7 +17,8 @@ import (
 
 // wholeStates are the states whose screens must never cut a figure: a race
 // under way in the second of three heats, the heats settled with their
-// verdict, a finished race, a replay and a race with failed lanes.
+// verdict, a finished race, a replay (whole and truncated), failed lanes,
+// 16 users each, and presenter mode's cards and podium.
 var wholeStates = []struct {
 	name  string
 	build func(w, h int) Model
@@ -37,6 +38,13 @@ var wholeStates = []struct {
 		rp := &Replay{Results: results, RecordedAt: at, Clock: NewReplayClock(func() time.Time { return at })}
 		return raceAt(Options{Config: cfg, Replay: rp}, updates, 875*ms, w, h)
 	}},
+	{"truncated replay", func(w, h int) Model {
+		cfg, updates, results := recordedRace()
+		at := time.Date(2026, 12, 3, 7, 51, 0, 0, time.UTC)
+		rp := &Replay{Results: results, RecordedAt: at, Clock: NewReplayClock(func() time.Time { return at }),
+			Truncation: "race 3 of 3 is incomplete: the recording is broken at line 412"}
+		return raceAt(Options{Config: cfg, Replay: rp}, updates, 875*ms, w, h)
+	}},
 	{"failed lanes", func(w, h int) Model {
 		cfg, updates, _ := failingRace()
 		return raceAt(Options{Config: cfg}, updates, 2*time.Second, w, h)
@@ -50,6 +58,7 @@ var wholeStates = []struct {
 		return raceAt(Options{Config: cfg, Present: true}, updates, 700*ms, w, h)
 	}},
 	{"podium", func(w, h int) Model { return finishedWith(Options{Present: true}, w, h) }},
+	{"help", func(w, h int) Model { return update(finishedRace(w, h), press("?")) }},
 }
 
 // playTo starts m's race and plays updates up to race time at.
@@ -80,6 +89,9 @@ func TestNoFigureIsCut(t *testing.T) {
 			figures := figureWords(wide.View())
 			phrases := wide.figurePhrases()
 			sentences := []string{wide.footer.message} // may give way a word at a time
+			if wide.replay != nil {
+				sentences = append(sentences, wide.replay.rp.Truncation+"; only whole races count")
+			}
 			var failing []int
 			m := wide
 			for w := 40; w <= 240; w++ {

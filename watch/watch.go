@@ -14,7 +14,6 @@ import (
 	"tpsrace/benchdoc"
 	"tpsrace/config"
 	"tpsrace/probes"
-	"tpsrace/workload"
 )
 
 // Jitter is the largest share of the interval by which a race starts early
@@ -101,15 +100,14 @@ func (w *Watcher) raceOnce(ctx context.Context) error {
 		}
 	}()
 	started := time.Now()
-	// A long-context race is a sweep: one race per size, in one record.
-	sizes := []int{0}
-	if w.Config.Workload.Is(workload.LongContext) {
-		sizes = w.Config.Workload.InputTokens
-	}
+	// A long-context race is a sweep, one race per size, and a
+	// cached-prefix one a cold and a warm race: one record.
+	seq := w.Config.Workload.Sequence()
 	var races [][][]probes.Result
-	for _, size := range sizes {
+	for range seq.PerRun() {
 		race := w.Race
-		race.Request.InputTokens = size
+		step, nonce := seq.Next(time.Now())
+		race.Request.InputTokens, race.Request.Nonce = step.InputTokens, nonce
 		results := race.Run(raceCtx, nil)
 		w.Exporter.Observe(w.Probe, w.Config.Providers, results)
 		races = append(races, results)

@@ -11,19 +11,21 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // Names of the workloads.
 const (
-	Chat        = "chat"         // one prompt, one streamed answer: tpsrace's race
-	ToolCall    = "tool-call"    // the request carries a function; the answer is a call to it
-	LongContext = "long-context" // the prompt padded to N input tokens, one race per size
+	Chat         = "chat"          // one prompt, one streamed answer: tpsrace's race
+	ToolCall     = "tool-call"     // the request carries a function; the answer is a call to it
+	LongContext  = "long-context"  // the prompt padded to N input tokens, one race per size
+	CachedPrefix = "cached-prefix" // the same long prompt twice in a row: cold, then warm
 )
 
 // Names lists every workload, the default first.
-var Names = []string{Chat, ToolCall, LongContext}
+var Names = []string{Chat, ToolCall, LongContext, CachedPrefix}
 
 // Workload is what a race asks for. The zero value is Chat.
 type Workload struct {
@@ -32,8 +34,34 @@ type Workload struct {
 	// file names none); nil for the other workloads.
 	Tool *Function `json:"tool,omitempty"`
 	// InputTokens are long-context's prompt sizes, in o200k tokens, raced
-	// one after the other (DefaultInputTokens when none are given).
+	// one after the other (DefaultInputTokens when none are given);
+	// cached-prefix's prefix size is the first (DefaultPrefixTokens).
 	InputTokens []int `json:"input_tokens,omitempty"`
+}
+
+// Step is one race of a workload's run: the prompt padded to InputTokens
+// (0: as it is), and Warm, the same prompt as the step before (the same
+// nonce), so that a provider's prefix cache may serve it.
+type Step struct {
+	InputTokens int
+	Warm        bool
+}
+
+// Steps are the races of one run of w, in order: one for chat and
+// tool-call, one per size for long-context, cold then warm for
+// cached-prefix.
+func (w Workload) Steps() []Step {
+	switch {
+	case w.Is(LongContext):
+		steps := make([]Step, len(w.InputTokens))
+		for i, n := range w.InputTokens {
+			steps[i] = Step{InputTokens: n}
+		}
+		return steps
+	case w.Is(CachedPrefix):
+		return []Step{{InputTokens: w.InputTokens[0]}, {InputTokens: w.InputTokens[0], Warm: true}}
+	}
+	return []Step{{}}
 }
 
 // Is reports whether w is the named workload (an empty name is Chat).
@@ -66,12 +94,18 @@ func Named(name string) (Workload, bool) {
 		w.Tool = DefaultTool()
 	case LongContext:
 		w.InputTokens = slices.Clone(DefaultInputTokens)
+	case CachedPrefix:
+		w.InputTokens = []int{DefaultPrefixTokens}
 	}
 	return w, true
 }
 
 // DefaultInputTokens are long-context's sizes when none are given.
 var DefaultInputTokens = []int{1000, 8000, 32000}
+
+// DefaultPrefixTokens is cached-prefix's prompt size when none is given: a
+// long system prompt's.
+const DefaultPrefixTokens = 8000
 
 // Function is a tool a tool-call race offers: OpenAI's function
 // definition. Parameters is its JSON schema, as the provider receives it.
@@ -167,4 +201,29 @@ func problems(msg string) string {
 func oneLine(s string) string {
 	fields := strings.Fields(strings.ReplaceAll(s, "\n", "; "))
 	return strings.Join(fields, " ")
+}
+
+// Sequence hands out the races of a workload's runs, one after the other,
+// each with its nonce: a fresh one for each cold step, the step before's
+// for a warm one.
+type Sequence struct {
+	steps []Step
+	next  int
+	nonce string
+}
+
+// Sequence starts w's races from the first step of a run.
+func (w Workload) Sequence() *Sequence { return &Sequence{steps: w.Steps()} }
+
+// PerRun is the number of races of one run.
+func (q *Sequence) PerRun() int { return len(q.steps) }
+
+// Next is the next race's step and nonce; now makes a fresh nonce.
+func (q *Sequence) Next(now time.Time) (Step, string) {
+	step := q.steps[q.next%len(q.steps)]
+	q.next++
+	if !step.Warm || q.nonce == "" {
+		q.nonce = Nonce(now)
+	}
+	return step, q.nonce
 }

@@ -4,8 +4,9 @@
 // of its own; it only picks which metrics function applies: once every
 // stream of a provider has ended, metrics.RunOf (the figures bench and the
 // verdict read); while streams run, SoFar and Compute per stream and
-// metrics.Median across them, by RunOf's rules. series.go samples the sparklines and the chart; scale.go holds what every lane is drawn against: the
-// shared tok/s scale and the race track's finish line.
+// metrics.Median across them, by RunOf's rules. series.go samples the
+// sparklines and the chart; scale.go holds what every lane is drawn
+// against: the shared tok/s scale and the race track's finish line.
 package live
 
 import (

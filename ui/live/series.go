@@ -3,6 +3,7 @@ package live
 import (
 	"math"
 	"time"
+
 	"tpsrace/metrics"
 )
 

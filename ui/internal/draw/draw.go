@@ -5,18 +5,21 @@
 package draw
 
 import (
+	"math"
 	"strings"
 
+	"github.com/NimbleMarkets/ntcharts/canvas/runes"
 	"github.com/charmbracelet/lipgloss"
 )
 
-// Bar is a horizontal bar of fraction (0..1) of width cells, in eighths.
+// Bar is a horizontal bar of fraction (0..1) of width cells, its end in
+// eighths of a cell (ntcharts' left block elements).
 func Bar(fraction float64, width int) string {
-	eighths := int(max(min(fraction, 1), 0)*float64(width*8) + 0.5)
-	full, rest := eighths/8, eighths%8
-	s := strings.Repeat("█", full)
-	if rest > 0 {
-		s += string([]rune("▏▎▍▌▋▊▉")[rest-1])
+	cells := max(min(fraction, 1), 0) * float64(width)
+	full := math.Floor(cells)
+	s := strings.Repeat("█", int(full))
+	if end := runes.LeftBlockElementFromFloat64(cells - full); end != runes.Null {
+		s += string(end)
 	}
 	return s
 }

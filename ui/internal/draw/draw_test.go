@@ -34,7 +34,7 @@ func TestBar(t *testing.T) {
 		fraction float64
 		width    int
 		want     string
-	}{{0, 4, ""}, {1, 4, "████"}, {0.5, 3, "█▌"}, {2, 2, "██"}, {-1, 2, ""}} {
+	}{{0, 4, ""}, {1, 4, "████"}, {0.5, 3, "█▌"}, {0.99, 2, "██"}, {0.01, 4, ""}, {2, 2, "██"}, {-1, 2, ""}} {
 		if got := Bar(c.fraction, c.width); got != c.want {
 			t.Errorf("Bar(%v, %d) = %q, want %q", c.fraction, c.width, got, c.want)
 		}
@@ -63,5 +63,14 @@ func TestWidth(t *testing.T) {
 				t.Errorf("%U: ansi.StringWidth(%q) = %d, Width says 4", r, s, ansi.StringWidth(s))
 			}
 		}
+	}
+}
+
+// BenchmarkBar is a race track's bar (ntcharts' left block elements) as a
+// lane and the leaderboard draw it every frame.
+func BenchmarkBar(b *testing.B) {
+	b.ReportAllocs()
+	for range b.N {
+		Bar(0.637, 60)
 	}
 }
