@@ -321,7 +321,7 @@ func roofline(r metrics.Roofline, ok bool) *Roofline {
 	}
 	j := &Roofline{FitsInCache: r.InCache, Box: r.Box}
 	if !r.InCache {
-		j.LimitTPS, j.Share = ptr(tps(r.LimitTPS)), ptr(math.Round(r.Share*1e4)/1e4)
+		j.LimitTPS, j.Share = ptr(tps(r.LimitTPS)), ptr(round(r.Share, 1e4))
 	}
 	return j
 }

@@ -85,14 +85,16 @@ func (l *local) start(ctx context.Context, cfg *config.Config, progress func(i i
 // box measures what the memory roofline of a llama.cpp server on this
 // machine rests on (its model's decode bytes, the cache, the memory
 // bandwidth), nil for a server elsewhere or on a GPU, whose memory is not
-// this CPU's. A figure that cannot be had is 0, and the roofline says it is
-// not known.
+// this CPU's, or a model file it cannot read.
 func box(p config.Provider, info llamacpp.Info) *config.Box {
 	model := cmp.Or(p.ModelPath, info.ModelPath) // spawned, else the server's own word
 	if info.Cores == 0 || info.GPU != "" || model == "" {
 		return nil
 	}
-	b, _ := llamacpp.DefaultBoxProbe().Box(model)
+	b, err := llamacpp.DefaultBoxProbe().Box(model)
+	if err != nil {
+		return nil // a model file this machine cannot read: no roofline
+	}
 	return &b
 }
 
