@@ -22,6 +22,7 @@ type Update struct {
 	Provider int // index into Race.Providers
 	Stream   int // 0..Concurrency-1
 	Event    *Event
+	Tool     *ToolDelta // a tool-call delta (the tool-call workload)
 	Done     *Result
 }
 
@@ -124,6 +125,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 			pb.prepare(ctx)
 			if updates != nil {
 				pb.emit = func(e Event) { updates <- Update{Provider: i, Stream: s, Event: &e} }
+				pb.emitTool = func(d ToolDelta) { updates <- Update{Provider: i, Stream: s, Tool: &d} }
 			}
 			ready.Add(1)
 			done.Add(1)

@@ -50,6 +50,7 @@ type probe struct {
 	retries  int
 	stream   int
 	emit     func(Event) // called from the probe's goroutine; must not block
+	emitTool func(ToolDelta)
 
 	ctx    context.Context // the stream's, from prepare
 	cancel context.CancelCauseFunc
@@ -316,6 +317,9 @@ func (pb *probe) send(a *attempt, lim config.Timeouts, firstToken *time.Timer, r
 				firstToken.Stop() // a call is the answer's first token
 			}
 			res.ToolDeltas = append(res.ToolDeltas, tc)
+			if pb.emitTool != nil {
+				pb.emitTool(tc)
+			}
 		}
 		if d.Usage != nil {
 			res.Usage = d.Usage

@@ -68,6 +68,9 @@ func (r *Replay) items() []replayItem {
 			for _, e := range res.Events.All() {
 				items = append(items, replayItem{e.At, probes.Update{Provider: p, Stream: s, Event: &e}})
 			}
+			for _, d := range res.ToolDeltas {
+				items = append(items, replayItem{d.At, probes.Update{Provider: p, Stream: s, Tool: &d}})
+			}
 			items = append(items, replayItem{res.End, probes.Update{Provider: p, Stream: s, Done: res}})
 		}
 	}

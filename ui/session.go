@@ -42,6 +42,7 @@ type session struct {
 	finishAt    int                // --finish-at N: figures race to N tokens
 	prompt      string             // for the next race
 	tool        *workload.Function // the tool-call workload's function; nil otherwise
+	schema      *workload.Schema   // tool, compiled: the lanes show whether calls are valid
 	steps       *workload.Sequence // the races of the workload's runs, one after the other
 	concurrency int                // for the next race
 
@@ -68,6 +69,9 @@ func newSession(cfg *config.Config, concurrency int, preparing bool) *session {
 	s := &session{providers: slices.Clone(cfg.Providers), details: make([]string, len(cfg.Providers)),
 		maxTokens: cfg.MaxTokens, prompt: cfg.Prompt, tool: cfg.Workload.Tool, concurrency: max(concurrency, 1)}
 	s.steps = cfg.Workload.Sequence()
+	if s.tool != nil {
+		s.schema, _ = s.tool.Compile() // config checked it; one that does not compile shows no verdict
+	}
 	if preparing {
 		s.phase = phasePreparing
 	}
@@ -108,6 +112,9 @@ func (s *session) reset() {
 			s.racing = append(s.racing, i)
 		}
 		s.live[i].Detail = s.details[i]
+		if s.schema != nil {
+			s.live[i].OfferTool(s.schema)
+		}
 		if i < len(s.slots) {
 			// The note first: a narrow lane cuts the end of the line.
 			if note := llamacpp.QueueNote(s.conc, s.slots[i]); note != "" {

@@ -54,7 +54,7 @@ func (m *Model) heatsColumns() []column {
 	if m.heats.Done == 0 {
 		return nil
 	}
-	dash := m.paint.muted.Render(format.Undefined)
+	dash := m.styles.Muted.Render(format.Undefined)
 	cell := func(pick func(metrics.Over) metrics.Spread, show func(float64) string) func(row) string {
 		return func(r row) string {
 			s := pick(m.heats.Over[r.index])
@@ -63,17 +63,17 @@ func (m *Model) heatsColumns() []column {
 			}
 			text := show(s.Median)
 			if s.Runs > 1 {
-				text += " " + m.paint.muted.Render(Within(s.Within()))
+				text += " " + m.styles.Muted.Render(Within(s.Within()))
 			}
 			return text
 		}
 	}
 	duration := func(ns float64) string { return format.Duration(time.Duration(ns)) }
 	speed := column{header: "heats tok/s", width: 11, right: true, priority: 0,
-		cell: cell(func(o metrics.Over) metrics.Spread { return o.Speed }, func(v float64) string { return m.paint.bold.Render(format.TPS(v)) })}
+		cell: cell(func(o metrics.Over) metrics.Spread { return o.Speed }, func(v float64) string { return m.styles.Figure.Render(format.TPS(v)) })}
 	if m.heats.FinishAt > 0 {
 		speed.header = "heats to " + format.Count(m.heats.FinishAt)
-		speed.cell = cell(func(o metrics.Over) metrics.Spread { return o.TimeToN }, func(v float64) string { return m.paint.bold.Render(duration(v)) })
+		speed.cell = cell(func(o metrics.Over) metrics.Spread { return o.TimeToN }, func(v float64) string { return m.styles.Figure.Render(duration(v)) })
 	}
 	return []column{speed,
 		{header: "heats TTFT", width: 10, right: true, priority: 1,

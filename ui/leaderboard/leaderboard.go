@@ -34,47 +34,41 @@ import (
 	"tpsrace/ui/theme"
 )
 
-// Styles of the leaderboard.
+// Styles of the leaderboard, each a lipgloss style with its escape
+// sequences taken once (draw.Paint).
 type Styles struct {
-	Header   lipgloss.Style
-	Muted    lipgloss.Style
-	Focused  lipgloss.Style // the focused provider's row
-	Failed   lipgloss.Style
-	Verdict  lipgloss.Style
-	Places   [3]lipgloss.Style          // 1st, 2nd, 3rd to finish
-	Provider func(i int) lipgloss.Style // provider i's name and speed bar
+	Header    draw.Paint
+	Muted     draw.Paint
+	Figure    draw.Paint // the headline speed
+	Focused   draw.Paint // the focused provider's row
+	Failed    draw.Paint
+	Verdict   draw.Paint
+	Places    [3]draw.Paint // 1st, 2nd, 3rd to finish
+	Providers []draw.Paint  // provider i's name and bar: Providers[i%len(Providers)]
 }
 
-// DefaultStyles are built from palette p.
+// DefaultStyles are built from palette p. Call it once the colour profile
+// and the background are decided (draw.Paint).
 func DefaultStyles(p theme.Palette) Styles {
 	fg := func(c lipgloss.TerminalColor) lipgloss.Style { return lipgloss.NewStyle().Foreground(c) }
-	return Styles{
-		Header:   fg(p.Muted).Bold(true).Underline(true),
-		Muted:    fg(p.Muted),
-		Focused:  lipgloss.NewStyle().Reverse(true),
-		Failed:   fg(p.Bad),
-		Verdict:  fg(p.Accent).Bold(true),
-		Places:   [3]lipgloss.Style{fg(p.Gold).Bold(true), fg(p.Silver).Bold(true), fg(p.Bronze).Bold(true)},
-		Provider: func(i int) lipgloss.Style { return fg(p.ProviderColor(i)).Bold(true) },
+	paint := draw.NewPaint
+	s := Styles{
+		Header:  paint(fg(p.Muted).Bold(true).Underline(true)),
+		Muted:   paint(fg(p.Muted)),
+		Figure:  paint(lipgloss.NewStyle().Bold(true)),
+		Focused: paint(lipgloss.NewStyle().Reverse(true)),
+		Failed:  paint(fg(p.Bad)),
+		Verdict: paint(fg(p.Accent).Bold(true)),
+		Places:  [3]draw.Paint{paint(fg(p.Gold).Bold(true)), paint(fg(p.Silver).Bold(true)), paint(fg(p.Bronze).Bold(true))},
 	}
+	for _, c := range p.Providers {
+		s.Providers = append(s.Providers, paint(fg(c).Bold(true)))
+	}
+	return s
 }
 
-// paints are the Styles as escape sequences, taken once in New (draw.Paint).
-type paints struct {
-	header, muted, failed, verdict, bold draw.Paint
-	places                               [3]draw.Paint
-	providers                            []draw.Paint
-}
-
-func newPaints(s Styles, providers int) paints {
-	p := draw.NewPaint
-	ps := paints{header: p(s.Header), muted: p(s.Muted), failed: p(s.Failed), verdict: p(s.Verdict), bold: p(lipgloss.NewStyle().Bold(true)),
-		places: [3]draw.Paint{p(s.Places[0]), p(s.Places[1]), p(s.Places[2])}}
-	for i := range providers {
-		ps.providers = append(ps.providers, p(s.Provider(i)))
-	}
-	return ps
-}
+// provider is provider i's style.
+func (s Styles) provider(i int) draw.Paint { return s.Providers[i%len(s.Providers)] }
 
 // FrameMsg gives the leaderboard every provider's figures, by index, and
 // the race track's finish line in per-user tokens (live.FinishLine; 0
@@ -86,8 +80,7 @@ type FrameMsg struct {
 
 // Model is the leaderboard.
 type Model struct {
-	Styles Styles // read by New
-	paint  paints
+	styles Styles
 
 	names       []string
 	concurrency int
@@ -103,7 +96,7 @@ type Model struct {
 
 // New is a leaderboard for these providers (in config order).
 func New(names []string, concurrency int, styles Styles) Model {
-	m := Model{Styles: styles, paint: newPaints(styles, len(names)), names: names, concurrency: max(concurrency, 1), figures: make([]live.Figures, len(names))}
+	m := Model{styles: styles, names: names, concurrency: max(concurrency, 1), figures: make([]live.Figures, len(names))}
 	m.render()
 	return m
 }
@@ -225,8 +218,8 @@ type row struct {
 }
 
 func (m *Model) columns() []column {
-	s := m.paint
-	dash := s.muted.Render(format.Undefined)
+	s := m.styles
+	dash := s.Muted.Render(format.Undefined)
 	nameW := len("provider")
 	for _, n := range m.names {
 		nameW = max(nameW, ansi.StringWidth(n))
@@ -245,26 +238,26 @@ func (m *Model) columns() []column {
 			if m.focused && r.index == m.focus { // marked in words too: reverse video is lost without colour
 				return "▸" + strconv.Itoa(r.rank)
 			}
-			return s.muted.Render(strconv.Itoa(r.rank))
+			return s.Muted.Render(strconv.Itoa(r.rank))
 		}},
 		{header: "provider", width: nameW, priority: 0, cell: func(r row) string {
-			return s.providers[r.index].Render(ansi.Truncate(m.names[r.index], nameW, "…"))
+			return s.provider(r.index).Render(ansi.Truncate(m.names[r.index], nameW, "…"))
 		}},
 		{header: "finish", width: 6, priority: 1, cell: func(r row) string {
 			f, place := r.f, r.place
 			switch {
 			case lostToTruncation(f):
-				return s.muted.Render("lost")
+				return s.Muted.Render("lost")
 			case f.Status == live.Failed:
-				return s.failed.Render("failed")
+				return s.Failed.Render("failed")
 			case f.StoppedShort():
-				return s.failed.Render("short")
+				return s.Failed.Render("short")
 			case place >= 1 && place <= 3:
-				return s.places[place-1].Render(format.Ordinal(place))
+				return s.Places[place-1].Render(format.Ordinal(place))
 			case place > 3:
 				return format.Ordinal(place)
 			case f.HasTTFT:
-				return s.muted.Render("…")
+				return s.Muted.Render("…")
 			}
 			return dash
 		}},
@@ -280,7 +273,7 @@ func (m *Model) columns() []column {
 			if !f.HasSpeed {
 				return dash
 			}
-			return s.bold.Render(format.TPS(f.Speed))
+			return s.Figure.Render(format.TPS(f.Speed))
 		}},
 	}
 	cols = append(cols, m.heatsColumns()...)
@@ -300,7 +293,7 @@ func (m *Model) columns() []column {
 			case f.HasAggregateTPS:
 				return format.TPS(f.AggregateTPS)
 			case !f.Settled && f.HasTTFT:
-				return s.muted.Render(format.TPS(f.NowAggregateTPS))
+				return s.Muted.Render(format.TPS(f.NowAggregateTPS))
 			}
 			return dash
 		}})
@@ -309,7 +302,7 @@ func (m *Model) columns() []column {
 		column{header: "total", width: 6, right: true, priority: 2, cell: func(r row) string {
 			f := r.f
 			if !f.Settled {
-				return s.muted.Render(format.Duration(f.Elapsed))
+				return s.Muted.Render(format.Duration(f.Elapsed))
 			}
 			return format.Duration(f.Elapsed)
 		}},
@@ -426,11 +419,11 @@ func (m *Model) render() {
 	}
 	headers := make([]string, len(cols))
 	for k, c := range cols {
-		headers[k] = m.paint.header.Render(c.header)
+		headers[k] = m.styles.Header.Render(c.header)
 	}
 	header := cells(headers)
 	if trackW >= minTrack && m.finish > 0 {
-		header += m.paint.header.Render(format.PadLeft("finish "+format.Count(m.finish)+" tok", trackW+1))
+		header += m.styles.Header.Render(format.PadLeft("finish "+format.Count(m.finish)+" tok", trackW+1))
 	}
 	lines := []string{header}
 
@@ -448,15 +441,15 @@ func (m *Model) render() {
 		// A failed provider's track shows what it delivered before it
 		// failed, in the failure's colour; none when it delivered nothing.
 		if trackW >= minTrack && m.finish > 0 && (f.Status != live.Failed || f.UserTokens > 0) {
-			bar := m.paint.providers[i]
+			bar := m.styles.provider(i)
 			if f.Status == live.Failed {
-				bar = m.paint.failed
+				bar = m.styles.Failed
 			}
 			filled := draw.Bar(live.Progress(f, m.finish), trackW)
-			line += bar.Render(filled) + m.paint.muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
+			line += bar.Render(filled) + m.styles.Muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
 		}
 		if m.focused && i == m.focus {
-			line = m.Styles.Focused.Render(ansi.Strip(line))
+			line = m.styles.Focused.Render(ansi.Strip(line))
 		}
 		lines = append(lines, line)
 	}
@@ -468,7 +461,7 @@ func (m *Model) render() {
 	}
 	if verdict != "" {
 		// Too long, it gives way a word (a parenthesis) at a time: no figure is cut inside.
-		verdict = m.paint.verdict.Render(draw.Words("▶ "+verdict, m.width))
+		verdict = m.styles.Verdict.Render(draw.Words("▶ "+verdict, m.width))
 	}
 	keep := max(m.height-1, 0)
 	if len(lines) > keep {

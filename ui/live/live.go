@@ -17,6 +17,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/probes"
+	"tpsrace/workload"
 )
 
 // Status is where a provider is in the race.
@@ -50,6 +51,7 @@ type Stream struct {
 	hasFirstAnswer bool
 
 	reasoningTokens int
+	tools           []probes.ToolDelta // tool-call deltas so far; the Result's once it ends
 }
 
 // failed is whether the stream ended with an error.
@@ -69,9 +71,10 @@ type Provider struct {
 	Streams []Stream
 	Detail  string // on-box hardware of a local server, "" for the others
 
-	promptTokens int         // for cost when the provider reports no usage
-	box          *config.Box // what its memory roofline rests on (config.Provider.Box); nil for most
-	following    int         // the stream whose text the lane shows
+	promptTokens int              // for cost when the provider reports no usage
+	box          *config.Box      // what its memory roofline rests on (config.Provider.Box); nil for most
+	tool         *workload.Schema // the function a tool-call race offers; nil otherwise
+	following    int              // the stream whose text the lane shows
 	text         followedText
 	samples      []float64 // final samples of per-user live tok/s, one per SamplePeriod
 	tokenSamples []float64 // final samples of per-user tokens so far, one per SamplePeriod
@@ -82,6 +85,11 @@ type Provider struct {
 func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provider {
 	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), promptTokens: promptTokens, box: p.Box}
 }
+
+// OfferTool says the race offers fn (the tool-call workload): the lane's
+// text then shows each call as it fills in, and once the stream ends
+// whether it was valid.
+func (p *Provider) OfferTool(fn *workload.Schema) { p.tool = fn }
 
 // Record adds one update of the race that belongs to this provider.
 func (p *Provider) Record(u probes.Update) {
@@ -98,10 +106,13 @@ func (p *Provider) Record(u probes.Update) {
 			s.reasoningTokens += e.Tokens
 		}
 	}
+	if d := u.Tool; d != nil {
+		s.tools = append(s.tools, *d)
+	}
 	if r := u.Done; r != nil {
 		// The result's record replaces the one built from the updates: the
 		// same events when all were streamed to us, the truth when not.
-		s.Result, s.Events = r, r.Events
+		s.Result, s.Events, s.tools = r, r.Events, r.ToolDeltas
 		s.Figures = metrics.Compute(r, p.promptTokens)
 	}
 	p.follow(u.Stream)
@@ -131,6 +142,8 @@ func (p *Provider) Following() int { return p.following }
 type followedText struct {
 	record            probes.Events // the record read (a copy shares it)
 	stream, events    int           // whose record, and how many events are in
+	tools             int           // tool-call deltas in
+	settled           bool          // the call's verdict is in
 	answer, reasoning strings.Builder
 }
 
@@ -144,7 +157,43 @@ func (p *Provider) followed() *followedText {
 		t.reasoning.WriteString(e.Reasoning)
 		t.events++
 	}
+	if p.tool != nil {
+		t.writeCalls(s, p.tool)
+	}
 	return t
+}
+
+// writeCalls adds the stream's new tool-call deltas to the answer text as
+// calls (⚙ get_weather({"city":"Par…), always appending, so the lane wraps
+// only what is new; once the stream has ended, whether the call was valid
+// (metrics.ToolCallOf): ✓ valid, or ✗ and why.
+func (t *followedText) writeCalls(s *Stream, fn *workload.Schema) {
+	for _, d := range s.tools[t.tools:] {
+		if d.Name != "" {
+			if t.tools > 0 {
+				t.answer.WriteString(")\n")
+			}
+			t.answer.WriteString("⚙ " + d.Name + "(")
+		}
+		t.answer.WriteString(d.Arguments)
+		t.tools++
+	}
+	if s.Result == nil || t.settled || !s.Result.OK() {
+		return
+	}
+	t.settled = true
+	call := metrics.ToolCallOf(s.Result, fn)
+	switch {
+	case t.tools > 0:
+		t.answer.WriteString(")")
+	case t.answer.Len() > 0:
+		t.answer.WriteString("\n")
+	}
+	if call.Valid {
+		t.answer.WriteString(" ✓ valid")
+	} else {
+		t.answer.WriteString(" ✗ " + call.Problem)
+	}
 }
 
 // Answer is the followed stream's answer text so far.

@@ -1,5 +1,5 @@
 // Package speedchart shows the race over time in one chart drawn in
-// braille (2×4 dots a cell), time since release left to right (the whole
+// braille (2×4 dots a cell, ntcharts' braille grid), time since release left to right (the whole
 // race always fills the width). Two plots, Toggle switches:
 //
 //   - Tokens (the default): each provider's per-user tokens so far
