@@ -25,6 +25,12 @@ func update(m Model, msg tea.Msg) Model {
 func raceAt(opts Options, updates []probes.Update, at time.Duration, w, h int) Model {
 	m := New(opts)
 	m = update(m, tea.WindowSizeMsg{Width: w, Height: h})
+	return playTo(m, updates, at)
+}
+
+// playTo releases m's race on a clock stopped at race time at and hands
+// it the updates that had arrived by then.
+func playTo(m Model, updates []probes.Update, at time.Duration) Model {
 	m.s.phase = phaseRacing
 	m = update(m, releasedMsg{race: m.s.id, clock: fixedClock(at)})
 	var arrived []probes.Update

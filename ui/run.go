@@ -43,7 +43,11 @@ func Run(ctx context.Context, opts Options) error {
 	// the race's picture changes once a frame, so more flushes find nothing
 	// new and only cost CPU.
 	fps := int(time.Second / FrameInterval)
-	p := tea.NewProgram(newModel(ctx, opts), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(fps))
+	// Signals are the caller's: ctx ends on SIGINT/SIGTERM and quits the
+	// program. Bubble Tea's own handler would race it, and having lost, block
+	// for ever sending its QuitMsg to a program that has stopped reading
+	// (bubbletea v1.3.10, tea.go handleSignals), so that Run never returns.
+	p := tea.NewProgram(newModel(ctx, opts), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(fps), tea.WithoutSignalHandler())
 	stop := context.AfterFunc(ctx, p.Quit)
 	defer stop()
 	final, err := p.Run()

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -15,11 +16,12 @@ import (
 	"tpsrace/probes"
 )
 
-// wholeStates are the states whose screens must never cut a figure: a race
-// under way in the second of three heats, the heats settled with their
-// verdict, a finished race, a replay (whole and truncated), failed lanes,
-// 16 users each, and presenter mode's cards and podium.
-var wholeStates = []struct {
+// wholeStates are the states whose screens must never cut a figure: every
+// golden state (a race, a finished one, failed lanes, 16 users each, zoomed,
+// presenter mode's cards and podium, --finish-at, the heats), and a race
+// under way in the second of three heats, a replay whole and truncated, and
+// the help page.
+var wholeStates = append(slices.Clone(goldenStates), []struct {
 	name  string
 	build func(w, h int) Model
 }{
@@ -30,50 +32,20 @@ var wholeStates = []struct {
 		m = update(m, tea.WindowSizeMsg{Width: w, Height: h})
 		return playTo(m, updates, 100*ms)
 	}},
-	{"heats settled", func(w, h int) Model { return heatsAt(time.Hour, w, h) }},
-	{"finished", finishedRace},
-	{"replay", func(w, h int) Model {
-		cfg, updates, results := recordedRace()
-		at := time.Date(2026, 12, 3, 7, 51, 0, 0, time.UTC)
-		rp := &Replay{Results: results, RecordedAt: at, Clock: NewReplayClock(func() time.Time { return at })}
-		return raceAt(Options{Config: cfg, Replay: rp}, updates, 875*ms, w, h)
-	}},
+	{"replay", func(w, h int) Model { return replayAt("", w, h) }},
 	{"truncated replay", func(w, h int) Model {
-		cfg, updates, results := recordedRace()
-		at := time.Date(2026, 12, 3, 7, 51, 0, 0, time.UTC)
-		rp := &Replay{Results: results, RecordedAt: at, Clock: NewReplayClock(func() time.Time { return at }),
-			Truncation: "race 3 of 3 is incomplete: the recording is broken at line 412"}
-		return raceAt(Options{Config: cfg, Replay: rp}, updates, 875*ms, w, h)
+		return replayAt("race 3 of 3 is incomplete: the recording is broken at line 412", w, h)
 	}},
-	{"failed lanes", func(w, h int) Model {
-		cfg, updates, _ := failingRace()
-		return raceAt(Options{Config: cfg}, updates, 2*time.Second, w, h)
-	}},
-	{"C=16", func(w, h int) Model {
-		cfg, updates := queuedRace(16)
-		return raceAt(Options{Config: cfg, Concurrency: 16}, updates, 2500*ms, w, h)
-	}},
-	{"presenter", func(w, h int) Model {
-		cfg, updates, _ := recordedRace()
-		return raceAt(Options{Config: cfg, Present: true}, updates, 700*ms, w, h)
-	}},
-	{"podium", func(w, h int) Model { return finishedWith(Options{Present: true}, w, h) }},
 	{"help", func(w, h int) Model { return update(finishedRace(w, h), press("?")) }},
-}
+}...)
 
-// playTo starts m's race and plays updates up to race time at.
-func playTo(m Model, updates []probes.Update, at time.Duration) Model {
-	m.s.begin(0, nil)
-	m = update(m, releasedMsg{race: m.s.id, clock: fixedClock(at)})
-	var arrived []probes.Update
-	for _, u := range updates {
-		if u.Event != nil && u.Event.At <= at || u.Done != nil && u.Done.End <= at {
-			arrived = append(arrived, u)
-		}
-	}
-	m = update(m, batchMsg{race: m.s.id, updates: arrived})
-	m.refresh()
-	return m
+// replayAt is recordedRace replayed up to 875ms, with truncation as its
+// Truncation.
+func replayAt(truncation string, w, h int) Model {
+	cfg, updates, results := recordedRace()
+	at := time.Date(2026, 12, 3, 7, 51, 0, 0, time.UTC)
+	rp := &Replay{Results: results, RecordedAt: at, Clock: NewReplayClock(func() time.Time { return at }), Truncation: truncation}
+	return raceAt(Options{Config: cfg, Replay: rp}, updates, 875*ms, w, h)
 }
 
 // Nothing on screen is ever cut inside a figure (issue 17): at every width

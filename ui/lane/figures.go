@@ -165,27 +165,30 @@ func (m *Model) figureFields() []string {
 // networkLine is where stream 0's time to first token went, apart from
 // the model: its request leaving, DNS, connect and TLS (none on a reused
 // connection, as with --warm), the first response byte; all since the
-// release. "" until the stream has ended.
-func (m *Model) networkLine() string {
+// release. "" until the stream has ended. In width, the parts give way
+// whole: DNS, connect and TLS first, the first byte last.
+func (m *Model) networkLine(width int) string {
 	r := m.provider.Streams[0].Result
 	if r == nil || r.Phases.FirstByte == 0 {
 		return ""
 	}
 	p := r.Phases
-	parts := []string{m.styles.Label.Render("sent ") + m.styles.Value.Render("+"+format.Precise(r.Sent))}
+	label, value := m.styles.Label.Render, m.styles.Value.Render
+	parts := []draw.Segment{{Text: label("sent ") + value("+"+format.Precise(r.Sent)), Rank: 1}}
 	for _, ph := range []struct {
 		name string
 		at   time.Duration
 	}{{"DNS", p.DNS}, {"connect", p.Connected}, {"TLS", p.TLS}} {
 		if ph.at > 0 {
-			parts = append(parts, m.styles.Label.Render(ph.name+" ")+m.styles.Value.Render(format.Precise(ph.at)))
+			parts = append(parts, draw.Segment{Text: label(ph.name+" ") + value(format.Precise(ph.at)), Rank: 2})
 		}
 	}
 	if p.Connected == 0 {
-		parts = append(parts, m.styles.Label.Render("reused connection"))
+		parts = append(parts, draw.Segment{Text: label("reused connection"), Rank: 1})
 	}
-	parts = append(parts, m.styles.Label.Render("first byte ")+m.styles.Value.Render(format.Precise(p.FirstByte)))
-	return m.styles.Label.Render("network  ") + strings.Join(parts, m.styles.Label.Render(" · "))
+	parts = append(parts, draw.Segment{Text: label("first byte ") + value(format.Precise(p.FirstByte))})
+	lead := label("network  ")
+	return lead + draw.Join(parts, label(" · "), width-draw.Width(lead))
 }
 
 // badges go in the bottom border: how the speed feels, and how it

@@ -237,8 +237,8 @@ func (m *Model) renderBox() string {
 		if m.finish > 0 && ih >= 4 {
 			body = append(body, m.trackLine(iw))
 		}
-		if line := m.networkLine(); m.zoomed && line != "" {
-			body = append(body, ansi.Truncate(line, iw, "…"))
+		if line := m.networkLine(iw); m.zoomed && line != "" {
+			body = append(body, line)
 		}
 		if events := m.provider.Streams[0].Events; m.zoomed && events.Len() > 0 && ih >= 10 {
 			body = append(body, m.styles.Label.Render("chunks   ")+m.styles.Value.Render(ChunkStrip(events, iw-9)))
