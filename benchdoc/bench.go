@@ -81,7 +81,9 @@ type Bench struct {
 	// at and the clock's discipline ({"synchronised", "est_error_ms"}); absent without.
 	StartAt *time.Time      `json:"start_at,omitempty"`
 	Clock   *timesync.State `json:"clock,omitempty"`
-	Fleet   *Fleet          `json:"fleet,omitempty"` // a merged race (tpsrace merge): its hosts and their start skew
+	// Races: per run, the referee's view of the race as a whole.
+	Races []Race `json:"races"`
+	Fleet *Fleet `json:"fleet,omitempty"` // a merged race (tpsrace merge): its hosts and their start skew
 	// Workload is what was raced (workload.Names); absent for chat, so a
 	// chat document reads as before. Tool is the function a tool-call race
 	// offered, whose schema "valid" means.
@@ -89,8 +91,24 @@ type Bench struct {
 	Tool     *workload.Function `json:"tool,omitempty"`
 
 	// runs are each provider's figures per run, the verdict's input
-	// (Contenders): a document read back from JSON has none.
-	runs [][]metrics.Run
+	// (Contenders), and referee the flags on them: a document read back
+	// from JSON has neither.
+	runs    [][]metrics.Run
+	referee metrics.Referee
+}
+
+// Race is one run's race as a whole: its start skew, tpsrace's own load
+// during it (null where not measured: a recording from before, or a
+// platform without process CPU time), and the referee's flags on it
+// (start_skew, client_saturated) with their evidence.
+type Race struct {
+	Run         int               `json:"run"`
+	StartSkewMS *float64          `json:"start_skew_ms"`
+	ClientCPU   *float64          `json:"client_cpu"` // share of GOMAXPROCS cores busy with tpsrace, 0–1
+	GOMAXPROCS  *int              `json:"gomaxprocs"`
+	SchedP99MS  *float64          `json:"sched_p99_ms"` // goroutine scheduling latency p99 over the race
+	Flags       []string          `json:"flags"`
+	Evidence    map[string]string `json:"evidence"`
 }
 
 // Record is one bench document as `tpsrace watch --history` stores it: one
@@ -153,6 +171,10 @@ type Run struct {
 	Cache              *string   `json:"cache,omitempty"`        // cached-prefix: "cold" (the prefix's first request) or "warm" (the same again)
 	ToolCall           *ToolCall `json:"tool_call,omitempty"`    // tool-call workload: the stream's call
 	Feel
+	// Flags: the referee's flags on this stream (metrics.Flag*), each with
+	// its evidence in Evidence; the race's own are in the document's races.
+	Flags    []string          `json:"flags"`
+	Evidence map[string]string `json:"evidence"`
 }
 
 // Feel is how a stream felt (metrics.Felt): stalls (gaps between text
@@ -273,6 +295,11 @@ type Summary struct {
 	O200kTokens    int          `json:"o200k_tokens"`  // per user
 	TokenSource    string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
 	EventTokens    int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
+	// Flags: every flag that touched one of the provider's runs (its
+	// streams', its races', who answered changing); Evidence says in how
+	// many runs and the first evidence.
+	Flags    []string          `json:"flags"`
+	Evidence map[string]string `json:"evidence"`
 	Feel
 	FeelLabel *string      `json:"feel"`                // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
 	ToolCall  *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
@@ -355,6 +382,8 @@ func Build(in Input) *Bench {
 		tool, _ = cfg.Workload.Tool.Compile() // config checked it; a tool that does not compile has no figures
 	}
 	promptTokens := tokens.Count(cfg.Prompt)
+	b.referee = metrics.RefereeOf(cfg.Providers, in.Races)
+	b.Races = races(in.Races, b.referee)
 	sweepLen := 1
 	if cfg.Workload.Is(workload.LongContext) {
 		sweepLen = max(len(cfg.Workload.InputTokens), 1)
@@ -369,13 +398,14 @@ func Build(in Input) *Bench {
 		for run, race := range in.Races {
 			var streams []metrics.Stream
 			if i < len(race) {
-				for _, res := range race[i] {
+				for k, res := range race[i] {
 					s := metrics.StreamOf(&res, promptTokens, in.FinishAt)
 					if tool != nil {
 						s.Tool = ptr(metrics.ToolCallOf(&res, tool))
 					}
 					streams = append(streams, s)
 					r := newRun(run, &res, s, promptTokens, in.FinishAt)
+					r.Flags, r.Evidence = flagsJSON(b.referee.Streams[run][i][k])
 					r.Workload = b.Workload
 					if cachedPrefix {
 						r.Cache = ptr([]string{"cold", "warm"}[run%2])
@@ -402,6 +432,7 @@ func Build(in Input) *Bench {
 		sum := metrics.RunOf(all, in.FinishAt)
 		pr.Summary = summary(sum, runs)
 		pr.Summary.MemoryRoofline = roofline(metrics.MemoryRoofline(sum.ServerTPS.P50, sum.ServerTPS.Has(), p.Box))
+		pr.Summary.Flags, pr.Summary.Evidence = providerFlags(b.referee, i, len(in.Races))
 		rankBy := sum
 		if sweepLen > 1 {
 			runs = sweeps
@@ -430,6 +461,72 @@ func Build(in Input) *Bench {
 	}
 	b.Verdict = verdict(b)
 	return b
+}
+
+// flagsJSON is a set of flags as the JSON lists them: names in
+// metrics.FlagOrder, evidence by name; empty, never null.
+func flagsJSON(f metrics.Flags) ([]string, map[string]string) {
+	names := f.Names()
+	if names == nil {
+		names = []string{}
+	}
+	evidence := map[string]string{}
+	for _, n := range names {
+		evidence[n] = f[n]
+	}
+	return names, evidence
+}
+
+// providerFlags are the flags on any of provider p's runs, the evidence
+// saying in how many: "3/5 runs: 1,920 of 2,006 prompt tokens …".
+func providerFlags(ref metrics.Referee, p, runs int) ([]string, map[string]string) {
+	count := map[string]int{}
+	all := metrics.Flags{}
+	for run := range runs {
+		f := ref.RunFlags(run, p)
+		for _, name := range f.Names() {
+			count[name]++
+			if _, ok := all[name]; !ok {
+				all[name] = f[name]
+			}
+		}
+	}
+	for name := range all {
+		all[name] = strconv.Itoa(count[name]) + "/" + strconv.Itoa(runs) + " runs: " + all[name]
+	}
+	return flagsJSON(all)
+}
+
+// races are the referee's view of each run's race.
+func races(in [][][]probes.Result, ref metrics.Referee) []Race {
+	out := []Race{}
+	for run, race := range in {
+		r := Race{Run: run}
+		var sent []time.Duration
+		var load *probes.ClientLoad
+		for _, streams := range race {
+			for _, res := range streams {
+				if !res.Release.IsZero() {
+					sent = append(sent, res.Sent)
+				}
+				if load == nil {
+					load = res.Load
+				}
+			}
+		}
+		if skew, ok := metrics.StartSkew(sent); ok {
+			r.StartSkewMS = ptr(ms(skew))
+		}
+		if load != nil {
+			if !math.IsNaN(load.CPU) {
+				r.ClientCPU = ptr(round(load.CPU, 1000))
+			}
+			r.GOMAXPROCS, r.SchedP99MS = ptr(load.GOMAXPROCS), ptr(ms(load.SchedP99))
+		}
+		r.Flags, r.Evidence = flagsJSON(ref.Races[run])
+		out = append(out, r)
+	}
+	return out
 }
 
 // summary is the JSON of all, a provider's streams pooled over runs.

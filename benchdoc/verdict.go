@@ -2,6 +2,7 @@ package benchdoc
 
 import (
 	"tpsrace/metrics"
+	"tpsrace/probes"
 )
 
 // Verdict is the JSON of metrics.Verdict: who is faster over the runs and
@@ -20,6 +21,13 @@ type Verdict struct {
 	Text         string           `json:"text"`
 	ColdFirstRun []string         `json:"cold_first_run"` // providers whose first run's TTFT was far above the rest
 	RateLimited  map[string][]int `json:"rate_limited"`   // provider → runs answered 429
+	// Flagged: for the winner and the runner-up, flag → paired runs it
+	// touched; Doubt: the flags that could explain the margin (then
+	// confident is false), metrics.Verdict's.
+	Flagged map[string]map[string]int `json:"flagged"`
+	Doubt   []string                  `json:"doubt"`
+	// FlaggedText says it in words: "sim-lpu had cached prompts in 3/5 runs"; "" for none.
+	FlaggedText string `json:"flagged_text"`
 }
 
 // Contenders are b's providers' runs as the verdict takes them
@@ -30,6 +38,16 @@ func (b *Bench) Contenders() []metrics.Contender {
 	c := make([]metrics.Contender, len(b.runs))
 	for i, runs := range b.runs {
 		c[i] = metrics.ContenderOf(b.Providers[i].Name, runs)
+		if len(runs) == len(b.referee.Races) { // a long-context sweep's run is several races: no flags per run
+			for run := range runs {
+				c[i].Flags = append(c[i].Flags, b.referee.RunFlags(run, i))
+				var load *probes.ClientLoad
+				if loads := b.referee.Loads[run]; i < len(loads) {
+					load = loads[i]
+				}
+				c[i].Load = append(c[i].Load, load)
+			}
+		}
 	}
 	return c
 }
@@ -43,7 +61,13 @@ func verdict(b *Bench) Verdict {
 	}
 	v := metrics.Decide(ranked, finishAt(b))
 	out := Verdict{Metric: v.Metric, Wins: v.Wins, Runs: v.Runs, Confident: v.Confident, Text: v.Text(),
-		ColdFirstRun: v.Cold, RateLimited: v.RateLimited}
+		ColdFirstRun: v.Cold, RateLimited: v.RateLimited, Flagged: v.Flagged, Doubt: v.Doubt, FlaggedText: v.FlaggedText()}
+	if out.Flagged == nil {
+		out.Flagged = map[string]map[string]int{}
+	}
+	if out.Doubt == nil {
+		out.Doubt = []string{}
+	}
 	if out.ColdFirstRun == nil {
 		out.ColdFirstRun = []string{}
 	}

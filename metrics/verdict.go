@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"tpsrace/format"
+	"tpsrace/probes"
 )
 
 // The verdict's rules, in one place (README: "The verdict").
@@ -48,6 +49,11 @@ type Contender struct {
 	// Total: per run, the median end-to-end time of its completed streams;
 	// 0 where none completed. The verdict does not use it; OverRuns does.
 	Total []time.Duration
+	// Flags: per run, the referee's flags touching it (Referee.RunFlags);
+	// nil when unknown (the dashboard's one race). Load: per run, tpsrace's
+	// own load during the race (nil: not measured).
+	Flags []Flags
+	Load  []*probes.ClientLoad
 }
 
 // Verdict says who is faster over several runs, and how sure that is.
@@ -74,6 +80,11 @@ type Verdict struct {
 	// away silently: the text says so.
 	Cold        []string
 	RateLimited map[string][]int
+	// Flagged: per contender the verdict rests on (winner, runner-up), per
+	// flag, how many of the paired runs it touched. Doubt: the flags that
+	// could explain the margin (explains), which keep it from Confident.
+	Flagged map[string]map[string]int
+	Doubt   []string
 }
 
 // ContenderOf is a provider's runs as the verdict takes them (Run.Rate,
@@ -146,11 +157,96 @@ func Decide(ranked []Contender, finishAt int) Verdict {
 	v.WinnerSpeed, _ = Median(w)
 	v.RunnerUpSpeed, _ = Median(u)
 	v.Ratio = v.WinnerSpeed / v.RunnerUpSpeed
+	v.referee(top[0], top[1])
 	if v.Runs >= MinRunsForCI {
 		v.CI95, v.HasCI = bootstrapRatio(w, u), true
-		v.Confident = v.CI95[0] > 1
+		v.Confident = v.CI95[0] > 1 && len(v.Doubt) == 0
 	}
 	return v
+}
+
+// referee counts the flags on the winner's and runner-up's paired runs and
+// names those that could explain the margin (explains).
+func (v *Verdict) referee(winner, runnerUp Contender) {
+	doubt := map[string]bool{}
+	for run := range min(len(winner.Speeds), len(runnerUp.Speeds)) {
+		if math.IsNaN(winner.Speeds[run]) || math.IsNaN(runnerUp.Speeds[run]) {
+			continue
+		}
+		for _, c := range []struct {
+			Contender
+			won bool
+		}{{winner, true}, {runnerUp, false}} {
+			if run >= len(c.Flags) {
+				continue
+			}
+			for _, flag := range c.Flags[run].Names() {
+				if v.Flagged == nil {
+					v.Flagged = map[string]map[string]int{}
+				}
+				if v.Flagged[c.Name] == nil {
+					v.Flagged[c.Name] = map[string]int{}
+				}
+				v.Flagged[c.Name][flag]++
+				explained := explains(flag, c.won, v.FinishAt > 0)
+				if flag == FlagClientSaturated && run < len(c.Load) {
+					explained = saturationExplains(c.Load[run], v.Ratio, min(span(winner, run), span(runnerUp, run)))
+				}
+				doubt[flag] = doubt[flag] || explained
+			}
+		}
+	}
+	for _, flag := range FlagOrder {
+		if doubt[flag] {
+			v.Doubt = append(v.Doubt, flag)
+		}
+	}
+}
+
+// span is c's median first-token-to-end time in run, the time its output
+// speed is measured over.
+func span(c Contender, run int) time.Duration {
+	if run >= len(c.Total) || run >= len(c.TTFT) {
+		return 0
+	}
+	return c.Total[run] - c.TTFT[run]
+}
+
+// saturationExplains: a client whose CPU was saturated measured itself, and
+// could explain any margin. One whose goroutines only waited to run (the
+// scheduling p99 over SaturatedSchedP99) stamped events up to that late:
+// at both ends of a stream's span that bends its speed by at most
+// 2 × p99 ÷ span, which explains a ratio no further from 1 than that.
+func saturationExplains(load *probes.ClientLoad, ratio float64, span time.Duration) bool {
+	if load == nil || load.CPU >= SaturatedCPU || span <= 0 {
+		return true
+	}
+	bend := 2 * load.SchedP99.Seconds() / span.Seconds()
+	return ratio-1 <= bend
+}
+
+// explains is the rule by which a flag on a paired run could explain the
+// margin, so the verdict is not confident (README, "The referee"). Who
+// answered, a saturated client (saturationExplains, when its load is
+// known), a short answer and a token count off its usual bend any speed,
+// whoever they touch. What happens before the first
+// token (a cached prompt, a cold connection, a retry, start skew) bends only
+// a verdict that counts TTFT (--finish-at's time to N), and then only in
+// the winner's favour: a cached prompt on the winner, a cold connection or
+// a retry on the runner-up, start skew on either. A 429 leaves its run
+// unpaired and explains nothing.
+func explains(flag string, onWinner, timeToN bool) bool {
+	switch flag {
+	case FlagModelSubstituted, FlagClientSaturated, FlagShortAnswer, FlagCountMismatch:
+		return true
+	case FlagCachedPrompt:
+		return timeToN && onWinner
+	case FlagColdConnection, FlagRetried:
+		return timeToN && !onWinner
+	case FlagStartSkew:
+		return timeToN
+	}
+	return false
 }
 
 // bootstrapRatio resamples the paired runs with replacement and returns the
@@ -236,6 +332,9 @@ func (v Verdict) Text() string {
 			" (" + strconv.Itoa(v.Runs) + " runs: too few for a confidence interval)"
 	case v.Confident:
 		s = v.Winner + " is faster than " + v.RunnerUp + " in " + v.wins() + " runs; " + v.label() + " ratio " + ratio(v.Ratio) + " " + v.ci()
+	case v.CI95[0] > 1: // the interval is clear of 1, but a flag could explain the margin
+		s = v.Winner + " is faster than " + v.RunnerUp + " in " + v.wins() + " runs; " + v.label() + " ratio " + ratio(v.Ratio) + " " + v.ci() +
+			"; not confident: " + strings.Join(v.Doubt, ", ") + " could explain the margin"
 	default:
 		s = "too close to call: " + v.Winner + " vs " + v.RunnerUp + " " + v.label() + " ratio " + ratio(v.Ratio) + " " + v.ci() +
 			"; " + v.Winner + " faster in " + v.wins() + " runs"
@@ -252,6 +351,53 @@ func (v Verdict) Text() string {
 		s += "; rate-limited (429): " + strings.Join(limited, ", ")
 	}
 	return s
+}
+
+// flagPhrases say what a flag means of a provider's runs, in the verdict.
+// rate_limited has its own clause.
+var flagPhrases = map[string]string{
+	FlagModelSubstituted: "answered by another model",
+	FlagClientSaturated:  "raced on a saturated client",
+	FlagCachedPrompt:     "had cached prompts",
+	FlagShortAnswer:      "gave short answers",
+	FlagCountMismatch:    "counted tokens off its usual",
+	FlagStartSkew:        "started skewed",
+	FlagColdConnection:   "paid a cold connection",
+	FlagRetried:          "was retried",
+}
+
+// raceWide are the flags of a race as a whole, said without names.
+var raceWide = map[string]string{FlagStartSkew: "skewed start", FlagClientSaturated: "saturated client"}
+
+// FlaggedText says which flags touched the runs the verdict rests on:
+// "sim-lpu had cached prompts in 3/5 runs", flag by flag ("" for none);
+// when the winner and the runner-up share a flag in as many runs they are
+// named together ("alpha and bravo had cached prompts in 1/1 runs"), and
+// a flag of the whole race is said as such ("skewed start in 1/1 runs").
+// bench shows it beside Text (the dashboard marks flagged lanes ⚑, and its
+// verdict line stays the one sentence both share).
+func (v Verdict) FlaggedText() string {
+	var parts []string
+	for _, flag := range FlagOrder {
+		phrase := flagPhrases[flag]
+		w, u := v.Flagged[v.Winner][flag], v.Flagged[v.RunnerUp][flag]
+		in := func(n int) string { return " in " + strconv.Itoa(n) + "/" + strconv.Itoa(v.Runs) + " runs" }
+		switch {
+		case phrase == "":
+		case w > 0 && w == u && raceWide[flag] != "": // the race's, not one provider's
+			parts = append(parts, raceWide[flag]+in(w))
+		case w > 0 && w == u:
+			parts = append(parts, v.Winner+" and "+v.RunnerUp+" "+phrase+in(w))
+		default:
+			if w > 0 {
+				parts = append(parts, v.Winner+" "+phrase+in(w))
+			}
+			if u > 0 {
+				parts = append(parts, v.RunnerUp+" "+phrase+in(u))
+			}
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func plural(n int, what string) string {

@@ -152,8 +152,15 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	if r.OnRelease != nil {
 		r.OnRelease(release)
 	}
+	load := startLoad()
 	close(start)
 	done.Wait()
+	clientLoad := load.end()
+	for i := range results {
+		for s := range results[i] {
+			results[i][s].Load = clientLoad
+		}
+	}
 	return results
 }
 

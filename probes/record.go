@@ -94,6 +94,7 @@ type Result struct {
 	Retries      int           // requests retried before their first byte (--retries)
 	Interrupted  bool          // cancelled by the user (q, ctrl+c, SIGTERM)
 	Price        *config.Price
+	Load         *ClientLoad // tpsrace's own load during the race, shared by its streams; nil: not measured
 }
 
 // OK reports whether the stream completed without error.

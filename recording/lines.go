@@ -2,6 +2,7 @@ package recording
 
 import (
 	"errors"
+	"math"
 	"time"
 
 	"tpsrace/config"
@@ -24,6 +25,35 @@ type raceLine struct {
 	Release time.Time `json:"release"`
 }
 
+// loadJSON is probes.ClientLoad; cpu null where the platform reported none.
+type loadJSON struct {
+	CPU        *float64 `json:"cpu"`
+	GOMAXPROCS int      `json:"gomaxprocs"`
+	SchedP99NS int64    `json:"sched_p99_ns"`
+}
+
+func newLoadJSON(l *probes.ClientLoad) *loadJSON {
+	if l == nil {
+		return nil
+	}
+	out := &loadJSON{GOMAXPROCS: l.GOMAXPROCS, SchedP99NS: int64(l.SchedP99)}
+	if !math.IsNaN(l.CPU) {
+		out.CPU = &l.CPU
+	}
+	return out
+}
+
+func (l *loadJSON) load() *probes.ClientLoad {
+	if l == nil {
+		return nil
+	}
+	out := &probes.ClientLoad{CPU: math.NaN(), GOMAXPROCS: l.GOMAXPROCS, SchedP99: time.Duration(l.SchedP99NS)}
+	if l.CPU != nil {
+		out.CPU = *l.CPU
+	}
+	return out
+}
+
 // streamLine is one stream of a race: everything probes.Result holds.
 // Durations are integer nanoseconds since the race's release (monotonic).
 type streamLine struct {
@@ -31,8 +61,8 @@ type streamLine struct {
 	Race         int           `json:"race"`
 	Provider     int           `json:"provider"` // index into the header's providers
 	Stream       int           `json:"stream"`
-	Unreleased   bool          `json:"unreleased,omitempty"` // never raced (its local server could not start)
-	SentNS       int64         `json:"sent_ns"`              // when the stream began its request: the start skew
+	Unreleased   bool          `json:"unreleased,omitempty"`   // never raced (its local server could not start)
+	SentNS       int64         `json:"sent_ns"`                // when the stream began its request: the start skew
 	InputTokens  int           `json:"input_tokens,omitempty"` // long-context: o200k tokens of the padded prompt sent
 	Events       []eventJSON   `json:"events"`
 	ToolDeltas   []toolJSON    `json:"tool_deltas,omitempty"` // tool-call deltas; absent when the stream had none
@@ -40,7 +70,8 @@ type streamLine struct {
 	FinishReason string        `json:"finish_reason"`
 	Usage        *usageJSON    `json:"usage"`
 	Timings      *timingsJSON  `json:"timings"`
-	Served       servedJSON    `json:"served"` // who the response says answered
+	Served       servedJSON    `json:"served"`                // who the response says answered
+	ClientLoad   *loadJSON     `json:"client_load,omitempty"` // the recording tpsrace's load during the race; absent: not measured
 	PhasesNS     phasesJSON    `json:"phases_ns"`
 	Failure      *failureJSON  `json:"failure"`
 	Retries      int           `json:"retries"`
@@ -123,7 +154,7 @@ type endLine struct {
 func newStreamLine(race, provider int, r *probes.Result, redact func(string) string) streamLine {
 	l := streamLine{Type: typeStream, Race: race, Provider: provider, Stream: r.Stream, Unreleased: r.Release.IsZero(), SentNS: int64(r.Sent), InputTokens: r.InputTokens,
 		Events: make([]eventJSON, 0, r.Events.Len()), EndNS: int64(r.End), FinishReason: r.FinishReason,
-		Usage: (*usageJSON)(r.Usage), Timings: (*timingsJSON)(r.Timings), Served: servedJSON(r.Served), Retries: r.Retries, Interrupted: r.Interrupted, Price: r.Price,
+		Usage: (*usageJSON)(r.Usage), Timings: (*timingsJSON)(r.Timings), Served: servedJSON(r.Served), ClientLoad: newLoadJSON(r.Load), Retries: r.Retries, Interrupted: r.Interrupted, Price: r.Price,
 		PhasesNS: phasesJSON{int64(r.Phases.DNS), int64(r.Phases.Connected), int64(r.Phases.TLS), int64(r.Phases.WroteRequest), int64(r.Phases.FirstByte)},
 	}
 	for e := range r.Events.Values() {
@@ -144,7 +175,7 @@ func newStreamLine(race, provider int, r *probes.Result, redact func(string) str
 
 func (l *streamLine) result(p Provider, release time.Time) probes.Result {
 	r := probes.Result{Provider: p.Name, Model: p.Model, Stream: l.Stream, Release: release, Sent: time.Duration(l.SentNS), InputTokens: l.InputTokens,
-		Usage: (*probes.Usage)(l.Usage), FinishReason: l.FinishReason, Timings: (*probes.ServerTimings)(l.Timings), Served: probes.Served(l.Served), End: time.Duration(l.EndNS), Retries: l.Retries,
+		Usage: (*probes.Usage)(l.Usage), FinishReason: l.FinishReason, Timings: (*probes.ServerTimings)(l.Timings), Served: probes.Served(l.Served), Load: l.ClientLoad.load(), End: time.Duration(l.EndNS), Retries: l.Retries,
 		Interrupted: l.Interrupted, Price: l.Price,
 		Phases: probes.Phases{DNS: time.Duration(l.PhasesNS.DNS), Connected: time.Duration(l.PhasesNS.Connected), TLS: time.Duration(l.PhasesNS.TLS),
 			WroteRequest: time.Duration(l.PhasesNS.WroteRequest), FirstByte: time.Duration(l.PhasesNS.FirstByte)},

@@ -75,6 +75,7 @@ func (w *Writer) Race(results [][]probes.Result) error {
 			if rl.Release.IsZero() {
 				rl.Release = r.Release
 			}
+
 		}
 	}
 	w.line(rl)

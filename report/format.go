@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -99,6 +100,13 @@ func (b *Bench) columns() []column {
 		column{"E2E p50", true, func(_ int, p Provider) string { return duration(p.Summary.E2Ems.P50) }},
 		column{b.tokensHeader(), true, func(_ int, p Provider) string { return tokensCell(p) }},
 		column{"cost/req", true, func(_ int, p Provider) string { return cost(p.Summary.CostUSD) }},
+		column{"feel", false, func(_ int, p Provider) string { return cmp.Or(deref(p.Summary.FeelLabel), format.Undefined) }},
+		column{"flags", false, func(_ int, p Provider) string {
+			if len(p.Summary.Flags) == 0 {
+				return format.Undefined
+			}
+			return "⚑ " + strings.Join(p.Summary.Flags, ", ")
+		}},
 	)
 	return append(cols, b.workloadColumns()...)
 }
@@ -154,6 +162,23 @@ func (b *Bench) workloadColumns() []column {
 	return nil
 }
 
+// flagNotes say each raised flag with its evidence: the providers' (over
+// their runs) in rank order, then the races' own.
+func (b *Bench) flagNotes() []string {
+	var notes []string
+	for _, p := range b.Ranked() {
+		for _, f := range p.Summary.Flags {
+			notes = append(notes, "⚑ "+p.Name+" "+f+": "+p.Summary.Evidence[f])
+		}
+	}
+	for _, r := range b.Races {
+		for _, f := range r.Flags {
+			notes = append(notes, "⚑ run "+strconv.Itoa(r.Run+1)+" "+f+": "+r.Evidence[f])
+		}
+	}
+	return notes
+}
+
 // writeLeaderboard writes the table (or Markdown) people paste into posts:
 // what was raced and when, the providers best first, then notes, each
 // failure once with how many streams it ended.
@@ -186,6 +211,10 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		notes = append(notes, b.finishNote())
 	}
 	notes = append(notes, "Verdict: "+b.Verdict.Text)
+	if b.Verdict.FlaggedText != "" {
+		notes = append(notes, "Referee: "+b.Verdict.FlaggedText)
+	}
+	notes = append(notes, b.flagNotes()...)
 	// Providers' words act neither on the terminal nor, in Markdown, as
 	// markup. The words are the left-aligned cells (provider, model) and the
 	// notes; the numbers (right-aligned) are this package's own.

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"tpsrace/config"
@@ -55,6 +56,9 @@ type session struct {
 	end    time.Duration
 	live   []*live.Provider // provider index → its streams and figures
 
+	// referee is the flags of the race on screen once it has finished.
+	referee *metrics.Referee
+
 	// Finished races since the prompt or concurrency last changed: what `s` saves.
 	history       [][][]probes.Result
 	historyPrompt string
@@ -100,7 +104,7 @@ func (s *session) prepared(results []Prepared) {
 // concurrency, in the given phase. A provider Prepare could not ready has
 // failed already: its one stream is its error, and it stays out of the race.
 func (s *session) reset() {
-	s.conc, s.clock, s.end, s.racing = s.concurrency, nil, 0, nil
+	s.conc, s.clock, s.end, s.racing, s.referee = s.concurrency, nil, 0, nil, nil
 	promptTokens := tokens.Count(s.prompt)
 	s.live = make([]*live.Provider, len(s.providers))
 	for i, p := range s.providers {
@@ -192,6 +196,8 @@ func (s *session) finish(raced [][]probes.Result) {
 		s.history, s.historyPrompt, s.historyConc = nil, s.prompt, s.conc
 	}
 	s.history = append(s.history, results)
+	ref := metrics.RefereeOf(s.providers, [][][]probes.Result{results})
+	s.referee = &ref
 }
 
 // stop marks a race that has not ended as stopped, its time frozen (the
@@ -221,6 +227,12 @@ func (s *session) figures(now time.Duration) []live.Figures {
 	figs := make([]live.Figures, len(s.live))
 	for i, p := range s.live {
 		figs[i] = p.Figures(now)
+		if s.phase == phaseFinished && s.referee != nil && figs[i].Settled {
+			figs[i].Flags = strings.Join(s.referee.RunFlags(0, i).Names(), ", ")
+			if len(s.referee.Loads) > 0 && i < len(s.referee.Loads[0]) {
+				figs[i].Load = s.referee.Loads[0][i]
+			}
+		}
 		if s.finishAt > 0 {
 			p.RaceTo(&figs[i], s.finishAt)
 		}

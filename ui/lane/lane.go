@@ -279,12 +279,16 @@ func (m *Model) renderBox() string {
 	return sb.String()
 }
 
-// title is the lane's number, name and model in at most width cells: the
+// title is the lane's number, name (⚑ when the referee flagged one of its
+// streams: metrics.StreamFlags) and model in at most width cells: the
 // model shortened (format.Model) or left out before the name is cut, so
 // the status beside it always shows. A model cut to under 10 cells says
 // nothing and is left out.
 func (m *Model) title(width int) string {
 	name := itoa(m.number) + " " + m.provider.Name
+	if m.figures.Flags != "" { // the referee raised a flag: the help page says why
+		name += " ⚑"
+	}
 	room := width - draw.Width(name) - 1
 	if model := format.Model(m.provider.Model, room); model != "" && (room >= 10 || model == m.provider.Model) {
 		return m.styles.Title.Render(name) + " " + m.styles.Model.Render(model)

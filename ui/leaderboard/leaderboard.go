@@ -21,6 +21,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -184,7 +185,8 @@ func Verdict(names []string, figs []live.Figures) string {
 		case finishAt == 0 && f.HasSpeed:
 			speed = f.Speed
 		}
-		ranked = append(ranked, metrics.Contender{Name: names[i], Speeds: []float64{speed}, RateLimited: []bool{f.RateLimited}})
+		ranked = append(ranked, metrics.Contender{Name: names[i], Speeds: []float64{speed}, RateLimited: []bool{f.RateLimited},
+			TTFT: []time.Duration{f.TTFT}, Total: []time.Duration{f.E2E}, Flags: []metrics.Flags{flagsOf(f.Flags)}, Load: []*probes.ClientLoad{f.Load}})
 	}
 	s := metrics.Decide(ranked, finishAt).Text() + stoppedShort(names, figs)
 	if failed > 0 {
@@ -194,6 +196,18 @@ func Verdict(names []string, figs []live.Figures) string {
 		s += " · " + strconv.Itoa(lost) + " lost"
 	}
 	return s
+}
+
+// flagsOf reads live.Figures.Flags back as metrics.Flags (the verdict
+// needs only their names).
+func flagsOf(names string) metrics.Flags {
+	f := metrics.Flags{}
+	for name := range strings.SplitSeq(names, ", ") {
+		if name != "" {
+			f[name] = ""
+		}
+	}
+	return f
 }
 
 // lostToTruncation is whether f failed only in that a broken recording lost

@@ -44,6 +44,7 @@ type Stream struct {
 	Events  probes.Events
 	Result  *probes.Result  // nil while the stream runs
 	Figures metrics.Figures // settled figures, once Result is set
+	flags   metrics.Flags   // metrics.StreamFlags, once Result is set
 
 	// firstAnswer is the time of the first event with answer text: the
 	// instant metrics.Compute will report as TTFA, known before the end.
@@ -71,6 +72,7 @@ type Provider struct {
 	Streams []Stream
 	Detail  string // on-box hardware of a local server, "" for the others
 
+	kind         string           // config.Provider.Kind, for the referee's flags
 	promptTokens int              // for cost when the provider reports no usage
 	box          *config.Box      // what its memory roofline rests on (config.Provider.Box); nil for most
 	tool         *workload.Schema // the function a tool-call race offers; nil otherwise
@@ -83,7 +85,7 @@ type Provider struct {
 // NewProvider is provider p (index i of the race) with concurrency streams.
 // promptTokens is the o200k count of the prompt.
 func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provider {
-	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), promptTokens: promptTokens, box: p.Box}
+	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, promptTokens: promptTokens, box: p.Box}
 }
 
 // OfferTool says the race offers fn (the tool-call workload): the lane's
@@ -114,6 +116,7 @@ func (p *Provider) Record(u probes.Update) {
 		// same events when all were streamed to us, the truth when not.
 		s.Result, s.Events, s.tools = r, r.Events, r.ToolDeltas
 		s.Figures = metrics.Compute(r, p.promptTokens)
+		s.flags = metrics.StreamFlags(r, s.Figures, p.kind)
 	}
 	p.follow(u.Stream)
 }
@@ -280,7 +283,16 @@ type Figures struct {
 	RateLimited bool
 	// Feel is how the streams felt, once settled (metrics.Felt.Label of
 	// metrics.Run's): "smooth", "bursty", "2 stalls · 1.20s"; "" before.
-	Feel string
+	// Flags: the referee's flags its streams raised by themselves
+	// (metrics.StreamFlags), once settled, in metrics.FlagOrder joined by
+	// ", " ("" for none; a string keeps Figures comparable); once the whole
+	// race has ended, every flag touching the provider (Referee.RunFlags),
+	// with Load, tpsrace's own load, for the verdict. The lane marks them ⚑.
+	Feel  string
+	Flags string
+	Load  *probes.ClientLoad
+	// E2E is the median end-to-end time of the completed streams, once settled.
+	E2E time.Duration
 
 	// With --finish-at N (FinishAt > 0), TimeToN is the median time to N
 	// tokens (metrics.TimeToTokens) over the streams that got there; see RaceTo.
@@ -396,7 +408,8 @@ func (p *Provider) settled(run metrics.Run) Figures {
 		Speed: run.Speed.P50, HasSpeed: run.Speed.Has(), AggregateTPS: run.AggregateTPS, HasAggregateTPS: run.HasAggregateTPS,
 		Tokens: run.Tokens, O200kTokens: run.O200kTokens, UserTokens: run.EventTokens, TokenSource: run.TokenSource,
 		Elapsed: run.End, CostUSD: run.CostUSD.P50, HasCost: run.CostUSD.Has(), ServerTPS: run.ServerTPS.P50, HasServerTPS: run.ServerTPS.Has(),
-		ServerPromptTPS: run.ServerPromptTPS.P50, HasServerPromptTPS: run.ServerPromptTPS.Has(), Feel: run.Felt.Label()}
+		ServerPromptTPS: run.ServerPromptTPS.P50, HasServerPromptTPS: run.ServerPromptTPS.Has(),
+		Feel: run.Felt.Label(), Flags: p.flags(), E2E: run.E2E.P50}
 	f.Roofline, f.HasRoofline = metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, p.box)
 	if run.Completed == 0 {
 		f.Status = Failed
@@ -411,6 +424,17 @@ func (p *Provider) settled(run metrics.Run) Figures {
 		f.Queued = metrics.Queued(ttfts, 0, run.End)
 	}
 	return f
+}
+
+// flags are the flags any of p's streams raised, in metrics.FlagOrder.
+func (p *Provider) flags() string {
+	all := metrics.Flags{}
+	for i := range p.Streams {
+		for name, ev := range p.Streams[i].flags {
+			all[name] = ev
+		}
+	}
+	return strings.Join(all.Names(), ", ")
 }
 
 // firstTokens are the first-token times of p's streams that had text.

@@ -1,0 +1,357 @@
+package metrics
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/format"
+	"tpsrace/probes"
+)
+
+// The referee's flags: what could make a race unfair, said where the
+// figures are (README: "The referee"). Each comes with its evidence, in
+// words.
+const (
+	FlagCachedPrompt     = "cached_prompt"     // the provider served prompt tokens from its cache
+	FlagModelSubstituted = "model_substituted" // another model answered, or who answered changed
+	FlagClientSaturated  = "client_saturated"  // tpsrace itself was the bottleneck
+	FlagStartSkew        = "start_skew"        // the requests left more than StartSkewLimit apart
+	FlagColdConnection   = "cold_connection"   // this stream paid DNS/TCP/TLS while others reused connections
+	FlagRetried          = "retried"           // the request was sent again (before its first byte)
+	FlagRateLimited      = "rate_limited"      // answered 429
+	FlagShortAnswer      = "short_answer"      // too few tokens after the first for a speed to mean much
+	FlagCountMismatch    = "count_mismatch"    // usage and o200k disagree beyond the provider's usual ratio
+)
+
+// FlagOrder is the order flags are listed in.
+var FlagOrder = []string{FlagModelSubstituted, FlagClientSaturated, FlagCachedPrompt, FlagShortAnswer, FlagCountMismatch,
+	FlagStartSkew, FlagColdConnection, FlagRetried, FlagRateLimited}
+
+// The referee's thresholds.
+const (
+	// StartSkewLimit: a race whose requests left further apart than this
+	// gave someone a head start worth naming.
+	StartSkewLimit = 5 * time.Millisecond
+	// SaturatedCPU: tpsrace's CPU over the race at this share of the
+	// cores Go may use (GOMAXPROCS) or more: it was measuring itself.
+	SaturatedCPU = 0.9
+	// SaturatedSchedP99: goroutines waiting longer than this to run (p99)
+	// stamp events late.
+	SaturatedSchedP99 = time.Millisecond
+	// ShortAnswerTokens: fewer output tokens than this after the first
+	// text event make the output speed a few gaps' worth of noise.
+	ShortAnswerTokens = 20
+	// CountMismatchShare: a stream whose usage ÷ o200k ratio is further
+	// than this from the median ratio of the provider's streams (at least
+	// CountMismatchStreams of them) counted differently from its own
+	// tokenizer's usual difference.
+	CountMismatchShare   = 0.10
+	CountMismatchStreams = 3
+)
+
+// Flags are raised flags, each with its evidence.
+type Flags map[string]string
+
+// Names are the raised flags in FlagOrder.
+func (f Flags) Names() []string {
+	var names []string
+	for _, name := range FlagOrder {
+		if _, ok := f[name]; ok {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// add raises flag with its evidence; a flag raised twice keeps the first.
+func (f Flags) add(flag, evidence string) {
+	if _, ok := f[flag]; !ok {
+		f[flag] = evidence
+	}
+}
+
+// Referee is the flags of a document's races: Races[run] the flags of the
+// race as a whole (start skew, client load), Streams[run][provider][stream]
+// each stream's, Providers[provider] those of a provider over every run
+// (who answered changing).
+type Referee struct {
+	Races     []Flags
+	Streams   [][][]Flags
+	Providers []Flags
+	Loads     [][]*probes.ClientLoad // [run][provider]: the load of the tpsrace that measured it (nil: not measured)
+}
+
+// RefereeOf flags races[run][provider][stream], the streams of the
+// providers (for their kind).
+func RefereeOf(providers []config.Provider, races [][][]probes.Result) Referee {
+	ref := Referee{Providers: make([]Flags, len(providers))}
+	figs := make([][][]Figures, len(races))
+	ratios := make([][]float64, len(providers)) // per provider, every stream's usage ÷ o200k
+	for run, race := range races {
+		figs[run] = make([][]Figures, len(race))
+		for p, streams := range race {
+			for i := range streams {
+				f := Compute(&streams[i], 0)
+				figs[run][p] = append(figs[run][p], f)
+				if r, ok := tokenRatio(&streams[i], f); ok && p < len(ratios) {
+					ratios[p] = append(ratios[p], r)
+				}
+			}
+		}
+	}
+	for run, race := range races {
+		ref.Races = append(ref.Races, raceFlags(race))
+		loads := make([]*probes.ClientLoad, len(race))
+		for p := range race {
+			loads[p] = providerLoad(race[p])
+		}
+		ref.Loads = append(ref.Loads, loads)
+		streams := make([][]Flags, len(race))
+		for p := range race {
+			kind := ""
+			if p < len(providers) {
+				kind = providers[p].Kind
+			}
+			for i := range race[p] {
+				streams[p] = append(streams[p], streamFlags(&race[p][i], figs[run][p][i], kind, race, p, ratioBaseline(ratios, p)))
+			}
+		}
+		ref.Streams = append(ref.Streams, streams)
+	}
+	for p := range providers {
+		ref.Providers[p] = servedChanges(races, p)
+	}
+	return ref
+}
+
+// RunFlags are the flags that touch provider p in run: the race's and
+// those of any of its streams (the evidence of the first stream raising it).
+func (ref Referee) RunFlags(run, p int) Flags {
+	f := Flags{}
+	if run >= len(ref.Races) {
+		return f
+	}
+	for name, ev := range ref.Races[run] {
+		f.add(name, ev)
+	}
+	if p < len(ref.Streams[run]) {
+		for _, s := range ref.Streams[run][p] {
+			for _, name := range s.Names() {
+				f.add(name, s[name])
+			}
+		}
+	}
+	if p < len(ref.Providers) && len(ref.Providers[p]) > 0 {
+		for name, ev := range ref.Providers[p] {
+			f.add(name, ev)
+		}
+	}
+	return f
+}
+
+// raceFlags: start skew, for the race as a whole.
+func raceFlags(race [][]probes.Result) Flags {
+	f := Flags{}
+	var sent []time.Duration
+	for _, streams := range race {
+		for i := range streams {
+			if !streams[i].Release.IsZero() {
+				sent = append(sent, streams[i].Sent)
+			}
+		}
+	}
+	if skew, ok := StartSkew(sent); ok && skew > StartSkewLimit {
+		f.add(FlagStartSkew, "the requests left "+format.Duration(skew)+" apart (over "+format.Duration(StartSkewLimit)+")")
+	}
+	return f
+}
+
+// providerLoad is the client load of a provider's streams (one tpsrace
+// measured them all, or none).
+func providerLoad(streams []probes.Result) *probes.ClientLoad {
+	for i := range streams {
+		if streams[i].Load != nil {
+			return streams[i].Load
+		}
+	}
+	return nil
+}
+
+// saturation is the evidence that the tpsrace which measured a stream was
+// its bottleneck, "" when it was not (or its load is unknown).
+func saturation(load *probes.ClientLoad) string {
+	if load == nil {
+		return ""
+	}
+	var why []string
+	if load.CPU >= SaturatedCPU {
+		why = append(why, fmt.Sprintf("tpsrace used %.0f%% of %d cores", load.CPU*100, load.GOMAXPROCS))
+	}
+	if load.SchedP99 > SaturatedSchedP99 {
+		why = append(why, "goroutines waited up to "+format.Duration(load.SchedP99)+" to run (p99, over "+format.Duration(SaturatedSchedP99)+")")
+	}
+	return strings.Join(why, "; ")
+}
+
+// streamFlags: what one stream saw (StreamFlags), and what only the race
+// and the provider's other streams tell: a token count off the provider's
+// usual ratio (baseline, NaN: too few streams to know) and a cold
+// connection.
+func streamFlags(r *probes.Result, fig Figures, kind string, race [][]probes.Result, p int, baseline float64) Flags {
+	f := StreamFlags(r, fig, kind)
+	if ratio, ok := tokenRatio(r, fig); ok && !math.IsNaN(baseline) && math.Abs(ratio/baseline-1) > CountMismatchShare {
+		f.add(FlagCountMismatch, fmt.Sprintf("usage ÷ o200k %.2f, the provider's usual %.2f", ratio, baseline))
+	}
+	if cold, others := coldConnection(race, p, r); cold {
+		f.add(FlagColdConnection, "opened its connection in the race (DNS/TCP/TLS) while "+strings.Join(others, ", ")+
+			" reused theirs; --warm opens them before the release")
+	}
+	return f
+}
+
+// StreamFlags are the flags one stream raises by itself (fig is its
+// Compute; kind its provider's): cached_prompt, model_substituted (not for
+// llama.cpp, whose server answers with the one model it loaded whatever
+// the request names), client_saturated (the load of the tpsrace that
+// measured it), retried, rate_limited, short_answer. The dashboard's
+// lanes show them as soon as a stream ends.
+func StreamFlags(r *probes.Result, fig Figures, kind string) Flags {
+	f := Flags{}
+	if cached, ok := CachedPrompt(r); ok && cached > 0 {
+		ev := format.Count(cached) + " prompt tokens served from the provider's cache"
+		if r.Usage != nil && r.Usage.PromptTokens > 0 {
+			ev = format.Count(cached) + " of " + format.Count(r.Usage.PromptTokens) + " prompt tokens served from the provider's cache"
+		}
+		f.add(FlagCachedPrompt, ev)
+	}
+	if kind != config.KindLlamaCpp && r.Served.Model != "" && !SameModel(r.Model, r.Served.Model) {
+		f.add(FlagModelSubstituted, fmt.Sprintf("asked for %q, the response names %q", r.Model, r.Served.Model))
+	}
+	if why := saturation(r.Load); why != "" {
+		f.add(FlagClientSaturated, why)
+	}
+	if r.Retries > 0 {
+		f.add(FlagRetried, fmt.Sprintf("sent %d more times before its first byte", r.Retries))
+	}
+	if fl, ok := r.Err.(*probes.Failure); ok && fl.Status == 429 {
+		f.add(FlagRateLimited, "answered 429")
+	}
+	if first, ok := r.Events.First(); ok {
+		if after := fig.OutputTokens - first.Tokens; after < ShortAnswerTokens {
+			f.add(FlagShortAnswer, fmt.Sprintf("%d tokens after the first event (under %d)", max(after, 0), ShortAnswerTokens))
+		}
+	}
+	return f
+}
+
+// tokenRatio is usage's output tokens ÷ the o200k count of the text, for a
+// stream with both.
+func tokenRatio(r *probes.Result, fig Figures) (float64, bool) {
+	if r.Usage == nil || r.Usage.CompletionTokens <= 0 || fig.O200kTokens <= 0 {
+		return 0, false
+	}
+	return float64(r.Usage.CompletionTokens) / float64(fig.O200kTokens), true
+}
+
+// ratioBaseline is the median ratio of provider p's streams, NaN under
+// CountMismatchStreams of them.
+func ratioBaseline(ratios [][]float64, p int) float64 {
+	if p >= len(ratios) || len(ratios[p]) < CountMismatchStreams {
+		return math.NaN()
+	}
+	m, _ := Median(ratios[p])
+	return m
+}
+
+// coldConnection: r opened a new connection in the race while some other
+// provider's streams all reused theirs (named in others).
+func coldConnection(race [][]probes.Result, p int, r *probes.Result) (bool, []string) {
+	if r.Phases.Connected == 0 {
+		return false, nil
+	}
+	var others []string
+	for q, streams := range race {
+		if q == p || len(streams) == 0 {
+			continue
+		}
+		reused := true
+		for i := range streams {
+			reused = reused && streams[i].Phases.Connected == 0 && streams[i].Phases.FirstByte > 0
+		}
+		if reused {
+			others = append(others, streams[0].Provider)
+		}
+	}
+	return len(others) > 0, others
+}
+
+// servedChanges: who answered provider p's streams was not always the
+// same (model, system_fingerprint, OpenRouter's provider) for the same
+// model asked for.
+func servedChanges(races [][][]probes.Result, p int) Flags {
+	f := Flags{}
+	type seen struct{ models, prints, routes []string }
+	byAsked := map[string]*seen{}
+	var asked []string
+	for _, race := range races {
+		if p >= len(race) {
+			continue
+		}
+		for _, r := range race[p] {
+			s := byAsked[r.Model]
+			if s == nil {
+				s = &seen{}
+				byAsked[r.Model] = s
+				asked = append(asked, r.Model)
+			}
+			s.models, s.prints, s.routes = distinct(s.models, r.Served.Model), distinct(s.prints, r.Served.Fingerprint), distinct(s.routes, r.Served.Provider)
+		}
+	}
+	var why []string
+	for _, model := range asked {
+		s := byAsked[model]
+		for _, c := range []struct {
+			field  string
+			values []string
+		}{{"model", s.models}, {"system_fingerprint", s.prints}, {"provider", s.routes}} {
+			if len(c.values) > 1 {
+				why = append(why, c.field+" changed between streams: "+strings.Join(c.values, ", "))
+			}
+		}
+	}
+	if len(why) > 0 {
+		f.add(FlagModelSubstituted, strings.Join(why, "; "))
+	}
+	return f
+}
+
+func distinct(seen []string, v string) []string {
+	if v == "" || slices.Contains(seen, v) {
+		return seen
+	}
+	return append(seen, v)
+}
+
+// dateSuffix is a version date a provider appends to a model's name:
+// gpt-4o-2024-08-06, claude-3-5-sonnet-20241022, gpt-4-0613.
+var dateSuffix = regexp.MustCompile(`[-@_](\d{4}-\d{2}-\d{2}|\d{8}|\d{4})$`)
+
+// SameModel reports whether served names the model asked for, up to the
+// aliasing providers document: case, an "accounts/…/models/" or other
+// path prefix (Fireworks, routers' "org/"), a date suffix, "-latest".
+func SameModel(asked, served string) bool {
+	norm := func(s string) string {
+		s = strings.ToLower(strings.TrimSpace(s))
+		if i := strings.LastIndex(s, "/"); i >= 0 {
+			s = s[i+1:]
+		}
+		s = strings.TrimSuffix(s, "-latest")
+		return dateSuffix.ReplaceAllString(s, "")
+	}
+	return norm(asked) == norm(served)
+}

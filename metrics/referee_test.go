@@ -1,0 +1,80 @@
+package metrics
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/probes"
+)
+
+func TestSameModelAllowsDocumentedAliasing(t *testing.T) {
+	for _, tc := range []struct {
+		asked, served string
+		same          bool
+	}{
+		{"gpt-4o", "gpt-4o-2024-08-06", true},
+		{"claude-3-5-sonnet", "claude-3-5-sonnet-20241022", true},
+		{"gpt-4", "gpt-4-0613", true},
+		{"llama-v3p3-70b-instruct", "accounts/fireworks/models/llama-v3p3-70b-instruct", true},
+		{"mistral-small-latest", "mistral-small-2409", true},
+		{"Llama-3.3-70B-Instruct", "meta-llama/Llama-3.3-70B-Instruct", true},
+		{"gpt-4o", "gpt-4o-mini", false},
+		{"llama-3.3-70b-versatile", "llama-3.1-8b-instant", false},
+	} {
+		if got := SameModel(tc.asked, tc.served); got != tc.same {
+			t.Errorf("SameModel(%q, %q) = %v", tc.asked, tc.served, got)
+		}
+	}
+}
+
+func TestRefereeOfRaceFlags(t *testing.T) {
+	load := &probes.ClientLoad{CPU: 0.95, GOMAXPROCS: 2, SchedP99: 3 * time.Millisecond}
+	stream := func(provider string, sent time.Duration, connected time.Duration) probes.Result {
+		return probes.Result{Provider: provider, Model: "m", Release: time.Unix(1, 0), Sent: sent, Load: load,
+			Phases: probes.Phases{Connected: connected, FirstByte: 50 * ms}, Events: probes.EventsOf(ev(60*ms, " a", 1), ev(70*ms, " b", 1)), End: 80 * ms}
+	}
+	races := [][][]probes.Result{{{stream("alpha", 0, 9*ms)}, {stream("bravo", 7*ms, 0)}}}
+	ref := RefereeOf([]config.Provider{{Name: "alpha"}, {Name: "bravo"}}, races)
+	race := ref.Races[0]
+	if _, ok := race[FlagStartSkew]; !ok {
+		t.Errorf("7ms skew: %v", race)
+	}
+	if ev := ref.Streams[0][0][0][FlagClientSaturated]; ev != "tpsrace used 95% of 2 cores; goroutines waited up to 3ms to run (p99, over 1ms)" {
+		t.Errorf("client_saturated evidence %q", ev)
+	}
+	alpha, bravo := ref.Streams[0][0][0], ref.Streams[0][1][0]
+	if _, ok := alpha[FlagColdConnection]; !ok {
+		t.Errorf("alpha connected while bravo reused: %v", alpha)
+	}
+	if _, ok := bravo[FlagColdConnection]; ok {
+		t.Errorf("bravo reused: %v", bravo)
+	}
+	if ev := alpha[FlagShortAnswer]; ev != "1 tokens after the first event (under 20)" {
+		t.Errorf("short_answer %q", ev)
+	}
+	if got := ref.RunFlags(0, 1).Names(); len(got) != 3 {
+		t.Errorf("bravo's run: %v, want client_saturated, short_answer, start_skew", got)
+	}
+}
+
+func TestWhatExplainsTheMargin(t *testing.T) {
+	if !explains(FlagModelSubstituted, false, false) || !explains(FlagShortAnswer, true, false) {
+		t.Error("who answered and a short answer bend any speed")
+	}
+	if explains(FlagCachedPrompt, true, false) || !explains(FlagCachedPrompt, true, true) || explains(FlagCachedPrompt, false, true) {
+		t.Error("a cached prompt explains only a time-to-N win of the cached one")
+	}
+	if explains(FlagColdConnection, false, false) || !explains(FlagColdConnection, false, true) || explains(FlagColdConnection, true, true) {
+		t.Error("a cold connection explains only a time-to-N loss of the cold one")
+	}
+	// Goroutines 1 ms late over a 1 s span bend a speed by 0.2% at most.
+	late := &probes.ClientLoad{CPU: 0.3, SchedP99: 2 * time.Millisecond}
+	if saturationExplains(late, 1.5, time.Second) || !saturationExplains(late, 1.003, time.Second) {
+		t.Error("scheduling lateness explains only a margin within 2 × p99 ÷ span")
+	}
+	if !saturationExplains(&probes.ClientLoad{CPU: 0.97, SchedP99: 0}, 3, time.Second) || !saturationExplains(&probes.ClientLoad{CPU: math.NaN(), SchedP99: 2 * time.Second}, 3, time.Second) {
+		t.Error("a saturated CPU explains any margin")
+	}
+}
