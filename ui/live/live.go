@@ -76,6 +76,7 @@ type Provider struct {
 	promptTokens int              // for cost when the provider reports no usage
 	box          *config.Box      // what its memory roofline rests on (config.Provider.Box); nil for most
 	tool         *workload.Schema // the function a tool-call race offers; nil otherwise
+	answerSchema *workload.Schema // the schema a json race asks the answer to follow; nil otherwise
 	following    int              // the stream whose text the lane shows
 	text         followedText
 	samples      []float64 // final samples of per-user live tok/s, one per SamplePeriod
@@ -92,6 +93,11 @@ func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provi
 // text then shows each call as it fills in, and once the stream ends
 // whether it was valid.
 func (p *Provider) OfferTool(fn *workload.Schema) { p.tool = fn }
+
+// AskJSON says the race asks for JSON following schema (the json
+// workload): once a stream ends, its lane's text says whether the answer
+// was valid JSON (✓ valid JSON, or ✗ and why).
+func (p *Provider) AskJSON(schema *workload.Schema) { p.answerSchema = schema }
 
 // Record adds one update of the race that belongs to this provider.
 func (p *Provider) Record(u probes.Update) {
@@ -146,7 +152,7 @@ type followedText struct {
 	record            probes.Events // the record read (a copy shares it)
 	stream, events    int           // whose record, and how many events are in
 	tools             int           // tool-call deltas in
-	settled           bool          // the call's verdict is in
+	settled           bool          // the call's (the JSON answer's) verdict is in
 	answer, reasoning strings.Builder
 }
 
@@ -162,6 +168,14 @@ func (p *Provider) followed() *followedText {
 	}
 	if p.tool != nil {
 		t.writeCalls(s, p.tool)
+	}
+	if p.answerSchema != nil && s.Result != nil && s.Result.OK() && !t.settled {
+		t.settled = true
+		if a := metrics.JSONAnswerOf(s.Result, p.answerSchema); a.Valid {
+			t.answer.WriteString(" ✓ valid JSON")
+		} else {
+			t.answer.WriteString(" ✗ " + a.Problem)
+		}
 	}
 	return t
 }
@@ -319,7 +333,7 @@ func (p *Provider) Figures(now time.Duration) Figures {
 		s := &p.Streams[i]
 		first, hasText := s.Events.First()
 		anyText = anyText || hasText
-		anyAnswer = anyAnswer || s.hasFirstAnswer
+		anyAnswer = anyAnswer || s.hasFirstAnswer || len(s.tools) > 0 // a tool call is the answer
 		if hasText {
 			ttfts = append(ttfts, first.At)
 		} else if s.Result == nil {
