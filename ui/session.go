@@ -101,6 +101,7 @@ func (s *session) prepared(results []Prepared) {
 			s.providers[i].BaseURL = r.BaseURL
 		}
 		s.details[i], s.slots[i], s.notReady[i] = r.Detail, r.Slots, r.Err
+		s.providers[i].Box = r.Box
 	}
 	s.phase = phaseIdle
 }
