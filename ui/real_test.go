@@ -15,6 +15,8 @@ import (
 	"tpsrace/config"
 	"tpsrace/llamacpp"
 	"tpsrace/llamacpp/llamacpptest"
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 	"tpsrace/testenv"
 )
 
@@ -31,7 +33,7 @@ func TestRealDashboard(t *testing.T) {
 	if reason := llamacpp.Check(context.Background(), config.Provider{Kind: config.KindLlamaCpp, ModelPath: model, Args: args}); reason != "" {
 		testenv.Missing(t, "llama-server", reason)
 	}
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	dir := t.TempDir()
 	yaml := fmt.Sprintf(`prompt: Say something.
 max_tokens: 300
