@@ -170,6 +170,7 @@ type Run struct {
 	Workload           string    `json:"workload,omitempty"`     // as the document's; absent for chat
 	InputTokens        *int      `json:"input_tokens,omitempty"` // long-context, cached-prefix: the prompt's size (metrics.InputTokens)
 	Cache              *string   `json:"cache,omitempty"`        // cached-prefix: "cold" (the prefix's first request) or "warm" (the same again)
+	Turn               *int      `json:"turn,omitempty"`         // multi-turn: the turn, from 1
 	ToolCall           *ToolCall `json:"tool_call,omitempty"`    // tool-call workload: the stream's call
 	JSON               *JSONRun  `json:"json,omitempty"`         // json workload: the stream's answer
 	Feel
@@ -307,12 +308,17 @@ type Summary struct {
 	AggregateTPS *float64     `json:"aggregate_tps"`
 	CostUSD      *float64     `json:"cost_usd"`
 	ServerTPS    *float64     `json:"server_tps"` // median of the server's own figure, when reported
-	TimeToNms    Percentiles2 `json:"time_to_n_ms"`
-	StoppedShort bool         `json:"stopped_short"` // --finish-at N: streams completed, none reached N
-	Tokens       int          `json:"tokens"`        // per user
-	O200kTokens  int          `json:"o200k_tokens"`  // per user
-	TokenSource  string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
-	EventTokens  int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
+	// ServerPromptTPS: median of the server's own prompt (prefill) speed.
+	ServerPromptTPS *float64 `json:"server_prompt_tps"`
+	// MemoryRoofline: server_tps against this machine's memory limit
+	// (metrics.MemoryRoofline); null unless defined.
+	MemoryRoofline *Roofline    `json:"memory_roofline"`
+	TimeToNms      Percentiles2 `json:"time_to_n_ms"`
+	StoppedShort   bool         `json:"stopped_short"` // --finish-at N: streams completed, none reached N
+	Tokens         int          `json:"tokens"`        // per user
+	O200kTokens    int          `json:"o200k_tokens"`  // per user
+	TokenSource    string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
+	EventTokens    int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
 	// Flags: every flag that touched one of the provider's runs (its
 	// streams', its races', who answered changing); Evidence says in how
 	// many runs and the first evidence.
@@ -328,6 +334,9 @@ type Summary struct {
 	TTFTByInput []SizeTTFT   `json:"ttft_by_input,omitempty"`
 	PrefixCache *PrefixCache `json:"prefix_cache,omitempty"` // cached-prefix
 	JSON        *JSONSummary `json:"json,omitempty"`         // json workload
+	// ConversationMS: multi-turn's conversation time (metrics.ConversationTime,
+	// what the user waited), over the runs whose every turn completed.
+	ConversationMS *Percentiles2 `json:"conversation_ms,omitempty"`
 }
 
 // PrefixCache is cached-prefix's figures (metrics.PrefixCache): TTFT of the
@@ -348,6 +357,26 @@ func prefixCache(c metrics.PrefixCache) *PrefixCache {
 	}
 	if c.Cached.Has() {
 		j.CachedTokens = ptr(c.Cached.P50)
+	}
+	return j
+}
+
+// Roofline is metrics.Roofline with its inputs (config.Box): fits_in_cache
+// true leaves limit_tps and share null; share is server_tps ÷ limit_tps.
+type Roofline struct {
+	FitsInCache bool     `json:"fits_in_cache"`
+	LimitTPS    *float64 `json:"limit_tps"`
+	Share       *float64 `json:"share"`
+	config.Box
+}
+
+func roofline(r metrics.Roofline, ok bool) *Roofline {
+	if !ok {
+		return nil
+	}
+	j := &Roofline{FitsInCache: r.InCache, Box: r.Box}
+	if !r.InCache {
+		j.LimitTPS, j.Share = ptr(tps(r.LimitTPS)), ptr(round(r.Share, 1e4))
 	}
 	return j
 }
@@ -386,9 +415,10 @@ func Build(in Input) *Bench {
 	promptTokens := tokens.Count(cfg.Prompt)
 	b.referee = metrics.RefereeOf(cfg.Providers, in.Races)
 	b.Races = races(in.Races, b.referee)
-	sweepLen := 1
-	if cfg.Workload.Is(workload.LongContext) {
-		sweepLen = max(len(cfg.Workload.InputTokens), 1)
+	sweepLen := 1 // races of one run the verdict takes whole
+	multiTurn := cfg.Workload.Is(workload.MultiTurn)
+	if cfg.Workload.Is(workload.LongContext) || multiTurn {
+		sweepLen = cfg.Workload.Sequence().PerRun()
 	}
 	// A cached-prefix run is a cold race and a warm one, in that order.
 	cachedPrefix := cfg.Workload.Is(workload.CachedPrefix)
@@ -396,7 +426,8 @@ func Build(in Input) *Bench {
 	for i, p := range cfg.Providers {
 		pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Runs: []Run{}}
 		var all, sweep, cold, warm []metrics.Stream
-		var runs, sweeps, warmRuns []metrics.Run
+		var runs, sweeps, warmRuns, turns []metrics.Run
+		var conversations []time.Duration
 		for run, race := range in.Races {
 			var streams []metrics.Stream
 			if i < len(race) {
@@ -415,6 +446,9 @@ func Build(in Input) *Bench {
 					if cachedPrefix {
 						r.Cache = ptr([]string{"cold", "warm"}[run%2])
 					}
+					if multiTurn {
+						r.Turn = ptr(run%sweepLen + 1)
+					}
 					pr.Runs = append(pr.Runs, r)
 				}
 			}
@@ -422,8 +456,17 @@ func Build(in Input) *Bench {
 			runs = append(runs, metrics.RunOf(streams, in.FinishAt))
 			// A long-context sweep is one race per size: the verdict's run is
 			// the whole sweep, the only unit with a prefill estimate.
+			turns = append(turns, runs[len(runs)-1])
 			if sweep = append(sweep, streams...); (run+1)%sweepLen == 0 || run == len(in.Races)-1 {
-				sweeps, sweep = append(sweeps, metrics.RunOf(sweep, in.FinishAt)), nil
+				sr := metrics.RunOf(sweep, in.FinishAt)
+				if multiTurn { // the conversation: its turns' times added up
+					sr.Turns = len(turns)
+					sr.Conversation, sr.HasConversation = metrics.ConversationTime(turns)
+					if sr.HasConversation && len(turns) == sweepLen {
+						conversations = append(conversations, sr.Conversation)
+					}
+				}
+				sweeps, sweep, turns = append(sweeps, sr), nil, nil
 			}
 			if cachedPrefix && run%2 == 0 {
 				cold = append(cold, streams...)
@@ -436,10 +479,16 @@ func Build(in Input) *Bench {
 		}
 		sum := metrics.RunOf(all, in.FinishAt)
 		pr.Summary = summary(sum, runs)
+		pr.Summary.MemoryRoofline = roofline(metrics.MemoryRoofline(sum.ServerTPS.P50, sum.ServerTPS.Has(), p.Box))
 		pr.Summary.Flags, pr.Summary.Evidence = providerFlags(b.referee, i, len(in.Races))
 		rankBy := sum
 		if sweepLen > 1 {
 			runs = sweeps
+		}
+		if multiTurn { // ranked on the median conversation
+			rankBy.Turns = sweepLen
+			rankBy.Conversation, rankBy.HasConversation = metrics.Median(conversations)
+			pr.Summary.ConversationMS = ptr(durations(metrics.DistOf(conversations)))
 		}
 		if cachedPrefix { // ranked and decided on the warm requests
 			runs, rankBy = warmRuns, metrics.RunOf(warm, in.FinishAt)
@@ -553,6 +602,9 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	}
 	if all.ServerTPS.Has() {
 		s.ServerTPS = ptr(tps(all.ServerTPS.P50))
+	}
+	if all.ServerPromptTPS.Has() {
+		s.ServerPromptTPS = ptr(tps(all.ServerPromptTPS.P50))
 	}
 	if all.JSONStreams > 0 {
 		s.JSON = &JSONSummary{FirstMS: durations(all.JSONFirst), ValidMS: durations(all.JSONValidAt), Valid: all.JSONValid, Streams: all.JSONStreams}

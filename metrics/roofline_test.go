@@ -23,7 +23,7 @@ func TestMemoryRoofline(t *testing.T) {
 	if !ok || !r.InCache || r.Share != 0 || r.LimitTPS != 0 {
 		t.Errorf("a model in cache: %+v, %v", r, ok)
 	}
-	if got, want := r.Phrase(), "model fits in the CPU cache (0.6 MB ≤ 1.0 MB): no memory limit"; got != want {
+	if got, want := r.Phrase(), "model fits in the CPU cache (0.6 MB ≤ 1.0 MB)"; got != want {
 		t.Errorf("Phrase = %q, want %q", got, want)
 	}
 	// In cache needs no decode speed: it is a fact of the box.
@@ -51,5 +51,15 @@ func TestMemoryRoofline(t *testing.T) {
 		if r, ok := MemoryRoofline(tc.tps, tc.has, tc.box); ok {
 			t.Errorf("%s: %+v, want undefined", tc.name, r)
 		}
+	}
+}
+
+func TestBoxLine(t *testing.T) {
+	got := BoxLine(config.Box{MemoryBandwidth: 12.2e9, CacheBytes: 32 << 20, DecodeBytes: 4.4e9})
+	if want := "memory 12.2 GB/s · last-level cache 32 MB · a decode step reads 4.1 GB"; got != want {
+		t.Errorf("BoxLine = %q, want %q", got, want)
+	}
+	if got := BoxLine(config.Box{DecodeBytes: 600 << 10}); got != "a decode step reads 0.6 MB" {
+		t.Errorf("BoxLine without bandwidth or cache = %q", got)
 	}
 }

@@ -74,6 +74,7 @@ type Provider struct {
 
 	kind         string           // config.Provider.Kind, for the referee's flags
 	promptTokens int              // for cost when the provider reports no usage
+	box          *config.Box      // what its memory roofline rests on (config.Provider.Box); nil for most
 	tool         *workload.Schema // the function a tool-call race offers; nil otherwise
 	answerSchema *workload.Schema // the schema a json race asks the answer to follow; nil otherwise
 	following    int              // the stream whose text the lane shows
@@ -85,7 +86,7 @@ type Provider struct {
 // NewProvider is provider p (index i of the race) with concurrency streams.
 // promptTokens is the o200k count of the prompt.
 func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provider {
-	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, promptTokens: promptTokens}
+	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, promptTokens: promptTokens, box: p.Box}
 }
 
 // OfferTool says the race offers fn (the tool-call workload): the lane's
@@ -286,7 +287,14 @@ type Figures struct {
 	// RateLimited: some stream was answered 429.
 	ServerTPS    float64
 	HasServerTPS bool
-	RateLimited  bool
+	// ServerPromptTPS: the server's prompt (prefill) speed, the same way.
+	ServerPromptTPS    float64
+	HasServerPromptTPS bool
+	// Roofline: ServerTPS against the machine's memory limit
+	// (metrics.MemoryRoofline), for a llama.cpp server on this machine.
+	Roofline    metrics.Roofline
+	HasRoofline bool
+	RateLimited bool
 	// Feel is how the streams felt, once settled (metrics.Felt.Label of
 	// metrics.Run's): "smooth", "bursty", "2 stalls · 1.20s"; "" before.
 	// Flags: the referee's flags its streams raised by themselves
@@ -321,7 +329,7 @@ func (p *Provider) Figures(now time.Duration) Figures {
 		return p.settled(run)
 	}
 	f := Figures{Streams: len(p.Streams), TokenSource: metrics.SourceEstimate, Elapsed: now}
-	var speeds, costs, server, tokens, o200k, events []float64
+	var speeds, costs, server, prefill, tokens, o200k, events []float64
 	var ttfts, ttfas []time.Duration
 	anyText, anyAnswer := false, false
 	waiting := 0
@@ -368,6 +376,9 @@ func (p *Provider) Figures(now time.Duration) Figures {
 		if sf.HasServerTPS {
 			server = append(server, sf.ServerTPS)
 		}
+		if sf.HasServerPromptTPS {
+			prefill = append(prefill, sf.ServerPromptTPS)
+		}
 	}
 	switch {
 	case anyAnswer:
@@ -385,6 +396,8 @@ func (p *Provider) Figures(now time.Duration) Figures {
 	f.Speed, f.HasSpeed = metrics.Median(speeds)
 	f.CostUSD, f.HasCost = metrics.Median(costs)
 	f.ServerTPS, f.HasServerTPS = metrics.Median(server)
+	f.ServerPromptTPS, f.HasServerPromptTPS = metrics.Median(prefill)
+	f.Roofline, f.HasRoofline = metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, p.box)
 	f.NowTPS, f.NowAggregateTPS = p.liveAt(now)
 	return f
 }
@@ -413,7 +426,9 @@ func (p *Provider) settled(run metrics.Run) Figures {
 		Speed: run.Speed.P50, HasSpeed: run.Speed.Has(), AggregateTPS: run.AggregateTPS, HasAggregateTPS: run.HasAggregateTPS,
 		Tokens: run.Tokens, O200kTokens: run.O200kTokens, UserTokens: run.EventTokens, TokenSource: run.TokenSource,
 		Elapsed: run.End, CostUSD: run.CostUSD.P50, HasCost: run.CostUSD.Has(), ServerTPS: run.ServerTPS.P50, HasServerTPS: run.ServerTPS.Has(),
+		ServerPromptTPS: run.ServerPromptTPS.P50, HasServerPromptTPS: run.ServerPromptTPS.Has(),
 		Feel: run.Felt.Label(), Flags: p.flags(), E2E: run.E2E.P50}
+	f.Roofline, f.HasRoofline = metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, p.box)
 	if run.Completed == 0 {
 		f.Status = Failed
 	}
