@@ -325,6 +325,18 @@ func (m *Model) columns() []column {
 			return tokensCell(f)
 		}},
 	)
+	anySLO := false
+	for _, f := range m.figures {
+		anySLO = anySLO || f.SLOStreams > 0
+	}
+	if m.concurrency > 1 && anySLO { // goodput: streams meeting the SLO (README, "Goodput under an SLO")
+		cols = append(cols, column{header: "SLO", width: 5, right: true, priority: 2, cell: func(r row) string {
+			if r.f.SLOStreams == 0 {
+				return dash
+			}
+			return strconv.Itoa(r.f.SLOMet) + "/" + strconv.Itoa(r.f.SLOStreams)
+		}})
+	}
 	if m.width >= feelFrom {
 		cols = append(cols, column{header: "feel", width: 6, priority: 4, cell: func(r row) string {
 			if r.f.Feel == "" {

@@ -73,6 +73,7 @@ type Provider struct {
 	Detail  string // on-box hardware of a local server, "" for the others
 
 	kind         string           // config.Provider.Kind, for the referee's flags
+	slo          config.SLO       // for goodput
 	promptTokens int              // for cost when the provider reports no usage
 	tool         *workload.Schema // the function a tool-call race offers; nil otherwise
 	following    int              // the stream whose text the lane shows
@@ -84,7 +85,7 @@ type Provider struct {
 // NewProvider is provider p (index i of the race) with concurrency streams.
 // promptTokens is the o200k count of the prompt.
 func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provider {
-	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, promptTokens: promptTokens}
+	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, slo: p.SLO, promptTokens: promptTokens}
 }
 
 // OfferTool says the race offers fn (the tool-call workload): the lane's
@@ -285,6 +286,9 @@ type Figures struct {
 	Load  *probes.ClientLoad
 	// E2E is the median end-to-end time of the completed streams, once settled.
 	E2E time.Duration
+	// SLOMet of SLOStreams met the provider's SLO (metrics.MeetsSLO), once
+	// settled; both 0 without an SLO.
+	SLOMet, SLOStreams int
 
 	// With --finish-at N (FinishAt > 0), TimeToN is the median time to N
 	// tokens (metrics.TimeToTokens) over the streams that got there; see RaceTo.
@@ -398,6 +402,14 @@ func (p *Provider) settled(run metrics.Run) Figures {
 		Feel: run.Felt.Label(), Flags: p.flags(), E2E: run.E2E.P50}
 	if run.Completed == 0 {
 		f.Status = Failed
+	}
+	if p.slo.Set() {
+		f.SLOStreams = len(p.Streams)
+		for i := range p.Streams {
+			if len(metrics.MeetsSLO(p.Streams[i].Figures, p.slo)) == 0 {
+				f.SLOMet++
+			}
+		}
 	}
 	for _, s := range p.Streams {
 		if !s.Result.OK() {
