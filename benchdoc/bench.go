@@ -89,6 +89,7 @@ type Bench struct {
 	// offered, whose schema "valid" means.
 	Workload string             `json:"workload,omitempty"`
 	Tool     *workload.Function `json:"tool,omitempty"`
+	Answer   *workload.Function `json:"answer,omitempty"` // json: the schema asked for (in parameters)
 
 	// runs are each provider's figures per run, the verdict's input
 	// (Contenders), and referee the flags on them: a document read back
@@ -170,6 +171,7 @@ type Run struct {
 	InputTokens        *int      `json:"input_tokens,omitempty"` // long-context, cached-prefix: the prompt's size (metrics.InputTokens)
 	Cache              *string   `json:"cache,omitempty"`        // cached-prefix: "cold" (the prefix's first request) or "warm" (the same again)
 	ToolCall           *ToolCall `json:"tool_call,omitempty"`    // tool-call workload: the stream's call
+	JSON               *JSONRun  `json:"json,omitempty"`         // json workload: the stream's answer
 	Feel
 	// Flags: the referee's flags on this stream (metrics.Flag*), each with
 	// its evidence in Evidence; the race's own are in the document's races.
@@ -268,6 +270,27 @@ type ToolCall struct {
 	Problem    *string  `json:"problem"`
 }
 
+// JSONRun is a stream's answer under the json workload (metrics.JSONAnswer):
+// first_ms, release to the first answer text; valid_ms, to the event after
+// which the answer parsed and validated (null when it never did); valid and
+// problem (why not); prefix_share, the share of the answer that streamed as
+// a valid JSON prefix.
+type JSONRun struct {
+	FirstMS     *float64 `json:"first_ms"`
+	ValidMS     *float64 `json:"valid_ms"`
+	Valid       bool     `json:"valid"`
+	Problem     *string  `json:"problem"`
+	PrefixShare float64  `json:"prefix_share"`
+}
+
+// JSONSummary is the json figures over a provider's streams.
+type JSONSummary struct {
+	FirstMS Percentiles2 `json:"first_ms"`
+	ValidMS Percentiles2 `json:"valid_ms"`
+	Valid   int          `json:"valid"`
+	Streams int          `json:"streams"`
+}
+
 // ToolSummary is the tool-call figures over a provider's streams
 // (metrics.Run): first and complete times over the streams that measured
 // them, valid of how many streams.
@@ -340,6 +363,7 @@ type Summary struct {
 	PrefillTPS  **float64    `json:"prefill_tps,omitempty"`
 	TTFTByInput []SizeTTFT   `json:"ttft_by_input,omitempty"`
 	PrefixCache *PrefixCache `json:"prefix_cache,omitempty"` // cached-prefix
+	JSON        *JSONSummary `json:"json,omitempty"`         // json workload
 }
 
 // PrefixCache is cached-prefix's figures (metrics.PrefixCache): TTFT of the
@@ -386,11 +410,14 @@ func Build(in Input) *Bench {
 	}
 	b.Fleet = in.Fleet
 	if !cfg.Workload.Is(workload.Chat) {
-		b.Workload, b.Tool = cfg.Workload.Name, cfg.Workload.Tool
+		b.Workload, b.Tool, b.Answer = cfg.Workload.Name, cfg.Workload.Tool, cfg.Workload.Answer
 	}
-	var tool *workload.Schema
+	var tool, answer *workload.Schema
 	if cfg.Workload.Is(workload.ToolCall) && cfg.Workload.Tool != nil {
 		tool, _ = cfg.Workload.Tool.Compile() // config checked it; a tool that does not compile has no figures
+	}
+	if cfg.Workload.Is(workload.JSON) && cfg.Workload.Answer != nil {
+		answer, _ = cfg.Workload.Answer.Compile()
 	}
 	promptTokens := tokens.Count(cfg.Prompt)
 	b.referee = metrics.RefereeOf(cfg.Providers, in.Races)
@@ -413,6 +440,9 @@ func Build(in Input) *Bench {
 					s := metrics.StreamOf(&res, promptTokens, in.FinishAt)
 					if tool != nil {
 						s.Tool = ptr(metrics.ToolCallOf(&res, tool))
+					}
+					if answer != nil {
+						s.JSON = ptr(metrics.JSONAnswerOf(&res, answer))
 					}
 					streams = append(streams, s)
 					r := newRun(run, &res, s, promptTokens, in.FinishAt)
@@ -585,6 +615,9 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	if all.ServerTPS.Has() {
 		s.ServerTPS = ptr(tps(all.ServerTPS.P50))
 	}
+	if all.JSONStreams > 0 {
+		s.JSON = &JSONSummary{FirstMS: durations(all.JSONFirst), ValidMS: durations(all.JSONValidAt), Valid: all.JSONValid, Streams: all.JSONStreams}
+	}
 	if all.ToolStreams > 0 {
 		s.ToolCall = &ToolSummary{FirstMS: durations(all.ToolFirst), CompleteMS: durations(all.ToolComplete), ArgsTPS: speeds(all.ArgsTPS),
 			Valid: all.ToolValid, Streams: all.ToolStreams}
@@ -663,6 +696,18 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 	finishRun(&r, s, finishAt)
 	if s.Tool != nil {
 		r.ToolCall = toolCall(s.Tool)
+	}
+	if j := s.JSON; j != nil {
+		r.JSON = &JSONRun{Valid: j.Valid, PrefixShare: round(j.PrefixShare, 1000)}
+		if j.HasFirst {
+			r.JSON.FirstMS = ptr(ms(j.First))
+		}
+		if j.HasValid {
+			r.JSON.ValidMS = ptr(ms(j.ValidAt))
+		}
+		if j.Problem != "" {
+			r.JSON.Problem = ptr(j.Problem)
+		}
 	}
 	if s.InputTokens > 0 {
 		r.InputTokens = ptr(s.InputTokens)

@@ -25,7 +25,7 @@ func (f *raceFlags) startHeadless(ctx context.Context, runs int, stderr io.Write
 	clients := &probes.Clients{}
 	closeSession := s.close
 	s.close = func() { clients.Close(); closeSession() }
-	race := probes.Race{Providers: s.cfg.Providers, Request: probes.Request{Prompt: s.cfg.Prompt, MaxTokens: s.cfg.MaxTokens, Tool: s.cfg.Workload.Tool},
+	race := probes.Race{Providers: s.cfg.Providers, Request: probes.Request{Prompt: s.cfg.Prompt, MaxTokens: s.cfg.MaxTokens, Tool: s.cfg.Workload.Tool, Answer: s.cfg.Workload.Answer},
 		Concurrency: f.concurrency, Retries: f.retries, Clients: clients, Warm: f.warm}
 	return s, race, nil
 }

@@ -220,6 +220,9 @@ func (f *raceFlags) applyWorkload(cfg *config.Config) error {
 	if cfg.Workload.Is(workload.ToolCall) && f.prompt == "" && cfg.Prompt == config.DefaultPrompt {
 		cfg.Prompt = workload.ToolPrompt
 	}
+	if cfg.Workload.Is(workload.JSON) && f.prompt == "" && cfg.Prompt == config.DefaultPrompt {
+		cfg.Prompt = workload.JSONPrompt
+	}
 	return nil
 }
 

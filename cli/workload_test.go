@@ -98,7 +98,7 @@ func TestWorkloadFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"bench", "--workload", "toolcall"}, `--workload "toolcall": want one of chat, tool-call, long-context, cached-prefix; did you mean tool-call?`},
+		{[]string{"bench", "--workload", "toolcall"}, `--workload "toolcall": want one of chat, tool-call, long-context, cached-prefix, json; did you mean tool-call?`},
 		{[]string{"bench", "--input-tokens", "1000"}, "--input-tokens applies only to --workload long-context or cached-prefix"},
 		{[]string{"bench", "--workload", "long-context", "--input-tokens", "1000,x"}, `--input-tokens "1000,x": want whole numbers`},
 	} {
@@ -232,5 +232,55 @@ providers:
 	}
 	if n := nocache.Summary.PrefixCache; n == nil || n.CachedTokens != nil || *n.WarmTTFTms.P50 < 200 {
 		t.Errorf("without a cache: %+v", n)
+	}
+}
+
+// A json race: the simulator answers an instance of the schema asked for,
+// which validates as it completes; the ranking and the verdict are on the
+// time to valid JSON.
+func TestBenchJSONAnswer(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cfg := write(t, dir, "p.yaml", `workload: json
+providers:
+  - {name: slow, base_url: `+srv.URL()+`, model: "sim:ttft=80ms,tps=300"}
+  - {name: fast, base_url: `+srv.URL()+`, model: "sim:ttft=10ms,tps=2000"}
+`)
+	code, out, errOut := run(t, dir, "bench", "--config", cfg, "--format", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Workload  string
+		Verdict   struct{ Metric, Text string }
+		Providers []struct {
+			Name string
+			Rank int
+			Runs []struct {
+				JSON *struct {
+					FirstMS     *float64 `json:"first_ms"`
+					ValidMS     *float64 `json:"valid_ms"`
+					Valid       bool
+					PrefixShare float64 `json:"prefix_share"`
+				} `json:"json"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Workload != "json" || doc.Verdict.Metric != "json_valid" || !strings.HasPrefix(doc.Verdict.Text, "fast is ") ||
+		!strings.Contains(doc.Verdict.Text, "faster than slow to valid JSON (") || doc.Providers[1].Rank != 1 {
+		t.Errorf("verdict %+v", doc.Verdict)
+	}
+	for _, p := range doc.Providers {
+		j := p.Runs[0].JSON
+		if j == nil || !j.Valid || j.PrefixShare != 1 || j.FirstMS == nil || j.ValidMS == nil || *j.ValidMS < *j.FirstMS {
+			t.Errorf("%s: %+v", p.Name, j)
+		}
 	}
 }

@@ -64,12 +64,14 @@ func Load(path string, getenv func(string) (string, bool)) (*Config, []string, e
 //	  stall: 20s        # the longest silence allowed between two reads
 //	  total: 5m         # from sending the request to the end of the stream
 //	workload: chat    # what the race asks for (default chat): chat, tool-call,
-//	                  # long-context or cached-prefix; or a mapping with its settings:
+//	                  # long-context, cached-prefix or json; or a mapping with its settings:
 //	                  #   workload:
 //	                  #     name: tool-call
 //	                  #     tool: {name: get_weather, description: ..., parameters: {type: object, ...}}
 //	                  #                     # the function offered (default workload.DefaultTool);
 //	                  #                     # tool_choice is "required" unless params set it
+//	                  #     answer: {name: report, parameters: {type: object, ...}}
+//	                  #                     # json: the schema the answer must follow
 //	                  #     input_tokens: [1000, 8000, 32000]   # long-context's prompt sizes;
 //	                  #                     # cached-prefix: one, the prefix's (default 8000)
 //	providers:        # the racers, in order; an empty or missing list is not an error

@@ -11,7 +11,7 @@ import (
 )
 
 var (
-	workloadLevel = level{"under workload:", []string{"name", "tool", "input_tokens"}}
+	workloadLevel = level{"under workload:", []string{"name", "tool", "input_tokens", "answer"}}
 	toolLevel     = level{"under workload.tool:", []string{"name", "description", "parameters"}}
 )
 
@@ -51,9 +51,16 @@ func (p *parser) workload(n *yaml.Node) workload.Workload {
 	}
 	if v := f["tool"]; v.value != nil {
 		if w.Is(workload.ToolCall) {
-			w.Tool = p.tool(v.value)
+			w.Tool = p.tool(v.value, "workload.tool")
 		} else {
 			p.fail(v.key, "workload.tool", "tool applies only to workload tool-call", "remove it, or set name: tool-call")
+		}
+	}
+	if v := f["answer"]; v.value != nil {
+		if w.Is(workload.JSON) {
+			w.Answer = p.tool(v.value, "workload.answer")
+		} else {
+			p.fail(v.key, "workload.answer", "answer applies only to workload json", "remove it, or set name: json")
 		}
 	}
 	if v := f["input_tokens"]; v.value != nil {
@@ -73,34 +80,36 @@ func (p *parser) workload(n *yaml.Node) workload.Workload {
 	return w
 }
 
-// tool reads a function definition; its parameters must be a JSON schema.
-func (p *parser) tool(n *yaml.Node) *workload.Function {
-	f := p.mapping(n, "workload.tool", &toolLevel)
+// tool reads a function definition (or json's answer: a name and a
+// schema, in parameters); its parameters must be a JSON schema. path is
+// where it is, for messages.
+func (p *parser) tool(n *yaml.Node, path string) *workload.Function {
+	f := p.mapping(n, path, &toolLevel)
 	fn := &workload.Function{}
 	if v := f["name"].value; v == nil {
-		p.fail(n, "workload.tool", "missing name", "add name: the function's name, such as get_weather")
-	} else if x, ok := p.required(v, "workload.tool", "name", "the function's name, such as get_weather"); ok {
+		p.fail(n, path, "missing name", "add name: the function's name, such as get_weather")
+	} else if x, ok := p.required(v, path, "name", "the function's name, such as get_weather"); ok {
 		fn.Name = x.value
 	}
 	if v := f["description"].value; v != nil {
-		x, _ := p.text(v, "workload.tool.description")
+		x, _ := p.text(v, join(path, "description"))
 		fn.Description = x.value
 	}
 	v := f["parameters"].value
 	if !present(v) {
-		p.fail(n, "workload.tool", "missing parameters", "add parameters: the JSON schema of the arguments ({type: object, properties: ...})")
+		p.fail(n, path, "missing parameters", "add parameters: the JSON schema (of the arguments, or of the answer for json): {type: object, properties: ...}")
 		return fn
 	}
 	budget := maxParamValues
-	raw, err := json.Marshal(p.value(v, "workload.tool.parameters", 1, &budget))
+	raw, err := json.Marshal(p.value(v, join(path, "parameters"), 1, &budget))
 	if err != nil {
-		p.fail(v, "workload.tool.parameters", err.Error(), "")
+		p.fail(v, join(path, "parameters"), err.Error(), "")
 		return fn
 	}
 	fn.Parameters = raw
 	if fn.Name != "" {
 		if _, err := fn.Compile(); err != nil {
-			p.fail(v, "workload.tool.parameters", err.Error(), "see json-schema.org")
+			p.fail(v, join(path, "parameters"), err.Error(), "see json-schema.org")
 		}
 	}
 	return fn

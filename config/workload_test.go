@@ -21,6 +21,8 @@ func TestWorkloadSettings(t *testing.T) {
 		{"workload: tool-call\n", "tool-call", nil, "get_weather"},
 		{"workload: {name: long-context}\n", "long-context", workload.DefaultInputTokens, ""},
 		{"workload: {name: long-context, input_tokens: [500, 4000]}\n", "long-context", []int{500, 4000}, ""},
+		{"workload: {name: cached-prefix, input_tokens: [2000]}\n", "cached-prefix", []int{2000}, ""},
+		{"workload: json\n", "json", nil, ""},
 		{`workload:
   name: tool-call
   tool:
@@ -57,6 +59,8 @@ func TestWorkloadErrors(t *testing.T) {
 		{"workload: {name: tool-call, tool: {name: f}}\n", `p.yaml:1:35: workload.tool: missing parameters`},
 		{"workload: {name: tool-call, tool: {name: f, parameters: {type: objet}}}\n", `p.yaml:1:57: workload.tool.parameters: parameters are not a valid JSON schema`},
 		{"workload: {name: chat, tool: {name: f}}\n", `p.yaml:1:24: workload.tool: tool applies only to workload tool-call`},
+		{"workload: {name: json, answer: {name: r}}\n", `p.yaml:1:32: workload.answer: missing parameters`},
+		{"workload: {name: chat, answer: {name: r}}\n", `p.yaml:1:24: workload.answer: answer applies only to workload json`},
 	} {
 		_, _, err := Parse("p.yaml", []byte(tc.yaml), nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -16,8 +16,9 @@ type Stream struct {
 	EventTokens int           // o200k tokens, counted per event (probes.Events.TokensBefore)
 	TimeToN     time.Duration // TimeToTokens, when ReachedN
 	ReachedN    bool
-	Tool        *ToolCall // ToolCallOf, under the tool-call workload; nil otherwise
-	InputTokens int       // InputTokens: the prompt's size under long-context; 0 otherwise
+	Tool        *ToolCall   // ToolCallOf, under the tool-call workload; nil otherwise
+	JSON        *JSONAnswer // JSONAnswerOf, under the json workload; nil otherwise
+	InputTokens int         // InputTokens: the prompt's size under long-context; 0 otherwise
 }
 
 // StreamOf is r's Stream; finishAt is --finish-at's N (0: none).
@@ -120,6 +121,11 @@ type Run struct {
 	ToolFirst, ToolComplete Dist[time.Duration]
 	ArgsTPS                 Dist[float64]
 	ToolStreams, ToolValid  int
+	// json workload (streams with Stream.JSON): JSONFirst over the streams
+	// with answer text, JSONValidAt over those whose answer became valid;
+	// JSONStreams counts the streams measured, JSONValid the valid answers.
+	JSONFirst, JSONValidAt Dist[time.Duration]
+	JSONStreams, JSONValid int
 
 	// PrefillTPS: PrefillTPS over the streams with an input size and a
 	// TTFT (long-context); HasPrefillTPS false without two sizes. Sized
@@ -148,7 +154,7 @@ type Run struct {
 // series all read it.
 func RunOf(streams []Stream, finishAt int) Run {
 	r := Run{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}
-	var ttft, ttfa, e2e, timeToN, toolFirst, toolComplete []time.Duration
+	var ttft, ttfa, e2e, timeToN, toolFirst, toolComplete, jsonFirst, jsonValid []time.Duration
 	var speed, server, cost, tokens, o200k, events, argsTPS []float64
 	var prefill []PrefillPoint
 	figs := make([]Figures, len(streams))
@@ -184,6 +190,18 @@ func RunOf(streams []Stream, finishAt int) Run {
 		if s.HasCost {
 			cost = append(cost, s.CostUSD)
 		}
+		if j := s.JSON; j != nil {
+			r.JSONStreams++
+			if j.HasFirst {
+				jsonFirst = append(jsonFirst, j.First)
+			}
+			if j.Valid {
+				r.JSONValid++
+			}
+			if j.Valid && j.HasValid {
+				jsonValid = append(jsonValid, j.ValidAt)
+			}
+		}
 		if t := s.Tool; t != nil {
 			r.ToolStreams++
 			if t.Calls > 0 {
@@ -218,6 +236,7 @@ func RunOf(streams []Stream, finishAt int) Run {
 	r.TTFT, r.TTFA, r.E2E, r.TimeToN = DistOf(ttft), DistOf(ttfa), DistOf(e2e), DistOf(timeToN)
 	r.Speed, r.ServerTPS, r.CostUSD = DistOf(speed), DistOf(server), DistOf(cost)
 	r.ToolFirst, r.ToolComplete, r.ArgsTPS = DistOf(toolFirst), DistOf(toolComplete), DistOf(argsTPS)
+	r.JSONFirst, r.JSONValidAt = DistOf(jsonFirst), DistOf(jsonValid)
 	r.PrefillTPS, r.HasPrefillTPS = PrefillTPS(prefill)
 	r.Tokens, r.O200kTokens, r.EventTokens = RoundedMedian(tokens), RoundedMedian(o200k), RoundedMedian(events)
 	r.StoppedShort = finishAt > 0 && r.Completed > 0 && !r.TimeToN.Has()
@@ -240,6 +259,8 @@ func (r Run) Metric() string {
 	switch {
 	case r.ToolStreams > 0:
 		return ToolCallMetric
+	case r.JSONStreams > 0:
+		return JSONMetric
 	case r.Warm:
 		return WarmMetric
 	case r.Sized > 0:
@@ -254,7 +275,8 @@ func (r Run) Metric() string {
 // better: the median output speed; with --finish-at N, N ÷ the median time
 // to N tokens; under tool-call, 1 ÷ the median time to a complete valid
 // call; under long-context, the prefill estimate; under cached-prefix, 1 ÷
-// the warm requests' median TTFT. NaN when the run has
+// the warm requests' median TTFT; under json, 1 ÷ the median time to
+// valid JSON. NaN when the run has
 // none: no stream completed (a provider that served no answer is in no
 // verdict, whatever it streamed before failing), none reached N, no call
 // was valid, no estimate could be made.
@@ -275,6 +297,10 @@ func (r Run) Rate() float64 {
 		if r.TTFT.Has() && r.TTFT.P50 > 0 {
 			return 1 / r.TTFT.P50.Seconds()
 		}
+	case JSONMetric:
+		if r.JSONValidAt.Has() && r.JSONValidAt.P50 > 0 {
+			return 1 / r.JSONValidAt.P50.Seconds()
+		}
 	case FinishMetric:
 		if r.TimeToN.Has() {
 			return float64(r.FinishAt) / r.TimeToN.P50.Seconds()
@@ -289,7 +315,7 @@ func (r Run) Rate() float64 {
 
 // workloadMetric reports whether m is a workload's own figure.
 func workloadMetric(m string) bool {
-	return m == ToolCallMetric || m == PrefillMetric || m == WarmMetric
+	return m == ToolCallMetric || m == PrefillMetric || m == WarmMetric || m == JSONMetric
 }
 
 // Order ranks providers by their runs (one run each, or each one's streams

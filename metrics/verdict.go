@@ -22,7 +22,8 @@ const (
 	// (tool-call) and the prefill speed estimate (long-context).
 	ToolCallMetric = "tool_call_complete"
 	PrefillMetric  = "prefill_tps"
-	WarmMetric     = "warm_ttft" // cached-prefix: the warm requests' TTFT
+	WarmMetric     = "warm_ttft"  // cached-prefix: the warm requests' TTFT
+	JSONMetric     = "json_valid" // json: the time to a valid JSON answer
 	// MinRunsForCI: fewer paired runs give no confidence interval.
 	MinRunsForCI = 3
 	// bootstrapResamples and bootstrapSeed make the interval reproducible:
@@ -297,6 +298,13 @@ func (v Verdict) Text() string {
 		s = "no provider made a valid tool call"
 	case v.Winner == "" && v.Metric == PrefillMetric:
 		s = "no prefill estimate: TTFT did not grow with the input"
+	case v.Winner == "" && v.Metric == JSONMetric:
+		s = "no provider answered valid JSON"
+	case v.Metric == JSONMetric && (v.RunnerUp == "" || v.Runs == 0):
+		s = v.Winner + " answered valid JSON in " + callTime(v.WinnerSpeed)
+	case v.Runs == 1 && v.Metric == JSONMetric:
+		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " to valid JSON (" +
+			callTime(v.WinnerSpeed) + " vs " + callTime(v.RunnerUpSpeed) + ")"
 	case v.Winner == "" && v.Metric == WarmMetric:
 		s = "no warm request got a token"
 	case v.Winner == "":
@@ -421,6 +429,8 @@ func (v Verdict) label() string {
 		return "prefill speed"
 	case WarmMetric:
 		return "warm TTFT"
+	case JSONMetric:
+		return "time to valid JSON"
 	}
 	if v.FinishAt > 0 {
 		return "time to " + strconv.Itoa(v.FinishAt) + " tokens"

@@ -32,6 +32,9 @@ type Request struct {
 	// Tool, when set, is offered as the one function, with tool_choice
 	// "required" (params may set another).
 	Tool *workload.Function
+	// Answer, when set, asks for JSON following its schema
+	// (response_format json_schema, strict; params may set json_object).
+	Answer *workload.Function
 	// InputTokens, when set, pads Prompt to that many o200k tokens
 	// (workload.Pad) with Nonce first (when empty, one of the race's own),
 	// so that no prefix cache helps unless the nonce is reused on purpose:
@@ -69,6 +72,10 @@ func newRequest(p config.Provider, r Request) openai.ChatCompletionRequest {
 		req.Tools = []openai.Tool{{Type: openai.ToolTypeFunction,
 			Function: &openai.FunctionDefinition{Name: f.Name, Description: f.Description, Parameters: f.Parameters}}}
 		req.ToolChoice = "required"
+	}
+	if f := r.Answer; f != nil {
+		req.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
+			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: f.Name, Description: f.Description, Schema: f.Parameters, Strict: true}}
 	}
 	return req
 }

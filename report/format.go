@@ -128,6 +128,18 @@ func (b *Bench) workloadColumns() []column {
 			{"complete call p50", true, func(_ int, p Provider) string { return duration(tool(p).CompleteMS.P50) }},
 			{"valid", true, func(_ int, p Provider) string { return fmt.Sprintf("%d/%d", tool(p).Valid, tool(p).Streams) }},
 		}
+	case workload.JSON:
+		answer := func(p Provider) benchdoc.JSONSummary {
+			if p.Summary.JSON == nil {
+				return benchdoc.JSONSummary{}
+			}
+			return *p.Summary.JSON
+		}
+		return []column{
+			{"first byte p50", true, func(_ int, p Provider) string { return duration(answer(p).FirstMS.P50) }},
+			{"valid JSON p50", true, func(_ int, p Provider) string { return duration(answer(p).ValidMS.P50) }},
+			{"valid", true, func(_ int, p Provider) string { return fmt.Sprintf("%d/%d", answer(p).Valid, answer(p).Streams) }},
+		}
 	case workload.CachedPrefix:
 		cache := func(p Provider) benchdoc.PrefixCache {
 			if p.Summary.PrefixCache == nil {

@@ -63,7 +63,9 @@
 //	                    function's schema, every string "Paris" (the second call's
 //	                    "Tokyo"); each event is on the clock as text is, n being its
 //	                    o200k tokens (the opening: the name's), and finish_reason is
-//	                    "tool_calls". max_tokens does not cut a call.
+//	                    "tool_calls". max_tokens does not cut a call. A request with
+//	                    response_format json_schema (and no tools) is answered with an
+//	                    instance of its schema, in the same fragments, as content.
 //
 // # Exact timing rule
 //

@@ -48,8 +48,9 @@ type wireFunction struct {
 // toolEvent is one tool-call event of a planned answer: its delta and the
 // tokens it carries (the clock's n).
 type toolEvent struct {
-	call   wireToolCall
-	tokens int
+	call    wireToolCall
+	content *string // a JSON answer's fragment instead of a call (response_format json_schema)
+	tokens  int
 }
 
 // cities are the simulated calls' string arguments, one per parallel call.
@@ -60,6 +61,9 @@ var cities = []string{"Paris", "Tokyo"}
 // or the schedule says tool=text. The arguments are an instance of the
 // first function's schema (Instance), so they validate against it.
 func (req chatRequest) calls(s Schedule) []toolEvent {
+	if rf := req.ResponseFormat; len(req.Tools) == 0 && rf.Type == "json_schema" {
+		return jsonAnswer(rf.JSONSchema.Schema, s.Chunk)
+	}
 	if len(req.Tools) == 0 || string(req.ToolChoice) == `"none"` || s.Tool == ToolText {
 		return nil
 	}
@@ -85,19 +89,31 @@ func (req chatRequest) calls(s Schedule) []toolEvent {
 			if s.Tool == ToolNoIndex {
 				open.Index = nil
 			}
-			events = append(events, toolEvent{open, nameTokens + tokens.Count(args)})
+			events = append(events, toolEvent{call: open, tokens: nameTokens + tokens.Count(args)})
 			continue
 		case ToolEmptyArgs:
 			empty := ""
-			events = append(events, toolEvent{open, nameTokens}, toolEvent{wireToolCall{Index: &index, Function: wireFunction{Arguments: &empty}}, 0})
+			events = append(events, toolEvent{call: open, tokens: nameTokens}, toolEvent{call: wireToolCall{Index: &index, Function: wireFunction{Arguments: &empty}}})
 		default:
 			empty := ""
 			open.Function.Arguments = &empty
-			events = append(events, toolEvent{open, nameTokens})
+			events = append(events, toolEvent{call: open, tokens: nameTokens})
 		}
 		for _, frag := range fragments(args, s.Chunk) {
-			events = append(events, toolEvent{wireToolCall{Index: &index, Function: wireFunction{Arguments: &frag}}, tokens.Count(frag)})
+			events = append(events, toolEvent{call: wireToolCall{Index: &index, Function: wireFunction{Arguments: &frag}}, tokens: tokens.Count(frag)})
 		}
+	}
+	return events
+}
+
+// jsonAnswer is the events of an answer to a request for JSON following
+// schema: an instance of it (Instance), in fragments of about a token.
+func jsonAnswer(schema json.RawMessage, chunk int) []toolEvent {
+	var v any
+	_ = json.Unmarshal(schema, &v) // a schema that is not JSON gets {}
+	var events []toolEvent
+	for _, frag := range fragments(instance(v, cities[0]), chunk) {
+		events = append(events, toolEvent{content: &frag, tokens: tokens.Count(frag)})
 	}
 	return events
 }
@@ -162,9 +178,10 @@ func value(schema any, city string) any {
 	return obj
 }
 
-// streamCalls streams an answer that is tool calls: the reasoning first,
-// as text events, then the calls' events, each on the clock as text is,
-// then finish_reason "tool_calls", usage and [DONE].
+// streamCalls streams an answer that is tool calls, or a JSON answer: the
+// reasoning first, as text events, then the calls' (the JSON's) events,
+// each on the clock as text is, then finish_reason "tool_calls" ("stop"),
+// usage and [DONE].
 func (g *generation) streamCalls(ctx context.Context, out *sseWriter) {
 	type planned struct {
 		m      message
@@ -176,8 +193,14 @@ func (g *generation) streamCalls(ctx context.Context, out *sseWriter) {
 		to := min(from+g.s.Chunk, g.p.reasoning)
 		events = append(events, planned{m: g.message(from, to), tokens: to - from})
 	}
+	finish := "stop"
 	for _, e := range g.calls {
+		if e.content != nil {
+			events = append(events, planned{m: message{Content: e.content}, tokens: e.tokens})
+			continue
+		}
 		events = append(events, planned{call: &e.call, tokens: e.tokens})
+		finish = "tool_calls"
 	}
 	for _, e := range events {
 		due := g.clk.next(e.tokens, g.slowdown())
@@ -190,7 +213,7 @@ func (g *generation) streamCalls(ctx context.Context, out *sseWriter) {
 		}
 		g.send(out, m, e.tokens, 0)
 	}
-	g.p.finish = "tool_calls"
+	g.p.finish = finish
 	g.finish(out)
 	out.flush()
 }

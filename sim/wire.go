@@ -16,8 +16,14 @@ type chatRequest struct {
 	StreamOptions       struct {
 		IncludeUsage bool `json:"include_usage"`
 	} `json:"stream_options"`
-	Tools      []toolRequest   `json:"tools"`
-	ToolChoice json.RawMessage `json:"tool_choice"`
+	Tools          []toolRequest   `json:"tools"`
+	ToolChoice     json.RawMessage `json:"tool_choice"`
+	ResponseFormat struct {
+		Type       string `json:"type"`
+		JSONSchema struct {
+			Schema json.RawMessage `json:"schema"`
+		} `json:"json_schema"`
+	} `json:"response_format"`
 }
 
 type chatMessage struct {

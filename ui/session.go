@@ -43,6 +43,7 @@ type session struct {
 	finishAt    int                // --finish-at N: figures race to N tokens
 	prompt      string             // for the next race
 	tool        *workload.Function // the tool-call workload's function; nil otherwise
+	answer      *workload.Function // the json workload's answer schema; nil otherwise
 	schema      *workload.Schema   // tool, compiled: the lanes show whether calls are valid
 	steps       *workload.Sequence // the races of the workload's runs, one after the other
 	concurrency int                // for the next race
@@ -71,7 +72,7 @@ type session struct {
 
 func newSession(cfg *config.Config, concurrency int, preparing bool) *session {
 	s := &session{providers: slices.Clone(cfg.Providers), details: make([]string, len(cfg.Providers)),
-		maxTokens: cfg.MaxTokens, prompt: cfg.Prompt, tool: cfg.Workload.Tool, concurrency: max(concurrency, 1)}
+		maxTokens: cfg.MaxTokens, prompt: cfg.Prompt, tool: cfg.Workload.Tool, answer: cfg.Workload.Answer, concurrency: max(concurrency, 1)}
 	s.steps = cfg.Workload.Sequence()
 	if s.tool != nil {
 		s.schema, _ = s.tool.Compile() // config checked it; one that does not compile shows no verdict
@@ -148,7 +149,7 @@ func (s *session) begin(retries int, clients *probes.Clients) probes.Race {
 		ready[k] = s.providers[i]
 	}
 	step, nonce := s.steps.Next(time.Now())
-	return probes.Race{Providers: ready, Request: probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens, Tool: s.tool, InputTokens: step.InputTokens, Nonce: nonce},
+	return probes.Race{Providers: ready, Request: probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens, Tool: s.tool, Answer: s.answer, InputTokens: step.InputTokens, Nonce: nonce},
 		Concurrency: s.conc, Retries: retries, Clients: clients}
 }
 

@@ -22,10 +22,11 @@ const (
 	ToolCall     = "tool-call"     // the request carries a function; the answer is a call to it
 	LongContext  = "long-context"  // the prompt padded to N input tokens, one race per size
 	CachedPrefix = "cached-prefix" // the same long prompt twice in a row: cold, then warm
+	JSON         = "json"          // the answer is JSON that must validate against a schema
 )
 
 // Names lists every workload, the default first.
-var Names = []string{Chat, ToolCall, LongContext, CachedPrefix}
+var Names = []string{Chat, ToolCall, LongContext, CachedPrefix, JSON}
 
 // Workload is what a race asks for. The zero value is Chat.
 type Workload struct {
@@ -33,6 +34,10 @@ type Workload struct {
 	// Tool is the function a tool-call race offers (DefaultTool when the
 	// file names none); nil for the other workloads.
 	Tool *Function `json:"tool,omitempty"`
+	// Answer is the JSON schema a json race asks the answer to follow
+	// (response_format json_schema; Parameters is the schema), DefaultAnswer
+	// when the file names none; nil for the other workloads.
+	Answer *Function `json:"answer,omitempty"`
 	// InputTokens are long-context's prompt sizes, in o200k tokens, raced
 	// one after the other (DefaultInputTokens when none are given);
 	// cached-prefix's prefix size is the first (DefaultPrefixTokens).
@@ -96,6 +101,8 @@ func Named(name string) (Workload, bool) {
 		w.InputTokens = slices.Clone(DefaultInputTokens)
 	case CachedPrefix:
 		w.InputTokens = []int{DefaultPrefixTokens}
+	case JSON:
+		w.Answer = DefaultAnswer()
 	}
 	return w, true
 }
@@ -127,6 +134,20 @@ func DefaultTool() *Function {
 			`"required":["city"],"additionalProperties":false}`),
 	}
 }
+
+// DefaultAnswer is a weather report: a string, a number and an enum, all required.
+func DefaultAnswer() *Function {
+	return &Function{
+		Name: "weather_report",
+		Parameters: json.RawMessage(`{"type":"object","properties":{` +
+			`"city":{"type":"string"},"temperature_c":{"type":"number"},` +
+			`"conditions":{"type":"string","enum":["sunny","cloudy","rain","snow"]}},` +
+			`"required":["city","temperature_c","conditions"],"additionalProperties":false}`),
+	}
+}
+
+// JSONPrompt is a json race's prompt when the file sets none of its own.
+const JSONPrompt = "Report the current weather in Paris as JSON: the city, the temperature in celsius and the conditions."
 
 // ToolPrompt is a tool-call race's prompt when the file sets none of its own.
 const ToolPrompt = "What is the weather in Paris right now, in celsius? Use the tool."
@@ -161,15 +182,35 @@ type Schema struct {
 
 // Validate says why args (a call's arguments, JSON text) are not a valid
 // call, nil when they are: they must parse as JSON and match the schema.
-func (s *Schema) Validate(args string) error {
-	v, err := jsonschema.UnmarshalJSON(strings.NewReader(args))
+func (s *Schema) Validate(args string) error { return s.validate(args, "arguments") }
+
+// ValidateJSON says why answer (a json race's answer text) is not JSON
+// matching the schema, nil when it is.
+func (s *Schema) ValidateJSON(answer string) error { return s.validate(answer, "the answer") }
+
+func (s *Schema) validate(text, what string) error {
+	v, err := jsonschema.UnmarshalJSON(strings.NewReader(text))
 	if err != nil {
-		return fmt.Errorf("arguments are not JSON")
+		return fmt.Errorf("%s %s not JSON", what, isAre(what))
 	}
 	if err := s.s.Validate(v); err != nil {
-		return fmt.Errorf("arguments do not match the schema: %s", problems(err.Error()))
+		return fmt.Errorf("%s %s not match the schema: %s", what, doDoes(what), problems(err.Error()))
 	}
 	return nil
+}
+
+func isAre(what string) string {
+	if strings.HasSuffix(what, "s") {
+		return "are"
+	}
+	return "is"
+}
+
+func doDoes(what string) string {
+	if strings.HasSuffix(what, "s") {
+		return "do"
+	}
+	return "does"
 }
 
 // problems is the validator's list of what failed, on one line, without
