@@ -198,18 +198,6 @@ func Verdict(names []string, figs []live.Figures) string {
 	return s
 }
 
-// flagsOf reads live.Figures.Flags back as metrics.Flags (the verdict
-// needs only their names).
-func flagsOf(names string) metrics.Flags {
-	f := metrics.Flags{}
-	for name := range strings.SplitSeq(names, ", ") {
-		if name != "" {
-			f[name] = ""
-		}
-	}
-	return f
-}
-
 // lostToTruncation is whether f failed only in that a broken recording lost
 // its streams (the replay of a cut race): no one knows how they ended.
 func lostToTruncation(f live.Figures) bool {
@@ -325,26 +313,7 @@ func (m *Model) columns() []column {
 			return tokensCell(f)
 		}},
 	)
-	anySLO := false
-	for _, f := range m.figures {
-		anySLO = anySLO || f.SLOStreams > 0
-	}
-	if m.concurrency > 1 && anySLO { // goodput: streams meeting the SLO (README, "Goodput under an SLO")
-		cols = append(cols, column{header: "SLO", width: 5, right: true, priority: 2, cell: func(r row) string {
-			if r.f.SLOStreams == 0 {
-				return dash
-			}
-			return strconv.Itoa(r.f.SLOMet) + "/" + strconv.Itoa(r.f.SLOStreams)
-		}})
-	}
-	if m.width >= feelFrom {
-		cols = append(cols, column{header: "feel", width: 6, priority: 4, cell: func(r row) string {
-			if r.f.Feel == "" {
-				return dash
-			}
-			return r.f.Feel
-		}})
-	}
+	cols = append(cols, m.refereeColumns(dash)...)
 	if anyCost {
 		cols = append(cols, column{header: "cost/req", width: 8, right: true, priority: 5, cell: func(r row) string {
 			f := r.f
@@ -363,10 +332,6 @@ func (m *Model) columns() []column {
 	}
 	return cols
 }
-
-// feelFrom is the width from which the table has a "feel" column: how the
-// settled streams felt (metrics.Felt.Label).
-const feelFrom = 100
 
 // tokensCell is the output token count, with the o200k count beside it
 // when the provider's usage differs from it by more than 5%; "~" marks an
