@@ -342,12 +342,17 @@ type Summary struct {
 	AggregateTPS *float64     `json:"aggregate_tps"`
 	CostUSD      *float64     `json:"cost_usd"`
 	ServerTPS    *float64     `json:"server_tps"` // median of the server's own figure, when reported
-	TimeToNms    Percentiles2 `json:"time_to_n_ms"`
-	StoppedShort bool         `json:"stopped_short"` // --finish-at N: streams completed, none reached N
-	Tokens       int          `json:"tokens"`        // per user
-	O200kTokens  int          `json:"o200k_tokens"`  // per user
-	TokenSource  string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
-	EventTokens  int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
+	// ServerPromptTPS: median of the server's own prompt (prefill) speed.
+	ServerPromptTPS *float64 `json:"server_prompt_tps"`
+	// MemoryRoofline: server_tps against this machine's memory limit
+	// (metrics.MemoryRoofline); null unless defined.
+	MemoryRoofline *Roofline    `json:"memory_roofline"`
+	TimeToNms      Percentiles2 `json:"time_to_n_ms"`
+	StoppedShort   bool         `json:"stopped_short"` // --finish-at N: streams completed, none reached N
+	Tokens         int          `json:"tokens"`        // per user
+	O200kTokens    int          `json:"o200k_tokens"`  // per user
+	TokenSource    string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
+	EventTokens    int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
 	// Flags: every flag that touched one of the provider's runs (its
 	// streams', its races', who answered changing); Evidence says in how
 	// many runs and the first evidence.
@@ -384,6 +389,26 @@ func prefixCache(c metrics.PrefixCache) *PrefixCache {
 	}
 	if c.Cached.Has() {
 		j.CachedTokens = ptr(c.Cached.P50)
+	}
+	return j
+}
+
+// Roofline is metrics.Roofline with its inputs (config.Box): fits_in_cache
+// true leaves limit_tps and share null; share is server_tps ÷ limit_tps.
+type Roofline struct {
+	FitsInCache bool     `json:"fits_in_cache"`
+	LimitTPS    *float64 `json:"limit_tps"`
+	Share       *float64 `json:"share"`
+	config.Box
+}
+
+func roofline(r metrics.Roofline, ok bool) *Roofline {
+	if !ok {
+		return nil
+	}
+	j := &Roofline{FitsInCache: r.InCache, Box: r.Box}
+	if !r.InCache {
+		j.LimitTPS, j.Share = ptr(tps(r.LimitTPS)), ptr(round(r.Share, 1e4))
 	}
 	return j
 }
@@ -475,6 +500,7 @@ func Build(in Input) *Bench {
 		}
 		sum := metrics.RunOf(all, in.FinishAt)
 		pr.Summary = summary(sum, runs)
+		pr.Summary.MemoryRoofline = roofline(metrics.MemoryRoofline(sum.ServerTPS.P50, sum.ServerTPS.Has(), p.Box))
 		pr.Summary.Flags, pr.Summary.Evidence = providerFlags(b.referee, i, len(in.Races))
 		pr.Summary.Goodput = goodput(p.SLO, all, runs, b.Concurrency)
 		rankBy := sum
@@ -614,6 +640,9 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	}
 	if all.ServerTPS.Has() {
 		s.ServerTPS = ptr(tps(all.ServerTPS.P50))
+	}
+	if all.ServerPromptTPS.Has() {
+		s.ServerPromptTPS = ptr(tps(all.ServerPromptTPS.P50))
 	}
 	if all.JSONStreams > 0 {
 		s.JSON = &JSONSummary{FirstMS: durations(all.JSONFirst), ValidMS: durations(all.JSONValidAt), Valid: all.JSONValid, Streams: all.JSONStreams}

@@ -14,6 +14,7 @@ import (
 	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // raceRuns races the simulator once per run; models(run) gives each named
@@ -21,11 +22,7 @@ import (
 // speed. finishAt is --finish-at's N.
 func raceRuns(t *testing.T, runs int, names []string, models func(run int) []string, finishAt int) *benchdoc.Bench {
 	t.Helper()
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	config := func(run int) *config.Config {
 		cfg := &config.Config{Prompt: "Explain caches.", MaxTokens: 40, Simulated: true}
 		for i, m := range models(run) {

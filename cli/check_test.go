@@ -7,17 +7,14 @@ import (
 	"testing"
 
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // check asks the simulator over loopback for its models: a listed model
 // and a parameterised one pass, a typo fails with exit 1 and a pointer to
 // similar names, and no token is generated (the simulator's own counters).
 func TestCheckAsksEachProviderForItsModel(t *testing.T) {
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	t.Setenv("TPSRACE_CHECK_KEY", "sk-check-canary-7d2e9f")
 	dir := t.TempDir()
 	cfg := write(t, dir, "p.yaml", `providers:

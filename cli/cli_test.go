@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // run calls Main in dir and returns its exit status, stdout and stderr.
@@ -50,11 +51,7 @@ func TestBenchWithoutConfigRacesTheSimulator(t *testing.T) {
 
 func TestBenchJSONContract(t *testing.T) {
 	dir := t.TempDir()
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	cfg := write(t, dir, "p.yaml", `max_tokens: 30
 providers:
   - name: fast
@@ -215,11 +212,7 @@ func TestLocalEntriesThatCannotRunAreSkipped(t *testing.T) {
 // An attached llama.cpp server: the hardware line, its own tok/s in the
 // report, and its /metrics totals over the races.
 func TestBenchLlamaCppAttached(t *testing.T) {
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{Slots: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{Slots: 2})
 	dir := t.TempDir()
 	cfg := write(t, dir, "p.yaml", "providers:\n  - name: ws\n    kind: llamacpp\n    base_url: "+srv.URL()+"\n    model: \"sim:ttft=10ms,tps=500,tokens=40,timings=1\"\n")
 	code, out, errOut := run(t, dir, "bench", "--config", cfg, "--runs", "2", "--concurrency", "4", "--format", "csv")

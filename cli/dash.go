@@ -92,7 +92,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		errs := s.local.start(ctx, &cfg, progress)
 		found := make([]ui.Prepared, len(errs))
 		for i, p := range cfg.Providers {
-			found[i] = ui.Prepared{BaseURL: p.BaseURL, Detail: s.local.info[p.Name], Slots: s.local.slots[p.Name], Err: errs[i]}
+			found[i] = ui.Prepared{BaseURL: p.BaseURL, Detail: s.local.info[p.Name], Slots: s.local.slots[p.Name], Err: errs[i], Box: p.Box}
 		}
 		return found
 	}

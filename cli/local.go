@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -72,11 +73,29 @@ func (l *local) start(ctx context.Context, cfg *config.Config, progress func(i i
 			l.servers = append(l.servers, srv)
 			p.BaseURL, logPath = srv.BaseURL(), srv.LogPath()
 		}
-		if info, err := llamacpp.Describe(ctx, *p, logPath); err == nil {
+		info, err := llamacpp.Describe(ctx, *p, logPath)
+		if err == nil {
 			l.info[p.Name], l.slots[p.Name] = info.Line(), info.Slots
 		}
+		p.Box = box(*p, info)
 	}
 	return errs
+}
+
+// box measures what the memory roofline of a llama.cpp server on this
+// machine rests on (its model's decode bytes, the cache, the memory
+// bandwidth), nil for a server elsewhere or on a GPU, whose memory is not
+// this CPU's, or a model file it cannot read.
+func box(p config.Provider, info llamacpp.Info) *config.Box {
+	model := cmp.Or(p.ModelPath, info.ModelPath) // spawned, else the server's own word
+	if info.Cores == 0 || info.GPU != "" || model == "" {
+		return nil
+	}
+	b, err := llamacpp.DefaultBoxProbe().Box(model)
+	if err != nil {
+		return nil // a model file this machine cannot read: no roofline
+	}
+	return &b
 }
 
 // startForBench starts local servers with progress on stderr, leaving out

@@ -10,6 +10,7 @@ import (
 
 	"tpsrace/buildinfo"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 	"tpsrace/testenv"
 )
 
@@ -17,10 +18,7 @@ import (
 // replayed report is the live one, byte for byte, with the network gone.
 func TestReplayWithTheNetworkGone(t *testing.T) {
 	dir := t.TempDir()
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := simtest.Start(t, sim.Options{})
 	cfg := write(t, dir, "p.yaml", `max_tokens: 40
 providers:
   - name: fast
@@ -104,11 +102,7 @@ func TestReplayBadInput(t *testing.T) {
 // one and the line, says TRUNCATED (never INTERRUPTED) and exits 1.
 func TestReplayTruncatedRecording(t *testing.T) {
 	dir := t.TempDir()
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	cfg := write(t, dir, "p.yaml", `max_tokens: 30
 providers:
   - {name: fast, base_url: `+srv.URL()+`, model: "sim:ttft=5ms,tps=900,tokens=30"}

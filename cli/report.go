@@ -29,7 +29,7 @@ func (c *reportCmd) flags() *flag.FlagSet {
 	fs.StringVar(&c.format, "format", "markdown", "output: "+strings.Join(report.OverviewFormats, ", "))
 	fs.StringVar(&c.out, "out", "", "write the report to this file instead of stdout")
 	fs.BoolVar(&c.compare, "compare", false, "put two results (A B) side by side with the change of each figure (markdown or csv)")
-	fs.BoolVar(&c.force, "force", false, "--compare two results of different setups (prompt, max_tokens, concurrency) anyway")
+	fs.BoolVar(&c.force, "force", false, "--compare two results of different setups (prompt, max_tokens, concurrency, workload) anyway")
 	return fs
 }
 

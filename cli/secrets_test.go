@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // A canary key, sent to a hostile server that echoes request headers into
@@ -14,11 +15,7 @@ import (
 func TestKeyNeverAppearsInAnyOutput(t *testing.T) {
 	const envKey, fileKey = "sk-env-canary-5e1f0c3a9b7d", "sk-file-canary-8a2c4e6f1d3b"
 	t.Setenv("TPSRACE_CANARY_KEY", envKey)
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	dir := t.TempDir()
 	cfg := write(t, dir, "p.yaml", `providers:
   - name: echo-env

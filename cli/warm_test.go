@@ -7,16 +7,13 @@ import (
 	"testing"
 
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // bench --warm opens the connections before the release: no stream of the
 // first race dials (phases_ms.connected is null); without it, every one does.
 func TestBenchWarm(t *testing.T) {
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	dir := t.TempDir()
 	cfg := write(t, dir, "p.yaml", "max_tokens: 20\nproviders:\n  - {name: a, base_url: "+srv.URL()+", model: \"sim:ttft=5ms,tps=2000,tokens=20\"}\n")
 	for _, warm := range []bool{false, true} {

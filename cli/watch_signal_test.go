@@ -15,6 +15,7 @@ import (
 
 	"tpsrace/report"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // SIGTERM, sent to this very process while `tpsrace watch` runs in it: the
@@ -22,11 +23,7 @@ import (
 // interrupted), the history is complete, Main returns 0, and no goroutine is
 // left behind.
 func TestWatchStopsCleanlyOnSIGTERM(t *testing.T) {
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	for _, tc := range []struct {
 		name, model, grace string
 		interrupted        bool

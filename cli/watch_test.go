@@ -23,6 +23,7 @@ import (
 
 	"tpsrace/report"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 	"tpsrace/testenv"
 	"tpsrace/watch"
 )
@@ -94,11 +95,7 @@ func waitRaces(t *testing.T, base string, n int) {
 // same figure, two paths).
 func TestPrometheusScrapesWatch(t *testing.T) {
 	promBin := testenv.Require(t, "prometheus")
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	providers := []string{"sim-wafer", "sim-lpu", "sim-gpu", "sim-laptop"}
 	dir := t.TempDir()
 	yaml := "max_tokens: 20\nproviders:\n"
@@ -264,11 +261,7 @@ func freeAddr(t *testing.T) string {
 func TestWatchNeverShowsTheKey(t *testing.T) {
 	const key = "sk-watch-canary-3f9a1c7e5b"
 	t.Setenv("TPSRACE_WATCH_KEY", key)
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	dir := t.TempDir()
 	cfg := write(t, dir, "p.yaml", "providers:\n  - name: echo\n    base_url: "+srv.URL()+"\n    api_key: ${TPSRACE_WATCH_KEY}\n    model: \"sim:fault=echo\"\n")
 	history := filepath.Join(dir, "h.jsonl")

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // A tool-call bench against the simulator: every shape's call parses and
@@ -15,10 +16,7 @@ import (
 // replay of its recording is the same report byte for byte.
 func TestBenchToolCall(t *testing.T) {
 	dir := t.TempDir()
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := simtest.Start(t, sim.Options{})
 	cfg := write(t, dir, "p.yaml", `providers:
   - {name: split, base_url: `+srv.URL()+`, model: "sim:ttft=10ms,tps=900,tool=split"}
   - {name: whole, base_url: `+srv.URL()+`, model: "sim:ttft=150ms,tps=900,tool=whole"}
@@ -114,10 +112,7 @@ func TestWorkloadFlagErrors(t *testing.T) {
 // replay gives the same report.
 func TestBenchLongContextSweep(t *testing.T) {
 	dir := t.TempDir()
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv := simtest.Start(t, sim.Options{})
 	cfg := write(t, dir, "p.yaml", `max_tokens: 5
 providers:
   - {name: slow, base_url: `+srv.URL()+`, model: "sim:ttft=10ms,tps=1000,prefill=5000"}
@@ -179,11 +174,7 @@ providers:
 // without a cache pays the prefill twice and ranks after it.
 func TestBenchCachedPrefix(t *testing.T) {
 	dir := t.TempDir()
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	cfg := write(t, dir, "p.yaml", `max_tokens: 5
 providers:
   - {name: nocache, base_url: `+srv.URL()+`, model: "sim:ttft=10ms,tps=1000,prefill=20000"}
@@ -240,11 +231,7 @@ providers:
 // time to valid JSON.
 func TestBenchJSONAnswer(t *testing.T) {
 	dir := t.TempDir()
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	cfg := write(t, dir, "p.yaml", `workload: json
 providers:
   - {name: slow, base_url: `+srv.URL()+`, model: "sim:ttft=80ms,tps=300"}

@@ -38,16 +38,17 @@ func DefaultBoxProbe() BoxProbe {
 
 // Box measures the roofline's inputs for a model file on this machine: the
 // bytes a decode step reads (DecodeBytes), the last-level cache and the
-// memory bandwidth. An input that cannot be had is 0, and the roofline
-// says it is not known.
+// memory bandwidth. A cache size that cannot be had is 0, and the roofline
+// says it is not known; a model file that cannot be read is an error, and
+// nothing is measured.
 func (b BoxProbe) Box(modelPath string) (config.Box, error) {
-	var box config.Box
-	cpuinfo, _ := os.ReadFile(b.CPUInfo)
-	box.CacheBytes = b.lastLevelCache(string(cpuinfo))
-	box.MemoryBandwidth = b.bandwidth(cpuinfoModel(string(cpuinfo)))
 	n, err := DecodeBytes(modelPath)
-	box.DecodeBytes = n
-	return box, err
+	if err != nil {
+		return config.Box{}, err
+	}
+	cpuinfo, _ := os.ReadFile(b.CPUInfo)
+	cpu := string(cpuinfo)
+	return config.Box{DecodeBytes: n, CacheBytes: b.lastLevelCache(cpu), MemoryBandwidth: b.bandwidth(cpuinfoModel(cpu))}, nil
 }
 
 // lastLevelCache is the largest data or unified cache of CPU 0 in sysfs

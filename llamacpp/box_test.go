@@ -73,9 +73,8 @@ func TestBoxCachesBandwidthPerCPU(t *testing.T) {
 }
 
 func TestBoxOfAMissingModel(t *testing.T) {
-	probe := BoxProbe{SysCPU: t.TempDir(), CPUInfo: "/nonexistent", MeasureBandwidth: func() float64 { return 1e10 }}
-	box, err := probe.Box(filepath.Join(t.TempDir(), "gone.gguf"))
-	if err == nil || box.DecodeBytes != 0 || box.MemoryBandwidth != 1e10 {
-		t.Errorf("Box = %+v, %v; want the bandwidth, no decode bytes and an error", box, err)
+	probe := BoxProbe{SysCPU: t.TempDir(), CPUInfo: "/nonexistent", MeasureBandwidth: func() float64 { t.Error("measured for no model"); return 1e10 }}
+	if box, err := probe.Box(filepath.Join(t.TempDir(), "gone.gguf")); err == nil || box != (config.Box{}) {
+		t.Errorf("Box = %+v, %v; want nothing and an error", box, err)
 	}
 }

@@ -24,6 +24,7 @@ type Info struct {
 	ContextSize int    // n_ctx of a slot
 	Slots       int    // requests generated at once (--parallel); more wait in a queue
 	Build       string // llama.cpp build, "b7010-1e2d3f4a"
+	ModelPath   string // the model file, as the server names it (on its machine)
 	// This machine, reported only for a server on it (spawned, or at a loopback base URL).
 	CPU   string // CPU model, trimmed of noise: "AMD Ryzen 9 7950X"
 	Cores int    // logical CPUs (hardware threads) this process, and so a spawned server, may use
@@ -68,6 +69,7 @@ func Describe(ctx context.Context, p config.Provider, logPath string) (Info, err
 	info.ContextSize = props.DefaultGenerationSettings.NCtx
 	info.Slots = props.TotalSlots
 	info.Build = props.BuildInfo
+	info.ModelPath = props.ModelPath
 	return info, nil
 }
 

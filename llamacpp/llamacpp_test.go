@@ -19,6 +19,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 	"tpsrace/tokens"
 )
 
@@ -45,16 +46,6 @@ func TestMain(m *testing.M) {
 	}
 	os.RemoveAll(dir)
 	os.Exit(code)
-}
-
-func startSim(t *testing.T, opts sim.Options) *sim.Server {
-	t.Helper()
-	s, err := sim.Start("127.0.0.1:0", opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
 }
 
 func attached(baseURL string) config.Provider {
@@ -84,7 +75,7 @@ func ggufStub(t *testing.T) string {
 
 func TestCheckAttached(t *testing.T) {
 	ctx := context.Background()
-	loading := startSim(t, sim.Options{LoadTime: time.Hour})
+	loading := simtest.Start(t, sim.Options{LoadTime: time.Hour})
 	if reason := Check(ctx, attached(loading.URL())); reason != "" {
 		t.Errorf("a server still loading its model is there: Check = %q, want \"\"", reason)
 	}
@@ -147,7 +138,7 @@ func TestCheckOtherKinds(t *testing.T) {
 }
 
 func TestDescribe(t *testing.T) {
-	s := startSim(t, sim.Options{Slots: 4})
+	s := simtest.Start(t, sim.Options{Slots: 4})
 	log := filepath.Join(t.TempDir(), "server.log")
 	device := "llama_model_load_from_file_impl: using device CUDA0 (NVIDIA GeForce RTX 4090) (0000:01:00.0) - 23671 MiB free\n"
 	if err := os.WriteFile(log, []byte("main: loading model\n"+device), 0o600); err != nil {
@@ -205,7 +196,7 @@ func TestDescribeSendsTheKeyAndNeverShowsIt(t *testing.T) {
 }
 
 func TestFetchMetrics(t *testing.T) {
-	s := startSim(t, sim.Options{})
+	s := simtest.Start(t, sim.Options{})
 	p := attached(s.URL())
 	p.Model = "sim:ttft=0s,tps=2000,tokens=40,timings=1"
 	const prompt = "Count to forty."

@@ -85,6 +85,27 @@ func TestRealLlamaServer(t *testing.T) {
 		t.Errorf("%s = %v, want %v: the sum of the streams' predicted_ms", MetricPredictedSeconds, got, want)
 	}
 
+	// The roofline of the box under the real server: the model's decode
+	// bytes from its file as the server names it, this machine's cache and
+	// a real bandwidth measurement. The tiny model fits in any cache this
+	// machine reports; without one, decode is a share of the memory limit.
+	probe := DefaultBoxProbe()
+	probe.CacheDir = t.TempDir()
+	box, err := probe.Box(info.ModelPath)
+	if err != nil || box.DecodeBytes <= 0 || box.MemoryBandwidth <= 0 {
+		t.Fatalf("Box(%q) = %+v, %v; want decode bytes and a bandwidth", info.ModelPath, box, err)
+	}
+	r, ok := metrics.MemoryRoofline(1000*predicted/predictedMS, true, &box)
+	switch {
+	case !ok:
+		t.Errorf("MemoryRoofline of %+v undefined", box)
+	case box.CacheBytes > 0 && !r.InCache:
+		t.Errorf("a model of %d bytes in a %d-byte cache: %+v, want in cache", box.DecodeBytes, box.CacheBytes, r)
+	case !r.InCache && (r.Share <= 0 || r.Share > 1):
+		t.Errorf("decode at %.0f%% of the memory limit, want within 0–100%%", 100*r.Share)
+	}
+	t.Logf("box: %+v (%.1f GB/s): %s", box, box.MemoryBandwidth/1e9, r.Phrase())
+
 	began := time.Now()
 	if err := srv.Stop(); err != nil {
 		t.Fatal(err)

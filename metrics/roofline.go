@@ -47,10 +47,10 @@ func MemoryRoofline(decodeTPS float64, hasDecode bool, box *config.Box) (r Roofl
 }
 
 // Phrase says it for people: "71% of this box's memory limit (53 tok/s)",
-// or "model fits in the CPU cache (0.6 MB ≤ 1 MB): no memory limit".
+// or "model fits in the CPU cache (0.6 MB ≤ 1.0 MB)", short enough for a lane.
 func (r Roofline) Phrase() string {
 	if r.InCache {
-		return fmt.Sprintf("model fits in the CPU cache (%s ≤ %s): no memory limit", megabytes(r.Box.DecodeBytes), megabytes(r.Box.CacheBytes))
+		return fmt.Sprintf("model fits in the CPU cache (%s ≤ %s)", megabytes(r.Box.DecodeBytes), megabytes(r.Box.CacheBytes))
 	}
 	return fmt.Sprintf("%.0f%% of this box's memory limit (%s tok/s)", 100*r.Share, format.TPS(r.LimitTPS))
 }

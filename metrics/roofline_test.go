@@ -23,7 +23,7 @@ func TestMemoryRoofline(t *testing.T) {
 	if !ok || !r.InCache || r.Share != 0 || r.LimitTPS != 0 {
 		t.Errorf("a model in cache: %+v, %v", r, ok)
 	}
-	if got, want := r.Phrase(), "model fits in the CPU cache (0.6 MB ≤ 1.0 MB): no memory limit"; got != want {
+	if got, want := r.Phrase(), "model fits in the CPU cache (0.6 MB ≤ 1.0 MB)"; got != want {
 		t.Errorf("Phrase = %q, want %q", got, want)
 	}
 	// In cache needs no decode speed: it is a fact of the box.

@@ -79,7 +79,7 @@ func Median[T ~int64 | ~float64](values []T) (median T, ok bool) {
 //     count the median of rates is not the rate of the median time (two
 //     streams at 1 s and 3 s reach N in a median 2 s, a rate of N/2, where
 //     the median of the rates N/1 and N/3 is N/1.5).
-//   - Speed, E2E and ServerTPS over the completed streams: a failed
+//   - Speed, E2E, ServerTPS and ServerPromptTPS over the completed streams: a failed
 //     stream's speed and end are the failure's, not the provider's.
 //   - Cost over every request with a price and something to bill (a
 //     request refused before any token has no cost: undefined, not 0).
@@ -93,7 +93,9 @@ type Run struct {
 	E2E        Dist[time.Duration]
 	Speed      Dist[float64] // per-user output speed (Figures.OutputTPS), tok/s
 	ServerTPS  Dist[float64]
-	CostUSD    Dist[float64] // the cost of one request
+	// ServerPromptTPS: the server's prompt (prefill) speed (Figures.ServerPromptTPS).
+	ServerPromptTPS Dist[float64]
+	CostUSD         Dist[float64] // the cost of one request
 
 	// FinishAt is --finish-at's N (0: none); TimeToN the time to N tokens.
 	// StoppedShort: some stream completed and none reached N (nobody wins
@@ -155,7 +157,7 @@ type Run struct {
 func RunOf(streams []Stream, finishAt int) Run {
 	r := Run{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}
 	var ttft, ttfa, e2e, timeToN, toolFirst, toolComplete, jsonFirst, jsonValid []time.Duration
-	var speed, server, cost, tokens, o200k, events, argsTPS []float64
+	var speed, server, serverPrompt, cost, tokens, o200k, events, argsTPS []float64
 	var prefill []PrefillPoint
 	figs := make([]Figures, len(streams))
 	felt := make([]Felt, len(streams))
@@ -229,12 +231,15 @@ func RunOf(streams []Stream, finishAt int) Run {
 		if s.HasServerTPS {
 			server = append(server, s.ServerTPS)
 		}
+		if s.HasServerPromptTPS {
+			serverPrompt = append(serverPrompt, s.ServerPromptTPS)
+		}
 	}
 	if !usage {
 		r.TokenSource = SourceEstimate
 	}
 	r.TTFT, r.TTFA, r.E2E, r.TimeToN = DistOf(ttft), DistOf(ttfa), DistOf(e2e), DistOf(timeToN)
-	r.Speed, r.ServerTPS, r.CostUSD = DistOf(speed), DistOf(server), DistOf(cost)
+	r.Speed, r.ServerTPS, r.ServerPromptTPS, r.CostUSD = DistOf(speed), DistOf(server), DistOf(serverPrompt), DistOf(cost)
 	r.ToolFirst, r.ToolComplete, r.ArgsTPS = DistOf(toolFirst), DistOf(toolComplete), DistOf(argsTPS)
 	r.JSONFirst, r.JSONValidAt = DistOf(jsonFirst), DistOf(jsonValid)
 	r.PrefillTPS, r.HasPrefillTPS = PrefillTPS(prefill)

@@ -16,6 +16,7 @@ import (
 	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // canary is an API key that must never appear in any output.
@@ -132,11 +133,7 @@ func TestBigChunkIsMeasured(t *testing.T) {
 }
 
 func TestSlowAcceptHitsConnectLimit(t *testing.T) {
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{AcceptDelay: 2 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{AcceptDelay: 2 * time.Second})
 	p := config.Provider{Name: "slow", Model: "sim:tokens=5", BaseURL: srv.URL(), Timeout: config.Timeouts{Connect: 200 * time.Millisecond}}
 	res := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "hi", MaxTokens: 10}}.Run(context.Background(), nil)[0][0]
 	if res.Err == nil || !strings.Contains(res.Err.Error(), "connect limit") {
@@ -196,12 +193,9 @@ func TestCancelEndsEveryStream(t *testing.T) {
 
 // No goroutine outlives a race: not a probe, a timer, or a connection.
 func TestNoGoroutineOutlivesARace(t *testing.T) {
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) }) // registered first, so it runs once the simulator has closed
+	srv := simtest.Start(t, sim.Options{})
 	timeouts := config.Timeouts{Stall: 200 * time.Millisecond, Total: 2 * time.Second}
 	var ps []config.Provider
 	for _, fault := range []string{"", "fault=close,after=3", "fault=stall,after=3", "fault=500", "fault=endless"} {

@@ -4,14 +4,11 @@ import (
 	"testing"
 
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 func startSim(t *testing.T) string {
 	t.Helper()
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := simtest.Start(t, sim.Options{})
 	return srv.URL()
 }

@@ -20,6 +20,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // TestSoak races 256 streams at a time against the simulator, faults mixed
@@ -34,12 +35,9 @@ func TestSoak(t *testing.T) {
 		}
 		duration = d
 	}
-	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) }) // registered first, so it runs once the simulator has closed
+	srv := simtest.Start(t, sim.Options{})
 
 	faults := []string{"", "", "", "fault=close,after=20", "fault=stall,after=10", "fault=500", "fault=429,retry_after=1", "fault=error,after=30"}
 	var providers []config.Provider

@@ -9,17 +9,14 @@ import (
 	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // With Warm every stream finds its connection open: no stream of the race
 // dials. Without it, on fresh clients, every stream does. Either way each
 // stream records when it began its request, a moment after the release.
 func TestWarmOpensTheConnectionsBeforeTheRelease(t *testing.T) {
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	providers := []config.Provider{
 		{Name: "a", BaseURL: srv.URL(), Model: "sim:ttft=5ms,tps=2000,tokens=20", Timeout: config.DefaultTimeouts},
 		{Name: "b", BaseURL: srv.URL(), Model: "sim:ttft=5ms,tps=2000,tokens=20", Timeout: config.DefaultTimeouts},

@@ -12,6 +12,7 @@ import (
 	"tpsrace/probes"
 	"tpsrace/recording"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 var update = flag.Bool("update", false, "record testdata/race.tpsr again against the simulator")
@@ -49,11 +50,7 @@ func TestDemoRecording(t *testing.T) {
 }
 
 func recordDemo(t *testing.T) {
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	cfg := &config.Config{Prompt: config.DefaultPrompt, MaxTokens: 120, Simulated: true}
 	for _, p := range []struct{ name, model string }{
 		{"sim-wafer", "wafer"}, {"sim-lpu", "lpu"}, {"sim-thinker", "gpu,tps=220,reasoning=60"},

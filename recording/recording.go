@@ -89,6 +89,10 @@ type Provider struct {
 	Price   *config.Price `json:"price"`
 	SLO     *sloJSON      `json:"slo,omitempty"` // its SLO (goodput); absent: none
 	Probe   string        `json:"probe,omitempty"` // in a merged race: the probe of this lane, named provider@probe
+	// Box is what a llama.cpp lane's memory roofline rests on, measured
+	// when the race ran (config.Provider.Box), so that a replay shows the
+	// same roofline; absent for other lanes and in recordings from before it.
+	Box *config.Box `json:"box,omitempty"`
 }
 
 // Tool names the program in recordings' headers.
@@ -102,7 +106,7 @@ func NewHeader(cfg *config.Config, concurrency int, startedAt time.Time) Header 
 		Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens, Concurrency: max(concurrency, 1), Simulated: cfg.Simulated,
 		Providers: []Provider{}}
 	for _, p := range cfg.Providers {
-		h.Providers = append(h.Providers, Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.RedactedURL(), Price: p.Price, SLO: newSLOJSON(p.SLO)})
+		h.Providers = append(h.Providers, Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.RedactedURL(), Price: p.Price, Box: p.Box, SLO: newSLOJSON(p.SLO)})
 	}
 	if !cfg.Workload.Is(workload.Chat) {
 		w := cfg.Workload
@@ -155,7 +159,7 @@ func (r *Recording) config() *config.Config {
 		cfg.Workload = *h.Workload
 	}
 	for _, p := range h.Providers {
-		cfg.Providers = append(cfg.Providers, config.Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.BaseURL, Price: p.Price, SLO: p.SLO.slo()})
+		cfg.Providers = append(cfg.Providers, config.Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.BaseURL, Price: p.Price, Box: p.Box, SLO: p.SLO.slo()})
 	}
 	return cfg
 }

@@ -19,6 +19,7 @@ import (
 	"tpsrace/probes"
 	"tpsrace/recording"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // canary is an API key, and urlPassword a base-URL password, that must
@@ -33,11 +34,7 @@ const (
 // that fails before its stream and one that breaks inside it.
 func simConfig(t *testing.T) *config.Config {
 	t.Helper()
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := simtest.Start(t, sim.Options{})
 	url := strings.Replace(srv.URL(), "http://", "http://user:"+urlPassword+"@", 1) // credentials the recording must not keep
 	p := func(name, model string, price *config.Price) config.Provider {
 		return config.Provider{Name: name, Kind: config.KindOpenAI, BaseURL: url, Model: model, Price: price,

@@ -11,6 +11,7 @@ import (
 
 	"tpsrace/format"
 	"tpsrace/safetext"
+	"tpsrace/workload"
 )
 
 // Change is one figure of one provider in two results, A and B.
@@ -215,7 +216,7 @@ func WriteComparison(w io.Writer, changes []Change, nameA, nameB, format string)
 	case "csv":
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"provider", "model", "figure", "unit", "a", "b", "change", "change_pct",
-			"concurrency_a", "concurrency_b", "max_tokens_a", "max_tokens_b", "prompt_a", "prompt_b"})
+			"concurrency_a", "concurrency_b", "max_tokens_a", "max_tokens_b", "prompt_a", "prompt_b", "workload_a", "workload_b"})
 		for _, c := range changes {
 			var d, r *float64
 			if v, ok := c.Delta(); ok {
@@ -226,7 +227,8 @@ func WriteComparison(w io.Writer, changes []Change, nameA, nameB, format string)
 			}
 			writeCSVRow(cw, []string{c.Provider, c.Model, c.Figure, c.Unit, csvNum(c.A), csvNum(c.B), csvNum(d), csvNum(r),
 				strconv.Itoa(c.Setups[0].Concurrency), strconv.Itoa(c.Setups[1].Concurrency),
-				strconv.Itoa(c.Setups[0].MaxTokens), strconv.Itoa(c.Setups[1].MaxTokens), c.Setups[0].Prompt, c.Setups[1].Prompt})
+				strconv.Itoa(c.Setups[0].MaxTokens), strconv.Itoa(c.Setups[1].MaxTokens), c.Setups[0].Prompt, c.Setups[1].Prompt,
+				workload.Workload{Name: c.Setups[0].Workload}.Label(), workload.Workload{Name: c.Setups[1].Workload}.Label()})
 		}
 		cw.Flush()
 		return cw.Error()

@@ -218,6 +218,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		notes = append(notes, "TRUNCATED: "+b.Truncated+"; the figures cover the "+strconv.Itoa(b.Runs)+" whole race(s) before the break.")
 	}
 	notes = append(notes, b.failures()...)
+	notes = append(notes, b.serverNotes()...)
 	if b.FinishAt != nil {
 		notes = append(notes, b.finishNote())
 	}

@@ -251,7 +251,7 @@ func newChart(title string, series []probeSeries, value func(point) float64, fro
 		}
 		return float64(g.Left) + plotW*float64(t.Sub(from))/float64(span)
 	}
-	y := func(v float64) float64 { return tenth(float64(g.Top)+plotH*(1-v/top)) }
+	y := func(v float64) float64 { return tenth(float64(g.Top) + plotH*(1-v/top)) }
 	for _, frac := range []float64{0, 0.5, 1} {
 		v := top * frac
 		c.Grid = append(c.Grid, gridLine{Y: y(v), LabelY: y(v) + 4, Label: trimFloat(v)})

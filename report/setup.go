@@ -7,16 +7,18 @@ import (
 
 	"tpsrace/format"
 	"tpsrace/safetext"
+	"tpsrace/workload"
 )
 
 // Setup is what was raced. Figures of different setups are never mixed: a
 // provider at C=4 is slower per user than at C=1, a longer max_tokens
-// changes E2E, another prompt another answer. (The bench document has no
-// workload field; when it gains one, it belongs here.)
+// changes E2E, another prompt another answer, another workload (a tool call,
+// a long prompt) other figures altogether.
 type Setup struct {
 	Prompt      string
 	MaxTokens   int
 	Concurrency int
+	Workload    string // workload.Names; "" for chat, as the documents leave it out
 }
 
 // SetupRaces is one setup of an overview and how much of it was raced.
@@ -28,24 +30,33 @@ type SetupRaces struct {
 
 // setupOf is what rec raced.
 func setupOf(rec Record) Setup {
-	return Setup{Prompt: rec.Prompt, MaxTokens: rec.MaxTokens, Concurrency: rec.Concurrency}
+	return Setup{Prompt: rec.Prompt, MaxTokens: rec.MaxTokens, Concurrency: rec.Concurrency, Workload: rec.Workload}
 }
 
-// compare orders setups by concurrency, then max_tokens, then prompt.
+// compare orders setups by workload (chat first), then concurrency, then
+// max_tokens, then prompt.
 func (s Setup) compare(o Setup) int {
-	return cmp.Or(cmp.Compare(s.Concurrency, o.Concurrency), cmp.Compare(s.MaxTokens, o.MaxTokens), cmp.Compare(s.Prompt, o.Prompt))
+	return cmp.Or(cmp.Compare(s.Workload, o.Workload), cmp.Compare(s.Concurrency, o.Concurrency), cmp.Compare(s.MaxTokens, o.MaxTokens), cmp.Compare(s.Prompt, o.Prompt))
 }
 
-// label is `C=1 · max_tokens 30 · prompt "Explain…"`; quote makes the
-// prompt, text from a file, safe for the format (safetext.Line, Markdown).
+// label is `C=1 · max_tokens 30 · prompt "Explain…"`, led by "workload
+// tool-call · " for a workload other than chat; quote makes the prompt, text
+// from a file, safe for the format (safetext.Line, Markdown).
 func (s Setup) label(quote func(string) string) string {
-	return fmt.Sprintf("C=%d · max_tokens %s · prompt %s", s.Concurrency, format.Count(s.MaxTokens), quote(quotedPrompt(s.Prompt)))
+	l := fmt.Sprintf("C=%d · max_tokens %s · prompt %s", s.Concurrency, format.Count(s.MaxTokens), quote(quotedPrompt(s.Prompt)))
+	if s.Workload != "" {
+		l = "workload " + s.Workload + " · " + l
+	}
+	return l
 }
 
-// differences names what differs between a and b: "concurrency 1 vs 4;
-// max_tokens 30 vs 100", as plain text.
+// differences names what differs between a and b: "workload chat vs
+// tool-call; concurrency 1 vs 4; max_tokens 30 vs 100", as plain text.
 func differences(a, b Setup) string {
 	var d []string
+	if a.Workload != b.Workload {
+		d = append(d, fmt.Sprintf("workload %s vs %s", workload.Workload{Name: a.Workload}.Label(), workload.Workload{Name: b.Workload}.Label()))
+	}
 	if a.Concurrency != b.Concurrency {
 		d = append(d, fmt.Sprintf("concurrency %d vs %d", a.Concurrency, b.Concurrency))
 	}

@@ -40,6 +40,23 @@ func TestSetupsAreNeverMixed(t *testing.T) {
 	}
 }
 
+// A chat race and a tool-call race of the same prompt, max_tokens and
+// concurrency are two setups, each labelled with what was raced.
+func TestWorkloadsAreSetups(t *testing.T) {
+	at := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	chat, toolCall := record("", at, okRun(100, 50, 1000)), record("", at, okRun(300, 20, 400))
+	toolCall.Workload = "tool-call"
+	o := Summarise([]Record{chat, toolCall})
+	if len(o.Setups) != 2 || len(o.Providers) != 2 {
+		t.Fatalf("setups %+v, %d provider rows: want chat and tool-call apart", o.Setups, len(o.Providers))
+	}
+	var md bytes.Buffer
+	o.Write(&md, "markdown")
+	if !strings.Contains(md.String(), "## workload tool-call · C=") {
+		t.Errorf("the tool-call setup is not labelled with its workload:\n%s", md.String())
+	}
+}
+
 // --compare refuses results of different setups, naming each difference,
 // unless forced; forced, a setup on one side only is shown one-sided.
 func TestCompareRefusesDifferentSetups(t *testing.T) {
@@ -56,6 +73,14 @@ func TestCompareRefusesDifferentSetups(t *testing.T) {
 	_, err := Compare(base, raced("hello", 200, 4), false)
 	if err == nil || !strings.Contains(err.Error(), `concurrency 1 vs 4; max_tokens 100 vs 200; prompt "hi" vs "hello"`) {
 		t.Errorf("different setups: %v; want every difference named", err)
+	}
+	toolCall := raced("hi", 100, 1)
+	toolCall.Setups[0].Workload = "tool-call"
+	for i := range toolCall.Providers {
+		toolCall.Providers[i].Setup.Workload = "tool-call"
+	}
+	if _, err := Compare(base, toolCall, false); err == nil || !strings.Contains(err.Error(), "(workload chat vs tool-call)") {
+		t.Errorf("different workloads: %v; want the workloads named", err)
 	}
 	if changes, err := Compare(base, raced("hi", 100, 4), true); err != nil || len(changes) != len(comparedFigures) || *changes[0].A != 100 || *changes[0].B != 100 {
 		t.Errorf("forced: %d changes, %v; want the two setups compared", len(changes), err)

@@ -13,6 +13,7 @@ import (
 	"tpsrace/format"
 	"tpsrace/probes"
 	"tpsrace/safetext"
+	"tpsrace/workload"
 )
 
 // OverviewFormats that Overview.Write and WriteComparison accept.
@@ -188,7 +189,7 @@ func csvNum(v *float64) string {
 }
 
 // writeCSV writes one row per setup, provider, model, probe and day, with
-// one failures column per kind; the setup is in the last three columns.
+// one failures column per kind; the setup is in the last four columns.
 func (s Overview) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	header := []string{"provider", "model", "probe", "day", "races", "ok", "failed"}
@@ -198,7 +199,7 @@ func (s Overview) writeCSV(w io.Writer) error {
 	for _, k := range probes.Kinds {
 		header = append(header, "failures_"+k)
 	}
-	cw.Write(append(header, "concurrency", "max_tokens", "prompt"))
+	cw.Write(append(header, "concurrency", "max_tokens", "prompt", "workload"))
 	for _, g := range s.ByProbeDay {
 		row := []string{g.Provider, g.Model, g.Probe, g.Day, strconv.Itoa(g.Races), strconv.Itoa(g.OK), strconv.Itoa(g.Failed)}
 		for _, st := range []Stats{g.TTFTms, g.OutputTPS, g.E2Ems} {
@@ -207,7 +208,7 @@ func (s Overview) writeCSV(w io.Writer) error {
 		for _, k := range probes.Kinds {
 			row = append(row, strconv.Itoa(g.Failures[k]))
 		}
-		row = append(row, strconv.Itoa(g.Setup.Concurrency), strconv.Itoa(g.Setup.MaxTokens), g.Setup.Prompt)
+		row = append(row, strconv.Itoa(g.Setup.Concurrency), strconv.Itoa(g.Setup.MaxTokens), g.Setup.Prompt, workload.Workload{Name: g.Setup.Workload}.Label())
 		writeCSVRow(cw, row)
 	}
 	cw.Flush()

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 	"tpsrace/testenv"
 )
 
@@ -57,7 +59,7 @@ func TestBinaryInTmux(t *testing.T) {
 
 	// A providers.yaml with two providers on a simulator, one whose key is
 	// not set and one whose server is down, at 80×24.
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	yaml := "providers:\n" +
 		"  - {name: quick, base_url: " + srv.URL() + ", model: \"sim:ttft=20ms,tps=800,tokens=200\"}\n" +
 		"  - {name: steady, base_url: " + srv.URL() + ", model: \"sim:ttft=20ms,tps=300,tokens=200\"}\n" +

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 	"tpsrace/ui/leaderboard"
 )
 
@@ -14,7 +16,7 @@ import (
 // which is bench's for the same figure.
 func TestFinishAtRanksTheLeaderboard(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Hi.", 60, "sim:ttft=20ms,tps=200,tokens=60", "sim:ttft=400ms,tps=2000,tokens=60", "sim:ttft=10ms,tps=3000,tokens=20")
 	tm := startProgram(t, Options{Config: cfg, FinishAt: 40})
 	waitFor(t, tm, "finished in")

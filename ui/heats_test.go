@@ -10,6 +10,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"tpsrace/metrics"
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 	"tpsrace/tokens"
 	"tpsrace/ui/leaderboard"
 )
@@ -18,7 +20,7 @@ import (
 // each the verdict over the heats so far, the bench's own text.
 func TestHeats(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Hi.", 30, "sim:ttft=10ms,tps=2000,tokens=30", "sim:ttft=10ms,tps=500,tokens=30")
 	tm := startProgram(t, Options{Config: cfg, Heats: 3})
 	waitFor(t, tm, "heat 2/3")
@@ -44,7 +46,7 @@ var heatCell = regexp.MustCompile(`([\d,.]+)(ms|s|) ±(<?\d+)%`)
 // TTFT, recomputed here from the recorded streams (metrics.Compute).
 func TestHeatsLeaderboardShowsMedianAndSpread(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Hi.", 60, "sim:ttft=30ms,tps=400,tokens=60", "sim:ttft=5ms,tps=1600,tokens=60")
 	tm := teatest.NewTestModel(t, New(Options{Config: cfg, Heats: 3}), teatest.WithInitialTermSize(200, 50))
 	waitFor(t, tm, "heats tok/s") // heat 1 has ended: its figures stand beside heat 2

@@ -8,13 +8,16 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
+
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // An error body carrying HTML and Markdown (the simulator's
 // fault=body-markup) shows on the dashboard as the characters it is: the
 // zoomed lane prints the tags, the link and the image syntax as text.
 func TestDashboardShowsMarkupAsText(t *testing.T) {
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "hi", 30, "sim:fault=body-markup", "sim:ttft=5ms,tps=500,tokens=30")
 	tm := startProgram(t, Options{Config: cfg, Concurrency: 1})
 	var screen bytes.Buffer

@@ -6,6 +6,7 @@ import (
 
 	"tpsrace/config"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // A llama.cpp lane against the simulator's llama-server emulation (one
@@ -13,11 +14,7 @@ import (
 // lane reads what the server counts from its /metrics.
 func TestLlamaLaneQueueNoteAndServerMetrics(t *testing.T) {
 	noLeaks(t)
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{Slots: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
+	srv := simtest.Start(t, sim.Options{Slots: 1})
 	cfg := &config.Config{Prompt: "Hi.", MaxTokens: 100, Providers: []config.Provider{{
 		Name: "laptop", Kind: config.KindLlamaCpp, BaseURL: srv.URL(), Model: "sim:ttft=10ms,tps=100,tokens=40,timings=1", Timeout: config.DefaultTimeouts,
 	}}}

@@ -75,6 +75,8 @@ type Prepared struct {
 	Detail  string // its on-box hardware line, shown in its lane
 	Slots   int    // its server's slots (llama.cpp): more users than that queue, and the lane says so
 	Err     error  // why it cannot race; nil when ready
+	// Box is what its memory roofline rests on (llama.cpp on this machine); nil for none.
+	Box *config.Box
 }
 
 // common is what the root model and its children share: the options and

@@ -11,6 +11,8 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 	"tpsrace/ui/live"
 )
 
@@ -33,7 +35,7 @@ func waitForAll(t *testing.T, tm *teatest.TestModel, texts ...string) {
 // URL, every provider races.
 func TestPrepareShowsLoadingThenRaces(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Say hi.", 100, "sim:ttft=20ms,tps=1000,tokens=40", "sim:ttft=20ms,tps=300,tokens=40")
 	cfg.Providers[0].BaseURL = "" // Prepare's to set, like a spawned llama-server's
 	loaded := make(chan struct{})
@@ -72,7 +74,7 @@ func TestPrepareShowsLoadingThenRaces(t *testing.T) {
 // its error; the others race, and the verdict counts it as failed.
 func TestPrepareErrorFailsOnlyItsLane(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Say hi.", 100, "sim:ttft=20ms,tps=1000,tokens=40", "sim:x", "sim:ttft=20ms,tps=300,tokens=40")
 	cfg.Providers[1].BaseURL = "http://127.0.0.1:1/v1" // never reached: it must not race
 	notLoaded := errors.New("llama-server exited before its model was loaded (exit status 1); its log is /tmp/tpsrace-llama-server-1.log, ending:\n  llama_model_load: error loading model: bad magic")
@@ -112,7 +114,7 @@ func TestPrepareErrorFailsOnlyItsLane(t *testing.T) {
 // Prepare has returned.
 func TestQuitDuringPrepareCancelsIt(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Say hi.", 100, "sim:x")
 	returned := false
 	prepare := func(ctx context.Context, progress func(int, string)) []Prepared {

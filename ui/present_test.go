@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // promptTokensServed is the simulator's own count of the prompt tokens it
@@ -41,7 +42,7 @@ func promptTokensServed(t *testing.T, srv *sim.Server) int {
 // big digits, and ends on a podium with the verdict.
 func TestPresentCountsDownThenReleases(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Say hi.", 200, "sim:ttft=20ms,tps=800,tokens=120", "sim:ttft=20ms,tps=200,tokens=120")
 	began := time.Now()
 	tm := teatest.NewTestModel(t, New(Options{Config: cfg, Present: true}), teatest.WithInitialTermSize(120, 30))

@@ -14,6 +14,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 	"tpsrace/tokens"
 	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/live"
@@ -35,16 +36,6 @@ func noLeaks(t *testing.T) {
 			goleak.IgnoreTopFunction("os/signal.signal_recv"),
 		)
 	})
-}
-
-func startSim(t *testing.T) *sim.Server {
-	t.Helper()
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	return srv
 }
 
 func simConfig(srv *sim.Server, prompt string, maxTokens int, models ...string) *config.Config {
@@ -88,7 +79,7 @@ func lastRace(t *testing.T, m Model) [][]probes.Result {
 
 func TestRaceRunsToTheEndAndRacesAgain(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Say hi.", 400,
 		"sim:ttft=30ms,tps=100,tokens=60",   // slowest
 		"sim:ttft=30ms,tps=2000,tokens=200", // fastest
@@ -117,7 +108,7 @@ func TestRaceRunsToTheEndAndRacesAgain(t *testing.T) {
 
 func TestEditedPromptReachesTheServer(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Say hi.", 100, "sim:ttft=20ms,tps=1000,tokens=50")
 	tm := startProgram(t, Options{Config: cfg})
 	waitFor(t, tm, "streamed at")
@@ -143,7 +134,7 @@ func TestEditedPromptReachesTheServer(t *testing.T) {
 
 func TestQuitMidRaceCancelsEveryStream(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Go on.", 4000, "sim:ttft=10ms,tps=20,tokens=4000", "sim:ttft=10ms,tps=20,tokens=4000")
 	tm := startProgram(t, Options{Config: cfg, Concurrency: 4})
 	waitFor(t, tm, "streaming")
@@ -162,7 +153,7 @@ func TestQuitMidRaceCancelsEveryStream(t *testing.T) {
 // the headless measurement of the same schedule within 1%.
 func TestSaveWritesTheFinishedRaces(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Hi.", 50, "sim:ttft=10ms,tps=2000,tokens=20")
 	dir := t.TempDir()
 	var saved [][][]probes.Result
@@ -187,7 +178,7 @@ func (m *Model) figures() []live.Figures { return m.s.figures(m.s.now()) }
 // says its stream reused one, and the header shows the start skew.
 func TestWarmRaceReusesTheConnection(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Hi.", 50, "sim:ttft=10ms,tps=2000,tokens=20", "sim:ttft=10ms,tps=1000,tokens=20")
 	tm := startProgram(t, Options{Config: cfg, Warm: true})
 	waitForAll(t, tm, "faster than", "start skew")

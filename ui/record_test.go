@@ -18,6 +18,8 @@ import (
 	"tpsrace/probes"
 	"tpsrace/recording"
 	"tpsrace/report"
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // The dashboard's `s` saves the JSON results and a recording of the same
@@ -25,7 +27,7 @@ import (
 // Replayed, both give the saved JSON byte for byte.
 func TestSaveAlsoRecords(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Hi.", 40, "sim:ttft=10ms,tps=1500,tokens=30", "sim:ttft=10ms,tps=900,tokens=20,reasoning=10", "sim:fault=500")
 	dir := t.TempDir()
 	save := func(w io.Writer, c *config.Config, conc int, races [][][]probes.Result, interrupted bool) error {
@@ -69,7 +71,7 @@ func TestSaveAlsoRecords(t *testing.T) {
 // leaderboard show) and the live race's results; the header says REPLAY.
 func TestReplayInTheDashboardEqualsLive(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Hi.", 40, "sim:ttft=10ms,tps=1500,tokens=30", "sim:ttft=20ms,tps=600,tokens=20,reasoning=10", "sim:fault=500")
 	tm := startProgram(t, Options{Config: cfg, Concurrency: 2})
 	waitFor(t, tm, "faster than")

@@ -10,6 +10,8 @@ import (
 	"github.com/muesli/termenv"
 
 	"tpsrace/config"
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 	"tpsrace/ui/theme"
 )
 
@@ -24,7 +26,7 @@ func TestThemesReachTheScreen(t *testing.T) {
 		c := theme.New(n, lipgloss.HasDarkBackground(), termenv.TrueColor).Text.(lipgloss.Color)
 		return termenv.CSI + termenv.TrueColor.Color(string(c)).Sequence(false) + "m"
 	}
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	for _, name := range names {
 		cfg := simConfig(srv, "Hi.", 50, "sim:ttft=10ms,tps=2000,tokens=20")
 		tm := startProgram(t, Options{Config: cfg, Theme: name})
@@ -46,7 +48,7 @@ func TestThemesReachTheScreen(t *testing.T) {
 // keeps `? help` and `q quit`, in the real program against the simulator.
 func TestSkippedAndFooterAt80x24(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Hi.", 50, "sim:ttft=10ms,tps=2000,tokens=20", "sim:ttft=10ms,tps=500,tokens=20")
 	cfg.Skipped = []config.Notice{{Provider: "groq", Where: "providers.yaml:3:5", Reason: "GROQ_API_KEY is not set"}}
 	tm := teatest.NewTestModel(t, New(Options{Config: cfg}), teatest.WithInitialTermSize(80, 24))

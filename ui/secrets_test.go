@@ -13,13 +13,15 @@ import (
 
 	"tpsrace/config"
 	"tpsrace/probes"
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // The dashboard, zoomed lanes and the saved JSON never show an API key,
 // even when a hostile server echoes the request headers into its error.
 func TestDashboardNeverShowsTheKey(t *testing.T) {
 	const canary = "sk-dash-canary-9d2e7b4c1a"
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "hi", 30, "sim:fault=echo", "sim:ttft=5ms,tps=500,tokens=30,fault=error,after=5")
 	for i := range cfg.Providers {
 		cfg.Providers[i].APIKey = config.Secret(canary)

@@ -45,6 +45,7 @@ type session struct {
 	tool        *workload.Function // the tool-call workload's function; nil otherwise
 	answer      *workload.Function // the json workload's answer schema; nil otherwise
 	schema      *workload.Schema   // tool, compiled: the lanes show whether calls are valid
+	answerJSON  *workload.Schema   // answer, compiled: the lanes show whether answers are valid JSON
 	steps       *workload.Sequence // the races of the workload's runs, one after the other
 	concurrency int                // for the next race
 
@@ -77,6 +78,9 @@ func newSession(cfg *config.Config, concurrency int, preparing bool) *session {
 	if s.tool != nil {
 		s.schema, _ = s.tool.Compile() // config checked it; one that does not compile shows no verdict
 	}
+	if s.answer != nil {
+		s.answerJSON, _ = s.answer.Compile()
+	}
 	if preparing {
 		s.phase = phasePreparing
 	}
@@ -96,6 +100,7 @@ func (s *session) prepared(results []Prepared) {
 			s.providers[i].BaseURL = r.BaseURL
 		}
 		s.details[i], s.slots[i], s.notReady[i] = r.Detail, r.Slots, r.Err
+		s.providers[i].Box = r.Box
 	}
 	s.phase = phaseIdle
 }
@@ -118,6 +123,9 @@ func (s *session) reset() {
 		s.live[i].Detail = s.details[i]
 		if s.schema != nil {
 			s.live[i].OfferTool(s.schema)
+		}
+		if s.answerJSON != nil {
+			s.live[i].AskJSON(s.answerJSON)
 		}
 		if i < len(s.slots) {
 			// The note first: a narrow lane cuts the end of the line.

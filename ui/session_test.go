@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"tpsrace/probes"
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 	"tpsrace/ui/live"
 )
 
@@ -104,7 +106,7 @@ func TestSessionAppliesPrepared(t *testing.T) {
 // source: here a live race against the simulator.
 func TestReleasedComesFirst(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "hi", 50, "sim:ttft=0s,tps=5000,tokens=50", "sim:ttft=0s,tps=5000,tokens=50")
 	r := startRace(context.Background(), 7, liveRace{probes.Race{Providers: cfg.Providers, Request: probes.Request{Prompt: "hi", MaxTokens: 50}}})
 	defer r.wait()

@@ -13,6 +13,8 @@ import (
 
 	"tpsrace/metrics"
 	"tpsrace/probes"
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // Output speed measured with the dashboard running equals the headless
@@ -21,7 +23,7 @@ import (
 // attempts meeting the bound shows it.
 func TestDashboardDoesNotSlowTheStream(t *testing.T) {
 	noLeaks(t)
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	const model = "sim:ttft=50ms,tps=3000,tokens=3000,chunk=1"
 	cfg := simConfig(srv, "Count.", 3000, model)
 

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // replayedVerdictIsBenchs: the real binary bin tells one story: a
@@ -14,7 +17,7 @@ import (
 // the dashboard in tmux, settles on the same verdict that `replay --bench`
 // prints (and bench printed live). TestBinaryInTmux runs it.
 func replayedVerdictIsBenchs(t *testing.T, bin string) {
-	srv := startSim(t)
+	srv := simtest.Start(t, sim.Options{})
 	yaml := "prompt: Explain caches.\nmax_tokens: 120\nproviders:\n" +
 		"  - {name: quick, base_url: " + srv.URL() + ", model: \"sim:ttft=40ms,tps=600,tokens=120,jitter=0.5,seed=3\"}\n" +
 		"  - {name: steady, base_url: " + srv.URL() + ", model: \"sim:ttft=20ms,tps=250,tokens=120,jitter=0.5,seed=4\"}\n" +

@@ -10,6 +10,7 @@ import (
 	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 )
 
 // series finds one series of a gathered family by its label values.
@@ -37,11 +38,7 @@ func series(t *testing.T, families []*dto.MetricFamily, name string, labels map[
 // failure counts under its kind only, and a stream cut because tpsrace was
 // stopped is left out altogether.
 func TestObserveARace(t *testing.T) {
-	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv := simtest.Start(t, sim.Options{})
 	providers := []config.Provider{
 		{Name: "ok", BaseURL: srv.URL(), Model: "sim:ttft=20ms,tps=500,tokens=20"},
 		{Name: "one-event", BaseURL: srv.URL(), Model: "sim:ttft=20ms,tokens=1"},

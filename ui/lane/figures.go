@@ -126,8 +126,16 @@ func (m *Model) figureFields() []string {
 		fields = append(fields, field("now", format.TPS(f.NowTPS), "tok/s"))
 	}
 	fields = append(fields, m.speedField())
+	// The server's own speeds (llama.cpp timings), prefill and decode apart,
+	// and decode against this machine's memory limit.
+	if f.HasServerPromptTPS {
+		fields = append(fields, field("prefill", format.TPS(f.ServerPromptTPS), "tok/s"))
+	}
 	if f.HasServerTPS {
-		fields = append(fields, field("server", format.TPS(f.ServerTPS), "tok/s"))
+		fields = append(fields, field("decode", format.TPS(f.ServerTPS), "tok/s"))
+	}
+	if f.HasRoofline {
+		fields = append(fields, m.styles.Label.Render(f.Roofline.Phrase()))
 	}
 	if f.Streams > 1 {
 		switch {

@@ -75,7 +75,9 @@ type Provider struct {
 	kind         string           // config.Provider.Kind, for the referee's flags
 	slo          config.SLO       // for goodput
 	promptTokens int              // for cost when the provider reports no usage
+	box          *config.Box      // what its memory roofline rests on (config.Provider.Box); nil for most
 	tool         *workload.Schema // the function a tool-call race offers; nil otherwise
+	answerSchema *workload.Schema // the schema a json race asks the answer to follow; nil otherwise
 	following    int              // the stream whose text the lane shows
 	text         followedText
 	samples      []float64 // final samples of per-user live tok/s, one per SamplePeriod
@@ -85,13 +87,18 @@ type Provider struct {
 // NewProvider is provider p (index i of the race) with concurrency streams.
 // promptTokens is the o200k count of the prompt.
 func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provider {
-	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, slo: p.SLO, promptTokens: promptTokens}
+	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, slo: p.SLO, promptTokens: promptTokens, box: p.Box}
 }
 
 // OfferTool says the race offers fn (the tool-call workload): the lane's
 // text then shows each call as it fills in, and once the stream ends
 // whether it was valid.
 func (p *Provider) OfferTool(fn *workload.Schema) { p.tool = fn }
+
+// AskJSON says the race asks for JSON following schema (the json
+// workload): once a stream ends, its lane's text says whether the answer
+// was valid JSON (✓ valid JSON, or ✗ and why).
+func (p *Provider) AskJSON(schema *workload.Schema) { p.answerSchema = schema }
 
 // Record adds one update of the race that belongs to this provider.
 func (p *Provider) Record(u probes.Update) {
@@ -146,7 +153,7 @@ type followedText struct {
 	record            probes.Events // the record read (a copy shares it)
 	stream, events    int           // whose record, and how many events are in
 	tools             int           // tool-call deltas in
-	settled           bool          // the call's verdict is in
+	settled           bool          // the call's (the JSON answer's) verdict is in
 	answer, reasoning strings.Builder
 }
 
@@ -162,6 +169,14 @@ func (p *Provider) followed() *followedText {
 	}
 	if p.tool != nil {
 		t.writeCalls(s, p.tool)
+	}
+	if p.answerSchema != nil && s.Result != nil && s.Result.OK() && !t.settled {
+		t.settled = true
+		if a := metrics.JSONAnswerOf(s.Result, p.answerSchema); a.Valid {
+			t.answer.WriteString(" ✓ valid JSON")
+		} else {
+			t.answer.WriteString(" ✗ " + a.Problem)
+		}
 	}
 	return t
 }
@@ -273,7 +288,14 @@ type Figures struct {
 	// RateLimited: some stream was answered 429.
 	ServerTPS    float64
 	HasServerTPS bool
-	RateLimited  bool
+	// ServerPromptTPS: the server's prompt (prefill) speed, the same way.
+	ServerPromptTPS    float64
+	HasServerPromptTPS bool
+	// Roofline: ServerTPS against the machine's memory limit
+	// (metrics.MemoryRoofline), for a llama.cpp server on this machine.
+	Roofline    metrics.Roofline
+	HasRoofline bool
+	RateLimited bool
 	// Feel is how the streams felt, once settled (metrics.Felt.Label of
 	// metrics.Run's): "smooth", "bursty", "2 stalls · 1.20s"; "" before.
 	// Flags: the referee's flags its streams raised by themselves
@@ -307,7 +329,7 @@ func (p *Provider) Figures(now time.Duration) Figures {
 		return p.settled(run)
 	}
 	f := Figures{Streams: len(p.Streams), TokenSource: metrics.SourceEstimate, Elapsed: now}
-	var speeds, costs, server, tokens, o200k, events []float64
+	var speeds, costs, server, prefill, tokens, o200k, events []float64
 	var ttfts, ttfas []time.Duration
 	anyText, anyAnswer := false, false
 	waiting := 0
@@ -315,7 +337,7 @@ func (p *Provider) Figures(now time.Duration) Figures {
 		s := &p.Streams[i]
 		first, hasText := s.Events.First()
 		anyText = anyText || hasText
-		anyAnswer = anyAnswer || s.hasFirstAnswer
+		anyAnswer = anyAnswer || s.hasFirstAnswer || len(s.tools) > 0 // a tool call is the answer
 		if hasText {
 			ttfts = append(ttfts, first.At)
 		} else if s.Result == nil {
@@ -354,6 +376,9 @@ func (p *Provider) Figures(now time.Duration) Figures {
 		if sf.HasServerTPS {
 			server = append(server, sf.ServerTPS)
 		}
+		if sf.HasServerPromptTPS {
+			prefill = append(prefill, sf.ServerPromptTPS)
+		}
 	}
 	switch {
 	case anyAnswer:
@@ -371,6 +396,8 @@ func (p *Provider) Figures(now time.Duration) Figures {
 	f.Speed, f.HasSpeed = metrics.Median(speeds)
 	f.CostUSD, f.HasCost = metrics.Median(costs)
 	f.ServerTPS, f.HasServerTPS = metrics.Median(server)
+	f.ServerPromptTPS, f.HasServerPromptTPS = metrics.Median(prefill)
+	f.Roofline, f.HasRoofline = metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, p.box)
 	f.NowTPS, f.NowAggregateTPS = p.liveAt(now)
 	return f
 }
@@ -399,7 +426,9 @@ func (p *Provider) settled(run metrics.Run) Figures {
 		Speed: run.Speed.P50, HasSpeed: run.Speed.Has(), AggregateTPS: run.AggregateTPS, HasAggregateTPS: run.HasAggregateTPS,
 		Tokens: run.Tokens, O200kTokens: run.O200kTokens, UserTokens: run.EventTokens, TokenSource: run.TokenSource,
 		Elapsed: run.End, CostUSD: run.CostUSD.P50, HasCost: run.CostUSD.Has(), ServerTPS: run.ServerTPS.P50, HasServerTPS: run.ServerTPS.Has(),
+		ServerPromptTPS: run.ServerPromptTPS.P50, HasServerPromptTPS: run.ServerPromptTPS.Has(),
 		Feel: run.Felt.Label(), Flags: p.flags(), E2E: run.E2E.P50}
+	f.Roofline, f.HasRoofline = metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, p.box)
 	if run.Completed == 0 {
 		f.Status = Failed
 	}

@@ -50,3 +50,27 @@ func TestLaneShowsTheCallFillingIn(t *testing.T) {
 		}
 	}
 }
+
+// A json lane's text is the answer, then whether it was valid JSON.
+func TestLaneMarksJSONAnswers(t *testing.T) {
+	schema, err := workload.DefaultAnswer().Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for answer, want := range map[string]string{
+		`{"city":"Paris","temperature_c":21,"conditions":"sunny"}`: " ✓ valid JSON",
+		"```json\n{}\n```": " ✗ the answer is not JSON",
+	} {
+		p := NewProvider(0, config.Provider{Name: "p"}, 1, 10)
+		p.AskJSON(schema)
+		e := probes.Event{At: 5 * ms, Content: answer, Tokens: 9}
+		p.Record(probes.Update{Event: &e})
+		if got := p.Answer(); got != answer {
+			t.Errorf("while streaming %q", got)
+		}
+		p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(e), FinishReason: "stop", End: 9 * ms}})
+		if got := p.Answer(); got != answer+want {
+			t.Errorf("settled %q, want %q", got, answer+want)
+		}
+	}
+}
