@@ -120,6 +120,9 @@ func (l *local) startForBench(ctx context.Context, cfg *config.Config, concurren
 			}
 			fmt.Fprintf(stderr, "%s: %s\n", p.Name, line)
 		}
+		if p.Box != nil {
+			fmt.Fprintf(stderr, "%s: memory roofline from %s\n", p.Name, metrics.BoxLine(*p.Box))
+		}
 		keep = append(keep, p)
 	}
 	cfg.Providers = keep

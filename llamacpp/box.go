@@ -3,6 +3,7 @@ package llamacpp
 import (
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -165,5 +166,5 @@ func CopyBandwidth() float64 {
 			best = d
 		}
 	}
-	return 2 * copyBufferBytes / best.Seconds()
+	return math.Round(2 * copyBufferBytes / best.Seconds())
 }

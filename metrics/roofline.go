@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"strings"
 
 	"tpsrace/config"
 	"tpsrace/format"
@@ -53,6 +54,22 @@ func (r Roofline) Phrase() string {
 		return fmt.Sprintf("model fits in the CPU cache (%s ≤ %s)", megabytes(r.Box.DecodeBytes), megabytes(r.Box.CacheBytes))
 	}
 	return fmt.Sprintf("%.0f%% of this box's memory limit (%s tok/s)", 100*r.Share, format.TPS(r.LimitTPS))
+}
+
+// BoxLine says what a roofline rests on, leaving out what is not known:
+// "memory 12.2 GB/s · last-level cache 32 MB · a decode step reads 4.1 GB".
+func BoxLine(b config.Box) string {
+	var parts []string
+	if b.MemoryBandwidth > 0 {
+		parts = append(parts, fmt.Sprintf("memory %.1f GB/s", b.MemoryBandwidth/1e9))
+	}
+	if b.CacheBytes > 0 {
+		parts = append(parts, "last-level cache "+megabytes(b.CacheBytes))
+	}
+	if b.DecodeBytes > 0 {
+		parts = append(parts, "a decode step reads "+megabytes(b.DecodeBytes))
+	}
+	return strings.Join(parts, " · ")
 }
 
 // megabytes: "0.6 MB", "32 MB", "4.1 GB".

@@ -53,3 +53,13 @@ func TestMemoryRoofline(t *testing.T) {
 		}
 	}
 }
+
+func TestBoxLine(t *testing.T) {
+	got := BoxLine(config.Box{MemoryBandwidth: 12.2e9, CacheBytes: 32 << 20, DecodeBytes: 4.4e9})
+	if want := "memory 12.2 GB/s · last-level cache 32 MB · a decode step reads 4.1 GB"; got != want {
+		t.Errorf("BoxLine = %q, want %q", got, want)
+	}
+	if got := BoxLine(config.Box{DecodeBytes: 600 << 10}); got != "a decode step reads 0.6 MB" {
+		t.Errorf("BoxLine without bandwidth or cache = %q", got)
+	}
+}
