@@ -170,6 +170,7 @@ type Run struct {
 	Workload           string    `json:"workload,omitempty"`     // as the document's; absent for chat
 	InputTokens        *int      `json:"input_tokens,omitempty"` // long-context, cached-prefix: the prompt's size (metrics.InputTokens)
 	Cache              *string   `json:"cache,omitempty"`        // cached-prefix: "cold" (the prefix's first request) or "warm" (the same again)
+	Turn               *int      `json:"turn,omitempty"`         // multi-turn: the turn, from 1
 	ToolCall           *ToolCall `json:"tool_call,omitempty"`    // tool-call workload: the stream's call
 	JSON               *JSONRun  `json:"json,omitempty"`         // json workload: the stream's answer
 	Feel
@@ -369,6 +370,9 @@ type Summary struct {
 	TTFTByInput []SizeTTFT   `json:"ttft_by_input,omitempty"`
 	PrefixCache *PrefixCache `json:"prefix_cache,omitempty"` // cached-prefix
 	JSON        *JSONSummary `json:"json,omitempty"`         // json workload
+	// ConversationMS: multi-turn's conversation time (metrics.ConversationTime,
+	// what the user waited), over the runs whose every turn completed.
+	ConversationMS *Percentiles2 `json:"conversation_ms,omitempty"`
 }
 
 // PrefixCache is cached-prefix's figures (metrics.PrefixCache): TTFT of the
@@ -447,9 +451,10 @@ func Build(in Input) *Bench {
 	promptTokens := tokens.Count(cfg.Prompt)
 	b.referee = metrics.RefereeOf(cfg.Providers, in.Races)
 	b.Races = races(in.Races, b.referee)
-	sweepLen := 1
-	if cfg.Workload.Is(workload.LongContext) {
-		sweepLen = max(len(cfg.Workload.InputTokens), 1)
+	sweepLen := 1 // races of one run the verdict takes whole
+	multiTurn := cfg.Workload.Is(workload.MultiTurn)
+	if cfg.Workload.Is(workload.LongContext) || multiTurn {
+		sweepLen = cfg.Workload.Sequence().PerRun()
 	}
 	// A cached-prefix run is a cold race and a warm one, in that order.
 	cachedPrefix := cfg.Workload.Is(workload.CachedPrefix)
@@ -457,7 +462,8 @@ func Build(in Input) *Bench {
 	for i, p := range cfg.Providers {
 		pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Runs: []Run{}}
 		var all, sweep, cold, warm []metrics.Stream
-		var runs, sweeps, warmRuns []metrics.Run
+		var runs, sweeps, warmRuns, turns []metrics.Run
+		var conversations []time.Duration
 		for run, race := range in.Races {
 			var streams []metrics.Stream
 			if i < len(race) {
@@ -479,6 +485,9 @@ func Build(in Input) *Bench {
 					if cachedPrefix {
 						r.Cache = ptr([]string{"cold", "warm"}[run%2])
 					}
+					if multiTurn {
+						r.Turn = ptr(run%sweepLen + 1)
+					}
 					pr.Runs = append(pr.Runs, r)
 				}
 			}
@@ -486,8 +495,17 @@ func Build(in Input) *Bench {
 			runs = append(runs, metrics.RunOf(streams, in.FinishAt))
 			// A long-context sweep is one race per size: the verdict's run is
 			// the whole sweep, the only unit with a prefill estimate.
+			turns = append(turns, runs[len(runs)-1])
 			if sweep = append(sweep, streams...); (run+1)%sweepLen == 0 || run == len(in.Races)-1 {
-				sweeps, sweep = append(sweeps, metrics.RunOf(sweep, in.FinishAt)), nil
+				sr := metrics.RunOf(sweep, in.FinishAt)
+				if multiTurn { // the conversation: its turns' times added up
+					sr.Turns = len(turns)
+					sr.Conversation, sr.HasConversation = metrics.ConversationTime(turns)
+					if sr.HasConversation && len(turns) == sweepLen {
+						conversations = append(conversations, sr.Conversation)
+					}
+				}
+				sweeps, sweep, turns = append(sweeps, sr), nil, nil
 			}
 			if cachedPrefix && run%2 == 0 {
 				cold = append(cold, streams...)
@@ -506,6 +524,11 @@ func Build(in Input) *Bench {
 		rankBy := sum
 		if sweepLen > 1 {
 			runs = sweeps
+		}
+		if multiTurn { // ranked on the median conversation
+			rankBy.Turns = sweepLen
+			rankBy.Conversation, rankBy.HasConversation = metrics.Median(conversations)
+			pr.Summary.ConversationMS = ptr(durations(metrics.DistOf(conversations)))
 		}
 		if cachedPrefix { // ranked and decided on the warm requests
 			runs, rankBy = warmRuns, metrics.RunOf(warm, in.FinishAt)

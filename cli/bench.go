@@ -108,7 +108,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 	}
 	// A run of long-context races each size in turn, of cached-prefix cold then warm.
-	seq := s.cfg.Workload.Sequence()
+	seq, conv := s.cfg.Workload.Sequence(), &probes.Conversation{}
 	races := c.runs * seq.PerRun()
 	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, races)
 	before := serverTotals(ctx, s.cfg)
@@ -118,6 +118,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 		step, nonce := seq.Next(time.Now())
 		race.Request.InputTokens, race.Request.Nonce = step.InputTokens, nonce
+		race.Request = conv.Turn(race.Request, step.FollowUps)
 		updates := make(chan probes.Update, 1024)
 		drained := make(chan struct{})
 		go func() {
@@ -130,6 +131,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		close(updates)
 		<-drained
 		in.Races = append(in.Races, results)
+		conv.Heard(results)
 		if rec != nil {
 			rec.Race(results) // its error comes back from Close
 		}

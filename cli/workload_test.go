@@ -96,7 +96,7 @@ func TestWorkloadFlagErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"bench", "--workload", "toolcall"}, `--workload "toolcall": want one of chat, tool-call, long-context, cached-prefix, json; did you mean tool-call?`},
+		{[]string{"bench", "--workload", "toolcall"}, `--workload "toolcall": want one of chat, tool-call, long-context, cached-prefix, json, multi-turn; did you mean tool-call?`},
 		{[]string{"bench", "--input-tokens", "1000"}, "--input-tokens applies only to --workload long-context or cached-prefix"},
 		{[]string{"bench", "--workload", "long-context", "--input-tokens", "1000,x"}, `--input-tokens "1000,x": want whole numbers`},
 	} {
@@ -268,6 +268,64 @@ providers:
 		j := p.Runs[0].JSON
 		if j == nil || !j.Valid || j.PrefixShare != 1 || j.FirstMS == nil || j.ValidMS == nil || *j.ValidMS < *j.FirstMS {
 			t.Errorf("%s: %+v", p.Name, j)
+		}
+	}
+}
+
+// A multi-turn race: each turn carries the provider's own earlier answers
+// (its prompt grows by them), runs say their turn, and the verdict is on
+// the whole conversation's time.
+func TestBenchMultiTurn(t *testing.T) {
+	dir := t.TempDir()
+	srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	cfg := write(t, dir, "p.yaml", `max_tokens: 20
+workload: {name: multi-turn, follow_ups: ["Shorter, please.", "One word."]}
+providers:
+  - {name: slow, base_url: `+srv.URL()+`, model: "sim:ttft=60ms,tps=300,tokens=20"}
+  - {name: fast, base_url: `+srv.URL()+`, model: "sim:ttft=10ms,tps=2000,tokens=20"}
+`)
+	code, out, errOut := run(t, dir, "bench", "--config", cfg, "--format", "json", "--record", "race.tpsr")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Runs      int
+		Verdict   struct{ Metric, Text string }
+		Providers []struct {
+			Name string
+			Runs []struct {
+				Turn         int     `json:"turn"`
+				PromptTokens int     `json:"prompt_tokens"`
+				E2Ems        float64 `json:"e2e_ms"`
+			}
+			Summary struct {
+				ConversationMS *struct{ P50 *float64 } `json:"conversation_ms"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Runs != 3 || doc.Verdict.Metric != "conversation" || !strings.HasPrefix(doc.Verdict.Text, "fast is ") ||
+		!strings.Contains(doc.Verdict.Text, "faster than slow over the conversation (") {
+		t.Errorf("runs %d, verdict %+v", doc.Runs, doc.Verdict)
+	}
+	for _, p := range doc.Providers {
+		r := p.Runs
+		if len(r) != 3 || r[0].Turn != 1 || r[2].Turn != 3 || !(r[0].PromptTokens < r[1].PromptTokens && r[1].PromptTokens < r[2].PromptTokens) {
+			t.Fatalf("%s: runs %+v, want turns 1-3 with growing prompts", p.Name, r)
+		}
+		// The answer of 20 one-token words, and the follow-up, join the prompt.
+		if grew := r[1].PromptTokens - r[0].PromptTokens; grew < 20+3 || grew > 20+5 {
+			t.Errorf("%s: turn 2's prompt grew by %d tokens, want the answer's 20 and the follow-up's", p.Name, grew)
+		}
+		want := r[0].E2Ems + r[1].E2Ems + r[2].E2Ems
+		if c := p.Summary.ConversationMS; c == nil || *c.P50 < want-0.01 || *c.P50 > want+0.01 {
+			t.Errorf("%s: conversation %v, want the turns' %v", p.Name, c, want)
 		}
 	}
 }

@@ -64,12 +64,13 @@ func Load(path string, getenv func(string) (string, bool)) (*Config, []string, e
 //	  stall: 20s        # the longest silence allowed between two reads
 //	  total: 5m         # from sending the request to the end of the stream
 //	workload: chat    # what the race asks for (default chat): chat, tool-call,
-//	                  # long-context, cached-prefix or json; or a mapping with its settings:
+//	                  # long-context, cached-prefix, json or multi-turn; or a mapping with its settings:
 //	                  #   workload:
 //	                  #     name: tool-call
 //	                  #     tool: {name: get_weather, description: ..., parameters: {type: object, ...}}
 //	                  #                     # the function offered (default workload.DefaultTool);
 //	                  #                     # tool_choice is "required" unless params set it
+//	                  #     follow_ups: ["Shorter, please."]   # multi-turn: the user turns after the prompt
 //	                  #     answer: {name: report, parameters: {type: object, ...}}
 //	                  #                     # json: the schema the answer must follow
 //	                  #     input_tokens: [1000, 8000, 32000]   # long-context's prompt sizes;

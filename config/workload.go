@@ -11,7 +11,7 @@ import (
 )
 
 var (
-	workloadLevel = level{"under workload:", []string{"name", "tool", "input_tokens", "answer"}}
+	workloadLevel = level{"under workload:", []string{"name", "tool", "input_tokens", "answer", "follow_ups"}}
 	toolLevel     = level{"under workload.tool:", []string{"name", "description", "parameters"}}
 )
 
@@ -61,6 +61,13 @@ func (p *parser) workload(n *yaml.Node) workload.Workload {
 			w.Answer = p.tool(v.value, "workload.answer")
 		} else {
 			p.fail(v.key, "workload.answer", "answer applies only to workload json", "remove it, or set name: json")
+		}
+	}
+	if v := f["follow_ups"]; v.value != nil {
+		if w.Is(workload.MultiTurn) {
+			w.FollowUps = p.stringList(v.value, "workload.follow_ups")
+		} else {
+			p.fail(v.key, "workload.follow_ups", "follow_ups applies only to workload multi-turn", "remove it, or set name: multi-turn")
 		}
 	}
 	if v := f["input_tokens"]; v.value != nil {

@@ -23,6 +23,7 @@ func TestWorkloadSettings(t *testing.T) {
 		{"workload: {name: long-context, input_tokens: [500, 4000]}\n", "long-context", []int{500, 4000}, ""},
 		{"workload: {name: cached-prefix, input_tokens: [2000]}\n", "cached-prefix", []int{2000}, ""},
 		{"workload: json\n", "json", nil, ""},
+		{"workload: {name: multi-turn, follow_ups: [\"Why?\"]}\n", "multi-turn", nil, ""},
 		{`workload:
   name: tool-call
   tool:
@@ -61,6 +62,8 @@ func TestWorkloadErrors(t *testing.T) {
 		{"workload: {name: chat, tool: {name: f}}\n", `p.yaml:1:24: workload.tool: tool applies only to workload tool-call`},
 		{"workload: {name: json, answer: {name: r}}\n", `p.yaml:1:32: workload.answer: missing parameters`},
 		{"workload: {name: chat, answer: {name: r}}\n", `p.yaml:1:24: workload.answer: answer applies only to workload json`},
+		{"workload: {name: chat, follow_ups: [a]}\n", `p.yaml:1:24: workload.follow_ups: follow_ups applies only to workload multi-turn`},
+		{"workload: {name: multi-turn, follow_ups: a}\n", `p.yaml:1:42: workload.follow_ups: expected a list of strings`},
 	} {
 		_, _, err := Parse("p.yaml", []byte(tc.yaml), nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -73,3 +73,17 @@ func TTFTBySize(streams []Stream) []SizeTTFT {
 	}
 	return out
 }
+
+// ConversationTime is what the user of a multi-turn race waited: the sum
+// over its turns, in order, of each turn's median E2E (turns: one Run per
+// turn's race). ok is false when some turn had no completed stream: the
+// conversation never finished.
+func ConversationTime(turns []Run) (total time.Duration, ok bool) {
+	for _, t := range turns {
+		if !t.E2E.Has() {
+			return 0, false
+		}
+		total += t.E2E.P50
+	}
+	return total, len(turns) > 0
+}

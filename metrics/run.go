@@ -135,6 +135,12 @@ type Run struct {
 	PrefillTPS    float64
 	HasPrefillTPS bool
 	Sized         int
+	// Turns and Conversation: a multi-turn conversation's turns and
+	// ConversationTime over them (set by the caller, who knows which race
+	// was which turn); the verdict compares the conversation's time.
+	Turns           int
+	Conversation    time.Duration
+	HasConversation bool
 	// Warm: the streams are cached-prefix's warm requests (set by the
 	// caller, who knows which race was which); the verdict compares their TTFT.
 	Warm bool
@@ -268,6 +274,8 @@ func (r Run) Metric() string {
 		return JSONMetric
 	case r.Warm:
 		return WarmMetric
+	case r.Turns > 0:
+		return ConversationMetric
 	case r.Sized > 0:
 		return PrefillMetric
 	case r.FinishAt > 0:
@@ -306,6 +314,10 @@ func (r Run) Rate() float64 {
 		if r.JSONValidAt.Has() && r.JSONValidAt.P50 > 0 {
 			return 1 / r.JSONValidAt.P50.Seconds()
 		}
+	case ConversationMetric:
+		if r.HasConversation && r.Conversation > 0 {
+			return 1 / r.Conversation.Seconds()
+		}
 	case FinishMetric:
 		if r.TimeToN.Has() {
 			return float64(r.FinishAt) / r.TimeToN.P50.Seconds()
@@ -320,7 +332,7 @@ func (r Run) Rate() float64 {
 
 // workloadMetric reports whether m is a workload's own figure.
 func workloadMetric(m string) bool {
-	return m == ToolCallMetric || m == PrefillMetric || m == WarmMetric || m == JSONMetric
+	return m == ToolCallMetric || m == PrefillMetric || m == WarmMetric || m == JSONMetric || m == ConversationMetric
 }
 
 // Order ranks providers by their runs (one run each, or each one's streams

@@ -24,6 +24,8 @@ const (
 	PrefillMetric  = "prefill_tps"
 	WarmMetric     = "warm_ttft"  // cached-prefix: the warm requests' TTFT
 	JSONMetric     = "json_valid" // json: the time to a valid JSON answer
+	// ConversationMetric: multi-turn's time for the whole conversation.
+	ConversationMetric = "conversation"
 	// MinRunsForCI: fewer paired runs give no confidence interval.
 	MinRunsForCI = 3
 	// bootstrapResamples and bootstrapSeed make the interval reproducible:
@@ -298,6 +300,13 @@ func (v Verdict) Text() string {
 		s = "no provider made a valid tool call"
 	case v.Winner == "" && v.Metric == PrefillMetric:
 		s = "no prefill estimate: TTFT did not grow with the input"
+	case v.Winner == "" && v.Metric == ConversationMetric:
+		s = "no provider finished the conversation"
+	case v.Metric == ConversationMetric && (v.RunnerUp == "" || v.Runs == 0):
+		s = v.Winner + " finished the conversation in " + callTime(v.WinnerSpeed)
+	case v.Runs == 1 && v.Metric == ConversationMetric:
+		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " over the conversation (" +
+			callTime(v.WinnerSpeed) + " vs " + callTime(v.RunnerUpSpeed) + ")"
 	case v.Winner == "" && v.Metric == JSONMetric:
 		s = "no provider answered valid JSON"
 	case v.Metric == JSONMetric && (v.RunnerUp == "" || v.Runs == 0):
@@ -431,6 +440,8 @@ func (v Verdict) label() string {
 		return "warm TTFT"
 	case JSONMetric:
 		return "time to valid JSON"
+	case ConversationMetric:
+		return "conversation time"
 	}
 	if v.FinishAt > 0 {
 		return "time to " + strconv.Itoa(v.FinishAt) + " tokens"

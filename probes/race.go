@@ -118,7 +118,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	var release time.Time // written before start is closed, read after
 	for i, p := range r.Providers {
 		results[i] = make([]Result, conc)
-		body := newRequestBody(p, req)
+		body := newRequestBody(p, req.forProvider(i))
 		cl := clients.get(p, conc)
 		for s := range conc {
 			pb := &probe{provider: p, http: cl, body: body, retries: r.Retries, stream: s}

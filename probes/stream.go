@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -41,6 +42,11 @@ type Request struct {
 	// the long-context and cached-prefix workloads.
 	InputTokens int
 	Nonce       string
+	// FollowUps are a conversation's user messages after Prompt, the last
+	// this turn's; Answers[i] the answers provider i gave to the turns
+	// before (Conversation keeps them): the multi-turn workload.
+	FollowUps []string
+	Answers   [][]string
 }
 
 // probe measures one stream. It is built before the race is released, with
@@ -63,7 +69,7 @@ type probe struct {
 func newRequest(p config.Provider, r Request) openai.ChatCompletionRequest {
 	req := openai.ChatCompletionRequest{
 		Model:         p.Model,
-		Messages:      []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: r.Prompt}},
+		Messages:      r.messages(),
 		MaxTokens:     r.MaxTokens,
 		Stream:        true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
@@ -78,6 +84,63 @@ func newRequest(p config.Provider, r Request) openai.ChatCompletionRequest {
 			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: f.Name, Description: f.Description, Schema: f.Parameters, Strict: true}}
 	}
 	return req
+}
+
+// messages are the conversation so far: the prompt, then each earlier
+// answer and the user message after it. The answers are those of the
+// provider the request is for (forProvider).
+func (r Request) messages() []openai.ChatCompletionMessage {
+	msgs := []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: r.Prompt}}
+	for j, followUp := range r.FollowUps {
+		answer := ""
+		if len(r.Answers) == 1 && j < len(r.Answers[0]) {
+			answer = r.Answers[0][j]
+		}
+		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: answer},
+			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: followUp})
+	}
+	return msgs
+}
+
+// forProvider is r as provider i sends it: with its own earlier answers.
+func (r Request) forProvider(i int) Request {
+	if i < len(r.Answers) {
+		r.Answers = r.Answers[i : i+1]
+	} else {
+		r.Answers = nil
+	}
+	return r
+}
+
+// Conversation keeps each provider's answers of a multi-turn race, turn
+// after turn: the answer of its first stream.
+type Conversation struct{ answers [][]string }
+
+// Turn is r for the turn whose user messages after the prompt are
+// followUps: a first turn (none) starts the conversation anew.
+func (c *Conversation) Turn(r Request, followUps []string) Request {
+	if len(followUps) == 0 {
+		c.answers = nil
+	}
+	r.FollowUps, r.Answers = followUps, c.answers
+	return r
+}
+
+// Heard adds each provider's answer of a finished turn.
+func (c *Conversation) Heard(results [][]Result) {
+	c.answers = append(c.answers[:0:0], c.answers...)
+	for len(c.answers) < len(results) {
+		c.answers = append(c.answers, nil)
+	}
+	for i, streams := range results {
+		var answer strings.Builder
+		if len(streams) > 0 {
+			for e := range streams[0].Events.Values() {
+				answer.WriteString(e.Content)
+			}
+		}
+		c.answers[i] = append(slices.Clip(c.answers[i]), answer.String())
+	}
 }
 
 // requestBody is what every stream of one provider posts, encoded once

@@ -128,6 +128,13 @@ func (b *Bench) workloadColumns() []column {
 			{"complete call p50", true, func(_ int, p Provider) string { return duration(tool(p).CompleteMS.P50) }},
 			{"valid", true, func(_ int, p Provider) string { return fmt.Sprintf("%d/%d", tool(p).Valid, tool(p).Streams) }},
 		}
+	case workload.MultiTurn:
+		return []column{{"conversation p50", true, func(_ int, p Provider) string {
+			if c := p.Summary.ConversationMS; c != nil {
+				return duration(c.P50)
+			}
+			return format.Undefined
+		}}}
 	case workload.JSON:
 		answer := func(p Provider) benchdoc.JSONSummary {
 			if p.Summary.JSON == nil {

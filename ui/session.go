@@ -40,14 +40,15 @@ type session struct {
 	slots       []int             // provider index → llama-server slots, 0 for unknown
 	notReady    []error           // provider index → why Prepare could not ready it
 	maxTokens   int
-	finishAt    int                // --finish-at N: figures race to N tokens
-	prompt      string             // for the next race
-	tool        *workload.Function // the tool-call workload's function; nil otherwise
-	answer      *workload.Function // the json workload's answer schema; nil otherwise
-	schema      *workload.Schema   // tool, compiled: the lanes show whether calls are valid
-	answerJSON  *workload.Schema   // answer, compiled: the lanes show whether answers are valid JSON
-	steps       *workload.Sequence // the races of the workload's runs, one after the other
-	concurrency int                // for the next race
+	finishAt    int                 // --finish-at N: figures race to N tokens
+	prompt      string              // for the next race
+	tool        *workload.Function  // the tool-call workload's function; nil otherwise
+	answer      *workload.Function  // the json workload's answer schema; nil otherwise
+	schema      *workload.Schema    // tool, compiled: the lanes show whether calls are valid
+	answerJSON  *workload.Schema    // answer, compiled: the lanes show whether answers are valid JSON
+	steps       *workload.Sequence  // the races of the workload's runs, one after the other
+	conv        probes.Conversation // multi-turn: the answers of the turns so far
+	concurrency int                 // for the next race
 
 	// The race on screen.
 	phase  phase
@@ -157,7 +158,7 @@ func (s *session) begin(retries int, clients *probes.Clients) probes.Race {
 		ready[k] = s.providers[i]
 	}
 	step, nonce := s.steps.Next(time.Now())
-	return probes.Race{Providers: ready, Request: probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens, Tool: s.tool, Answer: s.answer, InputTokens: step.InputTokens, Nonce: nonce},
+	return probes.Race{Providers: ready, Request: s.conv.Turn(probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens, Tool: s.tool, Answer: s.answer, InputTokens: step.InputTokens, Nonce: nonce}, step.FollowUps),
 		Concurrency: s.conc, Retries: retries, Clients: clients}
 }
 
@@ -183,6 +184,7 @@ func (s *session) record(updates []probes.Update) {
 // saved races line up with the config.
 func (s *session) finish(raced [][]probes.Result) {
 	s.phase = phaseFinished
+	s.conv.Heard(raced)
 	results := make([][]probes.Result, len(s.live))
 	for k, streams := range raced {
 		results[s.racing[k]] = streams

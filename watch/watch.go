@@ -102,13 +102,15 @@ func (w *Watcher) raceOnce(ctx context.Context) error {
 	started := time.Now()
 	// A long-context race is a sweep, one race per size, and a
 	// cached-prefix one a cold and a warm race: one record.
-	seq := w.Config.Workload.Sequence()
+	seq, conv := w.Config.Workload.Sequence(), &probes.Conversation{}
 	var races [][][]probes.Result
 	for range seq.PerRun() {
 		race := w.Race
 		step, nonce := seq.Next(time.Now())
 		race.Request.InputTokens, race.Request.Nonce = step.InputTokens, nonce
+		race.Request = conv.Turn(race.Request, step.FollowUps)
 		results := race.Run(raceCtx, nil)
+		conv.Heard(results)
 		w.Exporter.Observe(w.Probe, w.Config.Providers, results)
 		races = append(races, results)
 		if raceCtx.Err() != nil {

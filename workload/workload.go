@@ -23,10 +23,11 @@ const (
 	LongContext  = "long-context"  // the prompt padded to N input tokens, one race per size
 	CachedPrefix = "cached-prefix" // the same long prompt twice in a row: cold, then warm
 	JSON         = "json"          // the answer is JSON that must validate against a schema
+	MultiTurn    = "multi-turn"    // a scripted conversation: each turn carries the answers before it
 )
 
 // Names lists every workload, the default first.
-var Names = []string{Chat, ToolCall, LongContext, CachedPrefix, JSON}
+var Names = []string{Chat, ToolCall, LongContext, CachedPrefix, JSON, MultiTurn}
 
 // Workload is what a race asks for. The zero value is Chat.
 type Workload struct {
@@ -42,6 +43,9 @@ type Workload struct {
 	// one after the other (DefaultInputTokens when none are given);
 	// cached-prefix's prefix size is the first (DefaultPrefixTokens).
 	InputTokens []int `json:"input_tokens,omitempty"`
+	// FollowUps are multi-turn's user messages after the prompt, one a
+	// turn (DefaultFollowUps when none are given).
+	FollowUps []string `json:"follow_ups,omitempty"`
 }
 
 // Step is one race of a workload's run: the prompt padded to InputTokens
@@ -50,6 +54,9 @@ type Workload struct {
 type Step struct {
 	InputTokens int
 	Warm        bool
+	// FollowUps: multi-turn's user messages after the prompt so far, this
+	// turn's last; the turn is len(FollowUps)+1, and turn 1 starts anew.
+	FollowUps []string
 }
 
 // Steps are the races of one run of w, in order: one for chat and
@@ -65,6 +72,12 @@ func (w Workload) Steps() []Step {
 		return steps
 	case w.Is(CachedPrefix):
 		return []Step{{InputTokens: w.InputTokens[0]}, {InputTokens: w.InputTokens[0], Warm: true}}
+	case w.Is(MultiTurn):
+		steps := make([]Step, len(w.FollowUps)+1)
+		for i := range steps {
+			steps[i] = Step{FollowUps: w.FollowUps[:i]}
+		}
+		return steps
 	}
 	return []Step{{}}
 }
@@ -103,12 +116,21 @@ func Named(name string) (Workload, bool) {
 		w.InputTokens = []int{DefaultPrefixTokens}
 	case JSON:
 		w.Answer = DefaultAnswer()
+	case MultiTurn:
+		w.FollowUps = slices.Clone(DefaultFollowUps)
 	}
 	return w, true
 }
 
 // DefaultInputTokens are long-context's sizes when none are given.
 var DefaultInputTokens = []int{1000, 8000, 32000}
+
+// DefaultFollowUps are multi-turn's turns after the prompt when none are
+// given: two more, each answered in the light of everything before.
+var DefaultFollowUps = []string{
+	"Now explain the same to a ten-year-old, in two sentences.",
+	"Summarise everything you said so far in one line.",
+}
 
 // DefaultPrefixTokens is cached-prefix's prompt size when none is given: a
 // long system prompt's.
