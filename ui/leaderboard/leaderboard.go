@@ -201,18 +201,6 @@ func Verdict(names []string, figs []live.Figures) string {
 	return s
 }
 
-// flagsOf reads live.Figures.Flags back as metrics.Flags (the verdict
-// needs only their names).
-func flagsOf(names string) metrics.Flags {
-	f := metrics.Flags{}
-	for name := range strings.SplitSeq(names, ", ") {
-		if name != "" {
-			f[name] = ""
-		}
-	}
-	return f
-}
-
 // column is one column of the table.
 type column struct {
 	header   string
@@ -322,14 +310,7 @@ func (m *Model) columns() []column {
 			return tokensCell(f)
 		}},
 	)
-	if m.width >= feelFrom {
-		cols = append(cols, column{header: "feel", width: 6, priority: 4, cell: func(r row) string {
-			if r.f.Feel == "" {
-				return dash
-			}
-			return r.f.Feel
-		}})
-	}
+	cols = append(cols, m.refereeColumns(dash)...)
 	if anyCost {
 		cols = append(cols, column{header: "cost/req", width: 8, right: true, priority: 5, cell: func(r row) string {
 			f := r.f
@@ -348,10 +329,6 @@ func (m *Model) columns() []column {
 	}
 	return cols
 }
-
-// feelFrom is the width from which the table has a "feel" column: how the
-// settled streams felt (metrics.Felt.Label).
-const feelFrom = 100
 
 // tokensCell is the output token count, with the o200k count beside it
 // when the provider's usage differs from it by more than 5%; "~" marks an

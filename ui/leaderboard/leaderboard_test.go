@@ -191,3 +191,21 @@ func TestFeelColumnFrom100Columns(t *testing.T) {
 		}
 	}
 }
+
+// At C > 1 with an SLO the table says how many streams met it.
+func TestSLOColumnAtConcurrency(t *testing.T) {
+	names := []string{"alpha", "bravo"}
+	figs := []live.Figures{
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, HasTTFT: true, Elapsed: time.Second, SLOMet: 14, SLOStreams: 16},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 90, HasTTFT: true, Elapsed: time.Second, SLOMet: 3, SLOStreams: 16},
+	}
+	for _, conc := range []int{1, 16} {
+		b := New(names, conc, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+		b.SetSize(120, 4)
+		b, _ = b.Update(FrameMsg{Figures: figs})
+		has := strings.Contains(b.View(), "SLO") && strings.Contains(b.View(), "14/16") && strings.Contains(b.View(), "3/16")
+		if has != (conc > 1) {
+			t.Errorf("C=%d: SLO column shown %v:\n%s", conc, has, b.View())
+		}
+	}
+}

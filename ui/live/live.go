@@ -73,6 +73,7 @@ type Provider struct {
 	Detail  string // on-box hardware of a local server, "" for the others
 
 	kind         string           // config.Provider.Kind, for the referee's flags
+	slo          config.SLO       // for goodput
 	promptTokens int              // for cost when the provider reports no usage
 	box          *config.Box      // what its memory roofline rests on (config.Provider.Box); nil for most
 	tool         *workload.Schema // the function a tool-call race offers; nil otherwise
@@ -86,7 +87,7 @@ type Provider struct {
 // NewProvider is provider p (index i of the race) with concurrency streams.
 // promptTokens is the o200k count of the prompt.
 func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provider {
-	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, promptTokens: promptTokens, box: p.Box}
+	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, slo: p.SLO, promptTokens: promptTokens, box: p.Box}
 }
 
 // OfferTool says the race offers fn (the tool-call workload): the lane's
@@ -307,6 +308,9 @@ type Figures struct {
 	Load  *probes.ClientLoad
 	// E2E is the median end-to-end time of the completed streams, once settled.
 	E2E time.Duration
+	// SLOMet of SLOStreams met the provider's SLO (metrics.MeetsSLO), once
+	// settled; both 0 without an SLO.
+	SLOMet, SLOStreams int
 
 	// With --finish-at N (FinishAt > 0), TimeToN is the median time to N
 	// tokens (metrics.TimeToTokens) over the streams that got there; see RaceTo.
@@ -314,13 +318,13 @@ type Figures struct {
 	TimeToN    time.Duration
 	HasTimeToN bool
 
-	Streams int   // streams in the race
-	Failed  int   // streams that ended with an error
+	Streams int // streams in the race
+	Failed  int // streams that ended with an error
 	// Lost are the streams a broken recording lost (the replay of a cut
 	// race, probes.KindTruncated), counted in Failed: no one knows how they
 	// ended, so the provider has no place and the race no verdict.
 	Lost int
-	Err     error // the first failure, to show in the lane
+	Err  error // the first failure, to show in the lane
 }
 
 // Figures evaluates the provider at now (time since release).
@@ -431,6 +435,14 @@ func (p *Provider) settled(run metrics.Run) Figures {
 	f.Roofline, f.HasRoofline = metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, p.box)
 	if run.Completed == 0 {
 		f.Status = Failed
+	}
+	if p.slo.Set() {
+		f.SLOStreams = len(p.Streams)
+		for i := range p.Streams {
+			if len(metrics.MeetsSLO(p.Streams[i].Figures, p.slo)) == 0 {
+				f.SLOMet++
+			}
+		}
 	}
 	for _, s := range p.Streams {
 		if !s.Result.OK() && f.Err == nil {
