@@ -66,6 +66,24 @@ func TestStoppedShortWinsNoPlace(t *testing.T) {
 	}
 }
 
+// A race a broken recording cut (replayed) crowns no one, as replay --bench
+// leaves it out: a provider that kept one of its four streams wins no
+// place, and the one whose streams were all lost might have won.
+func TestCutRaceHasNoVerdict(t *testing.T) {
+	names := []string{"whole", "partly lost", "all lost"}
+	figs := []live.Figures{
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 200, Streams: 4, Elapsed: 2 * time.Second},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, Streams: 4, Failed: 3, Lost: 3, Elapsed: time.Second},
+		{Status: live.Failed, Settled: true, Streams: 4, Failed: 4, Lost: 4},
+	}
+	if got, want := Verdict(names, figs), "no verdict: the race is incomplete (7 lost)"; got != want {
+		t.Errorf("Verdict = %q, want %q", got, want)
+	}
+	if got := Places(figs); got[0] != 1 || got[1] != 0 || got[2] != 0 {
+		t.Errorf("Places = %v, want [1 0 0]", got)
+	}
+}
+
 func TestVerdict(t *testing.T) {
 	names := []string{"fast", "slow", "broken"}
 	figs := []live.Figures{

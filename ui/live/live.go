@@ -318,9 +318,13 @@ type Figures struct {
 	TimeToN    time.Duration
 	HasTimeToN bool
 
-	Streams int   // streams in the race
-	Failed  int   // streams that ended with an error
-	Err     error // the first failure, to show in the lane
+	Streams int // streams in the race
+	Failed  int // streams that ended with an error
+	// Lost are the streams a broken recording lost (the replay of a cut
+	// race, probes.KindTruncated), counted in Failed: no one knows how they
+	// ended, so the provider has no place and the race no verdict.
+	Lost int
+	Err  error // the first failure, to show in the lane
 }
 
 // Figures evaluates the provider at now (time since release).
@@ -441,9 +445,11 @@ func (p *Provider) settled(run metrics.Run) Figures {
 		}
 	}
 	for _, s := range p.Streams {
-		if !s.Result.OK() {
+		if !s.Result.OK() && f.Err == nil {
 			f.Err = s.Result.Err
-			break
+		}
+		if probes.KindOf(s.Result.Err) == probes.KindTruncated {
+			f.Lost++
 		}
 	}
 	if ttfts := p.firstTokens(); len(ttfts) > 0 {
