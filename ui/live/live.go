@@ -10,6 +10,7 @@
 package live
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"time"
@@ -314,6 +315,13 @@ type Figures struct {
 	TimeToN    time.Duration
 	HasTimeToN bool
 
+	// Metric and Rate: once settled under a workload one race can judge
+	// (tool-call, json), metrics.Run's Metric and Rate: what the
+	// leaderboard ranks by and the verdict compares; "" otherwise.
+	Metric  string
+	Rate    float64
+	HasRate bool
+
 	Streams int   // streams in the race
 	Failed  int   // streams that ended with an error
 	Err     error // the first failure, to show in the lane
@@ -408,6 +416,12 @@ func (p *Provider) run(finishAt int) (metrics.Run, bool) {
 			return metrics.Run{}, false
 		}
 		streams[i].Figures, streams[i].EventTokens = s.Figures, s.tokens()
+		if p.tool != nil {
+			streams[i].Tool = new(metrics.ToolCallOf(s.Result, p.tool))
+		}
+		if p.answerSchema != nil {
+			streams[i].JSON = new(metrics.JSONAnswerOf(s.Result, p.answerSchema))
+		}
 		if finishAt > 0 {
 			streams[i].TimeToN, streams[i].ReachedN = metrics.TimeToTokens(s.Events, finishAt)
 		}
@@ -427,6 +441,10 @@ func (p *Provider) settled(run metrics.Run) Figures {
 	f.Roofline, f.HasRoofline = metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, p.box)
 	if run.Completed == 0 {
 		f.Status = Failed
+	}
+	if m := run.Metric(); m == metrics.ToolCallMetric || m == metrics.JSONMetric {
+		rate := run.Rate()
+		f.Metric, f.Rate, f.HasRate = m, rate, !math.IsNaN(rate)
 	}
 	for _, s := range p.Streams {
 		if !s.Result.OK() {
