@@ -137,9 +137,7 @@ func Order(figs []live.Figures) []int {
 	for i, f := range figs {
 		standings[i] = metrics.Standing{Speed: f.Speed, HasSpeed: f.HasSpeed, TTFT: f.TTFT, HasTTFT: f.HasTTFT, Failed: f.Status == live.Failed}
 	}
-	// Under a workload (tool-call, json) the settled providers rank by its
-	// figure (metrics.Run.Rate), the others after them.
-	if slices.ContainsFunc(figs, func(f live.Figures) bool { return f.Metric != "" }) {
+	if slices.ContainsFunc(figs, func(f live.Figures) bool { return f.Metric != "" }) { // a workload's figure (Run.Rate)
 		for i, f := range figs {
 			standings[i].Speed, standings[i].HasSpeed = f.Rate, f.HasRate
 		}
@@ -190,9 +188,7 @@ func Verdict(names []string, figs []live.Figures) string {
 		case finishAt > 0 && f.HasTimeToN:
 			speed = float64(finishAt) / f.TimeToN.Seconds() // bigger is better, as metrics.Contender wants
 		case f.Metric != "":
-			if f.HasRate {
-				speed = f.Rate
-			}
+			speed = f.Rate // NaN without a rate: no valid call or JSON
 		case finishAt == 0 && f.HasSpeed:
 			speed = f.Speed
 		}
