@@ -178,6 +178,41 @@ type Run struct {
 	// its evidence in Evidence; the race's own are in the document's races.
 	Flags    []string          `json:"flags"`
 	Evidence map[string]string `json:"evidence"`
+	// SLOMissed: the SLO's bounds this stream missed (metrics.MeetsSLO;
+	// [] when it met them all); null without an SLO.
+	SLOMissed []string `json:"slo_missed"`
+}
+
+// Goodput is a provider's streams under its SLO (metrics.GoodputOf): the
+// SLO, how many of the streams met every bound and their share, and at
+// C > 1 the good streams per second of race (null at C = 1).
+type Goodput struct {
+	SLO       SLO      `json:"slo"`
+	Met       int      `json:"met"`
+	Streams   int      `json:"streams"`
+	Share     float64  `json:"share"`
+	PerSecond *float64 `json:"per_second"`
+}
+
+// SLO is config.SLO in the JSON's units; a bound not set is null.
+type SLO struct {
+	TTFTms    *float64 `json:"ttft_ms"`
+	OutputTPS *float64 `json:"output_tps"`
+	E2Ems     *float64 `json:"e2e_ms"`
+}
+
+func sloJSON(s config.SLO) SLO {
+	var out SLO
+	if s.TTFT > 0 {
+		out.TTFTms = ptr(ms(s.TTFT))
+	}
+	if s.OutputTPS > 0 {
+		out.OutputTPS = ptr(s.OutputTPS)
+	}
+	if s.E2E > 0 {
+		out.E2Ems = ptr(ms(s.E2E))
+	}
+	return out
 }
 
 // Feel is how a stream felt (metrics.Felt): stalls (gaps between text
@@ -324,6 +359,7 @@ type Summary struct {
 	// many runs and the first evidence.
 	Flags    []string          `json:"flags"`
 	Evidence map[string]string `json:"evidence"`
+	Goodput  *Goodput          `json:"goodput"` // null without an SLO
 	Feel
 	FeelLabel *string      `json:"feel"`                // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
 	ToolCall  *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
@@ -442,6 +478,9 @@ func Build(in Input) *Bench {
 					streams = append(streams, s)
 					r := newRun(run, &res, s, promptTokens, in.FinishAt)
 					r.Flags, r.Evidence = flagsJSON(b.referee.Streams[run][i][k])
+					if p.SLO.Set() {
+						r.SLOMissed = append([]string{}, metrics.MeetsSLO(s.Figures, p.SLO)...)
+					}
 					r.Workload = b.Workload
 					if cachedPrefix {
 						r.Cache = ptr([]string{"cold", "warm"}[run%2])
@@ -481,6 +520,7 @@ func Build(in Input) *Bench {
 		pr.Summary = summary(sum, runs)
 		pr.Summary.MemoryRoofline = roofline(metrics.MemoryRoofline(sum.ServerTPS.P50, sum.ServerTPS.Has(), p.Box))
 		pr.Summary.Flags, pr.Summary.Evidence = providerFlags(b.referee, i, len(in.Races))
+		pr.Summary.Goodput = goodput(p.SLO, all, runs, b.Concurrency)
 		rankBy := sum
 		if sweepLen > 1 {
 			runs = sweeps
@@ -514,6 +554,27 @@ func Build(in Input) *Bench {
 	}
 	b.Verdict = verdict(b)
 	return b
+}
+
+// goodput is a provider's streams (all) under slo, raced in runs.
+func goodput(slo config.SLO, all []metrics.Stream, runs []metrics.Run, concurrency int) *Goodput {
+	figs := make([]metrics.Figures, len(all))
+	for i, s := range all {
+		figs[i] = s.Figures
+	}
+	var raceTime time.Duration
+	for _, r := range runs {
+		raceTime += r.End
+	}
+	g, ok := metrics.GoodputOf(figs, slo, raceTime, concurrency)
+	if !ok {
+		return nil
+	}
+	out := &Goodput{SLO: sloJSON(slo), Met: g.Met, Streams: g.Streams, Share: round(g.Share, 1000)}
+	if g.HasPerSecond {
+		out.PerSecond = ptr(round(g.PerSecond, 1000))
+	}
+	return out
 }
 
 // flagsJSON is a set of flags as the JSON lists them: names in

@@ -38,6 +38,7 @@ type raceFlags struct {
 	retries     int
 	warm        bool
 	timeouts    config.Timeouts
+	slo         config.SLO // --slo-ttft, --slo-output-tps, --slo-e2e: each overrides that bound of every provider's SLO
 	workload    string // --workload NAME: overrides the file's
 	inputTokens string // --input-tokens 1000,8000: long-context's sizes
 	// simulated races the built-in simulated providers on purpose
@@ -73,6 +74,9 @@ func (f *raceFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.timeouts.FirstToken, "first-token-timeout", 0, "limit until the first token (default from file, else 60s)")
 	fs.DurationVar(&f.timeouts.Stall, "stall-timeout", 0, "longest silence between bytes (default from file, else 20s)")
 	fs.DurationVar(&f.timeouts.Total, "total-timeout", 0, "limit for a whole stream (default from file, else 5m)")
+	fs.DurationVar(&f.slo.TTFT, "slo-ttft", 0, "SLO bound on time to first token, for goodput (overrides the file's slo.ttft)")
+	fs.Float64Var(&f.slo.OutputTPS, "slo-output-tps", 0, "SLO bound on per-user output speed in tok/s (overrides the file's slo.output_tps)")
+	fs.DurationVar(&f.slo.E2E, "slo-e2e", 0, "SLO bound on a whole answer's time (overrides the file's slo.e2e)")
 }
 
 // session is a loaded race: its config and whatever must be stopped after it.
@@ -175,7 +179,9 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
 		p.Timeout = f.timeouts.Or(p.Timeout).Or(config.DefaultTimeouts)
+		p.SLO = f.slo.Or(p.SLO)
 	}
+	cfg.SLO = f.slo.Or(cfg.SLO)
 	return s, nil
 }
 
@@ -231,6 +237,8 @@ func (f *raceFlags) check() error {
 		return usageError{errors.New("--prompt is empty: give the text to race (leave it out for the file's prompt, else the built-in one)")}
 	case f.retries < 0:
 		return usageError{fmt.Errorf("--retries must not be negative, got %d", f.retries)}
+	case f.slo.TTFT < 0 || f.slo.E2E < 0 || f.slo.OutputTPS < 0 || f.slo.OutputTPS != f.slo.OutputTPS:
+		return usageError{fmt.Errorf("--slo-ttft, --slo-output-tps and --slo-e2e must not be negative (got %v, %v, %v)", f.slo.TTFT, f.slo.OutputTPS, f.slo.E2E)}
 	case f.simulated && f.configPath != "":
 		return usageError{fmt.Errorf("--simulated races the built-in simulated providers, --config %s a providers file: give one of them", f.configPath)}
 	}

@@ -95,6 +95,7 @@ func (p *parser) provider(n *yaml.Node, path string, defaults Timeouts, firstLin
 	pr.Headers = p.headers(f["headers"].value, e.key("headers"))
 	pr.Params = p.params(f["params"].value, e.key("params"))
 	pr.Timeout = p.timeouts(f["timeout"].value, e.key("timeout")).Or(defaults)
+	pr.SLO = p.slo(f["slo"].value, e.key("slo"))
 
 	switch {
 	case !kindKnown:

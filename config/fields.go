@@ -109,6 +109,27 @@ func (p *parser) timeouts(n *yaml.Node, path string) Timeouts {
 	return Timeouts{Connect: phase("connect"), FirstToken: phase("first_token"), Stall: phase("stall"), Total: phase("total")}
 }
 
+// slo reads slo: {ttft: 500ms, output_tps: 50, e2e: 10s}; a bound left
+// out is not set.
+func (p *parser) slo(n *yaml.Node, path string) SLO {
+	if !present(n) {
+		return SLO{}
+	}
+	f := p.mapping(n, path, &sloLevel)
+	s := SLO{TTFT: p.duration(f["ttft"].value, join(path, "ttft")), E2E: p.duration(f["e2e"].value, join(path, "e2e"))}
+	if v := f["output_tps"].value; v != nil {
+		v = resolve(v)
+		if tag := v.ShortTag(); v.Kind != yaml.ScalarNode || tag != "!!int" && tag != "!!float" || v.Decode(&s.OutputTPS) != nil {
+			p.fail(v, join(path, "output_tps"), "expected a number (tokens per second), got "+describe(v), quotedNumberHint(v))
+			s.OutputTPS = 0
+		} else if math.IsNaN(s.OutputTPS) || math.IsInf(s.OutputTPS, 0) || s.OutputTPS < 0 {
+			p.fail(v, join(path, "output_tps"), "must be zero or more, got "+quote(v.Value), "")
+			s.OutputTPS = 0
+		}
+	}
+	return s
+}
+
 // baseURL checks an API root and returns it without trailing slashes ("" when
 // it is bad). s is the expanded value of n.
 func (p *parser) baseURL(n *yaml.Node, key, s string) string {

@@ -156,11 +156,12 @@ type level struct {
 }
 
 var (
-	topLevel      = level{"at the top level", []string{"prompt", "max_tokens", "timeout", "providers", "workload"}}
-	providerLevel = level{"in a providers entry", []string{"name", "kind", "base_url", "api_key", "model", "price", "headers", "params", "timeout", "server", "args"}}
+	topLevel      = level{"at the top level", []string{"prompt", "max_tokens", "timeout", "providers", "workload", "slo"}}
+	providerLevel = level{"in a providers entry", []string{"name", "kind", "base_url", "api_key", "model", "price", "headers", "params", "timeout", "server", "args", "slo"}}
+	sloLevel      = level{"under slo:", []string{"ttft", "output_tps", "e2e"}}
 	timeoutLevel  = level{"under timeout:", []string{"connect", "first_token", "stall", "total"}}
 	priceLevel    = level{"under price:", []string{"input_per_mtok", "output_per_mtok"}}
-	levels        = []*level{&topLevel, &providerLevel, &timeoutLevel, &priceLevel, &workloadLevel, &toolLevel}
+	levels        = []*level{&topLevel, &providerLevel, &timeoutLevel, &priceLevel, &workloadLevel, &toolLevel, &sloLevel}
 
 	kinds = []string{KindOpenAI, KindLlamaCpp}
 
@@ -228,6 +229,10 @@ func (p *parser) config(root *yaml.Node) *Config {
 	}
 	cfg.Timeout = p.timeouts(f["timeout"].value, "timeout").Or(DefaultTimeouts)
 	cfg.Workload = p.workload(f["workload"].value)
+	cfg.SLO = p.slo(f["slo"].value, "slo")
 	cfg.Providers, cfg.Skipped = p.providers(f["providers"].value, cfg.Timeout)
+	for i := range cfg.Providers {
+		cfg.Providers[i].SLO = cfg.Providers[i].SLO.Or(cfg.SLO)
+	}
 	return cfg
 }

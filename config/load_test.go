@@ -109,6 +109,10 @@ providers:
 		{"credentials are redacted", "providers:\n  - {name: a, base_url: \"ftp://bob:hunter2@x.test/v1\", model: m}\n", []string{`2:25|"ftp://REDACTED@x.test/v1" has an unsupported scheme`}},
 		{"credentials in a broken URL are redacted", "providers:\n  - {name: a, base_url: \"https://bob:hunter2@x test/v1\", model: m}\n", []string{`2:25|"https://REDACTED@x test/v1" is not a valid URL`}},
 		{"URL with /chat/completions", "providers:\n  - {name: a, base_url: \"https://x.test/v1/chat/completions\", model: m}\n", []string{`2:25|ends in /chat/completions|tpsrace adds it`}},
+		{"slo unknown bound", "slo: {tft: 500ms}\n", []string{`1:7|slo.tft: unknown key "tft"|did you mean "ttft"?`}},
+		{"slo speed not a number", "slo: {output_tps: fast}\n", []string{`1:19|slo.output_tps: expected a number (tokens per second), got "fast"`}},
+		{"slo negative speed", "slo: {output_tps: -5}\n", []string{`1:19|slo.output_tps: must be zero or more, got "-5"`}},
+		{"provider slo bad duration", "providers:\n  - name: a\n    base_url: https://x.test/v1\n    model: m\n    slo: {e2e: 10}\n", []string{`5:16|providers[0].slo.e2e: expected a duration, got the bare number 10`}},
 		{"negative duration", "timeout: {stall: -5s}\n", []string{`1:18|timeout.stall: must not be negative, got "-5s"`}},
 		{"bad duration", "timeout:\n  connect: 10 seconds\n", []string{`2:12|timeout.connect: expected a duration, got "10 seconds" (Go duration such as 10s`}},
 		{"duration without unit", "timeout: {total: 300}\n", []string{`1:18|timeout.total: expected a duration, got the bare number 300 (add a unit, such as 300s)`}},
@@ -596,5 +600,23 @@ func TestRepositoryExample(t *testing.T) {
 	}
 	if want := []string{"llama.cpp", "ollama", "laptop"}; !reflect.DeepEqual(local, want) {
 		t.Errorf("uncommented local entries = %q, want %q", local, want)
+	}
+}
+
+// slo: at the top is every provider's; a provider's own bounds win, bound by bound.
+func TestSLOMerges(t *testing.T) {
+	cfg, _, err := Parse("p.yaml", []byte("slo: {ttft: 500ms, output_tps: 50, e2e: 10s}\nproviders:\n"+
+		"  - {name: a, base_url: https://a.test/v1, model: m}\n"+
+		"  - {name: b, base_url: https://b.test/v1, model: m, slo: {output_tps: 100.5}}\n"), func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := SLO{TTFT: 500 * time.Millisecond, OutputTPS: 50, E2E: 10 * time.Second}
+	if cfg.SLO != want || cfg.Providers[0].SLO != want {
+		t.Errorf("file %+v, a %+v, want %+v", cfg.SLO, cfg.Providers[0].SLO, want)
+	}
+	want.OutputTPS = 100.5
+	if cfg.Providers[1].SLO != want {
+		t.Errorf("b %+v, want %+v", cfg.Providers[1].SLO, want)
 	}
 }

@@ -27,6 +27,7 @@ type Config struct {
 	Skipped   []Notice          // providers left out, and why (missing key, server not running...)
 	Simulated bool              // true when these are the built-in simulated providers
 	Workload  workload.Workload // what the race asks for; the zero value is chat
+	SLO       SLO               // the file's slo:, every provider's unless its own sets a bound
 }
 
 // Notice explains why a provider was skipped, with the place it was declared.
@@ -66,6 +67,33 @@ func (t Timeouts) Or(d Timeouts) Timeouts {
 	return Timeouts{pick(t.Connect, d.Connect), pick(t.FirstToken, d.FirstToken), pick(t.Stall, d.Stall), pick(t.Total, d.Total)}
 }
 
+// SLO is the service level a stream must meet to count toward goodput
+// (metrics.MeetsSLO): its first token within TTFT, an output speed of at
+// least OutputTPS, the whole answer within E2E. A zero bound is not set;
+// an SLO with none set is no SLO.
+type SLO struct {
+	TTFT      time.Duration
+	OutputTPS float64
+	E2E       time.Duration
+}
+
+// Set reports whether some bound is set.
+func (s SLO) Set() bool { return s != SLO{} }
+
+// Or fills every bound s does not set from d.
+func (s SLO) Or(d SLO) SLO {
+	if s.TTFT == 0 {
+		s.TTFT = d.TTFT
+	}
+	if s.OutputTPS == 0 {
+		s.OutputTPS = d.OutputTPS
+	}
+	if s.E2E == 0 {
+		s.E2E = d.E2E
+	}
+	return s
+}
+
 // Provider is one entry of providers.yaml, with ${VAR}s expanded.
 type Provider struct {
 	Name    string
@@ -78,6 +106,7 @@ type Provider struct {
 	Headers map[string]string
 	Params  map[string]any // extra request body fields, passed through
 	Timeout Timeouts       // already merged with the file's and the defaults
+	SLO     SLO            // its slo:, merged with the file's
 
 	// llama.cpp spawn mode (Kind == KindLlamaCpp and BaseURL == "").
 	ModelPath string   // GGUF file, ~ expanded

@@ -87,6 +87,7 @@ type Provider struct {
 	Model   string        `json:"model"`
 	BaseURL string        `json:"base_url"`
 	Price   *config.Price `json:"price"`
+	SLO     *sloJSON      `json:"slo,omitempty"` // its SLO (goodput); absent: none
 	Probe   string        `json:"probe,omitempty"` // in a merged race: the probe of this lane, named provider@probe
 	// Box is what a llama.cpp lane's memory roofline rests on, measured
 	// when the race ran (config.Provider.Box), so that a replay shows the
@@ -105,7 +106,7 @@ func NewHeader(cfg *config.Config, concurrency int, startedAt time.Time) Header 
 		Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens, Concurrency: max(concurrency, 1), Simulated: cfg.Simulated,
 		Providers: []Provider{}}
 	for _, p := range cfg.Providers {
-		h.Providers = append(h.Providers, Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.RedactedURL(), Price: p.Price, Box: p.Box})
+		h.Providers = append(h.Providers, Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.RedactedURL(), Price: p.Price, Box: p.Box, SLO: newSLOJSON(p.SLO)})
 	}
 	if !cfg.Workload.Is(workload.Chat) {
 		w := cfg.Workload
@@ -158,7 +159,7 @@ func (r *Recording) config() *config.Config {
 		cfg.Workload = *h.Workload
 	}
 	for _, p := range h.Providers {
-		cfg.Providers = append(cfg.Providers, config.Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.BaseURL, Price: p.Price, Box: p.Box})
+		cfg.Providers = append(cfg.Providers, config.Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.BaseURL, Price: p.Price, Box: p.Box, SLO: p.SLO.slo()})
 	}
 	return cfg
 }
@@ -181,4 +182,25 @@ func (r *Recording) results() [][][]probes.Result {
 		races[i] = race.Results
 	}
 	return races
+}
+
+// sloJSON is config.SLO: durations in ns, 0 for a bound not set.
+type sloJSON struct {
+	TTFTNS    int64   `json:"ttft_ns"`
+	OutputTPS float64 `json:"output_tps"`
+	E2ENS     int64   `json:"e2e_ns"`
+}
+
+func newSLOJSON(s config.SLO) *sloJSON {
+	if !s.Set() {
+		return nil
+	}
+	return &sloJSON{TTFTNS: int64(s.TTFT), OutputTPS: s.OutputTPS, E2ENS: int64(s.E2E)}
+}
+
+func (s *sloJSON) slo() config.SLO {
+	if s == nil {
+		return config.SLO{}
+	}
+	return config.SLO{TTFT: time.Duration(s.TTFTNS), OutputTPS: s.OutputTPS, E2E: time.Duration(s.E2ENS)}
 }

@@ -57,6 +57,9 @@ func (m *Model) status() string {
 	case live.Streaming:
 		return m.styles.Streaming.Render("▶ streaming")
 	case live.Done:
+		if f.Lost > 0 { // some of its streams a broken recording lost: no place
+			return m.styles.Waiting.Render("✂ truncated")
+		}
 		if f.StoppedShort() { // its place would reward writing less
 			return m.styles.Failed.Render("✗ short " + itoa(f.UserTokens) + "/" + itoa(f.FinishAt))
 		}

@@ -146,12 +146,13 @@ func Order(figs []live.Figures) []int {
 }
 
 // Places are the finish places by provider index (1 = first to finish,
-// 0 = not finished, failed, or stopped short of --finish-at's N: no place
-// is won by writing less).
+// 0 = not finished, failed, stopped short of --finish-at's N (no place is
+// won by writing less), or some of its streams lost to a broken recording
+// (when its last stream ended is unknown)).
 func Places(figs []live.Figures) []int {
 	var finished []int
 	for i, f := range figs {
-		if f.Status == live.Done && !f.StoppedShort() {
+		if f.Status == live.Done && !f.StoppedShort() && f.Lost == 0 {
 			finished = append(finished, i)
 		}
 	}
@@ -166,17 +167,22 @@ func Places(figs []live.Figures) []int {
 // Verdict is the one-line summary once every provider has settled ("" before):
 // metrics.Decide over this one race, the leaderboard's order deciding who
 // is the winner and who the runner-up (the same rule and text as bench).
+// A race a broken recording cut has none, as replay --bench leaves it out:
+// a lost stream might have won.
 func Verdict(names []string, figs []live.Figures) string {
 	failed, lost := 0, 0
 	for _, f := range figs {
 		switch {
 		case !f.Settled:
 			return ""
-		case lostToTruncation(f):
-			lost++
+		case f.Lost > 0:
+			lost += f.Lost
 		case f.Status == live.Failed:
 			failed++
 		}
+	}
+	if lost > 0 {
+		return "no verdict: the race is incomplete (" + strconv.Itoa(lost) + " lost)"
 	}
 	var ranked []metrics.Contender
 	finishAt := 0
@@ -199,28 +205,7 @@ func Verdict(names []string, figs []live.Figures) string {
 	if failed > 0 {
 		s += " · " + strconv.Itoa(failed) + " failed"
 	}
-	if lost > 0 {
-		s += " · " + strconv.Itoa(lost) + " lost"
-	}
 	return s
-}
-
-// flagsOf reads live.Figures.Flags back as metrics.Flags (the verdict
-// needs only their names).
-func flagsOf(names string) metrics.Flags {
-	f := metrics.Flags{}
-	for name := range strings.SplitSeq(names, ", ") {
-		if name != "" {
-			f[name] = ""
-		}
-	}
-	return f
-}
-
-// lostToTruncation is whether f failed only in that a broken recording lost
-// its streams (the replay of a cut race): no one knows how they ended.
-func lostToTruncation(f live.Figures) bool {
-	return f.Status == live.Failed && probes.KindOf(f.Err) == probes.KindTruncated
 }
 
 // column is one column of the table.
@@ -267,7 +252,7 @@ func (m *Model) columns() []column {
 		{header: "finish", width: 6, priority: 1, cell: func(r row) string {
 			f, place := r.f, r.place
 			switch {
-			case lostToTruncation(f):
+			case f.Lost > 0:
 				return s.Muted.Render("lost")
 			case f.Status == live.Failed:
 				return s.Failed.Render("failed")
@@ -332,14 +317,7 @@ func (m *Model) columns() []column {
 			return tokensCell(f)
 		}},
 	)
-	if m.width >= feelFrom {
-		cols = append(cols, column{header: "feel", width: 6, priority: 4, cell: func(r row) string {
-			if r.f.Feel == "" {
-				return dash
-			}
-			return r.f.Feel
-		}})
-	}
+	cols = append(cols, m.refereeColumns(dash)...)
 	if anyCost {
 		cols = append(cols, column{header: "cost/req", width: 8, right: true, priority: 5, cell: func(r row) string {
 			f := r.f
@@ -358,10 +336,6 @@ func (m *Model) columns() []column {
 	}
 	return cols
 }
-
-// feelFrom is the width from which the table has a "feel" column: how the
-// settled streams felt (metrics.Felt.Label).
-const feelFrom = 100
 
 // tokensCell is the output token count, with the o200k count beside it
 // when the provider's usage differs from it by more than 5%; "~" marks an

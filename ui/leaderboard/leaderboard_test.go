@@ -66,6 +66,24 @@ func TestStoppedShortWinsNoPlace(t *testing.T) {
 	}
 }
 
+// A race a broken recording cut (replayed) crowns no one, as replay --bench
+// leaves it out: a provider that kept one of its four streams wins no
+// place, and the one whose streams were all lost might have won.
+func TestCutRaceHasNoVerdict(t *testing.T) {
+	names := []string{"whole", "partly lost", "all lost"}
+	figs := []live.Figures{
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 200, Streams: 4, Elapsed: 2 * time.Second},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, Streams: 4, Failed: 3, Lost: 3, Elapsed: time.Second},
+		{Status: live.Failed, Settled: true, Streams: 4, Failed: 4, Lost: 4},
+	}
+	if got, want := Verdict(names, figs), "no verdict: the race is incomplete (7 lost)"; got != want {
+		t.Errorf("Verdict = %q, want %q", got, want)
+	}
+	if got := Places(figs); got[0] != 1 || got[1] != 0 || got[2] != 0 {
+		t.Errorf("Places = %v, want [1 0 0]", got)
+	}
+}
+
 func TestVerdict(t *testing.T) {
 	names := []string{"fast", "slow", "broken"}
 	figs := []live.Figures{
@@ -170,6 +188,24 @@ func TestFeelColumnFrom100Columns(t *testing.T) {
 		has := strings.Contains(view, "feel") && strings.Contains(view, "smooth") && strings.Contains(view, "1 stall · 400ms")
 		if has != (width >= 100) {
 			t.Errorf("width %d: feel column shown %v:\n%s", width, has, view)
+		}
+	}
+}
+
+// At C > 1 with an SLO the table says how many streams met it.
+func TestSLOColumnAtConcurrency(t *testing.T) {
+	names := []string{"alpha", "bravo"}
+	figs := []live.Figures{
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, HasTTFT: true, Elapsed: time.Second, SLOMet: 14, SLOStreams: 16},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 90, HasTTFT: true, Elapsed: time.Second, SLOMet: 3, SLOStreams: 16},
+	}
+	for _, conc := range []int{1, 16} {
+		b := New(names, conc, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+		b.SetSize(120, 4)
+		b, _ = b.Update(FrameMsg{Figures: figs})
+		has := strings.Contains(b.View(), "SLO") && strings.Contains(b.View(), "14/16") && strings.Contains(b.View(), "3/16")
+		if has != (conc > 1) {
+			t.Errorf("C=%d: SLO column shown %v:\n%s", conc, has, b.View())
 		}
 	}
 }

@@ -10,7 +10,6 @@
 package live
 
 import (
-	"math"
 	"slices"
 	"strings"
 	"time"
@@ -74,6 +73,7 @@ type Provider struct {
 	Detail  string // on-box hardware of a local server, "" for the others
 
 	kind         string           // config.Provider.Kind, for the referee's flags
+	slo          config.SLO       // for goodput
 	promptTokens int              // for cost when the provider reports no usage
 	box          *config.Box      // what its memory roofline rests on (config.Provider.Box); nil for most
 	tool         *workload.Schema // the function a tool-call race offers; nil otherwise
@@ -87,18 +87,8 @@ type Provider struct {
 // NewProvider is provider p (index i of the race) with concurrency streams.
 // promptTokens is the o200k count of the prompt.
 func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provider {
-	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, promptTokens: promptTokens, box: p.Box}
+	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, slo: p.SLO, promptTokens: promptTokens, box: p.Box}
 }
-
-// OfferTool says the race offers fn (the tool-call workload): the lane's
-// text then shows each call as it fills in, and once the stream ends
-// whether it was valid.
-func (p *Provider) OfferTool(fn *workload.Schema) { p.tool = fn }
-
-// AskJSON says the race asks for JSON following schema (the json
-// workload): once a stream ends, its lane's text says whether the answer
-// was valid JSON (✓ valid JSON, or ✗ and why).
-func (p *Provider) AskJSON(schema *workload.Schema) { p.answerSchema = schema }
 
 // Record adds one update of the race that belongs to this provider.
 func (p *Provider) Record(u probes.Update) {
@@ -167,51 +157,8 @@ func (p *Provider) followed() *followedText {
 		t.reasoning.WriteString(e.Reasoning)
 		t.events++
 	}
-	if p.tool != nil {
-		t.writeCalls(s, p.tool)
-	}
-	if p.answerSchema != nil && s.Result != nil && s.Result.OK() && !t.settled {
-		t.settled = true
-		if a := metrics.JSONAnswerOf(s.Result, p.answerSchema); a.Valid {
-			t.answer.WriteString(" ✓ valid JSON")
-		} else {
-			t.answer.WriteString(" ✗ " + a.Problem)
-		}
-	}
+	t.writeWorkload(s, p)
 	return t
-}
-
-// writeCalls adds the stream's new tool-call deltas to the answer text as
-// calls (⚙ get_weather({"city":"Par…), always appending, so the lane wraps
-// only what is new; once the stream has ended, whether the call was valid
-// (metrics.ToolCallOf): ✓ valid, or ✗ and why.
-func (t *followedText) writeCalls(s *Stream, fn *workload.Schema) {
-	for _, d := range s.tools[t.tools:] {
-		if d.Name != "" {
-			if t.tools > 0 {
-				t.answer.WriteString(")\n")
-			}
-			t.answer.WriteString("⚙ " + d.Name + "(")
-		}
-		t.answer.WriteString(d.Arguments)
-		t.tools++
-	}
-	if s.Result == nil || t.settled || !s.Result.OK() {
-		return
-	}
-	t.settled = true
-	call := metrics.ToolCallOf(s.Result, fn)
-	switch {
-	case t.tools > 0:
-		t.answer.WriteString(")")
-	case t.answer.Len() > 0:
-		t.answer.WriteString("\n")
-	}
-	if call.Valid {
-		t.answer.WriteString(" ✓ valid")
-	} else {
-		t.answer.WriteString(" ✗ " + call.Problem)
-	}
 }
 
 // Answer is the followed stream's answer text so far.
@@ -308,6 +255,9 @@ type Figures struct {
 	Load  *probes.ClientLoad
 	// E2E is the median end-to-end time of the completed streams, once settled.
 	E2E time.Duration
+	// SLOMet of SLOStreams met the provider's SLO (metrics.MeetsSLO), once
+	// settled; both 0 without an SLO.
+	SLOMet, SLOStreams int
 
 	// With --finish-at N (FinishAt > 0), TimeToN is the median time to N
 	// tokens (metrics.TimeToTokens) over the streams that got there; see RaceTo.
@@ -323,9 +273,13 @@ type Figures struct {
 	Rate    float64
 	HasRate bool
 
-	Streams int   // streams in the race
-	Failed  int   // streams that ended with an error
-	Err     error // the first failure, to show in the lane
+	Streams int // streams in the race
+	Failed  int // streams that ended with an error
+	// Lost are the streams a broken recording lost (the replay of a cut
+	// race, probes.KindTruncated), counted in Failed: no one knows how they
+	// ended, so the provider has no place and the race no verdict.
+	Lost int
+	Err  error // the first failure, to show in the lane
 }
 
 // Figures evaluates the provider at now (time since release).
@@ -443,14 +397,21 @@ func (p *Provider) settled(run metrics.Run) Figures {
 	if run.Completed == 0 {
 		f.Status = Failed
 	}
-	if m := run.Metric(); m == metrics.ToolCallMetric || m == metrics.JSONMetric {
-		rate := run.Rate()
-		f.Metric, f.Rate, f.HasRate = m, rate, !math.IsNaN(rate)
+	f.Metric, f.Rate, f.HasRate = workloadRate(run)
+	if p.slo.Set() {
+		f.SLOStreams = len(p.Streams)
+		for i := range p.Streams {
+			if len(metrics.MeetsSLO(p.Streams[i].Figures, p.slo)) == 0 {
+				f.SLOMet++
+			}
+		}
 	}
 	for _, s := range p.Streams {
-		if !s.Result.OK() {
+		if !s.Result.OK() && f.Err == nil {
 			f.Err = s.Result.Err
-			break
+		}
+		if probes.KindOf(s.Result.Err) == probes.KindTruncated {
+			f.Lost++
 		}
 	}
 	if ttfts := p.firstTokens(); len(ttfts) > 0 {
