@@ -193,8 +193,9 @@ func Verdict(names []string, figs []live.Figures) string {
 		case f.Status == live.Failed:
 		case finishAt > 0 && f.HasTimeToN:
 			speed = float64(finishAt) / f.TimeToN.Seconds() // bigger is better, as metrics.Contender wants
-		case f.Metric != "":
-			speed = f.Rate // NaN without a rate: no valid call or JSON
+		case f.Metric != "" && f.HasRate:
+			speed = f.Rate
+		case f.Metric != "": // no valid call or JSON: no rate
 		case finishAt == 0 && f.HasSpeed:
 			speed = f.Speed
 		}

@@ -267,8 +267,8 @@ type Figures struct {
 
 	// Metric and Rate: once settled under a workload one race can judge
 	// (tool-call, json), metrics.Run's Metric and Rate: what the
-	// leaderboard ranks by and the verdict compares ("" otherwise; Rate is
-	// NaN, HasRate false, when there is none: no valid call or JSON).
+	// leaderboard ranks by and the verdict compares ("" otherwise; HasRate
+	// false when there is none: no valid call or JSON).
 	Metric  string
 	Rate    float64
 	HasRate bool

@@ -71,8 +71,10 @@ func (t *followedText) writeCalls(s *Stream, fn *workload.Schema) {
 // judge (tool-call, json): what the leaderboard ranks by; "" otherwise.
 func workloadRate(run metrics.Run) (metric string, rate float64, ok bool) {
 	if m := run.Metric(); m == metrics.ToolCallMetric || m == metrics.JSONMetric {
-		rate := run.Rate()
-		return m, rate, !math.IsNaN(rate)
+		if rate := run.Rate(); !math.IsNaN(rate) {
+			return m, rate, true
+		}
+		return m, 0, false
 	}
-	return "", math.NaN(), false
+	return "", 0, false
 }
