@@ -97,7 +97,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return found
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: saveDir,
-		Theme: palette, Present: c.present, Warm: c.race.warm, Prepare: prepare, Save: saveJSON, Record: c.fleet.saveRecording, RecordPath: c.record, Heats: c.heats, FinishAt: c.finish,
+		Theme: palette, Present: c.present, Warm: c.race.warm, Prepare: prepare, Save: saveJSON, Record: c.saveRecording, RecordPath: c.record, Heats: c.heats, FinishAt: c.finish,
 		StartAt: c.fleet.start, Note: c.fleet.note()})
 }
 
@@ -112,7 +112,9 @@ func saveRecording(path string, cfg *config.Config, concurrency int, races [][][
 }
 
 // saveRecording writes the dashboard's races as a recording that names
-// its probe and, with --start-at, its instant and clock.
-func (f *fleetFlags) saveRecording(path string, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
-	return recording.WriteFile(path, f.header(recording.NewHeader(cfg, concurrency, time.Time{})), cfg, races, interrupted)
+// its probe, its finish line and, with --start-at, its instant and clock.
+func (c *dashCmd) saveRecording(path string, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
+	h := c.fleet.header(recording.NewHeader(cfg, concurrency, time.Time{}))
+	h.FinishAt = c.finish
+	return recording.WriteFile(path, h, cfg, races, interrupted)
 }
