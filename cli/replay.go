@@ -94,8 +94,9 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 			return err
 		}
 		in := rec.Report()
-		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: cmp.Or(max(c.finish, 0), in.FinishAt),
-			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON, Record: saveRecording, Note: rec.Header.StartSkew()}
+		finishAt := cmp.Or(max(c.finish, 0), in.FinishAt)
+		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: finishAt,
+			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON(finishAt), Record: saveRecording(finishAt), Note: rec.Header.StartSkew()}
 		if c.cast != "" {
 			err = c.writeCast(opts, width, height, stderr)
 		} else if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
