@@ -97,6 +97,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	var rec *recording.Writer
 	header := c.fleet.header(recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt))
+	header.FinishAt = c.finish
 	switch c.record {
 	case "":
 	case "-":

@@ -97,22 +97,34 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return found
 	}
 	return ui.Run(ctx, ui.Options{Config: s.cfg, Concurrency: c.race.concurrency, Retries: c.race.retries, SaveDir: saveDir,
-		Theme: palette, Present: c.present, Warm: c.race.warm, Prepare: prepare, Save: saveJSON, Record: c.fleet.saveRecording, RecordPath: c.record, Heats: c.heats, FinishAt: c.finish,
+		Theme: palette, Present: c.present, Warm: c.race.warm, Prepare: prepare, Save: saveJSON(c.finish), Record: c.saveRecording, RecordPath: c.record, Heats: c.heats, FinishAt: c.finish,
 		StartAt: c.fleet.start, Note: c.fleet.note()})
 }
 
-// saveJSON writes the dashboard's races as the same JSON `tpsrace bench` writes.
-func saveJSON(w io.Writer, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
-	return report.Of(benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: concurrency, Races: races, Interrupted: interrupted})).WriteJSON(w)
+// saveJSON is the dashboard's Save (`s`): its races as the same JSON
+// `tpsrace bench --finish-at finishAt` writes, ranked and decided as the
+// screen does.
+func saveJSON(finishAt int) func(io.Writer, *config.Config, int, [][][]probes.Result, bool) error {
+	return func(w io.Writer, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
+		in := benchdoc.Input{Config: cfg, Concurrency: concurrency, Races: races, Interrupted: interrupted, FinishAt: finishAt}
+		return report.Of(benchdoc.Build(in)).WriteJSON(w)
+	}
 }
 
-// saveRecording writes the dashboard's races as a recording (tpsrace replay).
-func saveRecording(path string, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
-	return recording.WriteFile(path, recording.NewHeader(cfg, concurrency, time.Time{}), cfg, races, interrupted)
+// saveRecording is a replay's Record (`s`): its races as a recording
+// (tpsrace replay) run to the finish line finishAt (0: none).
+func saveRecording(finishAt int) func(string, *config.Config, int, [][][]probes.Result, bool) error {
+	return func(path string, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
+		h := recording.NewHeader(cfg, concurrency, time.Time{})
+		h.FinishAt = finishAt
+		return recording.WriteFile(path, h, cfg, races, interrupted)
+	}
 }
 
 // saveRecording writes the dashboard's races as a recording that names
-// its probe and, with --start-at, its instant and clock.
-func (f *fleetFlags) saveRecording(path string, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
-	return recording.WriteFile(path, f.header(recording.NewHeader(cfg, concurrency, time.Time{})), cfg, races, interrupted)
+// its probe, its finish line and, with --start-at, its instant and clock.
+func (c *dashCmd) saveRecording(path string, cfg *config.Config, concurrency int, races [][][]probes.Result, interrupted bool) error {
+	h := c.fleet.header(recording.NewHeader(cfg, concurrency, time.Time{}))
+	h.FinishAt = c.finish
+	return recording.WriteFile(path, h, cfg, races, interrupted)
 }

@@ -46,7 +46,7 @@ func (c *replayCmd) flags() *flag.FlagSet {
 	fs.StringVar(&c.cast, "cast", "", "render the dashboard replay into this asciicast v2 file (asciinema play) instead of showing it")
 	fs.StringVar(&c.size, "size", "120x40", "with --cast: the terminal size, WIDTHxHEIGHT")
 	fs.Float64Var(&c.speed, "speed", 1, "with --cast: playback speed (2 = twice as fast)")
-	fs.IntVar(&c.finish, "finish-at", 0, "rank by the time to N output tokens (as bench and the dashboard do)")
+	fs.IntVar(&c.finish, "finish-at", 0, "rank by the time to N output tokens (as bench and the dashboard do); default: the recorded race's finish line, if it had one")
 	fs.BoolVar(&c.present, "present", false, "the dashboard (and --cast) in presenter mode, as tpsrace --present")
 	fs.StringVar(&c.theme, "theme", "", "the dashboard's colours, as tpsrace --theme")
 	fs.StringVar(&c.by, "by", "lane", "with --bench, for a merged race (tpsrace merge): lane (provider@probe) or provider (each provider's streams on every probe together)")
@@ -94,8 +94,9 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 			return err
 		}
 		in := rec.Report()
-		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: max(c.finish, 0),
-			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON, Record: saveRecording, Note: rec.Header.StartSkew()}
+		finishAt := cmp.Or(max(c.finish, 0), in.FinishAt)
+		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: finishAt,
+			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON(finishAt), Record: saveRecording(finishAt), Note: rec.Header.StartSkew()}
 		if c.cast != "" {
 			err = c.writeCast(opts, width, height, stderr)
 		} else if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
@@ -115,7 +116,7 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	if c.by == "provider" {
 		in = rec.ByProvider()
 	}
-	in.FinishAt = max(c.finish, 0)
+	in.FinishAt = cmp.Or(max(c.finish, 0), in.FinishAt)
 	b := report.Of(benchdoc.Build(in))
 	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
 		return err

@@ -15,7 +15,8 @@ import (
 )
 
 // Record a bench against the simulator, stop the simulator, replay: the
-// replayed report is the live one, byte for byte, with the network gone.
+// replayed report is the live one, byte for byte, with the network gone,
+// its finish line (--finish-at) included without being given again.
 func TestReplayWithTheNetworkGone(t *testing.T) {
 	dir := t.TempDir()
 	srv := simtest.Start(t, sim.Options{})
@@ -33,7 +34,7 @@ providers:
     base_url: `+srv.URL()+`
     model: "sim:fault=500"
 `)
-	code, _, errOut := run(t, dir, "bench", "--config", cfg, "--runs", "2", "--concurrency", "2", "--format", "json", "--out", "live.json", "--record", "race.tpsr.gz")
+	code, _, errOut := run(t, dir, "bench", "--config", cfg, "--runs", "2", "--concurrency", "2", "--finish-at", "20", "--format", "json", "--out", "live.json", "--record", "race.tpsr.gz")
 	if code != 0 || !strings.Contains(errOut, "recorded race.tpsr.gz") {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -94,7 +94,7 @@ func Merge(recs []Named) (*Recording, error) {
 	}
 	first := recs[0]
 	h := Header{Type: typeHeader, Schema: Schema, RecordedAt: time.Now().UTC(), Tool: Tool, Prompt: first.Header.Prompt,
-		MaxTokens: first.Header.MaxTokens, Concurrency: first.Header.Concurrency, Workload: first.Header.Workload, Providers: []Provider{}}
+		MaxTokens: first.Header.MaxTokens, Concurrency: first.Header.Concurrency, Workload: first.Header.Workload, FinishAt: first.Header.FinishAt, Providers: []Provider{}}
 	info := buildinfo.Read()
 	h.ToolVersion = &info
 	merged := &Recording{Header: h}

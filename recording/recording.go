@@ -56,6 +56,9 @@ type Header struct {
 	// Workload is what was raced, with its settings (the tool a tool-call
 	// race offered); absent for chat and in recordings from before it.
 	Workload *workload.Workload `json:"workload,omitempty"`
+	// FinishAt is the finish line the race was run to (--finish-at N), so
+	// its replay ranks as it did; absent without one.
+	FinishAt int `json:"finish_at,omitempty"`
 	// Probe is where the race ran (--probe-name, by default the host
 	// name); "" in recordings from before it, and in a merged race, whose
 	// probes are in Probes.
@@ -143,7 +146,8 @@ type Race struct {
 // of it gives exactly the live race's report.
 func (r *Recording) Report() benchdoc.Input {
 	in := benchdoc.Input{Config: r.config(), Concurrency: r.Header.Concurrency, Races: r.results(),
-		Interrupted: r.Interrupted, Truncated: r.Truncation(), StartedAt: r.Header.StartedAt, Clock: r.Header.Clock, Fleet: r.Header.fleet()}
+		Interrupted: r.Interrupted, Truncated: r.Truncation(), StartedAt: r.Header.StartedAt, Clock: r.Header.Clock, Fleet: r.Header.fleet(),
+		FinishAt: r.Header.FinishAt}
 	if r.Header.StartAt != nil {
 		in.StartAt = *r.Header.StartAt
 	}

@@ -3,7 +3,7 @@
 // its answer streaming in and its live figures, a leaderboard ranks them
 // live and settles with a verdict, and a chart compares their speeds.
 //
-//	err := ui.Run(ctx, ui.Options{Config: cfg, Concurrency: 1, SaveDir: ".", Save: saveJSON})
+//	err := ui.Run(ctx, ui.Options{Config: cfg, Concurrency: 1, SaveDir: ".", Save: saveJSON(0)})
 //
 // Probes never wait on the dashboard: a race writes its updates to a large
 // buffered channel, a relay drains it continuously and hands the program

@@ -53,6 +53,7 @@ type Exporter struct {
 	lastTTFT, lastSpeed   *prometheus.GaugeVec
 	lastE2E, lastRaceTime *prometheus.GaugeVec
 	lastOK                *prometheus.GaugeVec
+	sloMet, sloMissed     *prometheus.CounterVec
 }
 
 // NewExporter registers every series.
@@ -79,9 +80,13 @@ func NewExporter() *Exporter {
 		lastE2E:      gauge("tpsrace_last_e2e_seconds", "Total time of the provider's last race (median of its completed streams)."),
 		lastRaceTime: gauge("tpsrace_last_race_timestamp_seconds", "When the provider's last race was released (Unix time)."),
 		lastOK:       gauge("tpsrace_last_race_ok", "1 when every stream of the provider's last race completed, else 0."),
+		sloMet: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tpsrace_slo_met_total",
+			Help: "Streams that met a bound of the provider's SLO (completed, ttft, output_tps, e2e; all: every bound, the goodput)."}, append(slices.Clone(labels), "bound")),
+		sloMissed: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tpsrace_slo_missed_total",
+			Help: "Streams that missed a bound of the provider's SLO (completed, ttft, output_tps, e2e; all: some bound)."}, append(slices.Clone(labels), "bound")),
 	}
 	e.registry.MustRegister(e.ttft, e.speed, e.e2e, e.outputTokens, e.races, e.failures,
-		e.lastTTFT, e.lastSpeed, e.lastE2E, e.lastRaceTime, e.lastOK,
+		e.lastTTFT, e.lastSpeed, e.lastE2E, e.lastRaceTime, e.lastOK, e.sloMet, e.sloMissed,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return e
 }
@@ -109,6 +114,39 @@ func (e *Exporter) Start(probe string, providers []config.Provider) {
 				e.failures.MustCurryWith(l).WithLabelValues(kind)
 			}
 		}
+		for _, bound := range sloBounds(p.SLO) {
+			e.sloMet.MustCurryWith(l).WithLabelValues(bound)
+			e.sloMissed.MustCurryWith(l).WithLabelValues(bound)
+		}
+	}
+}
+
+// boundAll labels the streams that met every bound of the SLO (met) or
+// some bound (missed): the goodput.
+const boundAll = "all"
+
+// sloBounds are the bound labels of slo's counters: completed, each bound
+// it sets, all; none without an SLO.
+func sloBounds(slo config.SLO) []string {
+	if !slo.Set() {
+		return nil
+	}
+	return slices.Concat([]string{metrics.BoundCompleted}, metrics.SLOBounds(slo), []string{boundAll})
+}
+
+// observeSLO counts stream f against slo, bound by bound (metrics.MeetsSLO).
+func (e *Exporter) observeSLO(l prometheus.Labels, slo config.SLO, f metrics.Figures) {
+	missed := metrics.MeetsSLO(f, slo)
+	for _, bound := range sloBounds(slo) {
+		met := !slices.Contains(missed, bound)
+		if bound == boundAll {
+			met = len(missed) == 0
+		}
+		if met {
+			e.sloMet.MustCurryWith(l).WithLabelValues(bound).Inc()
+		} else {
+			e.sloMissed.MustCurryWith(l).WithLabelValues(bound).Inc()
+		}
 	}
 }
 
@@ -131,6 +169,7 @@ func (e *Exporter) Observe(probe string, providers []config.Provider, results []
 			f := metrics.Compute(&res, 0)
 			streams = append(streams, metrics.Stream{Figures: f})
 			e.outputTokens.With(l).Add(float64(f.OutputTokens))
+			e.observeSLO(l, p.SLO, f)
 			if f.HasTTFT { // a failure later does not change when the first token came (metrics.Run)
 				e.ttft.With(l).Observe(f.TTFT.Seconds())
 			}

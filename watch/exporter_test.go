@@ -3,6 +3,7 @@ package watch
 import (
 	"context"
 	"testing"
+	"time"
 
 	dto "github.com/prometheus/client_model/go"
 
@@ -102,5 +103,44 @@ func TestObserveARace(t *testing.T) {
 	// The last-value gauge is the figure metrics.Compute defines, exactly.
 	if m, f := series(t, families, "tpsrace_last_output_tokens_per_second", map[string]string{"provider": "ok"}), metrics.Compute(&results[0][0], 0); m.GetGauge().GetValue() != f.OutputTPS {
 		t.Errorf("last speed %v, want metrics.Compute's %v", m.GetGauge().GetValue(), f.OutputTPS)
+	}
+}
+
+// The SLO's counters split streams by what is known of them: a 20 ms first
+// token meets ttft 200ms, a 400 ms one misses it, a failure misses
+// "completed"; "all" counts the goodput.
+func TestObserveSLO(t *testing.T) {
+	srv := simtest.Start(t, sim.Options{})
+	slo := config.SLO{TTFT: 200 * time.Millisecond}
+	providers := []config.Provider{
+		{Name: "quick", BaseURL: srv.URL(), Model: "sim:ttft=20ms,tps=500,tokens=20", SLO: slo},
+		{Name: "late", BaseURL: srv.URL(), Model: "sim:ttft=400ms,tps=500,tokens=20", SLO: slo},
+		{Name: "broken", BaseURL: srv.URL(), Model: "sim:fault=503", SLO: slo},
+	}
+	e := NewExporter()
+	e.Start("here", providers)
+	e.Observe("here", providers, probes.Race{Providers: providers, Request: probes.Request{Prompt: "p", MaxTokens: 20}}.Run(context.Background(), nil))
+	families, err := e.registry.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	value := func(name, provider, bound string) float64 {
+		m := series(t, families, name, map[string]string{"provider": provider, "bound": bound})
+		if m == nil {
+			t.Fatalf("no %s{provider=%s,bound=%s}", name, provider, bound)
+		}
+		return m.GetCounter().GetValue()
+	}
+	for _, tc := range []struct {
+		provider, bound string
+		met, missed     float64
+	}{
+		{"quick", "ttft", 1, 0}, {"quick", "all", 1, 0}, {"quick", "completed", 1, 0},
+		{"late", "ttft", 0, 1}, {"late", "all", 0, 1}, {"late", "completed", 1, 0},
+		{"broken", "completed", 0, 1}, {"broken", "ttft", 0, 1}, {"broken", "all", 0, 1},
+	} {
+		if met, missed := value("tpsrace_slo_met_total", tc.provider, tc.bound), value("tpsrace_slo_missed_total", tc.provider, tc.bound); met != tc.met || missed != tc.missed {
+			t.Errorf("%s %s: met %v missed %v, want %v and %v", tc.provider, tc.bound, met, missed, tc.met, tc.missed)
+		}
 	}
 }
