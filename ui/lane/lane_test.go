@@ -258,3 +258,23 @@ func mustShow(t *testing.T, v string, wants ...string) {
 		}
 	}
 }
+
+// A stream the referee flags marks its lane's title ⚑; zoomed, the lane
+// says which flags.
+func TestFlaggedLane(t *testing.T) {
+	p := live.NewProvider(0, config.Provider{Name: "cached", Model: "m"}, 1, 0)
+	cached := 900
+	p.Record(probes.Update{Done: &probes.Result{Model: "m", Events: probes.EventsOf(probes.Event{At: 10 * time.Millisecond, Content: " a", Tokens: 1},
+		probes.Event{At: 20 * time.Millisecond, Content: " b", Tokens: 1}), End: 30 * time.Millisecond,
+		Usage: &probes.Usage{PromptTokens: 1000, CompletionTokens: 2, TotalTokens: 1002, CachedPromptTokens: &cached}}})
+	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+	m.SetSize(60, 14)
+	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	if title := strings.Split(m.View(), "\n")[0]; !strings.Contains(title, "1 cached ⚑") {
+		t.Errorf("title %q lacks the ⚑", title)
+	}
+	m.SetZoomed(true)
+	if v := m.View(); !strings.Contains(v, "⚑ flags  cached_prompt, short_answer") {
+		t.Errorf("zoomed lane does not say which flags:\n%s", v)
+	}
+}

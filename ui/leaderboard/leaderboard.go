@@ -137,6 +137,11 @@ func Order(figs []live.Figures) []int {
 	for i, f := range figs {
 		standings[i] = metrics.Standing{Speed: f.Speed, HasSpeed: f.HasSpeed, TTFT: f.TTFT, HasTTFT: f.HasTTFT, Failed: f.Status == live.Failed}
 	}
+	if slices.ContainsFunc(figs, func(f live.Figures) bool { return f.Metric != "" }) { // a workload's figure (Run.Rate)
+		for i, f := range figs {
+			standings[i].Speed, standings[i].HasSpeed = f.Rate, f.HasRate
+		}
+	}
 	return metrics.Rank(standings)
 }
 
@@ -188,10 +193,13 @@ func Verdict(names []string, figs []live.Figures) string {
 		case f.Status == live.Failed:
 		case finishAt > 0 && f.HasTimeToN:
 			speed = float64(finishAt) / f.TimeToN.Seconds() // bigger is better, as metrics.Contender wants
+		case f.Metric != "" && f.HasRate:
+			speed = f.Rate
+		case f.Metric != "": // no valid call or JSON: no rate
 		case finishAt == 0 && f.HasSpeed:
 			speed = f.Speed
 		}
-		ranked = append(ranked, metrics.Contender{Name: names[i], Speeds: []float64{speed}, RateLimited: []bool{f.RateLimited},
+		ranked = append(ranked, metrics.Contender{Name: names[i], Metric: f.Metric, Speeds: []float64{speed}, RateLimited: []bool{f.RateLimited},
 			TTFT: []time.Duration{f.TTFT}, Total: []time.Duration{f.E2E}, Flags: []metrics.Flags{flagsOf(f.Flags)}, Load: []*probes.ClientLoad{f.Load}})
 	}
 	s := metrics.Decide(ranked, finishAt).Text() + stoppedShort(names, figs)

@@ -90,16 +90,6 @@ func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provi
 	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, slo: p.SLO, promptTokens: promptTokens, box: p.Box}
 }
 
-// OfferTool says the race offers fn (the tool-call workload): the lane's
-// text then shows each call as it fills in, and once the stream ends
-// whether it was valid.
-func (p *Provider) OfferTool(fn *workload.Schema) { p.tool = fn }
-
-// AskJSON says the race asks for JSON following schema (the json
-// workload): once a stream ends, its lane's text says whether the answer
-// was valid JSON (✓ valid JSON, or ✗ and why).
-func (p *Provider) AskJSON(schema *workload.Schema) { p.answerSchema = schema }
-
 // Record adds one update of the race that belongs to this provider.
 func (p *Provider) Record(u probes.Update) {
 	if u.Stream < 0 || u.Stream >= len(p.Streams) {
@@ -167,51 +157,8 @@ func (p *Provider) followed() *followedText {
 		t.reasoning.WriteString(e.Reasoning)
 		t.events++
 	}
-	if p.tool != nil {
-		t.writeCalls(s, p.tool)
-	}
-	if p.answerSchema != nil && s.Result != nil && s.Result.OK() && !t.settled {
-		t.settled = true
-		if a := metrics.JSONAnswerOf(s.Result, p.answerSchema); a.Valid {
-			t.answer.WriteString(" ✓ valid JSON")
-		} else {
-			t.answer.WriteString(" ✗ " + a.Problem)
-		}
-	}
+	t.writeWorkload(s, p)
 	return t
-}
-
-// writeCalls adds the stream's new tool-call deltas to the answer text as
-// calls (⚙ get_weather({"city":"Par…), always appending, so the lane wraps
-// only what is new; once the stream has ended, whether the call was valid
-// (metrics.ToolCallOf): ✓ valid, or ✗ and why.
-func (t *followedText) writeCalls(s *Stream, fn *workload.Schema) {
-	for _, d := range s.tools[t.tools:] {
-		if d.Name != "" {
-			if t.tools > 0 {
-				t.answer.WriteString(")\n")
-			}
-			t.answer.WriteString("⚙ " + d.Name + "(")
-		}
-		t.answer.WriteString(d.Arguments)
-		t.tools++
-	}
-	if s.Result == nil || t.settled || !s.Result.OK() {
-		return
-	}
-	t.settled = true
-	call := metrics.ToolCallOf(s.Result, fn)
-	switch {
-	case t.tools > 0:
-		t.answer.WriteString(")")
-	case t.answer.Len() > 0:
-		t.answer.WriteString("\n")
-	}
-	if call.Valid {
-		t.answer.WriteString(" ✓ valid")
-	} else {
-		t.answer.WriteString(" ✗ " + call.Problem)
-	}
 }
 
 // Answer is the followed stream's answer text so far.
@@ -318,6 +265,14 @@ type Figures struct {
 	TimeToN    time.Duration
 	HasTimeToN bool
 
+	// Metric and Rate: once settled under a workload one race can judge
+	// (tool-call, json), metrics.Run's Metric and Rate: what the
+	// leaderboard ranks by and the verdict compares ("" otherwise; HasRate
+	// false when there is none: no valid call or JSON).
+	Metric  string
+	Rate    float64
+	HasRate bool
+
 	Streams int // streams in the race
 	Failed  int // streams that ended with an error
 	// Lost are the streams a broken recording lost (the replay of a cut
@@ -416,6 +371,12 @@ func (p *Provider) run(finishAt int) (metrics.Run, bool) {
 			return metrics.Run{}, false
 		}
 		streams[i].Figures, streams[i].EventTokens = s.Figures, s.tokens()
+		if p.tool != nil {
+			streams[i].Tool = new(metrics.ToolCallOf(s.Result, p.tool))
+		}
+		if p.answerSchema != nil {
+			streams[i].JSON = new(metrics.JSONAnswerOf(s.Result, p.answerSchema))
+		}
 		if finishAt > 0 {
 			streams[i].TimeToN, streams[i].ReachedN = metrics.TimeToTokens(s.Events, finishAt)
 		}
@@ -436,6 +397,7 @@ func (p *Provider) settled(run metrics.Run) Figures {
 	if run.Completed == 0 {
 		f.Status = Failed
 	}
+	f.Metric, f.Rate, f.HasRate = workloadRate(run)
 	if p.slo.Set() {
 		f.SLOStreams = len(p.Streams)
 		for i := range p.Streams {

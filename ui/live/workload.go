@@ -1,0 +1,80 @@
+package live
+
+import (
+	"math"
+
+	"tpsrace/metrics"
+	"tpsrace/workload"
+)
+
+// OfferTool says the race offers fn (the tool-call workload): the lane's
+// text then shows each call as it fills in, and once the stream ends
+// whether it was valid.
+func (p *Provider) OfferTool(fn *workload.Schema) { p.tool = fn }
+
+// AskJSON says the race asks for JSON following schema (the json
+// workload): once a stream ends, its lane's text says whether the answer
+// was valid JSON (✓ valid JSON, or ✗ and why).
+func (p *Provider) AskJSON(schema *workload.Schema) { p.answerSchema = schema }
+
+// writeWorkload adds to the followed stream's answer text what the
+// workload shows: the calls of a tool-call race, the verdict on a json
+// race's answer.
+func (t *followedText) writeWorkload(s *Stream, p *Provider) {
+	if p.tool != nil {
+		t.writeCalls(s, p.tool)
+	}
+	if p.answerSchema != nil && s.Result != nil && s.Result.OK() && !t.settled {
+		t.settled = true
+		if a := metrics.JSONAnswerOf(s.Result, p.answerSchema); a.Valid {
+			t.answer.WriteString(" ✓ valid JSON")
+		} else {
+			t.answer.WriteString(" ✗ " + a.Problem)
+		}
+	}
+}
+
+// writeCalls adds the stream's new tool-call deltas to the answer text as
+// calls (⚙ get_weather({"city":"Par…), always appending, so the lane wraps
+// only what is new; once the stream has ended, whether the call was valid
+// (metrics.ToolCallOf): ✓ valid, or ✗ and why.
+func (t *followedText) writeCalls(s *Stream, fn *workload.Schema) {
+	for _, d := range s.tools[t.tools:] {
+		if d.Name != "" {
+			if t.tools > 0 {
+				t.answer.WriteString(")\n")
+			}
+			t.answer.WriteString("⚙ " + d.Name + "(")
+		}
+		t.answer.WriteString(d.Arguments)
+		t.tools++
+	}
+	if s.Result == nil || t.settled || !s.Result.OK() {
+		return
+	}
+	t.settled = true
+	call := metrics.ToolCallOf(s.Result, fn)
+	switch {
+	case t.tools > 0:
+		t.answer.WriteString(")")
+	case t.answer.Len() > 0:
+		t.answer.WriteString("\n")
+	}
+	if call.Valid {
+		t.answer.WriteString(" ✓ valid")
+	} else {
+		t.answer.WriteString(" ✗ " + call.Problem)
+	}
+}
+
+// workloadRate is run's Metric and Rate under a workload one race can
+// judge (tool-call, json): what the leaderboard ranks by; "" otherwise.
+func workloadRate(run metrics.Run) (metric string, rate float64, ok bool) {
+	if m := run.Metric(); m == metrics.ToolCallMetric || m == metrics.JSONMetric {
+		if rate := run.Rate(); !math.IsNaN(rate) {
+			return m, rate, true
+		}
+		return m, 0, false
+	}
+	return "", 0, false
+}
