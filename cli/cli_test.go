@@ -249,4 +249,10 @@ func TestOnlySuggestsTheClosestName(t *testing.T) {
 	if code != 2 || errOut != want {
 		t.Errorf("--simulated: exit %d, stderr:\n%q\nwant 2 and only:\n%q", code, errOut, want)
 	}
+	code, _, errOut = run(t, dir, "bench", "--only", "groq,,nobody,")
+	want = `tpsrace: --only: an empty name (two commas, or one at an end); no provider named "nobody": ` +
+		`the providers are groq, cerebras (skipped: TPSRACE_TEST_UNSET_KEY is not set)` + "\n"
+	if code != 2 || errOut != want {
+		t.Errorf("empty names: exit %d, stderr:\n%q\nwant 2 and only:\n%q", code, errOut, want)
+	}
 }

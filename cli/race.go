@@ -326,8 +326,15 @@ func (f *raceFlags) checkOnly(s *session) error {
 	for _, p := range cfg.Providers {
 		have = append(have, p.Name)
 	}
+	const empty = "an empty name (two commas, or one at an end)"
 	for _, name := range f.onlyNames() {
 		if slices.Contains(have, name) {
+			continue
+		}
+		if name == "" { // said once however many
+			if !slices.Contains(bad, empty) {
+				bad = append(bad, empty)
+			}
 			continue
 		}
 		if i := slices.IndexFunc(cfg.Skipped, func(n config.Notice) bool { return n.Provider == name }); i >= 0 {
