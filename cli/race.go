@@ -39,8 +39,8 @@ type raceFlags struct {
 	warm        bool
 	timeouts    config.Timeouts
 	slo         config.SLO // --slo-ttft, --slo-output-tps, --slo-e2e: each overrides that bound of every provider's SLO
-	workload    string // --workload NAME: overrides the file's
-	inputTokens string // --input-tokens 1000,8000: long-context's sizes
+	workload    string     // --workload NAME: overrides the file's
+	inputTokens string     // --input-tokens 1000,8000: long-context's sizes
 	// simulated races the built-in simulated providers on purpose
 	// (--simulated). Without it only the dashboard, which labels them on
 	// screen, falls back to them (fallback), and only when nothing else can

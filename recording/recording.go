@@ -90,7 +90,7 @@ type Provider struct {
 	Model   string        `json:"model"`
 	BaseURL string        `json:"base_url"`
 	Price   *config.Price `json:"price"`
-	SLO     *sloJSON      `json:"slo,omitempty"` // its SLO (goodput); absent: none
+	SLO     *sloJSON      `json:"slo,omitempty"`   // its SLO (goodput); absent: none
 	Probe   string        `json:"probe,omitempty"` // in a merged race: the probe of this lane, named provider@probe
 	// Box is what a llama.cpp lane's memory roofline rests on, measured
 	// when the race ran (config.Provider.Box), so that a replay shows the
