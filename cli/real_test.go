@@ -1,0 +1,163 @@
+//go:build unix
+
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"tpsrace/config"
+	"tpsrace/llamacpp"
+	"tpsrace/llamacpp/llamacpptest"
+	"tpsrace/testenv"
+)
+
+// realRun is the part of a bench document's run these tests read.
+type realRun struct {
+	OK              bool
+	Error           *string
+	TTFTms          *float64 `json:"ttft_ms"`
+	ServerPromptTPS *float64 `json:"server_prompt_tps"`
+	CachedTokens    *int     `json:"cached_prompt_tokens"`
+	InputTokens     *int     `json:"input_tokens"`
+	Cache           *string  `json:"cache"`
+}
+
+// benchReal runs bench in process with that workload on one llama.cpp
+// provider that bench spawns on the tiny model, and returns its runs and
+// its summary's raw JSON. It skips without llama-server (fails under CI).
+func benchReal(t *testing.T, args ...string) ([]realRun, map[string]json.RawMessage) {
+	t.Helper()
+	model := llamacpptest.Model(t)
+	// One slot so that the warm request finds the cold one's cache; one
+	// thread, as in llamacpp's real tests: spinning threads on a busy
+	// machine slow llama.cpp down.
+	serverArgs := []string{"-c", "2048", "--parallel", "1", "--threads", "1"}
+	if reason := llamacpp.Check(context.Background(), config.Provider{Kind: config.KindLlamaCpp, ModelPath: model, Args: serverArgs}); reason != "" {
+		testenv.Missing(t, "llama-server", reason)
+	}
+	dir := t.TempDir()
+	t.Setenv("TMPDIR", dir) // for the server's log
+	cfg := write(t, dir, "p.yaml", fmt.Sprintf(`max_tokens: 4
+providers:
+  - name: laptop
+    kind: llamacpp
+    model: %s
+    args: ["%s"]
+`, model, strings.Join(serverArgs, `", "`)))
+	code, _, errOut := run(t, dir, append([]string{"bench", "--config", cfg, "--format", "json", "--out", "bench.json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("bench exit %d: %s", code, errOut)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "bench.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Providers []struct {
+			Runs    []realRun
+			Summary map[string]json.RawMessage
+		}
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil || len(doc.Providers) != 1 {
+		t.Fatalf("bench JSON: %v, %d providers:\n%s", err, len(doc.Providers), raw)
+	}
+	p := doc.Providers[0]
+	for _, r := range p.Runs {
+		if !r.OK || r.TTFTms == nil {
+			t.Fatalf("run of %v input tokens failed: %s", deref(r.InputTokens), deref(r.Error))
+		}
+	}
+	return p.Runs, p.Summary
+}
+
+// TestRealLongContext sweeps prompt sizes on a real llama-server: TTFT grows
+// with the input, and the client's prefill estimate (metrics.PrefillTPS, the
+// slope of TTFT over the sizes, in the server's own prompt tokens) is of the
+// order of the server's timings.prompt_per_second. The estimate includes
+// the HTTP round trip and the server's scheduling, so only the order is
+// checked: within a factor of 5. Observed on 2 busy cores: the server
+// 25,000–57,000 tok/s, the client's estimate 0.82–1.29 times that.
+//
+// The tiny model's context is 2048 tokens and the padding's words are
+// mostly not in its vocabulary (about 7 of its tokens per o200k token), so
+// the sizes stop at 280 o200k tokens, about 1,900 of the model's. Its
+// prefill is so fast that a busy machine's jitter (~10 ms) rivals the
+// difference between near sizes: two sizes far apart, TTFT's median of 3
+// runs each.
+func TestRealLongContext(t *testing.T) {
+	runs, summary := benchReal(t, "--workload", "long-context", "--input-tokens", "30,280", "--runs", "3")
+	var serverPrefill []float64
+	for _, r := range runs {
+		if r.InputTokens == nil || r.ServerPromptTPS == nil || *r.ServerPromptTPS <= 0 {
+			t.Fatalf("run %+v: want its input size and the server's prompt_per_second", r)
+		}
+		t.Logf("%d input tokens: TTFT %.1f ms, server prompt_per_second %.0f", *r.InputTokens, *r.TTFTms, *r.ServerPromptTPS)
+		serverPrefill = append(serverPrefill, *r.ServerPromptTPS)
+	}
+	// The server counts each run's prompt a few tokens apart (the nonce), so
+	// the sizes are the 3 smallest runs and the 3 largest.
+	slices.SortFunc(runs, func(a, b realRun) int { return *a.InputTokens - *b.InputTokens })
+	ttftP50 := func(runs []realRun) float64 {
+		v := []float64{*runs[0].TTFTms, *runs[1].TTFTms, *runs[2].TTFTms}
+		slices.Sort(v)
+		return v[1]
+	}
+	if len(runs) != 6 {
+		t.Fatalf("%d runs, want 3 per size", len(runs))
+	}
+	if small, large := ttftP50(runs[:3]), ttftP50(runs[3:]); large <= small {
+		t.Errorf("TTFT p50 %.1f ms at %d input tokens, not above %.1f ms at %d", large, *runs[3].InputTokens, small, *runs[0].InputTokens)
+	}
+	var prefill *float64
+	if err := json.Unmarshal(summary["prefill_tps"], &prefill); err != nil || prefill == nil || *prefill <= 0 {
+		t.Fatalf("prefill_tps %s (%v), want a positive estimate", summary["prefill_tps"], err)
+	}
+	slices.Sort(serverPrefill)
+	server := serverPrefill[len(serverPrefill)/2]
+	ratio := *prefill / server
+	t.Logf("client prefill estimate %.0f tok/s, server prompt_per_second median %.0f tok/s: ratio %.2f", *prefill, server, ratio)
+	if ratio < 0.2 || ratio > 5 {
+		t.Errorf("client prefill estimate %.0f tok/s vs the server's %.0f: ratio %.2f, want within a factor of 5", *prefill, server, ratio)
+	}
+}
+
+// TestRealCachedPrefix sends the same long prompt twice to a real
+// llama-server: the warm request's timings.cache_n says the prefix came
+// from the cache, and its first token comes sooner than the cold one's.
+func TestRealCachedPrefix(t *testing.T) {
+	runs, _ := benchReal(t, "--workload", "cached-prefix", "--input-tokens", "280")
+	var cold, warm *realRun
+	for k := range runs {
+		switch r := &runs[k]; {
+		case r.Cache != nil && *r.Cache == "cold":
+			cold = r
+		case r.Cache != nil && *r.Cache == "warm":
+			warm = r
+		}
+	}
+	if cold == nil || warm == nil {
+		t.Fatalf("runs %+v, want a cold and a warm one", runs)
+	}
+	if warm.CachedTokens == nil || *warm.CachedTokens <= 0 {
+		t.Errorf("warm request's cached tokens %v, want the server's cache_n > 0", warm.CachedTokens)
+	}
+	t.Logf("cold TTFT %.1f ms, warm TTFT %.1f ms with %v cached tokens", *cold.TTFTms, *warm.TTFTms, deref(warm.CachedTokens))
+	if *warm.TTFTms >= *cold.TTFTms {
+		t.Errorf("warm TTFT %.1f ms, not below the cold %.1f ms", *warm.TTFTms, *cold.TTFTms)
+	}
+}
+
+// deref is *p for a message, nil for a nil p.
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
