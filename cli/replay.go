@@ -173,7 +173,7 @@ func (c *replayCmd) pick(rec *recording.Recording) (*ui.Replay, error) {
 		return nil, usageError{fmt.Errorf("--race %d: the recording holds %d race(s)", c.race, len(races))}
 	}
 	return &ui.Replay{Results: races[c.race-1].Results, RecordedAt: rec.Header.RecordedAt, Made: rec.Header.Made(),
-		Truncation: rec.Truncation(), Cut: c.race > len(rec.Races)}, nil
+		Truncation: rec.Truncation(), Cut: c.race > len(rec.Races), Interrupted: rec.Interrupted && c.race == len(rec.Races)}, nil
 }
 
 // parseReplayArgs parses flags given before or after the one FILE argument.

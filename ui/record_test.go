@@ -206,6 +206,22 @@ func TestReplayHelpSaysWhoRecordedIt(t *testing.T) {
 	}
 }
 
+// The race a stop interrupted replays as stopped, never as finished: the
+// header says INTERRUPTED and when it stopped.
+func TestReplayOfAnInterruptedRace(t *testing.T) {
+	noLeaks(t)
+	rec, err := recording.Open("../testdata/race.tpsr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replay := &Replay{Results: rec.Races[0].Results, RecordedAt: rec.Header.RecordedAt, Interrupted: true}
+	tm := startProgram(t, Options{Config: rec.Report().Config, Replay: replay})
+	waitForAll(t, tm, "INTERRUPTED", "stopped at ")
+	if screen := quit(t, tm).View(); strings.Contains(screen, "finished in") {
+		t.Errorf("the interrupted race says it finished:\n%s", screen)
+	}
+}
+
 // The race a broken recording cut replays as cut, never as finished: the
 // header says TRUNCATED and what was lost for as long as it runs, the lanes
 // whose streams were lost say so (not waiting, not queued), and `s` has

@@ -29,6 +29,9 @@ type Replay struct {
 	// fell in, never finished.
 	Truncation string
 	Cut        bool
+	// Interrupted: this race is the one a stop (q, ctrl+c, SIGTERM) cut
+	// short (recording.Recording.Interrupted: its last race), never finished.
+	Interrupted bool
 	// Clock is the race time the replay runs on; nil: a new one on the
 	// wall clock. The dashboard reads and steers it, and never replaces it.
 	Clock *ReplayClock
@@ -184,6 +187,9 @@ func (r *replayer) View() []draw.Segment {
 	}
 	if r.rp.Truncation != "" { // never gives way: the race on screen may be incomplete
 		segs = append(segs, draw.Segment{Text: s.Simulated.Render(" TRUNCATED "), Rank: rankTitle})
+	}
+	if r.rp.Interrupted { // never gives way: the race on screen was stopped
+		segs = append(segs, draw.Segment{Text: s.Simulated.Render(" INTERRUPTED "), Rank: rankTitle})
 	}
 	return segs
 }

@@ -175,6 +175,9 @@ func (m *Model) status() string {
 		if m.replay != nil && m.replay.rp.Cut { // the recording broke before the race ended
 			return "incomplete"
 		}
+		if m.replay != nil && m.replay.rp.Interrupted { // the user stopped it before it ended
+			return "stopped at " + format.Duration(m.s.end)
+		}
 		return "finished in " + format.Duration(m.s.end)
 	case phaseStopped:
 		return "stopped"

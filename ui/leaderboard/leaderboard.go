@@ -170,13 +170,15 @@ func Places(figs []live.Figures) []int {
 // A race a broken recording cut has none, as replay --bench leaves it out:
 // a lost stream might have won.
 func Verdict(names []string, figs []live.Figures) string {
-	failed, lost := 0, 0
+	failed, stopped, lost := 0, 0, 0
 	for _, f := range figs {
 		switch {
 		case !f.Settled:
 			return ""
 		case f.Lost > 0:
 			lost += f.Lost
+		case stoppedOnly(f):
+			stopped++
 		case f.Status == live.Failed:
 			failed++
 		}
@@ -206,7 +208,17 @@ func Verdict(names []string, figs []live.Figures) string {
 	if failed > 0 {
 		s += " · " + strconv.Itoa(failed) + " failed"
 	}
+	if stopped > 0 {
+		s += " · " + strconv.Itoa(stopped) + " stopped"
+	}
 	return s
+}
+
+// stoppedOnly is whether f completed no stream and its first failure is
+// the stop (q, ctrl+c, SIGTERM; the replay of an interrupted race): it was
+// not let finish, which is not a failure of the provider.
+func stoppedOnly(f live.Figures) bool {
+	return f.Status == live.Failed && probes.KindOf(f.Err) == probes.KindCancelled
 }
 
 // column is one column of the table.
@@ -255,6 +267,8 @@ func (m *Model) columns() []column {
 			switch {
 			case f.Lost > 0:
 				return s.Muted.Render("lost")
+			case stoppedOnly(f):
+				return s.Muted.Render("stopped")
 			case f.Status == live.Failed:
 				return s.Failed.Render("failed")
 			case f.StoppedShort():

@@ -10,6 +10,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"tpsrace/metrics"
+	"tpsrace/probes"
 	"tpsrace/ui/live"
 	"tpsrace/ui/theme"
 )
@@ -81,6 +82,26 @@ func TestCutRaceHasNoVerdict(t *testing.T) {
 	}
 	if got := Places(figs); got[0] != 1 || got[1] != 0 || got[2] != 0 {
 		t.Errorf("Places = %v, want [1 0 0]", got)
+	}
+}
+
+// A race stopped before any stream completed (the replay of an
+// interrupted race) says its providers were stopped, not that they failed.
+func TestStoppedIsNotFailed(t *testing.T) {
+	names := []string{"a", "b"}
+	stop := &probes.Failure{Kind: probes.KindCancelled, Message: "cancelled after 31 tokens"}
+	figs := []live.Figures{
+		{Status: live.Failed, Settled: true, Streams: 1, Failed: 1, Err: stop, UserTokens: 31},
+		{Status: live.Failed, Settled: true, Streams: 1, Failed: 1, Err: &probes.Failure{Kind: probes.KindHTTP, Message: "500"}},
+	}
+	if got, want := Verdict(names, figs), "no provider completed a stream · 1 failed · 1 stopped"; got != want {
+		t.Errorf("Verdict = %q, want %q", got, want)
+	}
+	b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+	b.SetSize(80, 4)
+	b, _ = b.Update(FrameMsg{Figures: figs})
+	if rows := strings.Split(b.View(), "\n"); !strings.Contains(rows[1]+rows[2], " stopped ") || !strings.Contains(rows[1]+rows[2], " failed ") {
+		t.Errorf("leaderboard:\n%s", b.View())
 	}
 }
 
