@@ -55,18 +55,19 @@ type Felt struct {
 func FeltOf(events iter.Seq[probes.Event]) Felt {
 	var f Felt
 	var gaps []float64
-	var prev, readUntil time.Duration // readUntil: when the reader has read every word so far
-	var afterSpace = true             // the text so far ends in a space (or is empty)
+	var prev probes.Event
+	var readUntil time.Duration // when the reader has read every word so far
+	var afterSpace = true       // the text so far ends in a space (or is empty)
 	secondsPerWord := 60.0 / ReaderWPM
 	first := true
 	for e := range events {
 		if first {
 			f.HasReaderWait, readUntil = true, e.At
 		} else {
-			gap := e.At - prev
+			gap := Gap(prev, e)
 			gaps = append(gaps, float64(gap))
 			f.Gaps++
-			if gap > StallGap {
+			if IsStall(gap) {
 				f.Stalls++
 				f.LongestStall = max(f.LongestStall, gap)
 			}
@@ -80,11 +81,19 @@ func FeltOf(events iter.Seq[probes.Event]) Felt {
 		n, after := wordStarts(e.Content, afterSpace)
 		words, afterSpace = words+n, after
 		readUntil += time.Duration(float64(words) * secondsPerWord * float64(time.Second))
-		prev, first = e.At, false
+		prev, first = e, false
 	}
 	f.Burstiness, f.HasBurstiness = coefficientOfVariation(gaps)
 	return f
 }
+
+// Gap is the gap before text event e: the time since prev, the text event
+// before it. The felt figures and the zoomed lane's gap strip both use it.
+func Gap(prev, e probes.Event) time.Duration { return e.At - prev.At }
+
+// IsStall says whether a gap between text events is a stall: longer than
+// StallGap.
+func IsStall(gap time.Duration) bool { return gap > StallGap }
 
 // wordStarts counts the words that begin in s, given whether the text
 // before it ended in a space, and says whether s does.

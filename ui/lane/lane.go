@@ -244,7 +244,10 @@ func (m *Model) renderBox() string {
 			body = append(body, m.styles.Label.Render("⚑ flags  ")+m.styles.Value.Render(ansi.Truncate(m.figures.Flags, max(iw-9, 1), "…")))
 		}
 		if events := m.provider.Streams[0].Events; m.zoomed && events.Len() > 0 && ih >= 10 {
-			body = append(body, m.styles.Label.Render("chunks   ")+m.styles.Value.Render(ChunkStrip(events, iw-9)))
+			body = append(body, m.styles.Label.Render("chunks    ")+m.styles.Value.Render(ChunkStrip(events, iw-10)))
+			if ih >= 12 { // the gap strip under the chunk strip, cell for cell, where the text keeps room
+				body = append(body, m.styles.Label.Render("gaps, log ")+GapStrip(events, iw-10, m.styles.Value, m.styles.Stall))
+			}
 		}
 		if sparkRows > 0 {
 			body = append(body, m.sparkLines(iw, sparkRows)...)

@@ -27,6 +27,7 @@ type Styles struct {
 	Track                 draw.Paint // the empty part of the race track, and its finish line
 	Queued                draw.Paint // "48 queued"
 	ReadingMarker         draw.Paint
+	Stall                 draw.Paint // a stall's cell in the gap strip
 	Slow, Conversational  draw.Paint // feel badges
 	VoiceReady            draw.Paint
 	Places                [3]draw.Paint // 1st, 2nd, 3rd to finish
@@ -57,6 +58,7 @@ func DefaultStyles(p theme.Palette) Styles {
 		Track:          paint(fg(p.Faint)),
 		Queued:         paint(fg(p.Warn).Bold(true)),
 		ReadingMarker:  paint(fg(p.Warn)),
+		Stall:          paint(fg(p.Warn).Bold(true)),
 		Slow:           paint(fg(p.Bad)),
 		Conversational: paint(fg(p.Thinking)),
 		VoiceReady:     paint(fg(p.Good)),
