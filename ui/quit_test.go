@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -61,6 +62,10 @@ func TestStopKeepsTheRaceInFlight(t *testing.T) {
 			case <-time.After(60 * time.Second):
 				t.Fatalf("the stream to stop never reached the simulator's hold:\n%s", tr.screen())
 			}
+			// The server has sent the held stream's first events; the stop
+			// comes once the dashboard has them too, so the race in flight
+			// has something to keep.
+			tr.waitScreen("the held stream's tokens", func(s string) bool { return heldTokens.MatchString(s) })
 			tc.stop(tr)
 			if code := tr.exitCode(); code != tc.exit {
 				t.Fatalf("exit %s, want %s:\n%s", code, tc.exit, tr.screen())
@@ -83,6 +88,9 @@ func TestStopKeepsTheRaceInFlight(t *testing.T) {
 		})
 	}
 }
+
+// heldTokens is the held lane's figures line once tokens have arrived: "TTFT 6ms … 38 tok".
+var heldTokens = regexp.MustCompile(`TTFT \S+ .* [1-9][0-9]* tok\b`)
 
 // signal sends sig to the binary.
 func (tr *tmuxRun) signal(sig syscall.Signal) {
