@@ -52,11 +52,10 @@ providers:
     model: %s
     args: ["%s"]
 `, model, strings.Join(serverArgs, `", "`)))
-	// --retries 1: about one bench in ten, a request on a connection kept
-	// alive from the race before fails with "Post …: EOF" before its first
-	// byte (llama-server closed the connection as the request went out, the
-	// keep-alive race); a retry is what tpsrace offers for such a failure.
-	code, _, errOut := run(t, dir, append([]string{"bench", "--config", cfg, "--format", "json", "--out", "bench.json", "--retries", "1"}, args...)...)
+	// No --retries: a connection llama-server closes as the next request goes
+	// out on it is redialled by probes (TestAConnectionClosedWhileIdleIsRedialled);
+	// before that, about one bench in ten here failed with "Post …: EOF".
+	code, _, errOut := run(t, dir, append([]string{"bench", "--config", cfg, "--format", "json", "--out", "bench.json"}, args...)...)
 	if code != 0 {
 		t.Fatalf("bench exit %d: %s", code, errOut)
 	}

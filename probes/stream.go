@@ -211,6 +211,13 @@ func (pb *probe) newAttempt(ctx context.Context) *attempt {
 	h.Set("Accept", "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Connection", "keep-alive")
+	// A server may close a kept-alive connection just as the request goes
+	// out on it (a keep-alive timeout; llama-server does it now and then):
+	// the request never reached it, and net/http sends it again on a new
+	// connection, as it does for GET, when the request carries an
+	// idempotency key. An empty one marks it so without sending a header.
+	// The dial shows in the stream's phases, as any dial does.
+	h["Idempotency-Key"] = []string{}
 	setProviderHeaders(h, pb.provider)
 	return a
 }
