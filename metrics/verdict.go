@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -295,44 +296,17 @@ func isCold(ttft []time.Duration) bool {
 //	too close to call: alpha vs bravo output speed ratio 1.02× (95% CI 0.97–1.08, bootstrap); alpha faster in 3/5 runs
 func (v Verdict) Text() string {
 	var s string
+	words, workload := workloadVerdicts[v.Metric]
 	switch {
-	case v.Winner == "" && v.Metric == ToolCallMetric:
-		s = "no provider made a valid tool call"
-	case v.Winner == "" && v.Metric == PrefillMetric:
-		s = "no prefill estimate: TTFT did not grow with the input"
-	case v.Winner == "" && v.Metric == ConversationMetric:
-		s = "no provider finished the conversation"
-	case v.Metric == ConversationMetric && (v.RunnerUp == "" || v.Runs == 0):
-		s = v.Winner + " finished the conversation in " + callTime(v.WinnerSpeed)
-	case v.Runs == 1 && v.Metric == ConversationMetric:
-		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " over the conversation (" +
-			callTime(v.WinnerSpeed) + " vs " + callTime(v.RunnerUpSpeed) + ")"
-	case v.Winner == "" && v.Metric == JSONMetric:
-		s = "no provider answered valid JSON"
-	case v.Metric == JSONMetric && (v.RunnerUp == "" || v.Runs == 0):
-		s = v.Winner + " answered valid JSON in " + callTime(v.WinnerSpeed)
-	case v.Runs == 1 && v.Metric == JSONMetric:
-		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " to valid JSON (" +
-			callTime(v.WinnerSpeed) + " vs " + callTime(v.RunnerUpSpeed) + ")"
-	case v.Winner == "" && v.Metric == WarmMetric:
-		s = "no warm request got a token"
+	case workload && v.Winner == "":
+		s = words.none
+	case workload && (v.RunnerUp == "" || v.Runs == 0):
+		s = fmt.Sprintf(words.alone, v.Winner, words.value(v.WinnerSpeed))
+	case workload && v.Runs == 1:
+		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + words.than + " (" +
+			words.pair(v.WinnerSpeed, v.RunnerUpSpeed) + ")"
 	case v.Winner == "":
 		s = "no provider completed a stream"
-	case v.Metric == ToolCallMetric && (v.RunnerUp == "" || v.Runs == 0):
-		s = v.Winner + " completed a valid tool call in " + callTime(v.WinnerSpeed)
-	case v.Metric == PrefillMetric && (v.RunnerUp == "" || v.Runs == 0):
-		s = v.Winner + " prefills at ≈ " + format.TPS(v.WinnerSpeed) + " tok/s"
-	case v.Metric == WarmMetric && (v.RunnerUp == "" || v.Runs == 0):
-		s = v.Winner + "'s warm TTFT is " + callTime(v.WinnerSpeed)
-	case v.Runs == 1 && v.Metric == WarmMetric:
-		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " to a warm first token (" +
-			callTime(v.WinnerSpeed) + " vs " + callTime(v.RunnerUpSpeed) + ")"
-	case v.Runs == 1 && v.Metric == ToolCallMetric:
-		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " to a complete tool call (" +
-			callTime(v.WinnerSpeed) + " vs " + callTime(v.RunnerUpSpeed) + ")"
-	case v.Runs == 1 && v.Metric == PrefillMetric:
-		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " at prefill (≈ " +
-			format.TPS(v.WinnerSpeed) + " vs " + format.TPS(v.RunnerUpSpeed) + " tok/s)"
 	case v.RunnerUp == "" || v.Runs == 0:
 		s = v.Winner + " streamed at " + format.TPS(v.WinnerSpeed) + " tok/s"
 	case v.Runs == 1 && v.FinishAt > 0:
@@ -425,6 +399,26 @@ func plural(n int, what string) string {
 }
 
 // callTime is a rate (1 ÷ a time: to a complete call, to a warm first token) as that time.
+// workloadVerdicts say a workload's verdict of one run: with no winner,
+// with no one to compare, and after "W is R× faster than U" the figure and
+// the two values. Over several runs the verdict reads as any other.
+var workloadVerdicts = map[string]struct {
+	none, alone, than string
+	value             func(rate float64) string
+	pair              func(winner, runnerUp float64) string
+}{
+	ToolCallMetric:     {"no provider made a valid tool call", "%s completed a valid tool call in %s", " to a complete tool call", callTime, callTimes},
+	JSONMetric:         {"no provider answered valid JSON", "%s answered valid JSON in %s", " to valid JSON", callTime, callTimes},
+	WarmMetric:         {"no warm request got a token", "%s's warm TTFT is %s", " to a warm first token", callTime, callTimes},
+	ConversationMetric: {"no provider finished the conversation", "%s finished the conversation in %s", " over the conversation", callTime, callTimes},
+	PrefillMetric: {"no prefill estimate: TTFT did not grow with the input", "%s prefills at ≈ %s tok/s", " at prefill", format.TPS,
+		func(w, r float64) string { return "≈ " + format.TPS(w) + " vs " + format.TPS(r) + " tok/s" }},
+}
+
+func callTimes(winner, runnerUp float64) string {
+	return callTime(winner) + " vs " + callTime(runnerUp)
+}
+
 func callTime(rate float64) string {
 	return format.Duration(time.Duration(float64(time.Second) / rate))
 }

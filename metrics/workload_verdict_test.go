@@ -1,0 +1,34 @@
+package metrics
+
+import "testing"
+
+// A workload's verdict of one run, with no winner, with no one to compare,
+// and with two: each says the workload's own figure. Speeds are rates (per
+// second): 10 a second reads as 100ms.
+func TestWorkloadVerdictText(t *testing.T) {
+	for _, tc := range []struct {
+		metric, none, alone, two string
+	}{
+		{ToolCallMetric, "no provider made a valid tool call", "a completed a valid tool call in 100ms",
+			"a is 2.0× faster than b to a complete tool call (100ms vs 200ms)"},
+		{JSONMetric, "no provider answered valid JSON", "a answered valid JSON in 100ms",
+			"a is 2.0× faster than b to valid JSON (100ms vs 200ms)"},
+		{WarmMetric, "no warm request got a token", "a's warm TTFT is 100ms",
+			"a is 2.0× faster than b to a warm first token (100ms vs 200ms)"},
+		{ConversationMetric, "no provider finished the conversation", "a finished the conversation in 100ms",
+			"a is 2.0× faster than b over the conversation (100ms vs 200ms)"},
+		{PrefillMetric, "no prefill estimate: TTFT did not grow with the input", "a prefills at ≈ 10.0 tok/s",
+			"a is 2.0× faster than b at prefill (≈ 10.0 vs 5.00 tok/s)"},
+	} {
+		if got := (Verdict{Metric: tc.metric}).Text(); got != tc.none {
+			t.Errorf("%s, no winner: %q, want %q", tc.metric, got, tc.none)
+		}
+		if got := (Verdict{Metric: tc.metric, Winner: "a", WinnerSpeed: 10}).Text(); got != tc.alone {
+			t.Errorf("%s, alone: %q, want %q", tc.metric, got, tc.alone)
+		}
+		two := Verdict{Metric: tc.metric, Winner: "a", RunnerUp: "b", Runs: 1, Ratio: 2, WinnerSpeed: 10, RunnerUpSpeed: 5}
+		if got := two.Text(); got != tc.two {
+			t.Errorf("%s, one run of two: %q, want %q", tc.metric, got, tc.two)
+		}
+	}
+}
