@@ -45,6 +45,11 @@ type Stream struct {
 	Result  *probes.Result  // nil while the stream runs
 	Figures metrics.Figures // settled figures, once Result is set
 	flags   metrics.Flags   // metrics.StreamFlags, once Result is set
+	// The workload's figures of the ended stream (tool-call: its call;
+	// json: its answer), once Result is set; nil under other workloads.
+	// Computed once: they parse and validate the whole answer.
+	toolCall   *metrics.ToolCall
+	jsonAnswer *metrics.JSONAnswer
 
 	// firstAnswer is the time of the first event with answer text: the
 	// instant metrics.Compute will report as TTFA, known before the end.
@@ -114,6 +119,12 @@ func (p *Provider) Record(u probes.Update) {
 		s.Result, s.Events, s.tools = r, r.Events, r.ToolDeltas
 		s.Figures = metrics.Compute(r, p.promptTokens)
 		s.flags = metrics.StreamFlags(r, s.Figures, p.kind)
+		if p.tool != nil {
+			s.toolCall = new(metrics.ToolCallOf(r, p.tool))
+		}
+		if p.answerSchema != nil {
+			s.jsonAnswer = new(metrics.JSONAnswerOf(r, p.answerSchema))
+		}
 	}
 	p.follow(u.Stream)
 }
@@ -371,12 +382,7 @@ func (p *Provider) run(finishAt int) (metrics.Run, bool) {
 			return metrics.Run{}, false
 		}
 		streams[i].Figures, streams[i].EventTokens = s.Figures, s.tokens()
-		if p.tool != nil {
-			streams[i].Tool = new(metrics.ToolCallOf(s.Result, p.tool))
-		}
-		if p.answerSchema != nil {
-			streams[i].JSON = new(metrics.JSONAnswerOf(s.Result, p.answerSchema))
-		}
+		streams[i].Tool, streams[i].JSON = s.toolCall, s.jsonAnswer
 		if finishAt > 0 {
 			streams[i].TimeToN, streams[i].ReachedN = metrics.TimeToTokens(s.Events, finishAt)
 		}

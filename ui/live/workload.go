@@ -22,11 +22,11 @@ func (p *Provider) AskJSON(schema *workload.Schema) { p.answerSchema = schema }
 // race's answer.
 func (t *followedText) writeWorkload(s *Stream, p *Provider) {
 	if p.tool != nil {
-		t.writeCalls(s, p.tool)
+		t.writeCalls(s)
 	}
 	if p.answerSchema != nil && s.Result != nil && s.Result.OK() && !t.settled {
 		t.settled = true
-		if a := metrics.JSONAnswerOf(s.Result, p.answerSchema); a.Valid {
+		if a := s.jsonAnswer; a.Valid {
 			t.answer.WriteString(" ✓ valid JSON")
 		} else {
 			t.answer.WriteString(" ✗ " + a.Problem)
@@ -38,7 +38,7 @@ func (t *followedText) writeWorkload(s *Stream, p *Provider) {
 // calls (⚙ get_weather({"city":"Par…), always appending, so the lane wraps
 // only what is new; once the stream has ended, whether the call was valid
 // (metrics.ToolCallOf): ✓ valid, or ✗ and why.
-func (t *followedText) writeCalls(s *Stream, fn *workload.Schema) {
+func (t *followedText) writeCalls(s *Stream) {
 	for _, d := range s.tools[t.tools:] {
 		if d.Name != "" {
 			if t.tools > 0 {
@@ -53,7 +53,7 @@ func (t *followedText) writeCalls(s *Stream, fn *workload.Schema) {
 		return
 	}
 	t.settled = true
-	call := metrics.ToolCallOf(s.Result, fn)
+	call := s.toolCall
 	switch {
 	case t.tools > 0:
 		t.answer.WriteString(")")
