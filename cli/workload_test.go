@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
+	"tpsrace/format"
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
 )
@@ -314,12 +316,21 @@ providers:
 		Providers []struct {
 			Name string
 			Runs []struct {
-				Turn         int     `json:"turn"`
-				PromptTokens int     `json:"prompt_tokens"`
-				E2Ems        float64 `json:"e2e_ms"`
+				Turn         int      `json:"turn"`
+				PromptTokens int      `json:"prompt_tokens"`
+				E2Ems        float64  `json:"e2e_ms"`
+				TTFTms       *float64 `json:"ttft_ms"`
+				OutputTPS    *float64 `json:"output_tps"`
 			}
 			Summary struct {
 				ConversationMS *struct{ P50 *float64 } `json:"conversation_ms"`
+				Turns          []struct {
+					Turn        int
+					TTFTms      struct{ P50 *float64 } `json:"ttft_ms"`
+					OutputTPS   struct{ P50 *float64 } `json:"output_tps"`
+					E2Ems       struct{ P50 *float64 } `json:"e2e_ms"`
+					InputTokens *float64               `json:"input_tokens"`
+				}
 			}
 		}
 	}
@@ -343,5 +354,35 @@ providers:
 		if c := p.Summary.ConversationMS; c == nil || *c.P50 < want-0.01 || *c.P50 > want+0.01 {
 			t.Errorf("%s: conversation %v, want the turns' %v", p.Name, c, want)
 		}
+		// One conversation: each turn's figures are its one stream's.
+		if len(p.Summary.Turns) != 3 {
+			t.Fatalf("%s: summary turns %+v", p.Name, p.Summary.Turns)
+		}
+		for i, turn := range p.Summary.Turns {
+			if turn.Turn != i+1 || *turn.TTFTms.P50 != *r[i].TTFTms || *turn.OutputTPS.P50 != *r[i].OutputTPS || *turn.E2Ems.P50 != r[i].E2Ems ||
+				turn.InputTokens == nil || *turn.InputTokens != float64(r[i].PromptTokens) {
+				t.Errorf("%s: turn %d %+v, want run %+v", p.Name, i+1, turn, r[i])
+			}
+		}
+	}
+	// The table and the Markdown show the turns, the best provider first.
+	code, table, errOut := run(t, dir, "replay", "race.tpsr", "--bench")
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errOut)
+	}
+	fast := doc.Providers[1]
+	turnRow := func(turn string, cells ...string) string { return strings.Join(append([]string{"fast", turn}, cells...), " ") }
+	for _, want := range []string{"Turns (p50 over 1 conversation;",
+		turnRow("1", format.Duration(ms(*fast.Runs[0].TTFTms)), format.TPS(*fast.Runs[0].OutputTPS), strconv.Itoa(fast.Runs[0].PromptTokens), format.Duration(ms(fast.Runs[0].E2Ems))),
+		turnRow("3", format.Duration(ms(*fast.Runs[2].TTFTms)), format.TPS(*fast.Runs[2].OutputTPS), strconv.Itoa(fast.Runs[2].PromptTokens), format.Duration(ms(fast.Runs[2].E2Ems))),
+		turnRow("all", "-", "-", "-", format.Duration(ms(*fast.Summary.ConversationMS.P50)))} {
+		if !strings.Contains(strings.Join(strings.Fields(table), " "), want) {
+			t.Errorf("the table lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Index(table, "fast ") > strings.Index(table, "slow ") {
+		t.Errorf("slow listed before fast:\n%s", table)
 	}
 }
+
+func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
