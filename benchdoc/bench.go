@@ -375,6 +375,33 @@ type Summary struct {
 	// ConversationMS: multi-turn's conversation time (metrics.ConversationTime,
 	// what the user waited), over the runs whose every turn completed.
 	ConversationMS *Percentiles2 `json:"conversation_ms,omitempty"`
+	// Turns: multi-turn's figures per turn (metrics.WorkloadRuns.ByTurn),
+	// each over that turn of every conversation.
+	Turns []Turn `json:"turns,omitempty"`
+}
+
+// Turn is one turn of a multi-turn race over its conversations: TTFT over
+// the streams with text, speed and E2E over the completed ones, and the
+// median prompt size the providers reported (usage.prompt_tokens, growing
+// turn by turn with the answers before; null when none reported one).
+type Turn struct {
+	Turn        int          `json:"turn"`
+	TTFTms      Percentiles2 `json:"ttft_ms"`
+	OutputTPS   Percentiles2 `json:"output_tps"`
+	E2Ems       Percentiles2 `json:"e2e_ms"`
+	InputTokens *float64     `json:"input_tokens"`
+}
+
+func turns(byTurn []metrics.Run) []Turn {
+	var out []Turn
+	for i, r := range byTurn {
+		t := Turn{Turn: i + 1, TTFTms: durations(r.TTFT), OutputTPS: speeds(r.Speed), E2Ems: durations(r.E2E)}
+		if r.PromptTokens.Has() {
+			t.InputTokens = ptr(r.PromptTokens.P50)
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // PrefixCache is cached-prefix's figures (metrics.PrefixCache): TTFT of the
@@ -501,6 +528,7 @@ func Build(in Input) *Bench {
 		switch {
 		case cfg.Workload.Is(workload.MultiTurn):
 			pr.Summary.ConversationMS = ptr(durations(metrics.DistOf(wr.Conversations)))
+			pr.Summary.Turns = turns(wr.ByTurn)
 		case wr.HasPrefixCache:
 			pr.Summary.PrefixCache = prefixCache(wr.PrefixCache)
 		case cfg.Workload.Is(workload.LongContext):
