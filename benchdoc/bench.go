@@ -8,6 +8,7 @@ package benchdoc
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -33,17 +34,18 @@ type Input struct {
 	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
 	StartAt     time.Time           // --start-at: the wall-clock instant of the release; zero without it
 	Clock       *timesync.State     // with --start-at: this machine's clock discipline
-	Fleet       *Fleet              // a merged race (tpsrace merge): its hosts; nil otherwise
+	Fleet       *Fleet              // a merged race (tpsrace merge): its hosts (Build adds the skew); nil otherwise
 }
 
 // Fleet is a merged race's hosts and how far apart they started (JSON
 // "fleet"; absent for one host's race).
 type Fleet struct {
 	Probes []FleetProbe `json:"probes"`
-	// StartSkewMS is how far apart the hosts sent their first requests, by
-	// their own clocks, and StartSkewBoundMS the bound their clocks' errors
-	// put on it (metrics.CrossHostSkew); both null when any clock is not
-	// synchronised: unknown, not invented.
+	// StartSkewMS is the race's start skew (metrics.Skew: its requests on
+	// every host, each read by its host's clock), the figure its races[0]
+	// also carries, and StartSkewBoundMS the bound the clocks' errors put
+	// on it; both null when any clock is not synchronised: unknown, not
+	// invented.
 	StartSkewMS      *float64 `json:"start_skew_ms"`
 	StartSkewBoundMS *float64 `json:"start_skew_bound_ms"`
 }
@@ -56,10 +58,10 @@ type FleetProbe struct {
 	Clock   *timesync.State `json:"clock"`
 }
 
-// SkewOf fills the skew figures: skew ± bound, when known.
-func (f *Fleet) SkewOf(skew, bound time.Duration, known bool) {
-	if known {
-		f.StartSkewMS, f.StartSkewBoundMS = ptr(ms(skew)), ptr(ms(bound))
+// skewOf fills the skew figures: skew ± bound, when known.
+func (f *Fleet) skewOf(s metrics.Skew, ok bool) {
+	if ok && s.Known {
+		f.StartSkewMS, f.StartSkewBoundMS = ptr(ms(s.Spread)), ptr(ms(s.Bound))
 	}
 }
 
@@ -104,8 +106,8 @@ type Bench struct {
 // (start_skew, client_saturated) with their evidence.
 type Race struct {
 	Run         int               `json:"run"`
-	StartSkewMS *float64          `json:"start_skew_ms"`
-	ClientCPU   *float64          `json:"client_cpu"` // share of GOMAXPROCS cores busy with tpsrace, 0–1
+	StartSkewMS *float64          `json:"start_skew_ms"` // metrics.Skew's spread; null under two streams or when a host's clock is not synchronised
+	ClientCPU   *float64          `json:"client_cpu"`    // share of GOMAXPROCS cores busy with tpsrace, 0–1
 	GOMAXPROCS  *int              `json:"gomaxprocs"`
 	SchedP99MS  *float64          `json:"sched_p99_ms"` // goroutine scheduling latency p99 over the race
 	Flags       []string          `json:"flags"`
@@ -464,7 +466,11 @@ func Build(in Input) *Bench {
 	if !in.StartAt.IsZero() {
 		b.StartAt, b.Clock = ptr(in.StartAt.UTC()), in.Clock
 	}
-	b.Fleet = in.Fleet
+	if in.Fleet != nil && len(in.Races) > 0 {
+		fleet := *in.Fleet
+		fleet.skewOf(metrics.StartSkewOf(slices.Concat(in.Races[0]...)))
+		b.Fleet = &fleet
+	}
 	if !cfg.Workload.Is(workload.Chat) {
 		b.Workload, b.Tool, b.Answer = cfg.Workload.Name, cfg.Workload.Tool, cfg.Workload.Answer
 	}
@@ -606,20 +612,16 @@ func races(in [][][]probes.Result, ref metrics.Referee) []Race {
 	out := []Race{}
 	for run, race := range in {
 		r := Race{Run: run}
-		var sent []time.Duration
 		var load *probes.ClientLoad
 		for _, streams := range race {
 			for _, res := range streams {
-				if !res.Release.IsZero() {
-					sent = append(sent, res.Sent)
-				}
 				if load == nil {
 					load = res.Load
 				}
 			}
 		}
-		if skew, ok := metrics.StartSkew(sent); ok {
-			r.StartSkewMS = ptr(ms(skew))
+		if skew, ok := metrics.StartSkewOf(slices.Concat(race...)); ok && skew.Known {
+			r.StartSkewMS = ptr(ms(skew.Spread))
 		}
 		if load != nil {
 			if !math.IsNaN(load.CPU) {
