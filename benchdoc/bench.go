@@ -451,103 +451,65 @@ func Build(in Input) *Bench {
 	promptTokens := tokens.Count(cfg.Prompt)
 	b.referee = metrics.RefereeOf(cfg.Providers, in.Races)
 	b.Races = races(in.Races, b.referee)
-	sweepLen := 1 // races of one run the verdict takes whole
-	multiTurn := cfg.Workload.Is(workload.MultiTurn)
-	if cfg.Workload.Is(workload.LongContext) || multiTurn {
-		sweepLen = cfg.Workload.Sequence().PerRun()
-	}
-	// A cached-prefix run is a cold race and a warm one, in that order.
-	cachedPrefix := cfg.Workload.Is(workload.CachedPrefix)
+	perRun := len(cfg.Workload.Steps())
 	var pooled []metrics.Run
 	for i, p := range cfg.Providers {
 		pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Runs: []Run{}}
-		var all, sweep, cold, warm []metrics.Stream
-		var runs, sweeps, warmRuns, turns []metrics.Run
-		var conversations []time.Duration
+		var all []metrics.Stream
+		races := make([][]metrics.Stream, len(in.Races))
 		for run, race := range in.Races {
-			var streams []metrics.Stream
-			if i < len(race) {
-				for k, res := range race[i] {
-					s := metrics.StreamOf(&res, promptTokens, in.FinishAt)
-					if tool != nil {
-						s.Tool = ptr(metrics.ToolCallOf(&res, tool))
-					}
-					if answer != nil {
-						s.JSON = ptr(metrics.JSONAnswerOf(&res, answer))
-					}
-					streams = append(streams, s)
-					r := newRun(run, &res, s, promptTokens, in.FinishAt)
-					r.Flags, r.Evidence = flagsJSON(b.referee.Streams[run][i][k])
-					if p.SLO.Set() {
-						r.SLOMissed = append([]string{}, metrics.MeetsSLO(s.Figures, p.SLO)...)
-					}
-					r.Workload = b.Workload
-					if cachedPrefix {
-						r.Cache = ptr([]string{"cold", "warm"}[run%2])
-					}
-					if multiTurn {
-						r.Turn = ptr(run%sweepLen + 1)
-					}
-					pr.Runs = append(pr.Runs, r)
+			if i >= len(race) {
+				continue
+			}
+			for k, res := range race[i] {
+				s := metrics.StreamOf(&res, promptTokens, in.FinishAt)
+				if tool != nil {
+					s.Tool = ptr(metrics.ToolCallOf(&res, tool))
 				}
-			}
-			all = append(all, streams...)
-			runs = append(runs, metrics.RunOf(streams, in.FinishAt))
-			// A long-context sweep is one race per size: the verdict's run is
-			// the whole sweep, the only unit with a prefill estimate.
-			turns = append(turns, runs[len(runs)-1])
-			if sweep = append(sweep, streams...); (run+1)%sweepLen == 0 || run == len(in.Races)-1 {
-				sr := metrics.RunOf(sweep, in.FinishAt)
-				if multiTurn { // the conversation: its turns' times added up
-					sr.Turns = len(turns)
-					sr.Conversation, sr.HasConversation = metrics.ConversationTime(turns)
-					if sr.HasConversation && len(turns) == sweepLen {
-						conversations = append(conversations, sr.Conversation)
-					}
+				if answer != nil {
+					s.JSON = ptr(metrics.JSONAnswerOf(&res, answer))
 				}
-				sweeps, sweep, turns = append(sweeps, sr), nil, nil
+				races[run] = append(races[run], s)
+				r := newRun(run, &res, s, promptTokens, in.FinishAt)
+				r.Flags, r.Evidence = flagsJSON(b.referee.Streams[run][i][k])
+				if p.SLO.Set() {
+					r.SLOMissed = append([]string{}, metrics.MeetsSLO(s.Figures, p.SLO)...)
+				}
+				r.Workload = b.Workload
+				if cfg.Workload.Is(workload.CachedPrefix) {
+					r.Cache = ptr([]string{"cold", "warm"}[run%perRun])
+				}
+				if cfg.Workload.Is(workload.MultiTurn) {
+					r.Turn = ptr(run%perRun + 1)
+				}
+				pr.Runs = append(pr.Runs, r)
 			}
-			if cachedPrefix && run%2 == 0 {
-				cold = append(cold, streams...)
-			} else if cachedPrefix {
-				warm = append(warm, streams...)
-				wr := metrics.RunOf(streams, in.FinishAt)
-				wr.Warm = true
-				warmRuns = append(warmRuns, wr)
-			}
+			all = append(all, races[run]...)
 		}
-		sum := metrics.RunOf(all, in.FinishAt)
-		pr.Summary = summary(sum, runs)
+		wr := metrics.WorkloadRunsOf(cfg.Workload, races, in.FinishAt)
+		sum := wr.All
+		pr.Summary = summary(sum, wr.Races)
 		pr.Summary.MemoryRoofline = roofline(metrics.MemoryRoofline(sum.ServerTPS.P50, sum.ServerTPS.Has(), p.Box))
 		pr.Summary.Flags, pr.Summary.Evidence = providerFlags(b.referee, i, len(in.Races))
-		pr.Summary.Goodput = goodput(p.SLO, all, runs, b.Concurrency)
-		rankBy := sum
-		if sweepLen > 1 {
-			runs = sweeps
-		}
-		if multiTurn { // ranked on the median conversation
-			rankBy.Turns = sweepLen
-			rankBy.Conversation, rankBy.HasConversation = metrics.Median(conversations)
-			pr.Summary.ConversationMS = ptr(durations(metrics.DistOf(conversations)))
-		}
-		if cachedPrefix { // ranked and decided on the warm requests
-			runs, rankBy = warmRuns, metrics.RunOf(warm, in.FinishAt)
-			rankBy.Warm = true
-			pr.Summary.PrefixCache = prefixCache(metrics.PrefixCacheOf(cold, warm))
-		}
-		if cfg.Workload.Is(workload.LongContext) {
+		pr.Summary.Goodput = goodput(p.SLO, all, wr.Races, b.Concurrency)
+		switch {
+		case cfg.Workload.Is(workload.MultiTurn):
+			pr.Summary.ConversationMS = ptr(durations(metrics.DistOf(wr.Conversations)))
+		case wr.HasPrefixCache:
+			pr.Summary.PrefixCache = prefixCache(wr.PrefixCache)
+		case cfg.Workload.Is(workload.LongContext):
 			var prefill *float64
 			if sum.HasPrefillTPS {
 				prefill = ptr(tps(sum.PrefillTPS))
 			}
 			pr.Summary.PrefillTPS = &prefill
-			for _, size := range metrics.TTFTBySize(all) {
+			for _, size := range wr.BySize {
 				pr.Summary.TTFTByInput = append(pr.Summary.TTFTByInput, SizeTTFT{size.InputTokens, durations(size.TTFT)})
 			}
 		}
 		b.Providers = append(b.Providers, pr)
-		b.runs = append(b.runs, runs)
-		pooled = append(pooled, rankBy)
+		b.runs = append(b.runs, wr.Runs)
+		pooled = append(pooled, wr.Ranked)
 	}
 	for rank, i := range metrics.Order(pooled) {
 		b.Providers[i].Rank = rank + 1
