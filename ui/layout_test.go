@@ -30,7 +30,7 @@ func TestLayoutBreakpoints(t *testing.T) {
 		{160, 48, 5, "grid cols=3 widths=[54 53 53] last=[80 80] rows=[17 17] board=96x11 chart=64x11 side"},
 		{240, 60, 7, "grid cols=4 widths=[60 60 60 60] last=[80 80 80] rows=[22 21] board=144x14 chart=96x14 side"},
 	} {
-		l := ComputeLayout(c.w, c.h, c.lanes, false, 1)
+		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, 0)
 		if got := describe(l); got != c.want {
 			t.Errorf("%dx%d with %d lanes:\n got %s\nwant %s", c.w, c.h, c.lanes, got, c.want)
 		}
@@ -39,7 +39,7 @@ func TestLayoutBreakpoints(t *testing.T) {
 }
 
 func TestLayoutZoomed(t *testing.T) {
-	l := ComputeLayout(80, 24, 4, true, 1)
+	l := ComputeLayout(80, 24, 4, true, 1, 0)
 	if !l.Zoomed || l.Header+l.Rows[0]+l.Footer != 24 || l.Widths[0] != 80 || l.Board.Show {
 		t.Fatalf("zoomed layout %+v", l)
 	}
@@ -51,8 +51,9 @@ func TestLayoutNeverOverflows(t *testing.T) {
 	for lanes := 0; lanes <= 10; lanes++ {
 		for w := 0; w <= 250; w += 7 {
 			for h := 0; h <= 70; h += 3 {
-				checkFits(t, ComputeLayout(w, h, lanes, false, 1), lanes)
-				checkFits(t, ComputeLayout(w, h, lanes, true, 4), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, false, 1, 0), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, true, 4, 0), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, false, 1, lanes+2), lanes)
 			}
 		}
 	}
@@ -75,6 +76,7 @@ func checkFits(t *testing.T, l Layout, lanes int) {
 	if !l.Board.Show {
 		bottom = 0
 	}
+	bottom += l.Panel.Height
 	if got := l.Header + l.Footer + sum(l.Rows) + bottom; lanes > 0 && got != l.Height && l.Height >= 3 {
 		t.Errorf("%dx%d, %d lanes: %d lines laid out", l.Width, l.Height, lanes, got)
 	}
@@ -118,6 +120,9 @@ func describe(l Layout) string {
 		s += fmt.Sprintf(" last=%v", l.LastRow)
 	}
 	s += fmt.Sprintf(" rows=%v board=%s chart=%s", l.Rows, pane(l.Board), pane(l.Chart))
+	if l.Panel.Show {
+		s += " panel=" + pane(l.Panel)
+	}
 	if l.SideBySide {
 		s += " side"
 	}

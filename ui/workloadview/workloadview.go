@@ -54,22 +54,13 @@ type Figures struct {
 	Providers   []Provider
 }
 
-// Provider is one provider's figures over the run's finished races, as
-// metrics.WorkloadRunsOf gives them (the same field names).
+// Provider is one provider's figures over the run's finished races
+// (metrics.WorkloadRunsOf): All's PrefillTPS and ServerPromptTPS and
+// BySize (long-context), PrefixCache (cached-prefix), Races, a turn each,
+// and the last of Runs, the conversation so far (multi-turn).
 type Provider struct {
 	Name string
-	// All is its streams of the run's races pooled: long-context's
-	// PrefillTPS and ServerPromptTPS.
-	All metrics.Run
-	// Runs: the run so far as one unit; its last is multi-turn's
-	// conversation so far (Conversation).
-	Runs []metrics.Run
-	// Races are each race's own figures, in order: multi-turn's turns.
-	Races []metrics.Run
-	// BySize is long-context's TTFT by input size (metrics.TTFTBySize).
-	BySize []metrics.SizeTTFT
-	// PrefixCache is cached-prefix's cold against warm (metrics.PrefixCacheOf).
-	PrefixCache metrics.PrefixCache
+	metrics.WorkloadRuns
 }
 
 // Shows is whether the panel has anything to show for workload name.

@@ -25,13 +25,28 @@ func stream(ttft time.Duration, tps float64, input int) metrics.Stream {
 		E2E: ttft + time.Second, Completed: true}, InputTokens: input}
 }
 
+// named is the workload called name, with its defaults.
+func named(name string) workload.Workload {
+	w, _ := workload.Named(name)
+	return w
+}
+
+// runs is a provider's figures over races, a stream each, under workload name.
+func runs(name string, streams ...metrics.Stream) metrics.WorkloadRuns {
+	races := make([][]metrics.Stream, len(streams))
+	for k, s := range streams {
+		races[k] = []metrics.Stream{s}
+	}
+	return metrics.WorkloadRunsOf(named(name), races, 0)
+}
+
 // sweep is a provider's long-context run over sizes: TTFT = base + size ÷ prefill.
 func sweep(name string, base time.Duration, prefill float64, sizes ...int) Provider {
 	var streams []metrics.Stream
 	for _, n := range sizes {
 		streams = append(streams, stream(base+time.Duration(float64(n)/prefill*float64(time.Second)), 100, n))
 	}
-	return Provider{Name: name, All: metrics.RunOf(streams, 0), BySize: metrics.TTFTBySize(streams)}
+	return Provider{Name: name, WorkloadRuns: runs(workload.LongContext, streams...)}
 }
 
 func view(t *testing.T, f Figures, w, h int) []string {
@@ -91,11 +106,10 @@ func TestLongContextShowsPrefillAndTTFTBySize(t *testing.T) {
 // A llama.cpp provider's prefill estimate stands beside the server's own
 // prompt speed; the others' say "-".
 func TestLongContextShowsTheServersPromptSpeed(t *testing.T) {
-	llama := sweep("llama", 10*ms, 400, 1000, 4000)
-	s := stream(time.Second, 20, 1000)
-	s.ServerPromptTPS, s.HasServerPromptTPS = 412, true
-	llama.All = metrics.RunOf([]metrics.Stream{s}, 0)
-	llama.All.PrefillTPS, llama.All.HasPrefillTPS = 400, true
+	small, large := stream(10*ms+time.Second*1000/400, 20, 1000), stream(10*ms+time.Second*4000/400, 20, 4000)
+	small.ServerPromptTPS, small.HasServerPromptTPS = 400, true
+	large.ServerPromptTPS, large.HasServerPromptTPS = 424, true
+	llama := Provider{Name: "llama", WorkloadRuns: runs(workload.LongContext, small, large)}
 	f := Figures{Workload: workload.LongContext, Step: 2, Steps: 2, InputTokens: 4000, Providers: []Provider{sweep("sim-gpu", 200*ms, 2500, 1000, 4000), llama}}
 	lines := view(t, f, 80, 6)
 	if !strings.Contains(lines[1], "server prompt") || !strings.Contains(lines[3], "≈ 400 tok/s") || !strings.Contains(lines[3], "412 tok/s") ||
@@ -107,12 +121,12 @@ func TestLongContextShowsTheServersPromptSpeed(t *testing.T) {
 	}
 }
 
-// cache is a provider's cached-prefix run: one cold and one warm stream,
-// the warm one's cached tokens reported when cached >= 0.
+// cache is a provider's cached-prefix run: a cold and a warm stream, the
+// warm one's cached tokens reported when cached >= 0.
 func cache(name string, cold, warm time.Duration, cached int) Provider {
 	w := stream(warm, 100, 8000)
 	w.CachedPromptTokens, w.HasCachedPromptTokens = max(cached, 0), cached >= 0
-	return Provider{Name: name, PrefixCache: metrics.PrefixCacheOf([]metrics.Stream{stream(cold, 100, 8000)}, []metrics.Stream{w})}
+	return Provider{Name: name, WorkloadRuns: runs(workload.CachedPrefix, stream(cold, 100, 8000), w)}
 }
 
 func TestCachedPrefixShowsColdAndWarmSideBySide(t *testing.T) {
@@ -140,24 +154,20 @@ func TestCachedPrefixShowsColdAndWarmSideBySide(t *testing.T) {
 	}
 	// The cold race done, the warm one racing: its figures are undefined, not 0.
 	f.Step = 1
-	f.Providers = []Provider{{Name: "sim-wafer", PrefixCache: metrics.PrefixCacheOf([]metrics.Stream{stream(time.Second, 100, 8000)}, nil)}}
+	f.Providers = []Provider{{Name: "sim-wafer", WorkloadRuns: runs(workload.CachedPrefix, stream(time.Second, 100, 8000))}}
 	cold := view(t, f, 80, 3)
 	if fields := strings.Fields(cold[2]); !slices.Equal(fields[3:6], []string{"-", "-", "-"}) || !strings.Contains(cold[0], "cold race 1/2") {
 		t.Errorf("before the warm race, want warm, saving and cached -:\n%s", strings.Join(cold, "\n"))
 	}
 }
 
-// conversation is a provider's multi-turn run: a turn a race.
+// conversation is a provider's multi-turn run so far: a race a turn.
 func conversation(name string, turns ...time.Duration) Provider {
-	p := Provider{Name: name}
-	var runs []metrics.Run
+	var streams []metrics.Stream
 	for _, ttft := range turns {
-		runs = append(runs, metrics.RunOf([]metrics.Stream{stream(ttft, 250, 0)}, 0))
+		streams = append(streams, stream(ttft, 250, 0))
 	}
-	run := metrics.Run{Turns: len(runs)}
-	run.Conversation, run.HasConversation = metrics.ConversationTime(runs)
-	p.Races, p.Runs = runs, []metrics.Run{run}
-	return p
+	return Provider{Name: name, WorkloadRuns: runs(workload.MultiTurn, streams...)}
 }
 
 func TestMultiTurnShowsEachTurn(t *testing.T) {
