@@ -46,7 +46,9 @@ type session struct {
 	answer      *workload.Function  // the json workload's answer schema; nil otherwise
 	schema      *workload.Schema    // tool, compiled: the lanes show whether calls are valid
 	answerJSON  *workload.Schema    // answer, compiled: the lanes show whether answers are valid JSON
+	workload    workload.Workload   // what the races ask for
 	steps       *workload.Sequence  // the races of the workload's runs, one after the other
+	run         *live.Run           // the workload's run of the race on screen: its steps so far
 	conv        probes.Conversation // multi-turn: the answers of the turns so far
 	concurrency int                 // for the next race
 
@@ -75,7 +77,8 @@ type session struct {
 func newSession(cfg *config.Config, concurrency int, preparing bool) *session {
 	s := &session{providers: slices.Clone(cfg.Providers), details: make([]string, len(cfg.Providers)),
 		maxTokens: cfg.MaxTokens, prompt: cfg.Prompt, tool: cfg.Workload.Tool, answer: cfg.Workload.Answer, concurrency: max(concurrency, 1)}
-	s.steps = cfg.Workload.Sequence()
+	s.workload, s.steps = cfg.Workload, cfg.Workload.Sequence()
+	s.run = live.NewRun(cfg.Workload)
 	if s.tool != nil {
 		s.schema, _ = s.tool.Compile() // config checked it; one that does not compile shows no verdict
 	}
@@ -157,7 +160,11 @@ func (s *session) begin(retries int, clients *probes.Clients) probes.Race {
 	for k, i := range s.racing {
 		ready[k] = s.providers[i]
 	}
+	if !s.run.Continues(s.prompt, s.conc) {
+		s.steps = s.workload.Sequence()
+	}
 	step, nonce := s.steps.Next(time.Now())
+	s.run.Start(step, s.prompt, s.conc, len(s.providers), s.finishAt)
 	return probes.Race{Providers: ready, Request: s.conv.Turn(probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens, Tool: s.tool, Answer: s.answer, InputTokens: step.InputTokens, Nonce: nonce}, step.FollowUps),
 		Concurrency: s.conc, Retries: retries, Clients: clients}
 }
@@ -202,6 +209,7 @@ func (s *session) finish(raced [][]probes.Result) {
 	if s.unsaved {
 		return
 	}
+	s.run.Finish(s.live)
 	if s.historyPrompt != s.prompt || s.historyConc != s.conc {
 		s.history, s.historyPrompt, s.historyConc = nil, s.prompt, s.conc
 	}
@@ -247,6 +255,7 @@ func (s *session) figures(now time.Duration) []live.Figures {
 			p.RaceTo(&figs[i], s.finishAt)
 		}
 	}
+	s.run.Apply(figs)
 	return figs
 }
 

@@ -52,6 +52,8 @@ type Workload struct {
 // (0: as it is), and Warm, the same prompt as the step before (the same
 // nonce), so that a provider's prefix cache may serve it.
 type Step struct {
+	// Index is the step's place in its run, from 0 (Steps' order).
+	Index       int
 	InputTokens int
 	Warm        bool
 	// FollowUps: multi-turn's user messages after the prompt so far, this
@@ -284,6 +286,7 @@ func (q *Sequence) PerRun() int { return len(q.steps) }
 // Next is the next race's step and nonce; now makes a fresh nonce.
 func (q *Sequence) Next(now time.Time) (Step, string) {
 	step := q.steps[q.next%len(q.steps)]
+	step.Index = q.next % len(q.steps)
 	q.next++
 	if !step.Warm || q.nonce == "" {
 		q.nonce = Nonce(now)

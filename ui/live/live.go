@@ -284,6 +284,10 @@ type Figures struct {
 	Rate    float64
 	HasRate bool
 
+	// Workload is the provider's figures over the workload's run the race
+	// is a step of (set by the dashboard's session); nil when none is kept.
+	Workload *WorkloadRun
+
 	Streams int // streams in the race
 	Failed  int // streams that ended with an error
 	// Lost are the streams a broken recording lost (the replay of a cut
@@ -372,20 +376,32 @@ func (p *Provider) Figures(now time.Duration) Figures {
 	return f
 }
 
-// run is metrics.RunOf of p's streams once every one has ended (ok false
-// before); finishAt is --finish-at's N (0: none).
-func (p *Provider) run(finishAt int) (metrics.Run, bool) {
-	streams := make([]metrics.Stream, len(p.Streams))
+// MetricStreams are p's streams as package metrics reads them
+// (metrics.StreamOf's, with the workload's figures), once every one has
+// ended (ok false before); finishAt is --finish-at's N (0: none).
+func (p *Provider) MetricStreams(finishAt int) (streams []metrics.Stream, ok bool) {
+	streams = make([]metrics.Stream, len(p.Streams))
 	for i := range p.Streams {
 		s := &p.Streams[i]
 		if s.Result == nil {
-			return metrics.Run{}, false
+			return nil, false
 		}
 		streams[i].Figures, streams[i].EventTokens = s.Figures, s.tokens()
 		streams[i].Tool, streams[i].JSON = s.toolCall, s.jsonAnswer
+		streams[i].InputTokens = metrics.InputTokens(s.Result)
 		if finishAt > 0 {
 			streams[i].TimeToN, streams[i].ReachedN = metrics.TimeToTokens(s.Events, finishAt)
 		}
+	}
+	return streams, true
+}
+
+// run is metrics.RunOf of p's streams once every one has ended (ok false
+// before); finishAt is --finish-at's N (0: none).
+func (p *Provider) run(finishAt int) (metrics.Run, bool) {
+	streams, ok := p.MetricStreams(finishAt)
+	if !ok {
+		return metrics.Run{}, false
 	}
 	return metrics.RunOf(streams, finishAt), true
 }

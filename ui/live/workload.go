@@ -67,14 +67,42 @@ func (t *followedText) writeCalls(s *Stream) {
 	}
 }
 
-// workloadRate is run's Metric and Rate under a workload one race can
-// judge (tool-call, json): what the leaderboard ranks by; "" otherwise.
+// workloadRate is run's Metric and Rate under a workload (its own figure:
+// the time to a complete tool call, to valid JSON, the prefill estimate,
+// the warm TTFT, the conversation's time): what the leaderboard ranks by;
+// "" under chat. One race is a whole run of tool-call and json; the
+// session sets the other workloads' from their run (WorkloadRun.Ranked).
 func workloadRate(run metrics.Run) (metric string, rate float64, ok bool) {
-	if m := run.Metric(); m == metrics.ToolCallMetric || m == metrics.JSONMetric {
+	switch m := run.Metric(); m {
+	case metrics.VerdictMetric, metrics.FinishMetric:
+		return "", 0, false
+	default:
 		if rate := run.Rate(); !math.IsNaN(rate) {
 			return m, rate, true
 		}
 		return m, 0, false
 	}
-	return "", 0, false
 }
+
+// WorkloadRun is where the race on screen stands in its workload's run
+// (workload.Steps: a long-context run is one race per size, cached-prefix
+// a cold race then a warm one, multi-turn one race per turn; the others
+// one race) and one provider's figures over the run's races that have
+// finished, metrics.WorkloadRunsOf's: bench's figures for the same races.
+// The leaderboard's workload columns, the presenter's headline and the
+// workload panels read it.
+type WorkloadRun struct {
+	Name        string // the workload (workload.Label)
+	Step, Steps int    // the race on screen is step Step (from 1) of Steps
+	// InputTokens is the race on screen's padded prompt size in o200k
+	// tokens (long-context, cached-prefix); 0 for a prompt sent as written.
+	InputTokens int
+	// Finished: the run's races that have finished, the race on screen
+	// among them once it has (Finished == Step); stopped races leave a
+	// gap: their step has no streams.
+	Finished int
+	metrics.WorkloadRuns
+}
+
+// Settled is whether the race on screen is among the run's finished races.
+func (w *WorkloadRun) Settled() bool { return w.Finished >= w.Step }
