@@ -38,6 +38,8 @@ var wholeStates = append(slices.Clone(goldenStates), []struct {
 	{"help", func(w, h int) Model { return update(finishedRace(w, h), press("?")) }},
 }...)
 
+func init() { wholeStates = append(wholeStates, workloadStates...) }
+
 // replayAt is recordedRace replayed up to 875ms, with truncation as its
 // Truncation.
 func replayAt(truncation string, w, h int) Model {
