@@ -105,6 +105,7 @@ type Figures struct {
 // promptTokens is used for cost only when the provider reported no usage.
 func Compute(r *probes.Result, promptTokens int) Figures {
 	f := Figures{E2E: r.End, Completed: r.OK()}
+	promptTokens = PromptEstimate(r, promptTokens)
 	if fl, ok := r.Err.(*probes.Failure); ok && fl.Status == 429 {
 		f.RateLimited = true
 	}
@@ -159,6 +160,17 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		f.PromptTokens, f.HasPromptTokens = r.Usage.PromptTokens, true
 	}
 	return f
+}
+
+// PromptEstimate is the prompt's size for a provider that reports no
+// usage: the o200k count of the padded prompt sent (long-context,
+// cached-prefix: Result.InputTokens), else written, the o200k count of the
+// prompt as written.
+func PromptEstimate(r *probes.Result, written int) int {
+	if r.InputTokens > 0 {
+		return r.InputTokens
+	}
+	return written
 }
 
 // CachedPrompt is how many prompt tokens the provider says it served from
