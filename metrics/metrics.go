@@ -96,7 +96,8 @@ type Figures struct {
 	PromptTokens    int
 	HasPromptTokens bool
 
-	// Felt: stalls, burstiness and reader wait (FeltOf).
+	// Felt: stalls, burstiness and reader wait (FeltOf), and whether the
+	// stream failed.
 	Felt
 }
 
@@ -141,6 +142,7 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		f.ITL, f.HasITL = ITL(r.Events.Values()), n >= 2
 		f.Felt = FeltOf(r.Events.Values())
 	}
+	f.Felt.Failed = !r.OK()
 	// A request refused before any token (a 404, a 401) has no cost: not
 	// 0, since nobody knows what the provider bills for a refusal.
 	if r.Price != nil && (r.Usage != nil || r.Events.Len() > 0) {
