@@ -8,6 +8,7 @@ package benchdoc
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -33,17 +34,18 @@ type Input struct {
 	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
 	StartAt     time.Time           // --start-at: the wall-clock instant of the release; zero without it
 	Clock       *timesync.State     // with --start-at: this machine's clock discipline
-	Fleet       *Fleet              // a merged race (tpsrace merge): its hosts; nil otherwise
+	Fleet       *Fleet              // a merged race (tpsrace merge): its hosts (Build adds the skew); nil otherwise
 }
 
 // Fleet is a merged race's hosts and how far apart they started (JSON
 // "fleet"; absent for one host's race).
 type Fleet struct {
 	Probes []FleetProbe `json:"probes"`
-	// StartSkewMS is how far apart the hosts sent their first requests, by
-	// their own clocks, and StartSkewBoundMS the bound their clocks' errors
-	// put on it (metrics.CrossHostSkew); both null when any clock is not
-	// synchronised: unknown, not invented.
+	// StartSkewMS is the race's start skew (metrics.Skew: its requests on
+	// every host, each read by its host's clock), the figure its races[0]
+	// also carries, and StartSkewBoundMS the bound the clocks' errors put
+	// on it; both null when any clock is not synchronised: unknown, not
+	// invented.
 	StartSkewMS      *float64 `json:"start_skew_ms"`
 	StartSkewBoundMS *float64 `json:"start_skew_bound_ms"`
 }
@@ -56,10 +58,10 @@ type FleetProbe struct {
 	Clock   *timesync.State `json:"clock"`
 }
 
-// SkewOf fills the skew figures: skew ± bound, when known.
-func (f *Fleet) SkewOf(skew, bound time.Duration, known bool) {
-	if known {
-		f.StartSkewMS, f.StartSkewBoundMS = ptr(ms(skew)), ptr(ms(bound))
+// skewOf fills the skew figures: skew ± bound, when known.
+func (f *Fleet) skewOf(s metrics.Skew, ok bool) {
+	if ok && s.Known {
+		f.StartSkewMS, f.StartSkewBoundMS = ptr(ms(s.Spread)), ptr(ms(s.Bound))
 	}
 }
 
@@ -104,8 +106,8 @@ type Bench struct {
 // (start_skew, client_saturated) with their evidence.
 type Race struct {
 	Run         int               `json:"run"`
-	StartSkewMS *float64          `json:"start_skew_ms"`
-	ClientCPU   *float64          `json:"client_cpu"` // share of GOMAXPROCS cores busy with tpsrace, 0–1
+	StartSkewMS *float64          `json:"start_skew_ms"` // metrics.Skew's spread; null under two streams or when a host's clock is not synchronised
+	ClientCPU   *float64          `json:"client_cpu"`    // share of GOMAXPROCS cores busy with tpsrace, 0–1
 	GOMAXPROCS  *int              `json:"gomaxprocs"`
 	SchedP99MS  *float64          `json:"sched_p99_ms"` // goroutine scheduling latency p99 over the race
 	Flags       []string          `json:"flags"`
@@ -373,6 +375,33 @@ type Summary struct {
 	// ConversationMS: multi-turn's conversation time (metrics.ConversationTime,
 	// what the user waited), over the runs whose every turn completed.
 	ConversationMS *Percentiles2 `json:"conversation_ms,omitempty"`
+	// Turns: multi-turn's figures per turn (metrics.WorkloadRuns.ByTurn),
+	// each over that turn of every conversation.
+	Turns []Turn `json:"turns,omitempty"`
+}
+
+// Turn is one turn of a multi-turn race over its conversations: TTFT over
+// the streams with text, speed and E2E over the completed ones, and the
+// median prompt size the providers reported (usage.prompt_tokens, growing
+// turn by turn with the answers before; null when none reported one).
+type Turn struct {
+	Turn        int          `json:"turn"`
+	TTFTms      Percentiles2 `json:"ttft_ms"`
+	OutputTPS   Percentiles2 `json:"output_tps"`
+	E2Ems       Percentiles2 `json:"e2e_ms"`
+	InputTokens *float64     `json:"input_tokens"`
+}
+
+func turns(byTurn []metrics.Run) []Turn {
+	var out []Turn
+	for i, r := range byTurn {
+		t := Turn{Turn: i + 1, TTFTms: durations(r.TTFT), OutputTPS: speeds(r.Speed), E2Ems: durations(r.E2E)}
+		if r.PromptTokens.Has() {
+			t.InputTokens = ptr(r.PromptTokens.P50)
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // PrefixCache is cached-prefix's figures (metrics.PrefixCache): TTFT of the
@@ -437,7 +466,11 @@ func Build(in Input) *Bench {
 	if !in.StartAt.IsZero() {
 		b.StartAt, b.Clock = ptr(in.StartAt.UTC()), in.Clock
 	}
-	b.Fleet = in.Fleet
+	if in.Fleet != nil && len(in.Races) > 0 {
+		fleet := *in.Fleet
+		fleet.skewOf(metrics.StartSkewOf(slices.Concat(in.Races[0]...)))
+		b.Fleet = &fleet
+	}
 	if !cfg.Workload.Is(workload.Chat) {
 		b.Workload, b.Tool, b.Answer = cfg.Workload.Name, cfg.Workload.Tool, cfg.Workload.Answer
 	}
@@ -495,6 +528,7 @@ func Build(in Input) *Bench {
 		switch {
 		case cfg.Workload.Is(workload.MultiTurn):
 			pr.Summary.ConversationMS = ptr(durations(metrics.DistOf(wr.Conversations)))
+			pr.Summary.Turns = turns(wr.ByTurn)
 		case wr.HasPrefixCache:
 			pr.Summary.PrefixCache = prefixCache(wr.PrefixCache)
 		case cfg.Workload.Is(workload.LongContext):
@@ -578,20 +612,16 @@ func races(in [][][]probes.Result, ref metrics.Referee) []Race {
 	out := []Race{}
 	for run, race := range in {
 		r := Race{Run: run}
-		var sent []time.Duration
 		var load *probes.ClientLoad
 		for _, streams := range race {
 			for _, res := range streams {
-				if !res.Release.IsZero() {
-					sent = append(sent, res.Sent)
-				}
 				if load == nil {
 					load = res.Load
 				}
 			}
 		}
-		if skew, ok := metrics.StartSkew(sent); ok {
-			r.StartSkewMS = ptr(ms(skew))
+		if skew, ok := metrics.StartSkewOf(slices.Concat(race...)); ok && skew.Known {
+			r.StartSkewMS = ptr(ms(skew.Spread))
 		}
 		if load != nil {
 			if !math.IsNaN(load.CPU) {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"tpsrace/metrics"
 	"tpsrace/recording"
 	"tpsrace/sim"
 	"tpsrace/timesync"
@@ -168,6 +169,34 @@ type benchDoc struct {
 		Runs    []map[string]any
 		Summary map[string]any
 	}
+	Races []struct{ Evidence map[string]string }
+}
+
+// skewFlag is the evidence of the start_skew flag on doc's first race, ""
+// when it raised none.
+func skewFlag(doc benchDoc) string {
+	if len(doc.Races) == 0 {
+		return ""
+	}
+	return doc.Races[0].Evidence[metrics.FlagStartSkew]
+}
+
+// withRaceSkew is a lane's summary with the start_skew of the race it was
+// merged into (evidence: "" when that race raised none).
+func withRaceSkew(summary map[string]any, evidence string) map[string]any {
+	if evidence == "" {
+		return summary
+	}
+	all, _ := summary["evidence"].(map[string]any)
+	all[metrics.FlagStartSkew] = "1/1 runs: " + evidence
+	flags := []any{}
+	for _, name := range metrics.FlagOrder {
+		if _, ok := all[name]; ok {
+			flags = append(flags, name)
+		}
+	}
+	summary["flags"] = flags
+	return summary
 }
 
 func replayBench(t *testing.T, path string, args ...string) benchDoc {
@@ -193,7 +222,7 @@ func checkMerge(t *testing.T, dir string, probes []string) {
 		args = append(args, filepath.Join(dir, p+".tpsr"))
 	}
 	code, _, errOut := mainIn(args...)
-	if code != 0 || !strings.Contains(errOut, "merged 3 probes (fra, iad, sin) into 6 lanes: start skew ") || !strings.Contains(errOut, " ± 0.8 ms across 3 probes") {
+	if code != 0 || !strings.Contains(errOut, "merged 3 probes (fra, iad, sin) into 6 lanes: start skew ") || !strings.Contains(errOut, " ± 0.8ms across 3 probes") {
 		t.Fatalf("merge: exit %d: %s", code, errOut)
 	}
 	t.Log(strings.TrimSpace(errOut))
@@ -202,20 +231,21 @@ func checkMerge(t *testing.T, dir string, probes []string) {
 	if f := doc.Fleet; f == nil || len(f.Probes) != 3 || f.StartSkewMS == nil || f.StartSkewBoundMS == nil || *f.StartSkewBoundMS != 0.8 {
 		t.Errorf("the merged race's fleet in the JSON: %+v, want 3 probes and the skew ± 0.8 ms", f)
 	}
-	// A lane's figures are its own recording's. The referee's flags over a
-	// provider's runs are not compared: start_skew is the race's, and the
-	// merged race's requests left from three hosts.
-	withoutRaceFlags := func(summary map[string]any) map[string]any {
-		delete(summary, "flags")
-		delete(summary, "evidence")
-		return summary
+	// A lane's figures, flags and evidence are its own recording's, but for
+	// start_skew, which is the race's: the merged race's requests left from
+	// three hosts, so its skew is theirs together (merged.Races[0]), and
+	// every lane carries that one flag with that one figure (the header's).
+	_, said, _ := strings.Cut(errOut, "lanes: ")
+	said, _, _ = strings.Cut(said, ";")
+	if got := skewFlag(doc); got != "" && !strings.HasPrefix(got, said) {
+		t.Errorf("the merged race's start_skew evidence %q does not quote merge's %q", got, said)
 	}
 	for _, p := range doc.Providers {
-		lanes[p.Name] = []any{p.Runs, withoutRaceFlags(p.Summary)}
+		lanes[p.Name] = []any{p.Runs, p.Summary}
 	}
 	for _, probe := range probes {
 		for _, p := range replayBench(t, filepath.Join(dir, probe+".tpsr")).Providers {
-			want, _ := json.Marshal([]any{p.Runs, withoutRaceFlags(p.Summary)})
+			want, _ := json.Marshal([]any{p.Runs, withRaceSkew(p.Summary, skewFlag(doc))})
 			got, _ := json.Marshal(lanes[p.Name+"@"+probe])
 			if !bytes.Equal(got, want) {
 				t.Errorf("lane %s@%s:\n%s\nwant its own recording's\n%s", p.Name, probe, got, want)
@@ -230,7 +260,7 @@ func checkMerge(t *testing.T, dir string, probes []string) {
 	if code, _, errOut := mainIn("replay", merged, "--cast", cast, "--size", "160x48", "--speed", "10"); code != 0 {
 		t.Fatalf("replay --cast of the merged race: exit %d: %s", code, errOut)
 	}
-	if raw, _ := os.ReadFile(cast); !bytes.Contains(raw, []byte("fast@iad")) || !bytes.Contains(raw, []byte("across 3 probes")) {
+	if raw, _ := os.ReadFile(cast); !bytes.Contains(raw, []byte("fast@iad")) || !bytes.Contains(raw, []byte(strings.TrimPrefix(said, "start skew "))) {
 		t.Errorf("the dashboard replay of the merged race lacks its lanes or its skew:\n%.2000s", raw)
 	}
 	code, out, errOut := mainIn("report", merged, "--format", "csv")

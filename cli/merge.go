@@ -77,6 +77,6 @@ func (c *mergeCmd) run(_ context.Context, args []string, stdout, stderr io.Write
 		names = append(names, p.Name)
 	}
 	fmt.Fprintf(stderr, "merged %d probes (%s) into %d lanes: %s; wrote %s\n", len(names), strings.Join(names, ", "),
-		len(merged.Header.Providers), merged.Header.StartSkew(), c.out)
+		len(merged.Header.Providers), merged.StartSkew(), c.out)
 	return nil
 }

@@ -96,7 +96,7 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		in := rec.Report()
 		finishAt := cmp.Or(max(c.finish, 0), in.FinishAt)
 		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: finishAt,
-			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON(finishAt), Record: saveRecording(finishAt), Note: rec.Header.StartSkew()}
+			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON(finishAt), Record: saveRecording(finishAt)}
 		if c.cast != "" {
 			err = c.writeCast(opts, width, height, stderr)
 		} else if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
@@ -109,7 +109,7 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	// Which build measured the races, beside the report (stdout stays the
 	// report alone, equal to the live one).
 	fmt.Fprintln(stderr, "tpsrace: replaying "+path+": "+rec.Header.Made())
-	if skew := rec.Header.StartSkew(); skew != "" {
+	if skew := rec.StartSkew(); skew != "" {
 		fmt.Fprintln(stderr, "tpsrace: a merged race: "+skew)
 	}
 	in := rec.Report()

@@ -1,13 +1,20 @@
 package cli
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"tpsrace/format"
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
 )
@@ -314,12 +321,21 @@ providers:
 		Providers []struct {
 			Name string
 			Runs []struct {
-				Turn         int     `json:"turn"`
-				PromptTokens int     `json:"prompt_tokens"`
-				E2Ems        float64 `json:"e2e_ms"`
+				Turn         int      `json:"turn"`
+				PromptTokens int      `json:"prompt_tokens"`
+				E2Ems        float64  `json:"e2e_ms"`
+				TTFTms       *float64 `json:"ttft_ms"`
+				OutputTPS    *float64 `json:"output_tps"`
 			}
 			Summary struct {
 				ConversationMS *struct{ P50 *float64 } `json:"conversation_ms"`
+				Turns          []struct {
+					Turn        int
+					TTFTms      struct{ P50 *float64 } `json:"ttft_ms"`
+					OutputTPS   struct{ P50 *float64 } `json:"output_tps"`
+					E2Ems       struct{ P50 *float64 } `json:"e2e_ms"`
+					InputTokens *float64               `json:"input_tokens"`
+				}
 			}
 		}
 	}
@@ -343,5 +359,110 @@ providers:
 		if c := p.Summary.ConversationMS; c == nil || *c.P50 < want-0.01 || *c.P50 > want+0.01 {
 			t.Errorf("%s: conversation %v, want the turns' %v", p.Name, c, want)
 		}
+		// One conversation: each turn's figures are its one stream's.
+		if len(p.Summary.Turns) != 3 {
+			t.Fatalf("%s: summary turns %+v", p.Name, p.Summary.Turns)
+		}
+		for i, turn := range p.Summary.Turns {
+			if turn.Turn != i+1 || *turn.TTFTms.P50 != *r[i].TTFTms || *turn.OutputTPS.P50 != *r[i].OutputTPS || *turn.E2Ems.P50 != r[i].E2Ems ||
+				turn.InputTokens == nil || *turn.InputTokens != float64(r[i].PromptTokens) {
+				t.Errorf("%s: turn %d %+v, want run %+v", p.Name, i+1, turn, r[i])
+			}
+		}
+	}
+	// The table and the Markdown show the turns, the best provider first.
+	code, table, errOut := run(t, dir, "replay", "race.tpsr", "--bench")
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errOut)
+	}
+	fast := doc.Providers[1]
+	turnRow := func(turn string, cells ...string) string {
+		return strings.Join(append([]string{"fast", turn}, cells...), " ")
+	}
+	for _, want := range []string{"Turns (p50 over 1 conversation;",
+		turnRow("1", format.Duration(ms(*fast.Runs[0].TTFTms)), format.TPS(*fast.Runs[0].OutputTPS), strconv.Itoa(fast.Runs[0].PromptTokens), format.Duration(ms(fast.Runs[0].E2Ems))),
+		turnRow("3", format.Duration(ms(*fast.Runs[2].TTFTms)), format.TPS(*fast.Runs[2].OutputTPS), strconv.Itoa(fast.Runs[2].PromptTokens), format.Duration(ms(fast.Runs[2].E2Ems))),
+		turnRow("all", "-", "-", "-", format.Duration(ms(*fast.Summary.ConversationMS.P50)))} {
+		if !strings.Contains(strings.Join(strings.Fields(table), " "), want) {
+			t.Errorf("the table lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Index(table, "fast ") > strings.Index(table, "slow ") {
+		t.Errorf("slow listed before fast:\n%s", table)
+	}
+}
+
+func ms(v float64) time.Duration { return time.Duration(v * float64(time.Millisecond)) }
+
+// A provider's params override what the workload puts in the request, and
+// the override is what goes on the wire: tool_choice (a named function;
+// "none", which the simulator then honours by answering in text) and
+// response_format switched to json_object (the schema then not sent).
+func TestParamsOverrideTheWorkloadsRequest(t *testing.T) {
+	var mu sync.Mutex
+	bodies := map[string]map[string]json.RawMessage{} // by model
+	simulator := sim.NewHandler(sim.Options{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(body, &fields) == nil {
+			var model string
+			json.Unmarshal(fields["model"], &model)
+			mu.Lock()
+			bodies[model] = fields
+			mu.Unlock()
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		simulator.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	cfg := write(t, dir, "p.yaml", `max_tokens: 10
+providers:
+  - {name: required, base_url: `+srv.URL+`/v1, model: "sim:ttft=5ms,tps=2000"}
+  - {name: named, base_url: `+srv.URL+`/v1, model: "sim:ttft=6ms,tps=2000", params: {tool_choice: {type: function, function: {name: get_weather}}}}
+  - {name: none, base_url: `+srv.URL+`/v1, model: "sim:ttft=7ms,tps=2000", params: {tool_choice: none}}
+  - {name: mode, base_url: `+srv.URL+`/v1, model: "sim:ttft=8ms,tps=2000", params: {response_format: {type: json_object}}}
+`)
+	code, out, errOut := run(t, dir, "bench", "--config", cfg, "--workload", "tool-call", "--only", "required,named,none", "--format", "json")
+	if code != 0 {
+		t.Fatalf("tool-call: exit %d: %s", code, errOut)
+	}
+	for model, want := range map[string]string{"sim:ttft=5ms,tps=2000": `"required"`,
+		"sim:ttft=6ms,tps=2000": `{"function":{"name":"get_weather"},"type":"function"}`, "sim:ttft=7ms,tps=2000": `"none"`} {
+		if got := string(bodies[model]["tool_choice"]); got != want || !strings.Contains(string(bodies[model]["tools"]), `"name":"get_weather"`) {
+			t.Errorf("%s: tool_choice %s (tools %s), want %s", model, got, bodies[model]["tools"], want)
+		}
+	}
+	var doc struct {
+		Providers []struct {
+			Name string
+			Runs []struct {
+				ToolCall struct {
+					Valid   bool
+					Problem *string
+				} `json:"tool_call"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range doc.Providers {
+		call := p.Runs[0].ToolCall
+		if p.Name == "none" != (!call.Valid && call.Problem != nil && *call.Problem == "no tool call: answered in text") {
+			t.Errorf("%s: %+v", p.Name, call)
+		}
+	}
+	code, _, errOut = run(t, dir, "bench", "--config", cfg, "--workload", "json", "--only", "required,mode", "--format", "json")
+	if code != 0 {
+		t.Fatalf("json: exit %d: %s", code, errOut)
+	}
+	if got := string(bodies["sim:ttft=8ms,tps=2000"]["response_format"]); got != `{"type":"json_object"}` {
+		t.Errorf("params' response_format: %s on the wire", got)
+	}
+	if got := string(bodies["sim:ttft=5ms,tps=2000"]["response_format"]); !strings.Contains(got, `"type":"json_schema"`) || !strings.Contains(got, `"strict":true`) ||
+		!strings.Contains(got, `"temperature_c"`) {
+		t.Errorf("the workload's response_format: %s on the wire", got)
 	}
 }

@@ -75,6 +75,9 @@ func Load(path string, getenv func(string) (string, bool)) (*Config, []string, e
 //	                  #                     # json: the schema the answer must follow
 //	                  #     input_tokens: [1000, 8000, 32000]   # long-context's prompt sizes;
 //	                  #                     # cached-prefix: one, the prefix's (default 8000)
+//	                  # One workload per race, the same for every provider: their figures must
+//	                  # rank together, so a providers entry's workload: is refused. What differs
+//	                  # between servers is the request, which params adjust (below).
 //	providers:        # the racers, in order; an empty or missing list is not an error
 //	  - name: groq      # required and unique: the label on the dashboard
 //	    kind: openai    # openai (default): any OpenAI-compatible API, Ollama and vLLM included;
@@ -96,6 +99,11 @@ func Load(path string, getenv func(string) (string, bool)) (*Config, []string, e
 //	    params: {temperature: 0}
 //	                    # extra request body fields, passed through as they are
 //	                    # (except model, messages and stream, which tpsrace sets)
+//	                    # They override the workload's fields too: tool_choice
+//	                    # (default "required"; auto, none or a named function),
+//	                    # response_format: {type: json_object} where a server has no
+//	                    # json_schema (the answer is still validated against
+//	                    # workload.answer, which the prompt must then describe)
 //	    timeout: {first_token: 30s}
 //	                    # this provider's limits, over the file's, over DefaultTimeouts
 //	    server: llama-server

@@ -64,6 +64,10 @@ func TestWorkloadErrors(t *testing.T) {
 		{"workload: {name: chat, answer: {name: r}}\n", `p.yaml:1:24: workload.answer: answer applies only to workload json`},
 		{"workload: {name: chat, follow_ups: [a]}\n", `p.yaml:1:24: workload.follow_ups: follow_ups applies only to workload multi-turn`},
 		{"workload: {name: multi-turn, follow_ups: a}\n", `p.yaml:1:42: workload.follow_ups: expected a list of strings`},
+		// One workload per race: a provider's own is refused, pointing at params.
+		{"workload: tool-call\nproviders:\n  - {name: a, base_url: http://x.test/v1, model: m, workload: json}\n",
+			`p.yaml:3:53: providers[0].workload: a race has one workload, the same for every provider (set workload: at the top level, or --workload; ` +
+				`a provider's params adjust its request, such as params: {tool_choice: auto} or params: {response_format: {type: json_object}})`},
 	} {
 		_, _, err := Parse("p.yaml", []byte(tc.yaml), nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -46,6 +46,14 @@ func (p *parser) mapping(n *yaml.Node, path string, lv *level) map[string]field 
 
 func (p *parser) unknownKey(k *yaml.Node, path, name string, lv *level) {
 	hint := "known keys: " + strings.Join(lv.keys, ", ")
+	if name == "workload" && lv == &providerLevel {
+		// One workload per race: figures of different workloads (a call's
+		// time, a JSON answer's, a chat answer's) do not rank together.
+		p.fail(k, join(path, name), "a race has one workload, the same for every provider",
+			"set workload: at the top level, or --workload; a provider's params adjust its request, "+
+				"such as params: {tool_choice: auto} or params: {response_format: {type: json_object}}")
+		return
+	}
 	if home := homeOf(name); home != nil {
 		hint = fmt.Sprintf("%s belongs %s", name, home.where)
 	} else if s := Closest(name, lv.keys); s != "" {

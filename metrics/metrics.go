@@ -91,6 +91,10 @@ type Figures struct {
 	// reported no cache figure at all.
 	CachedPromptTokens    int
 	HasCachedPromptTokens bool
+	// PromptTokens: the prompt's size as the provider counted it
+	// (usage.prompt_tokens); HasPromptTokens false when it reported none.
+	PromptTokens    int
+	HasPromptTokens bool
 
 	// Felt: stalls, burstiness and reader wait (FeltOf).
 	Felt
@@ -149,6 +153,9 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		f.ServerPromptTPS, f.HasServerPromptTPS = r.Timings.PromptPerSecond, true
 	}
 	f.CachedPromptTokens, f.HasCachedPromptTokens = CachedPrompt(r)
+	if r.Usage != nil && r.Usage.PromptTokens > 0 {
+		f.PromptTokens, f.HasPromptTokens = r.Usage.PromptTokens, true
+	}
 	return f
 }
 

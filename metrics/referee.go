@@ -20,7 +20,7 @@ const (
 	FlagCachedPrompt     = "cached_prompt"     // the provider served prompt tokens from its cache
 	FlagModelSubstituted = "model_substituted" // another model answered, or who answered changed
 	FlagClientSaturated  = "client_saturated"  // tpsrace itself was the bottleneck
-	FlagStartSkew        = "start_skew"        // the requests left more than StartSkewLimit apart
+	FlagStartSkew        = "start_skew"        // the requests may have left more than StartSkewLimit apart (Skew.Over)
 	FlagColdConnection   = "cold_connection"   // this stream paid DNS/TCP/TLS while others reused connections
 	FlagRetried          = "retried"           // the request was sent again (before its first byte)
 	FlagRateLimited      = "rate_limited"      // answered 429
@@ -154,19 +154,20 @@ func (ref Referee) RunFlags(run, p int) Flags {
 	return f
 }
 
-// raceFlags: start skew, for the race as a whole.
+// raceFlags: start skew, for the race as a whole. Its evidence quotes the
+// skew as every view shows it (Skew.String), with the clocks' bound on a
+// merged race; an unknown skew is flagged, since nothing says it was fair.
 func raceFlags(race [][]probes.Result) Flags {
 	f := Flags{}
-	var sent []time.Duration
-	for _, streams := range race {
-		for i := range streams {
-			if !streams[i].Release.IsZero() {
-				sent = append(sent, streams[i].Sent)
-			}
-		}
-	}
-	if skew, ok := StartSkew(sent); ok && skew > StartSkewLimit {
-		f.add(FlagStartSkew, "the requests left "+format.Duration(skew)+" apart (over "+format.Duration(StartSkewLimit)+")")
+	skew, ok := StartSkewOf(slices.Concat(race...))
+	switch {
+	case !ok || !skew.Over(StartSkewLimit):
+	case !skew.Known:
+		f.add(FlagStartSkew, "start skew "+skew.String()+": nothing says the requests left within "+format.Duration(StartSkewLimit))
+	case skew.Spread > StartSkewLimit:
+		f.add(FlagStartSkew, "start skew "+skew.String()+", over "+format.Duration(StartSkewLimit))
+	default:
+		f.add(FlagStartSkew, "start skew "+skew.String()+": with the clocks' error it may be over "+format.Duration(StartSkewLimit))
 	}
 	return f
 }

@@ -96,6 +96,9 @@ type Run struct {
 	// ServerPromptTPS: the server's prompt (prefill) speed (Figures.ServerPromptTPS).
 	ServerPromptTPS Dist[float64]
 	CostUSD         Dist[float64] // the cost of one request
+	// PromptTokens: the provider's count of the prompt (Figures.PromptTokens),
+	// over every stream that reported one: a multi-turn turn's input.
+	PromptTokens Dist[float64]
 
 	// FinishAt is --finish-at's N (0: none); TimeToN the time to N tokens.
 	// StoppedShort: some stream completed and none reached N (nobody wins
@@ -163,7 +166,7 @@ type Run struct {
 func RunOf(streams []Stream, finishAt int) Run {
 	r := Run{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}
 	var ttft, ttfa, e2e, timeToN, toolFirst, toolComplete, jsonFirst, jsonValid []time.Duration
-	var speed, server, serverPrompt, cost, tokens, o200k, events, argsTPS []float64
+	var speed, server, serverPrompt, cost, tokens, o200k, events, argsTPS, prompt []float64
 	var prefill []PrefillPoint
 	figs := make([]Figures, len(streams))
 	felt := make([]Felt, len(streams))
@@ -197,6 +200,9 @@ func RunOf(streams []Stream, finishAt int) Run {
 		}
 		if s.HasCost {
 			cost = append(cost, s.CostUSD)
+		}
+		if s.HasPromptTokens {
+			prompt = append(prompt, float64(s.PromptTokens))
 		}
 		if j := s.JSON; j != nil {
 			r.JSONStreams++
@@ -246,6 +252,7 @@ func RunOf(streams []Stream, finishAt int) Run {
 	}
 	r.TTFT, r.TTFA, r.E2E, r.TimeToN = DistOf(ttft), DistOf(ttfa), DistOf(e2e), DistOf(timeToN)
 	r.Speed, r.ServerTPS, r.ServerPromptTPS, r.CostUSD = DistOf(speed), DistOf(server), DistOf(serverPrompt), DistOf(cost)
+	r.PromptTokens = DistOf(prompt)
 	r.ToolFirst, r.ToolComplete, r.ArgsTPS = DistOf(toolFirst), DistOf(toolComplete), DistOf(argsTPS)
 	r.JSONFirst, r.JSONValidAt = DistOf(jsonFirst), DistOf(jsonValid)
 	r.PrefillTPS, r.HasPrefillTPS = PrefillTPS(prefill)

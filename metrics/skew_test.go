@@ -3,25 +3,47 @@ package metrics
 import (
 	"testing"
 	"time"
+
+	"tpsrace/probes"
 )
 
-func TestStartSkew(t *testing.T) {
+func TestStartSkewOnOneMachine(t *testing.T) {
 	us := time.Microsecond
-	if skew, ok := StartSkew([]time.Duration{40 * us, 12 * us, 31 * us}); !ok || skew != 28*us {
-		t.Errorf("skew %v, %v; want 28µs (latest 40µs − earliest 12µs)", skew, ok)
+	release := time.Unix(1, 0)
+	streams := []probes.Result{{Release: release, Sent: 40 * us}, {Release: release, Sent: 12 * us}, {Release: release, Sent: 31 * us}, {Sent: time.Hour}}
+	if s, ok := StartSkewOf(streams); !ok || s.Spread != 28*us || s.Bound != 0 || !s.Known || s.String() != "28µs" {
+		t.Errorf("%+v (%v) %q; want 28µs (latest 40µs − earliest 12µs; a stream never released was not sent)", s, ok, s)
 	}
-	if _, ok := StartSkew([]time.Duration{5 * us}); ok {
+	if _, ok := StartSkewOf(streams[:1]); ok {
 		t.Error("one stream has no skew")
 	}
 }
 
-func TestCrossHostSkew(t *testing.T) {
-	ms := time.Millisecond
-	skew, bound, ok := CrossHostSkew([]time.Duration{ms / 2, 2300 * time.Microsecond, ms}, []time.Duration{400 * time.Microsecond, 500 * time.Microsecond, 5 * ms})
-	if !ok || skew != 1800*time.Microsecond || bound != 900*time.Microsecond {
-		t.Errorf("skew %s ± %s (%v), want 1.8ms ± 0.9ms: the earliest and latest hosts' errors", skew, bound, ok)
+// Across hosts each stream's instant is its host's release after the common
+// instant plus its own send; the bound is the two largest clock errors of
+// the hosts involved, and a host whose clock is not synchronised makes the
+// skew unknown.
+func TestStartSkewAcrossHosts(t *testing.T) {
+	us, ms := time.Microsecond, time.Millisecond
+	release := time.Unix(1, 0)
+	fra := &probes.Host{Name: "fra", Offset: 200 * us, Synchronised: true, ClockError: 400 * us}
+	iad := &probes.Host{Name: "iad", Offset: 2 * ms, Synchronised: true, ClockError: 500 * us}
+	sin := &probes.Host{Name: "sin", Offset: ms, Synchronised: true, ClockError: 300 * us}
+	streams := []probes.Result{
+		{Release: release, Host: fra, Sent: 300 * us}, {Release: release, Host: fra, Sent: 900 * us},
+		{Release: release, Host: iad, Sent: 300 * us},
+		{Release: release, Host: sin, Sent: 0},
 	}
-	if _, _, ok := CrossHostSkew([]time.Duration{ms}, []time.Duration{ms}); ok {
-		t.Error("one host has no skew")
+	s, ok := StartSkewOf(streams)
+	if !ok || s.Spread != 1800*us || s.Bound != 900*us || s.Hosts != 3 || s.String() != "1.8ms ± 0.9ms across 3 probes" {
+		t.Errorf("%+v (%v) %q; want 2.3ms − 0.5ms ± (0.5ms + 0.4ms) across 3 probes", s, ok, s)
+	}
+	if s.Over(2*ms) != true || s.Over(3*ms) {
+		t.Error("1.8ms ± 0.9ms may be over 2ms, not over 3ms")
+	}
+	sin.Synchronised, sin.ClockError = false, 0
+	s, ok = StartSkewOf(streams)
+	if !ok || s.Known || !s.Over(time.Hour) || s.String() != "unknown across 3 probes (the clock of sin is not synchronised)" {
+		t.Errorf("%+v (%v) %q; want unknown, naming sin", s, ok, s)
 	}
 }

@@ -43,6 +43,10 @@ type WorkloadRuns struct {
 	// Conversations are multi-turn's times of the runs whose every turn
 	// completed (ConversationTime).
 	Conversations []time.Duration
+	// ByTurn is multi-turn's figures per turn (the first, the second, …):
+	// the streams of that turn of every run pooled; nil under the other
+	// workloads.
+	ByTurn []Run
 }
 
 // WorkloadRunsOf is the figures of one provider's races under w: races
@@ -54,8 +58,15 @@ func WorkloadRunsOf(w workload.Workload, races [][]Stream, finishAt int) Workloa
 	var wr WorkloadRuns
 	var all, run, cold, warm []Stream
 	var turns []Run
+	var byTurn [][]Stream
+	if multiTurn {
+		byTurn = make([][]Stream, min(perRun, len(races)))
+	}
 	for k, streams := range races {
 		all, run = append(all, streams...), append(run, streams...)
+		if multiTurn {
+			byTurn[k%perRun] = append(byTurn[k%perRun], streams...)
+		}
 		race := RunOf(streams, finishAt)
 		wr.Races, turns = append(wr.Races, race), append(turns, race)
 		if cachedPrefix && k%perRun == 0 {
@@ -84,6 +95,9 @@ func WorkloadRunsOf(w workload.Workload, races [][]Stream, finishAt int) Workloa
 	case w.Is(workload.LongContext):
 		wr.BySize = TTFTBySize(all)
 	case multiTurn: // ranked on the median conversation
+		for _, streams := range byTurn {
+			wr.ByTurn = append(wr.ByTurn, RunOf(streams, finishAt))
+		}
 		wr.Ranked.Turns = perRun
 		wr.Ranked.Conversation, wr.Ranked.HasConversation = Median(wr.Conversations)
 	case cachedPrefix: // ranked on the warm requests

@@ -95,6 +95,21 @@ type Result struct {
 	Interrupted  bool          // cancelled by the user (q, ctrl+c, SIGTERM)
 	Price        *config.Price
 	Load         *ClientLoad // tpsrace's own load during the race, shared by its streams; nil: not measured
+	Host         *Host       // in a merged race, the host that measured it; nil: one machine's race
+}
+
+// Host is the host that measured some of a merged race's streams (tpsrace
+// merge), so that their send instants can be read on the race's common
+// clock (metrics.StartSkewOf): its probe name, how long after the common
+// instant its own release came by its own clock (Offset: a stream left
+// at Offset + Sent), and that clock's discipline, Synchronised with its
+// estimated error either way (ClockError). One machine's race has none:
+// one clock reads every instant.
+type Host struct {
+	Name         string
+	Offset       time.Duration
+	Synchronised bool
+	ClockError   time.Duration
 }
 
 // OK reports whether the stream completed without error.

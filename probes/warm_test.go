@@ -3,7 +3,6 @@ package probes_test
 import (
 	"context"
 	"testing"
-	"time"
 
 	"tpsrace/config"
 	"tpsrace/metrics"
@@ -24,7 +23,7 @@ func TestWarmOpensTheConnectionsBeforeTheRelease(t *testing.T) {
 	for _, warm := range []bool{false, true} {
 		clients := &probes.Clients{}
 		race := probes.Race{Providers: providers, Request: probes.Request{Prompt: "hi", MaxTokens: 20}, Concurrency: 3, Clients: clients, Warm: warm}
-		var sent []time.Duration
+		var sent []probes.Result
 		for _, streams := range race.Run(context.Background(), nil) {
 			for _, r := range streams {
 				if !r.OK() {
@@ -36,12 +35,12 @@ func TestWarmOpensTheConnectionsBeforeTheRelease(t *testing.T) {
 				if r.Sent < 0 || r.Sent > r.Phases.FirstByte {
 					t.Errorf("stream %s/%d sent at %v, first byte at %v", r.Provider, r.Stream, r.Sent, r.Phases.FirstByte)
 				}
-				sent = append(sent, r.Sent)
+				sent = append(sent, r)
 			}
 		}
-		skew, ok := metrics.StartSkew(sent)
+		skew, ok := metrics.StartSkewOf(sent)
 		t.Logf("warm %v: start skew %v over %d streams", warm, skew, len(sent))
-		if !ok || skew < 0 {
+		if !ok || skew.Spread < 0 || skew.Hosts != 0 {
 			t.Errorf("start skew %v, %v", skew, ok)
 		}
 		clients.Close()

@@ -15,7 +15,6 @@ import (
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/probes"
-	"tpsrace/timesync"
 	"tpsrace/workload"
 )
 
@@ -94,7 +93,8 @@ func Merge(recs []Named) (*Recording, error) {
 	}
 	first := recs[0]
 	h := Header{Type: typeHeader, Schema: Schema, RecordedAt: time.Now().UTC(), Tool: Tool, Prompt: first.Header.Prompt,
-		MaxTokens: first.Header.MaxTokens, Concurrency: first.Header.Concurrency, Workload: first.Header.Workload, FinishAt: first.Header.FinishAt, Providers: []Provider{}}
+		MaxTokens: first.Header.MaxTokens, Concurrency: first.Header.Concurrency, Workload: first.Header.Workload, FinishAt: first.Header.FinishAt, Providers: []Provider{},
+		StartAt: first.Header.StartAt}
 	info := buildinfo.Read()
 	h.ToolVersion = &info
 	merged := &Recording{Header: h}
@@ -140,12 +140,13 @@ func Merge(recs []Named) (*Recording, error) {
 		merged.Header.Probes = append(merged.Header.Probes, Probe{Name: rh.Probe, Release: own.Release, SentNS: int64(earliest), Clock: rh.Clock})
 		merged.Header.Simulated = merged.Header.Simulated || rh.Simulated
 		merged.Interrupted = merged.Interrupted || r.Interrupted
+		host := merged.Header.host(rh.Probe)
 		for i, p := range rh.Providers {
 			p.Name, p.Probe = p.Name+"@"+rh.Probe, rh.Probe
 			merged.Header.Providers = append(merged.Header.Providers, p)
 			lane := slices.Clone(own.Results[i])
 			for k := range lane {
-				lane[k].Provider = p.Name
+				lane[k].Provider, lane[k].Host = p.Name, host
 				if !lane[k].Release.IsZero() {
 					lane[k].Release = *rh.StartAt
 				}
@@ -183,51 +184,41 @@ func clip(s string) string {
 	return s
 }
 
-// StartSkew says how far apart a merged race's hosts sent their first
-// requests, with the bound their clocks put on it (metrics.CrossHostSkew):
-// "start skew 1.8 ms ± 0.9 ms across 3 probes", or "start skew unknown
-// across 3 probes (the clock of iad is not synchronised)"; "" for a
-// recording that is not merged.
-func (h Header) StartSkew() string {
-	skew, bound, unsynced, ok := h.crossHostSkew()
-	switch {
-	case len(unsynced) > 0:
-		which := "the clock of " + unsynced[0] + " is"
-		if len(unsynced) > 1 {
-			which = "the clocks of " + strings.Join(unsynced, ", ") + " are"
-		}
-		return fmt.Sprintf("start skew unknown across %d probes (%s not synchronised)", len(h.Probes), which)
-	case !ok:
+// StartSkew is the start skew of the recording's first race (a merged
+// race has one), as every view words it (metrics.Skew): "start skew 1.8ms
+// ± 0.9ms across 3 probes", or "start skew unknown across 3 probes (the
+// clock of iad is not synchronised)"; "" for a recording that is not
+// merged, whose own skew the dashboard and the JSON show.
+func (r *Recording) StartSkew() string {
+	if len(r.Header.Probes) == 0 || len(r.Races) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("start skew %s ± %s across %d probes", timesync.Millis(skew), timesync.Millis(bound), len(h.Probes))
+	skew, ok := metrics.StartSkewOf(slices.Concat(r.Races[0].Results...))
+	if !ok {
+		return ""
+	}
+	return "start skew " + skew.String()
 }
 
-// crossHostSkew is metrics.CrossHostSkew of a merged race's hosts: each
-// host's first request as an offset from the common instant, by its own
-// clock. unsynced names the hosts whose clocks are not synchronised (the
-// skew is then unknown); ok is false for a recording that is not merged.
-func (h Header) crossHostSkew() (skew, bound time.Duration, unsynced []string, ok bool) {
-	if len(h.Probes) == 0 || h.StartAt == nil {
-		return 0, 0, nil, false
-	}
-	var starts, errs []time.Duration
+// host is the host of probe in a merged race, for its streams
+// (probes.Result.Host): its release after the common instant by its own
+// clock, and that clock; nil when the recording names no such probe.
+func (h Header) host(probe string) *probes.Host {
 	for _, p := range h.Probes {
-		if p.Clock == nil || !p.Clock.Synchronised {
-			unsynced = append(unsynced, p.Name)
+		if p.Name != probe || h.StartAt == nil {
 			continue
 		}
-		starts = append(starts, p.Release.Sub(*h.StartAt)+time.Duration(p.SentNS))
-		errs = append(errs, p.Clock.EstError)
+		host := &probes.Host{Name: p.Name, Offset: p.Release.Sub(*h.StartAt)}
+		if p.Clock != nil && p.Clock.Synchronised {
+			host.Synchronised, host.ClockError = true, p.Clock.EstError
+		}
+		return host
 	}
-	if len(unsynced) > 0 {
-		return 0, 0, unsynced, false
-	}
-	skew, bound, ok = metrics.CrossHostSkew(starts, errs)
-	return skew, bound, nil, ok
+	return nil
 }
 
-// fleet is the bench document's "fleet" of a merged race; nil otherwise.
+// fleet is the bench document's "fleet" of a merged race (benchdoc.Build
+// adds its start skew); nil otherwise.
 func (h Header) fleet() *benchdoc.Fleet {
 	if len(h.Probes) == 0 {
 		return nil
@@ -236,8 +227,6 @@ func (h Header) fleet() *benchdoc.Fleet {
 	for _, p := range h.Probes {
 		f.Probes = append(f.Probes, benchdoc.FleetProbe{Name: p.Name, Release: p.Release, Clock: p.Clock})
 	}
-	skew, bound, _, ok := h.crossHostSkew()
-	f.SkewOf(skew, bound, ok)
 	return f
 }
 

@@ -255,7 +255,10 @@ func (rec *Recording) apply(b []byte) (done bool, err error) {
 			return false, fmt.Errorf("a stream of provider %d, but the header lists %d providers", l.Provider, len(rec.Header.Providers))
 		}
 		race := &rec.Races[len(rec.Races)-1]
-		race.Results[l.Provider] = append(race.Results[l.Provider], l.result(rec.Header.Providers[l.Provider], race.Release))
+		prov := rec.Header.Providers[l.Provider]
+		r := l.result(prov, race.Release)
+		r.Host = rec.Header.host(prov.Probe)
+		race.Results[l.Provider] = append(race.Results[l.Provider], r)
 	case typeEnd:
 		var l endLine
 		if err := json.Unmarshal(b, &l); err != nil {

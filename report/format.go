@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -199,13 +200,14 @@ func (b *Bench) flagNotes() []string {
 }
 
 // writeLeaderboard writes the table (or Markdown) people paste into posts:
-// what was raced and when, the providers best first, then notes, each
-// failure once with how many streams it ended.
+// what was raced and when, the providers best first, a multi-turn race's
+// turns, then notes, each failure once with how many streams it ended.
 func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 	cols := b.columns()
 	rows := [][]string{make([]string, len(cols))}
+	right := make([]bool, len(cols))
 	for j, c := range cols {
-		rows[0][j] = c.header
+		rows[0][j], right[j] = c.header, c.right
 	}
 	for i, p := range b.Ranked() {
 		row := make([]string, len(cols))
@@ -234,18 +236,6 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		notes = append(notes, "Referee: "+b.Verdict.FlaggedText)
 	}
 	notes = append(notes, b.flagNotes()...)
-	// Providers' words act neither on the terminal nor, in Markdown, as
-	// markup. The words are the left-aligned cells (provider, model) and the
-	// notes; the numbers (right-aligned) are this package's own.
-	for i, r := range rows {
-		for j := range r {
-			if markdown && i > 0 && !cols[j].right {
-				r[j] = safetext.Markdown(r[j])
-			} else {
-				r[j] = safetext.Line(r[j])
-			}
-		}
-	}
 	for i := range notes {
 		if markdown {
 			notes[i] = safetext.Markdown(notes[i])
@@ -253,7 +243,48 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 			notes[i] = safetext.Line(notes[i])
 		}
 	}
-	widths := make([]int, len(cols))
+	fmt.Fprintf(w, "%s\n\n", b.heading(markdown))
+	writeTable(w, rows, right, markdown)
+	if turnRows, turnRight := b.turnTable(); turnRows != nil {
+		title := "Turns (p50 over " + plural(b.conversations(), "conversation") + "; time: the turn's E2E, or the whole conversation's)"
+		if markdown {
+			title = "**" + title + "**"
+		}
+		fmt.Fprintf(w, "\n%s\n\n", title)
+		writeTable(w, turnRows, turnRight, markdown)
+	}
+	if markdown {
+		fmt.Fprintln(w)
+		for _, n := range notes {
+			fmt.Fprintf(w, "- %s\n", n)
+		}
+		return nil
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+	return nil
+}
+
+// writeTable writes rows (the first is the header) as aligned text or a
+// Markdown table; right says which columns are numbers, right-aligned.
+// Providers' words act neither on the terminal nor, in Markdown, as
+// markup. The words are the left-aligned cells (provider, model); the
+// numbers (right-aligned) are this package's own.
+func writeTable(w io.Writer, rows [][]string, right []bool, markdown bool) {
+	for i, r := range rows {
+		for j := range r {
+			if markdown && i > 0 && !right[j] {
+				r[j] = safetext.Markdown(r[j])
+			} else {
+				r[j] = safetext.Line(r[j])
+			}
+		}
+	}
+	widths := make([]int, len(right))
 	if markdown {
 		for j := range widths {
 			widths[j] = 3 // a Markdown rule is at least "---"
@@ -265,49 +296,69 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		}
 	}
 	pad := func(j int, s string) string {
-		if cols[j].right {
+		if right[j] {
 			return format.PadLeft(s, widths[j])
 		}
 		return format.PadRight(s, widths[j])
 	}
-	if markdown {
-		fmt.Fprintf(w, "%s\n\n", b.heading(true))
-		for i, r := range rows {
-			for j := range r {
-				r[j] = pad(j, r[j])
-			}
-			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
-			if i == 0 {
-				rule := make([]string, len(cols))
-				for j := range cols {
-					rule[j] = strings.Repeat("-", widths[j])
-					if cols[j].right {
-						rule[j] = rule[j][1:] + ":"
-					}
-				}
-				fmt.Fprintf(w, "| %s |\n", strings.Join(rule, " | "))
-			}
-		}
-		fmt.Fprintln(w)
-		for _, n := range notes {
-			fmt.Fprintf(w, "- %s\n", n)
-		}
-		return nil
-	}
-	fmt.Fprintf(w, "%s\n\n", b.heading(false))
-	for _, r := range rows {
+	for i, r := range rows {
 		for j := range r {
 			r[j] = pad(j, r[j])
 		}
-		fmt.Fprintln(w, strings.TrimRight(strings.Join(r, "  "), " "))
+		if !markdown {
+			fmt.Fprintln(w, strings.TrimRight(strings.Join(r, "  "), " "))
+			continue
+		}
+		fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+		if i == 0 {
+			rule := make([]string, len(right))
+			for j := range right {
+				rule[j] = strings.Repeat("-", widths[j])
+				if right[j] {
+					rule[j] = rule[j][1:] + ":"
+				}
+			}
+			fmt.Fprintf(w, "| %s |\n", strings.Join(rule, " | "))
+		}
 	}
-	if len(notes) > 0 {
-		fmt.Fprintln(w)
+}
+
+// turnTable is a multi-turn race's turns, provider by provider in rank
+// order: each turn's median TTFT, speed, input tokens and E2E (the
+// summary's "turns"), then the conversation's time; nil for the other
+// workloads.
+func (b *Bench) turnTable() (rows [][]string, right []bool) {
+	if b.Workload != workload.MultiTurn {
+		return nil, nil
 	}
-	for _, n := range notes {
-		fmt.Fprintln(w, n)
+	rows = [][]string{{"provider", "turn", "TTFT p50", "tok/s p50", "input tokens", "time p50"}}
+	for _, p := range b.Ranked() {
+		for _, t := range p.Summary.Turns {
+			input := format.Undefined
+			if t.InputTokens != nil {
+				input = format.Count(int(math.Round(*t.InputTokens)))
+			}
+			rows = append(rows, []string{p.Name, strconv.Itoa(t.Turn), duration(t.TTFTms.P50), speed(t.OutputTPS.P50), input, duration(t.E2Ems.P50)})
+		}
+		conversation := format.Undefined
+		if c := p.Summary.ConversationMS; c != nil {
+			conversation = duration(c.P50)
+		}
+		rows = append(rows, []string{p.Name, "all", format.Undefined, format.Undefined, format.Undefined, conversation})
 	}
-	return nil
+	return rows, []bool{false, true, true, true, true, true}
+}
+
+// conversations is how many runs of a multi-turn race there were (a run
+// is a conversation, one race per turn).
+func (b *Bench) conversations() int {
+	most := 0
+	for _, p := range b.Providers {
+		if len(p.Summary.Turns) > 0 {
+			most = max(most, (b.Runs+len(p.Summary.Turns)-1)/len(p.Summary.Turns))
+		}
+	}
+	return most
 }
 
 // heading says what was raced: the prompt, when, how many users (C) and runs.

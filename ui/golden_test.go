@@ -142,7 +142,7 @@ func failingRace() (*config.Config, []probes.Update, [][]probes.Result) {
 	laptop.Usage, laptop.FinishReason = nil, ""
 	laptop.End = laptop.Events.Event(19).At + 30*ms
 	laptop.Err = &probes.Failure{Kind: probes.KindNetwork, Message: "connection reset by peer"}
-	results[1][0] = probes.Result{Provider: "deep-thinker", Model: cfg.Providers[1].Model, End: 90 * ms,
+	results[1][0] = probes.Result{Provider: "deep-thinker", Model: cfg.Providers[1].Model, Release: fixtureRelease, End: 90 * ms,
 		Err: &probes.Failure{Kind: probes.KindHTTP, Status: 503, Message: "model is overloaded", RetryAfter: "2"}}
 	return cfg, updatesOf(results), results
 }
@@ -161,7 +161,7 @@ func queuedRace(c int) (*config.Config, []probes.Update) {
 	}
 	words := strings.Fields("a prince returns home to find his father dead and his uncle on the throne and a ghost tells him to take revenge")
 	stream := func(provider, ttft, gap time.Duration, n int) probes.Result {
-		r := probes.Result{Provider: cfg.Providers[provider].Name}
+		r := probes.Result{Provider: cfg.Providers[provider].Name, Release: fixtureRelease}
 		at := ttft
 		for i := range n {
 			w := " " + words[i%len(words)]

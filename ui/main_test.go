@@ -27,6 +27,10 @@ type fixedClock time.Duration
 
 func (c fixedClock) Now() time.Duration { return time.Duration(c) }
 
+// fixtureRelease is when the fixtures' races were released: a stream with
+// a release was sent (metrics.StartSkewOf counts it).
+var fixtureRelease = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+
 // recordedRace is a deterministic race: four providers with exact event
 // times — a fast one, a reasoning one, a slow one, and one whose key is
 // refused — as the updates a live race would deliver, and its results.
@@ -63,7 +67,7 @@ func recordedRace() (*config.Config, []probes.Update, [][]probes.Result) {
 	}
 	done := func(i int, events []probes.Event, err error) probes.Result {
 		r := probes.Result{Provider: cfg.Providers[i].Name, Model: cfg.Providers[i].Model, Events: probes.EventsOf(events...), Err: err, Price: cfg.Providers[i].Price,
-			Sent: time.Duration(12+9*i) * time.Microsecond}
+			Release: fixtureRelease, Sent: time.Duration(12+9*i) * time.Microsecond}
 		if len(events) > 0 { // a fresh connection, then the answer
 			r.Phases = probes.Phases{DNS: ms, Connected: 2 * ms, TLS: 9 * ms, WroteRequest: 9 * ms, FirstByte: events[0].At - ms}
 		}

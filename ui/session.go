@@ -259,18 +259,19 @@ func (s *session) figures(now time.Duration) []live.Figures {
 	return figs
 }
 
-// startSkew is how far apart the race's requests left after the release,
-// over the streams that have ended so far (metrics.StartSkew).
-func (s *session) startSkew() (time.Duration, bool) {
-	var sent []time.Duration
+// startSkew is how far apart the race's requests left, over the streams
+// that have ended so far (metrics.StartSkewOf: on a merged race's replay,
+// across its hosts, with their clocks' bound).
+func (s *session) startSkew() (metrics.Skew, bool) {
+	var ended []probes.Result
 	for _, i := range s.racing {
 		for _, st := range s.live[i].Streams {
 			if st.Result != nil {
-				sent = append(sent, st.Result.Sent)
+				ended = append(ended, *st.Result)
 			}
 		}
 	}
-	return metrics.StartSkew(sent)
+	return metrics.StartSkewOf(ended)
 }
 
 // notReadyErr is why Prepare could not ready provider i, nil when it did.

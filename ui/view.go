@@ -223,7 +223,7 @@ func (m *Model) header() []string {
 	}
 	parts = append(parts, draw.Segment{Text: s.Label.Render(itoa(len(m.lanes))+" providers ") + s.Status.Render(conc), Rank: rankProviders})
 	if skew, ok := m.s.startSkew(); ok {
-		parts = append(parts, draw.Segment{Text: s.Label.Render("start skew ") + s.Status.Render(format.Precise(skew)), Rank: rankSkew})
+		parts = append(parts, draw.Segment{Text: s.Label.Render("start skew ") + s.Status.Render(skew.String()), Rank: rankSkew})
 	}
 	if m.c.opts.Note != "" {
 		parts = append(parts, draw.Segment{Text: s.Label.Render(m.c.opts.Note), Rank: rankNote})

@@ -12,7 +12,6 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
-	"tpsrace/format"
 	"tpsrace/probes"
 )
 
@@ -91,7 +90,7 @@ func (m *Model) figurePhrases() []string {
 		phrases = append(phrases, ansi.Strip(h))
 	}
 	if skew, ok := m.s.startSkew(); ok {
-		phrases = append(phrases, "start skew "+format.Precise(skew))
+		phrases = append(phrases, "start skew "+skew.String())
 	}
 	return phrases
 }
