@@ -1,6 +1,10 @@
 package ui
 
-import "slices"
+import (
+	"slices"
+
+	"tpsrace/ui/workloadview"
+)
 
 // Layout is where every pane goes for one window size. It is computed by
 // one pure function from the window size, the number of lanes and the mode,
@@ -16,6 +20,13 @@ import "slices"
 //     (leaderboard 60% of the width, chart the rest), and above it when the
 //     window is narrower but the body has 30 or more rows; it is dropped
 //     when the lanes would fall under their minimum size.
+//   - The workload panel (ui/workloadview: long-context, cached-prefix and
+//     multi-turn runs, panel > 0 its least height) goes full width above
+//     the leaderboard, which must be shown, a quarter of the body high (at
+//     least panel lines, at most 14). It matters more than the chart and
+//     the lanes' boxes: it is placed first, smaller if the lanes then keep
+//     a grid, and it is dropped whole only when the lanes would not keep 2
+//     lines each as rows (a summary and a line of the answer).
 //   - Lanes fill what is left in a grid: every column count from 1 to the
 //     number of lanes is tried, keeping those whose lanes are at least
 //     MinLaneWidth × MinLaneHeight, and the one whose lanes are "squarest"
@@ -39,6 +50,7 @@ type Layout struct {
 	Rows    []int // height of each row of lanes (List: of each lane)
 
 	Board      Pane
+	Panel      Pane // the workload panel
 	Chart      Pane
 	SideBySide bool // leaderboard and chart share the bottom rows
 }
@@ -51,16 +63,18 @@ type Pane struct {
 
 // Minimum lane size in a grid, and the chart's.
 const (
-	MinLaneWidth  = 36
-	MinLaneHeight = 7
-	minChartWidth = 40
-	chartHeight   = 8   // when stacked
-	sideBySideMin = 120 // columns from which the chart sits beside the leaderboard
+	MinLaneWidth   = 36
+	MinLaneHeight  = 7
+	minChartWidth  = 40
+	chartHeight    = 8   // when stacked
+	sideBySideMin  = 120 // columns from which the chart sits beside the leaderboard
+	maxPanelHeight = 14
 )
 
 // ComputeLayout lays out lanes lanes in a width × height window with
-// footer lines of help.
-func ComputeLayout(width, height, lanes int, zoomed bool, footer int) Layout {
+// footer lines of help and the workload panel, at least panel lines high
+// (0: none).
+func ComputeLayout(width, height, lanes int, zoomed bool, footer, panel int) Layout {
 	width, height, lanes = max(width, 0), max(height, 0), max(lanes, 0)
 	l := Layout{Width: width, Height: height, Header: 2, Footer: footer, Zoomed: zoomed, Lanes: lanes}
 	if height < 16 {
@@ -83,8 +97,9 @@ func ComputeLayout(width, height, lanes int, zoomed bool, footer int) Layout {
 		avail -= boardH
 	}
 	if l.Board.Show {
+		avail -= l.panelRows(avail, width, lanes, panel)
 		bottom := l.chartRows(avail, width, lanes)
-		avail = l.Body - bottom
+		avail = l.Body - l.Panel.Height - bottom
 	}
 
 	if cols, ok := bestGrid(width, avail, lanes); ok {
@@ -107,20 +122,40 @@ func (l *Layout) chartRows(avail, width, lanes int) int {
 	boardH := l.Board.Height
 	if width >= sideBySideMin {
 		bottom := max(boardH, min(max(l.Body/4, chartHeight), 14))
-		if _, ok := bestGrid(width, l.Body-bottom, lanes); ok {
+		if _, ok := bestGrid(width, l.Body-l.Panel.Height-bottom, lanes); ok {
 			boardW := width * 6 / 10
 			l.SideBySide = true
 			l.Board = Pane{Show: true, Width: boardW, Height: bottom}
 			l.Chart = Pane{Show: true, Width: width - boardW, Height: bottom}
 			return bottom
 		}
-	} else if l.Body >= 30 && width >= minChartWidth {
+	} else if l.Body-l.Panel.Height >= 30 && width >= minChartWidth {
 		if _, ok := bestGrid(width, avail-chartHeight, lanes); ok {
 			l.Chart = Pane{Show: true, Width: width, Height: chartHeight}
 			return boardH + chartHeight
 		}
 	}
 	return boardH
+}
+
+// panelRows places the workload panel, at least least lines high, if it
+// fits, and returns its height. avail is the body left once the board is
+// placed.
+func (l *Layout) panelRows(avail, width, lanes, least int) int {
+	if least <= 0 || width < workloadview.MinWidth {
+		return 0
+	}
+	heights := []int{min(max(l.Body/4, least), maxPanelHeight), least}
+	for _, grid := range []bool{true, false} {
+		for _, h := range heights {
+			_, ok := bestGrid(width, avail-h, lanes)
+			if ok || !grid && avail-h >= 2*lanes {
+				l.Panel = Pane{Show: true, Width: width, Height: h}
+				return h
+			}
+		}
+	}
+	return 0
 }
 
 // bestGrid picks the column count for lanes in a width × height area.

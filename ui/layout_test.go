@@ -30,7 +30,34 @@ func TestLayoutBreakpoints(t *testing.T) {
 		{160, 48, 5, "grid cols=3 widths=[54 53 53] last=[80 80] rows=[17 17] board=96x11 chart=64x11 side"},
 		{240, 60, 7, "grid cols=4 widths=[60 60 60 60] last=[80 80 80] rows=[22 21] board=144x14 chart=96x14 side"},
 	} {
-		l := ComputeLayout(c.w, c.h, c.lanes, false, 1)
+		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, 0)
+		if got := describe(l); got != c.want {
+			t.Errorf("%dx%d with %d lanes:\n got %s\nwant %s", c.w, c.h, c.lanes, got, c.want)
+		}
+		checkFits(t, l, c.lanes)
+	}
+}
+
+// The workload panel (4 providers: 6 lines at least) goes above the
+// leaderboard before the chart; the lanes give up their boxes for it, and
+// it gives way whole when they would not keep 2 lines each.
+func TestLayoutWorkloadPanel(t *testing.T) {
+	for _, c := range []struct {
+		w, h, lanes int
+		want        string
+	}{
+		{80, 24, 4, "list cols=1 widths=[80] rows=[3 2 2 2] board=80x6 chart=- panel=80x6"},
+		{80, 24, 2, "grid cols=2 widths=[40 40] rows=[12] board=80x4 chart=- panel=80x5"},
+		{120, 40, 4, "grid cols=2 widths=[60 60] rows=[10 9] board=72x9 chart=48x9 panel=120x9 side"},
+		{160, 48, 4, "grid cols=4 widths=[40 40 40 40] rows=[23] board=96x11 chart=64x11 panel=160x11 side"},
+		{240, 60, 4, "grid cols=4 widths=[60 60 60 60] rows=[29] board=144x14 chart=96x14 panel=240x14 side"},
+		{100, 50, 4, "grid cols=2 widths=[50 50] rows=[11 11] board=100x6 chart=100x8 panel=100x11"},
+		// Too small: no panel, the layout without one.
+		{80, 24, 8, "list cols=1 widths=[80] rows=[2 2 2 1 1 1 1 1] board=80x10 chart=-"},
+		{60, 20, 4, "list cols=1 widths=[60] rows=[3 3 3 2] board=60x6 chart=-"},
+		{39, 40, 2, "grid cols=1 widths=[39] rows=[17 16] board=39x4 chart=-"},
+	} {
+		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, c.lanes+2)
 		if got := describe(l); got != c.want {
 			t.Errorf("%dx%d with %d lanes:\n got %s\nwant %s", c.w, c.h, c.lanes, got, c.want)
 		}
@@ -39,7 +66,7 @@ func TestLayoutBreakpoints(t *testing.T) {
 }
 
 func TestLayoutZoomed(t *testing.T) {
-	l := ComputeLayout(80, 24, 4, true, 1)
+	l := ComputeLayout(80, 24, 4, true, 1, 0)
 	if !l.Zoomed || l.Header+l.Rows[0]+l.Footer != 24 || l.Widths[0] != 80 || l.Board.Show {
 		t.Fatalf("zoomed layout %+v", l)
 	}
@@ -51,8 +78,9 @@ func TestLayoutNeverOverflows(t *testing.T) {
 	for lanes := 0; lanes <= 10; lanes++ {
 		for w := 0; w <= 250; w += 7 {
 			for h := 0; h <= 70; h += 3 {
-				checkFits(t, ComputeLayout(w, h, lanes, false, 1), lanes)
-				checkFits(t, ComputeLayout(w, h, lanes, true, 4), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, false, 1, 0), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, true, 4, 0), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, false, 1, lanes+2), lanes)
 			}
 		}
 	}
@@ -75,6 +103,7 @@ func checkFits(t *testing.T, l Layout, lanes int) {
 	if !l.Board.Show {
 		bottom = 0
 	}
+	bottom += l.Panel.Height
 	if got := l.Header + l.Footer + sum(l.Rows) + bottom; lanes > 0 && got != l.Height && l.Height >= 3 {
 		t.Errorf("%dx%d, %d lanes: %d lines laid out", l.Width, l.Height, lanes, got)
 	}
@@ -118,6 +147,9 @@ func describe(l Layout) string {
 		s += fmt.Sprintf(" last=%v", l.LastRow)
 	}
 	s += fmt.Sprintf(" rows=%v board=%s chart=%s", l.Rows, pane(l.Board), pane(l.Chart))
+	if l.Panel.Show {
+		s += " panel=" + pane(l.Panel)
+	}
 	if l.SideBySide {
 		s += " side"
 	}

@@ -8,6 +8,7 @@ import (
 	"tpsrace/ui/lane"
 	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/speedchart"
+	"tpsrace/ui/workloadview"
 )
 
 // races are the race on screen and the earlier ones, stopped and maybe
@@ -74,8 +75,8 @@ func (m *Model) release() tea.Cmd {
 	return tea.Batch(m.races.next(), m.nextFrame())
 }
 
-// newPanes makes the lanes, the leaderboard and the chart for the
-// session's race on screen.
+// newPanes makes the lanes, the leaderboard, the chart and the workload
+// panel for the session's race on screen.
 func (m *Model) newPanes() {
 	styles := m.c.styles
 	names := make([]string, len(m.s.live))
@@ -89,6 +90,7 @@ func (m *Model) newPanes() {
 	plot := m.chart.Plot
 	m.chart = speedchart.New(names, styles.Chart)
 	m.chart.Plot, m.chart.PerUser = plot, m.s.conc > 1
+	m.panel = workloadview.New(styles.Workload)
 	if m.zoom >= len(m.lanes) {
 		m.zoom, m.state, m.back = 0, stateGrid, stateGrid
 	}

@@ -17,6 +17,7 @@ import (
 	"tpsrace/ui/llamastats"
 	"tpsrace/ui/speedchart"
 	"tpsrace/ui/theme"
+	"tpsrace/ui/workloadview"
 )
 
 // Options configure the dashboard. The dashboard never writes them.
@@ -148,6 +149,7 @@ type Model struct {
 	lanes []lane.Model
 	board leaderboard.Model
 	chart speedchart.Model
+	panel workloadview.Model // the workload's run: TTFT by size, cold vs warm, turns
 	stats llamastats.Model // the zoomed llama.cpp lane's /metrics line (serverstats.go)
 
 	tick   int // the live frame-tick chain; others are dropped

@@ -9,6 +9,7 @@ import (
 	"tpsrace/ui/llamastats"
 	"tpsrace/ui/speedchart"
 	"tpsrace/ui/theme"
+	"tpsrace/ui/workloadview"
 )
 
 // Styles are every style of the dashboard, all from one palette.
@@ -30,6 +31,7 @@ type Styles struct {
 	Lane        lane.Styles // accented per provider with Palette.ProviderColor
 	Leaderboard leaderboard.Styles
 	Chart       speedchart.Styles
+	Workload    workloadview.Styles
 	Stats       llamastats.Styles
 	Help        help.Styles
 }
@@ -58,6 +60,7 @@ func DefaultStyles(p theme.Palette) Styles {
 		Lane:        lane.DefaultStyles(p),
 		Leaderboard: leaderboard.DefaultStyles(p),
 		Chart:       speedchart.DefaultStyles(p),
+		Workload:    workloadview.DefaultStyles(p),
 		Stats:       llamastats.DefaultStyles(p),
 		Help:        h,
 	}

@@ -14,6 +14,7 @@ import (
 	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/live"
 	"tpsrace/ui/speedchart"
+	"tpsrace/ui/workloadview"
 )
 
 // The view: the layout, a frame of every pane and the screen composed of
@@ -36,7 +37,7 @@ func (m *Model) relayout() {
 	if m.drawn.skipped != "" {
 		notes = 1
 	}
-	m.c.layout = ComputeLayout(m.c.width, m.c.height-notes, len(m.lanes), m.zoomed(), 1)
+	m.c.layout = ComputeLayout(m.c.width, m.c.height-notes, len(m.lanes), m.zoomed(), 1, m.panelHeight())
 	l := m.c.layout
 	if m.state == stateHelp {
 		m.drawn.page = m.helpPage()
@@ -57,6 +58,7 @@ func (m *Model) relayout() {
 	}
 	m.board.SetSize(l.Board.Width, l.Board.Height)
 	m.chart.SetSize(l.Chart.Width, l.Chart.Height)
+	m.panel.SetSize(l.Panel.Width, l.Panel.Height)
 	m.editor.setSize(l.Body)
 }
 
@@ -89,6 +91,9 @@ func (m *Model) refresh() {
 	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs, Finish: finish})
 	if m.c.layout.Chart.Show {
 		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: now, Providers: m.s.live, Finish: finish, Scale: scale})
+	}
+	if m.c.layout.Panel.Show {
+		m.panel, _ = m.panel.Update(workloadview.FrameMsg{Figures: m.panelFigures(figs)})
 	}
 	m.compose()
 }
@@ -300,19 +305,24 @@ func (m *Model) laneLines() []string {
 	return lines
 }
 
-// bottomLines is the leaderboard, with the chart beside or above it.
+// bottomLines is the workload panel, then the leaderboard with the chart
+// beside or above it.
 func (m *Model) bottomLines() []string {
 	l := m.c.layout
 	if !l.Board.Show {
 		return nil
 	}
+	var panel []string
+	if l.Panel.Show {
+		panel = splitLines(m.panel.View())
+	}
 	board := splitLines(m.board.View())
 	if !l.Chart.Show {
-		return board
+		return append(panel, board...)
 	}
 	chart := splitLines(m.chart.View())
 	if !l.SideBySide {
-		return append(chart, board...)
+		return append(append(panel, chart...), board...)
 	}
 	lines := make([]string, max(len(board), len(chart)))
 	for k := range lines {
@@ -325,7 +335,7 @@ func (m *Model) bottomLines() []string {
 		}
 		lines[k] = format.PadRight(b, l.Board.Width) + c
 	}
-	return lines
+	return append(panel, lines...)
 }
 
 // oneLine shows a multi-line prompt on one line.

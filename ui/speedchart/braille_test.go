@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/theme"
 )
 
@@ -19,13 +20,13 @@ import (
 const benchW, benchH, benchProviders, benchPoints = 100, 9, 4, 120
 
 // benchLines are benchProviders rising lines of benchPoints points.
-func benchLines() []line {
-	lines := make([]line, benchProviders)
+func benchLines() []draw.Line {
+	lines := make([]draw.Line, benchProviders)
 	for i := range lines {
-		lines[i].provider = i
+		lines[i].Provider = i
 		for k := range benchPoints {
 			x := float64(k) / (benchPoints - 1)
-			lines[i].points = append(lines[i].points, point{x: x, y: min(x*float64(i+1)/2, 1)})
+			lines[i].Points = append(lines[i].Points, draw.Point{X: x, Y: min(x*float64(i+1)/2, 1)})
 		}
 	}
 	return lines
@@ -44,12 +45,12 @@ func BenchmarkChartGrid(b *testing.B) {
 	s, lines := benchStyles(b), benchLines()
 	b.ReportAllocs()
 	for range b.N {
-		g := newGrid(benchW, benchH)
+		g := draw.NewBraille(benchW, benchH)
 		for _, l := range lines {
-			g.line(l, dashes[l.provider%len(dashes)])
-			g.mark(l.points[len(l.points)-1], markers[l.provider], l.provider)
+			g.Line(l)
+			g.Mark(l.Points[len(l.Points)-1], l.Provider)
 		}
-		g.rows(s.provider)
+		g.Rows(s.provider)
 	}
 }
 
@@ -67,13 +68,13 @@ func BenchmarkChartCanvas(b *testing.B) {
 		c := canvas.New(benchW, benchH)
 		for _, l := range lines {
 			g := graph.NewBrailleGrid(benchW, benchH, 0, 1, 0, 1)
-			for k := 1; k < len(l.points); k++ {
-				p0, p1 := l.points[k-1], l.points[k]
-				for _, d := range graph.GetLinePoints(g.GridPoint(canvas.Float64Point{X: p0.x, Y: p0.y}), g.GridPoint(canvas.Float64Point{X: p1.x, Y: p1.y})) {
+			for k := 1; k < len(l.Points); k++ {
+				p0, p1 := l.Points[k-1], l.Points[k]
+				for _, d := range graph.GetLinePoints(g.GridPoint(canvas.Float64Point{X: p0.X, Y: p0.Y}), g.GridPoint(canvas.Float64Point{X: p1.X, Y: p1.Y})) {
 					g.Set(d)
 				}
 			}
-			graph.DrawBraillePatterns(&c, canvas.Point{}, g.BraillePatterns(), styles[l.provider])
+			graph.DrawBraillePatterns(&c, canvas.Point{}, g.BraillePatterns(), styles[l.Provider])
 		}
 		_ = c.View()
 	}
@@ -89,10 +90,10 @@ func BenchmarkChartTimeSeries(b *testing.B) {
 	for range b.N {
 		c := timeserieslinechart.New(benchW+6, benchH+2, timeserieslinechart.WithTimeRange(start, start.Add(6*time.Second)), timeserieslinechart.WithYRange(0, 1))
 		for _, l := range lines {
-			name := fmt.Sprint(l.provider)
-			c.SetDataSetStyle(name, s.provider(l.provider).Style())
-			for _, p := range l.points {
-				c.PushDataSet(name, timeserieslinechart.TimePoint{Time: start.Add(time.Duration(p.x * float64(6*time.Second))), Value: p.y})
+			name := fmt.Sprint(l.Provider)
+			c.SetDataSetStyle(name, s.provider(l.Provider).Style())
+			for _, p := range l.Points {
+				c.PushDataSet(name, timeserieslinechart.TimePoint{Time: start.Add(time.Duration(p.X * float64(6*time.Second))), Value: p.Y})
 			}
 		}
 		c.DrawBrailleAll()

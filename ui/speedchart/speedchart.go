@@ -128,28 +128,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 // View is the chart as last rendered.
 func (m Model) View() string { return m.view }
 
-// point is a line's point: x is the time as a fraction of the race so
-// far, y the height as a fraction of the plot, both 0..1.
-type point struct{ x, y float64 }
-
-// line is one provider's line.
-type line struct {
-	provider int
-	points   []point
-}
-
 // tick is an axis label at a height (0..1).
 type tick struct {
 	at       float64
 	text     string
 	provider int // whose label it is (its style); axis ticks: -1
 }
-
-// Dash patterns and end markers, by provider: the lines differ without colour.
-var (
-	dashes  = [][2]int{{1, 1}, {3, 4}, {1, 2}, {6, 8}} // {dots on, period} along the line
-	markers = []rune("●■▲◆★✚▼◉")
-)
 
 func (m *Model) render() {
 	plotH := m.height - 2 // the title and the time axis
@@ -168,7 +152,7 @@ func (m *Model) render() {
 	}
 	nameW := 0
 	for _, l := range lines {
-		nameW = max(nameW, draw.Width(m.names[l.provider]))
+		nameW = max(nameW, draw.Width(m.names[l.Provider]))
 	}
 	labelW := min(nameW+3, (m.width-tickW-1)/3) // " ● name"
 	plotW := m.width - tickW - 1 - labelW
@@ -177,20 +161,20 @@ func (m *Model) render() {
 		return
 	}
 
-	g := newGrid(plotW, plotH)
+	g := draw.NewBraille(plotW, plotH)
 	ends := make([]tick, 0, len(lines)) // each line's label, at the row it ends on
 	for _, l := range lines {
-		g.line(l, dashes[l.provider%len(dashes)])
-		end := l.points[len(l.points)-1]
-		g.mark(end, markers[l.provider%len(markers)], l.provider)
-		ends = append(ends, tick{at: end.y, text: string(markers[l.provider%len(markers)]) + " " + m.names[l.provider], provider: l.provider})
+		g.Line(l)
+		end := l.Points[len(l.Points)-1]
+		g.Mark(end, l.Provider)
+		ends = append(ends, tick{at: end.Y, text: string(draw.Marker(l.Provider)) + " " + m.names[l.Provider], provider: l.Provider})
 	}
 
 	out := make([]string, 0, m.height)
 	out = append(out, m.titleLine(title))
 	tickRows := rowsOf(ticks, plotH)
 	labelRows := rowsOf(ends, plotH)
-	plot := g.rows(m.styles.provider)
+	plot := g.Rows(m.styles.provider)
 	for y := range plotH {
 		var sb strings.Builder
 		axis := "│"
@@ -216,22 +200,22 @@ func (m *Model) render() {
 
 // tokensPlot is the race: per-user tokens so far over time, up to the
 // finish line.
-func (m *Model) tokensPlot() (string, []tick, []line) {
+func (m *Model) tokensPlot() (string, []tick, []draw.Line) {
 	title := "tokens so far"
 	if m.PerUser {
 		title = "tokens per user"
 	}
 	top := float64(max(m.frame.Finish, 1))
 	until := m.frame.Until
-	var lines []line
+	var lines []draw.Line
 	for i, p := range m.frame.Providers {
 		times, tokens := p.TokenSeries(until)
 		if len(times) == 0 {
 			continue
 		}
-		l := line{provider: i, points: make([]point, len(times))}
+		l := draw.Line{Provider: i, Points: make([]draw.Point, len(times))}
 		for k, t := range times {
-			l.points[k] = point{x: fraction(t, until), y: min(tokens[k]/top, 1)}
+			l.Points[k] = draw.Point{X: fraction(t, until), Y: min(tokens[k]/top, 1)}
 		}
 		lines = append(lines, l)
 	}
@@ -240,13 +224,13 @@ func (m *Model) tokensPlot() (string, []tick, []line) {
 }
 
 // speedPlot is per-user live tok/s over time on the lanes' shared scale.
-func (m *Model) speedPlot() (string, []tick, []line) {
+func (m *Model) speedPlot() (string, []tick, []draw.Line) {
 	title := "live tok/s"
 	if m.PerUser {
 		title += " per user"
 	}
 	scale, until := m.frame.Scale, m.frame.Until
-	var lines []line
+	var lines []draw.Line
 	for i, p := range m.frame.Providers {
 		end, settled, ok := p.End()
 		if !ok {
@@ -256,9 +240,9 @@ func (m *Model) speedPlot() (string, []tick, []line) {
 		if settled {
 			series = series[:min(len(series), int(end/live.SamplePeriod))]
 		}
-		l := line{provider: i, points: []point{{0, 0}}}
+		l := draw.Line{Provider: i, Points: []draw.Point{{X: 0, Y: 0}}}
 		for k, v := range series {
-			l.points = append(l.points, point{x: fraction(live.SamplePeriod*time.Duration(k+1), until), y: scale.Fraction(v)})
+			l.Points = append(l.Points, draw.Point{X: fraction(live.SamplePeriod*time.Duration(k+1), until), Y: scale.Fraction(v)})
 		}
 		lines = append(lines, l)
 	}

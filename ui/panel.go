@@ -1,0 +1,31 @@
+package ui
+
+import (
+	"tpsrace/ui/live"
+	"tpsrace/ui/workloadview"
+)
+
+// panelHeight is the workload panel's least height: 0 unless the
+// workload's runs take several races (workloadview.Shows); presenter mode
+// shows its own stage.
+func (m *Model) panelHeight() int {
+	if m.present != nil || !workloadview.Shows(m.c.config.Workload.Name) {
+		return 0
+	}
+	return workloadview.MinHeight(len(m.lanes))
+}
+
+// panelFigures are the workload panel's figures: each provider's figures
+// over the run of the race on screen, as the session keeps them.
+func (m *Model) panelFigures(figs []live.Figures) workloadview.Figures {
+	f := workloadview.Figures{Workload: m.c.config.Workload.Name}
+	for i, fig := range figs {
+		p := workloadview.Provider{Name: m.s.live[i].Name}
+		if w := fig.Workload; w != nil {
+			f.Step, f.Steps, f.InputTokens = w.Step, w.Steps, w.InputTokens
+			p.WorkloadRuns = w.WorkloadRuns
+		}
+		f.Providers = append(f.Providers, p)
+	}
+	return f
+}
