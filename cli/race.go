@@ -190,13 +190,9 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 // weather (workload.ToolPrompt): the default prompt gives no arguments.
 func (f *raceFlags) applyWorkload(cfg *config.Config) error {
 	if f.workload != "" && f.workload != cfg.Workload.Label() {
-		w, ok := workload.Named(f.workload)
-		if !ok {
-			msg := fmt.Sprintf("--workload %q: want one of %s", f.workload, strings.Join(workload.Names, ", "))
-			if c := config.Closest(f.workload, workload.Names); c != "" {
-				msg += fmt.Sprintf("; did you mean %s?", c)
-			}
-			return usageError{errors.New(msg)}
+		w, err := namedWorkload(f.workload)
+		if err != nil {
+			return err
 		}
 		cfg.Workload = w
 	}
@@ -224,6 +220,20 @@ func (f *raceFlags) applyWorkload(cfg *config.Config) error {
 		cfg.Prompt = workload.JSONPrompt
 	}
 	return nil
+}
+
+// namedWorkload is --workload's workload with its defaults, or the
+// refusal of a name tpsrace does not know.
+func namedWorkload(name string) (workload.Workload, error) {
+	w, ok := workload.Named(name)
+	if !ok {
+		msg := fmt.Sprintf("--workload %q: want one of %s", name, strings.Join(workload.Names, ", "))
+		if c := config.Closest(name, workload.Names); c != "" {
+			msg += fmt.Sprintf("; did you mean %s?", c)
+		}
+		return w, usageError{errors.New(msg)}
+	}
+	return w, nil
 }
 
 // check refuses flags no race can use, before anything is read or started.

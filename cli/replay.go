@@ -25,17 +25,18 @@ import (
 // replayCmd is `tpsrace replay FILE`: a recorded race again, with no
 // network, no keys and no config.
 type replayCmd struct {
-	bench   bool
-	format  string
-	out     string
-	race    int
-	cast    string
-	size    string
-	speed   float64
-	finish  int
-	present bool
-	theme   string
-	by      string
+	bench    bool
+	format   string
+	out      string
+	race     int
+	cast     string
+	size     string
+	speed    float64
+	finish   int
+	present  bool
+	theme    string
+	by       string
+	workload string
 }
 
 func (c *replayCmd) flags() *flag.FlagSet {
@@ -50,6 +51,7 @@ func (c *replayCmd) flags() *flag.FlagSet {
 	fs.BoolVar(&c.present, "present", false, "the dashboard (and --cast) in presenter mode, as tpsrace --present")
 	fs.StringVar(&c.theme, "theme", "", "the dashboard's colours, as tpsrace --theme")
 	fs.StringVar(&c.by, "by", "lane", "with --bench, for a merged race (tpsrace merge): lane (provider@probe) or provider (each provider's streams on every probe together)")
+	fs.StringVar(&c.workload, "workload", "", "the workload the recording must hold; a replay shows what was raced, so another is refused (the recording says which: chat, tool-call, …)")
 	fs.IntVar(&c.race, "race", 1, "the dashboard (and --cast) show this race of the recording (1 = the first)")
 	return fs
 }
@@ -65,6 +67,11 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	palette, err := theme.ParseName(c.theme)
 	if err != nil {
 		return usageError{fmt.Errorf("--theme: %w", err)}
+	}
+	if c.workload != "" {
+		if _, err := namedWorkload(c.workload); err != nil {
+			return err
+		}
 	}
 	if c.by != "lane" && c.by != "provider" {
 		return usageError{fmt.Errorf("--by %q: want lane or provider", c.by)}
@@ -87,6 +94,9 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 			return usageError{fmt.Errorf("cannot read the recording %s: %w", path, pe.Err)}
 		}
 		return usageError{readErr} // it names the file and the line
+	}
+	if raced := rec.Report().Config.Workload.Label(); c.workload != "" && c.workload != raced {
+		return usageError{fmt.Errorf("--workload %s: %s was raced under %s, and a replay shows what was raced (leave --workload out)", c.workload, path, raced)}
 	}
 	if !c.bench {
 		replay, err := c.pick(rec)

@@ -466,3 +466,24 @@ providers:
 		t.Errorf("the workload's response_format: %s on the wire", got)
 	}
 }
+
+// replay --workload checks the recording's workload: the same is a no-op,
+// another is refused (a replay shows what was raced), an unknown name too.
+func TestReplayWorkloadFlag(t *testing.T) {
+	dir := t.TempDir()
+	srv := simtest.Start(t, sim.Options{})
+	cfg := write(t, dir, "p.yaml", "providers:\n  - {name: p, base_url: "+srv.URL()+`, model: "sim:ttft=5ms,tps=2000"}`+"\n")
+	if code, _, errOut := run(t, dir, "bench", "--config", cfg, "--workload", "json", "--record", "race.tpsr"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, want, _ := run(t, dir, "replay", "race.tpsr", "--bench", "--format", "json")
+	if code, out, errOut := run(t, dir, "replay", "race.tpsr", "--bench", "--format", "json", "--workload", "json"); code != 0 || out != want {
+		t.Errorf("the recording's own workload: exit %d, %s", code, errOut)
+	}
+	for workload, refusal := range map[string]string{"chat": "--workload chat: race.tpsr was raced under json, and a replay shows what was raced",
+		"jsn": `--workload "jsn": want one of chat, tool-call, long-context, cached-prefix, json, multi-turn; did you mean json?`} {
+		if code, out, errOut := run(t, dir, "replay", "race.tpsr", "--bench", "--workload", workload); code != 2 || out != "" || !strings.Contains(errOut, refusal) {
+			t.Errorf("--workload %s: exit %d, stdout %q, stderr %q", workload, code, out, errOut)
+		}
+	}
+}

@@ -54,6 +54,7 @@ type Exporter struct {
 	lastE2E, lastRaceTime *prometheus.GaugeVec
 	lastOK                *prometheus.GaugeVec
 	sloMet, sloMissed     *prometheus.CounterVec
+	workload              map[string]*prometheus.GaugeVec // workloadGauges by name (ObserveRun)
 }
 
 // NewExporter registers every series.
@@ -88,6 +89,11 @@ func NewExporter() *Exporter {
 	e.registry.MustRegister(e.ttft, e.speed, e.e2e, e.outputTokens, e.races, e.failures,
 		e.lastTTFT, e.lastSpeed, e.lastE2E, e.lastRaceTime, e.lastOK, e.sloMet, e.sloMissed,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	e.workload = map[string]*prometheus.GaugeVec{}
+	for _, g := range workloadGauges {
+		e.workload[g.name] = gauge(g.name, g.help)
+		e.registry.MustRegister(e.workload[g.name])
+	}
 	return e
 }
 

@@ -121,6 +121,7 @@ func (w *Watcher) raceOnce(ctx context.Context) error {
 
 	b := benchdoc.Build(benchdoc.Input{Config: w.Config, Concurrency: w.Race.Concurrency, StartedAt: started,
 		Races: races, Interrupted: raceCtx.Err() != nil})
+	w.Exporter.ObserveRun(w.Probe, b)
 	w.logRace(b)
 	w.mu.Lock()
 	w.races++
