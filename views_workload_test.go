@@ -1,0 +1,233 @@
+package main
+
+import (
+	"context"
+	"math"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"tpsrace/benchdoc"
+	"tpsrace/config"
+	"tpsrace/metrics"
+	"tpsrace/probes"
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
+	"tpsrace/tokens"
+	"tpsrace/ui/live"
+	"tpsrace/watch"
+	"tpsrace/workload"
+)
+
+// Every workload tells one story too: real runs against the simulator
+// (two providers, two runs, raced step by step as bench, watch and the
+// dashboard race them) give the same workload figures on the dashboard
+// (ui/live's Run over the run's races), in bench's JSON (each run's own
+// document, and all runs'), in watch's gauges of the run, and after a
+// recording's round trip (replay --bench).
+func TestEveryViewTellsTheSameWorkloadStory(t *testing.T) {
+	srv := simtest.Start(t, sim.Options{})
+	for _, tc := range []struct {
+		name   string
+		sizes  []int
+		models [2]string
+	}{
+		{workload.ToolCall, nil, [2]string{"sim:ttft=5ms,tps=3000,tool=split", "sim:ttft=9ms,tps=1000,tool=whole"}},
+		{workload.JSON, nil, [2]string{"sim:ttft=5ms,tps=3000", "sim:ttft=9ms,tps=1000"}},
+		{workload.LongContext, []int{1000, 3000}, [2]string{"sim:ttft=5ms,tps=3000,prefill=40000", "sim:ttft=9ms,tps=3000,prefill=20000"}},
+		{workload.CachedPrefix, []int{2000}, [2]string{"sim:ttft=5ms,tps=3000,prefill=40000,prefixcache=1", "sim:ttft=9ms,tps=3000,prefill=40000"}},
+		{workload.MultiTurn, nil, [2]string{"sim:ttft=5ms,tps=3000,tokens=8", "sim:ttft=9ms,tps=1000,tokens=8"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			w, _ := workload.Named(tc.name)
+			if tc.sizes != nil {
+				w.InputTokens = tc.sizes
+			}
+			cfg := &config.Config{Prompt: "Explain caches.", MaxTokens: 8, Workload: w}
+			for i, m := range tc.models {
+				cfg.Providers = append(cfg.Providers, config.Provider{Name: "p" + strconv.Itoa(i), Model: m, BaseURL: srv.URL(), Timeout: config.DefaultTimeouts})
+			}
+			const runs = 2
+			races := raceWorkload(t, cfg, runs)
+			perRun := len(w.Steps())
+			for run := range runs {
+				runRaces := races[run*perRun : (run+1)*perRun]
+				one := benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: runRaces})
+				dash := dashboardRun(cfg, runRaces)
+				if m := dash[0].Ranked.Metric(); one.Verdict.Metric != m || m == metrics.VerdictMetric {
+					t.Errorf("run %d: bench's verdict compares %s, the dashboard %s", run, one.Verdict.Metric, m)
+				}
+				sameWorkloadFigures(t, run, one, dash)
+				sameWorkloadGauges(t, run, one, dash)
+			}
+			sameReplay(t, cfg, 1, 0, races, benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: races}))
+		})
+	}
+}
+
+// raceWorkload races cfg's workload runs times, step by step, as bench does.
+func raceWorkload(t *testing.T, cfg *config.Config, runs int) [][][]probes.Result {
+	t.Helper()
+	seq, conv := cfg.Workload.Sequence(), &probes.Conversation{}
+	var races [][][]probes.Result
+	for range runs * seq.PerRun() {
+		race := probes.Race{Providers: cfg.Providers, Concurrency: 1,
+			Request: probes.Request{Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens, Tool: cfg.Workload.Tool, Answer: cfg.Workload.Answer}}
+		step, nonce := seq.Next(time.Now())
+		race.Request.InputTokens, race.Request.Nonce = step.InputTokens, nonce
+		race.Request = conv.Turn(race.Request, step.FollowUps)
+		results := race.Run(context.Background(), nil)
+		conv.Heard(results)
+		for i, streams := range results {
+			for _, r := range streams {
+				if !r.OK() {
+					t.Fatalf("%s: %v", cfg.Providers[i].Name, r.Err)
+				}
+			}
+		}
+		races = append(races, results)
+	}
+	return races
+}
+
+// dashboardRun is each provider's figures over one run as the dashboard
+// settles them: its races fed one after the other into ui/live's Run.
+func dashboardRun(cfg *config.Config, races [][][]probes.Result) []*live.WorkloadRun {
+	var tool, answer *workload.Schema
+	if cfg.Workload.Tool != nil {
+		tool, _ = cfg.Workload.Tool.Compile()
+	}
+	if cfg.Workload.Answer != nil {
+		answer, _ = cfg.Workload.Answer.Compile()
+	}
+	run := live.NewRun(cfg.Workload)
+	seq := cfg.Workload.Sequence()
+	for _, race := range races {
+		step, _ := seq.Next(time.Now())
+		run.Start(step, cfg.Prompt, 1, len(cfg.Providers), 0)
+		var providers []*live.Provider
+		for i, p := range cfg.Providers {
+			lp := live.NewProvider(i, p, 1, tokens.Count(cfg.Prompt))
+			if tool != nil {
+				lp.OfferTool(tool)
+			}
+			if answer != nil {
+				lp.AskJSON(answer)
+			}
+			for s := range race[i] {
+				lp.Record(probes.Update{Provider: i, Stream: s, Done: &race[i][s]})
+			}
+			providers = append(providers, lp)
+		}
+		run.Finish(providers)
+	}
+	figs := make([]live.Figures, len(cfg.Providers))
+	run.Apply(figs)
+	out := make([]*live.WorkloadRun, len(figs))
+	for i, f := range figs {
+		out[i] = f.Workload
+	}
+	return out
+}
+
+// dashboardGauges are the watch gauges the dashboard's figures of one run
+// make, in the JSON's precision (ms to the µs, tok/s to 0.01).
+func dashboardGauges(w *live.WorkloadRun) map[string]float64 {
+	sec := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / 1000 }
+	g := map[string]float64{}
+	a := w.All
+	if a.ToolStreams > 0 {
+		g["tpsrace_last_tool_call_first_seconds"] = sec(a.ToolFirst.P50)
+		g["tpsrace_last_tool_call_complete_seconds"] = sec(a.ToolComplete.P50)
+		g["tpsrace_last_tool_call_valid_ratio"] = float64(a.ToolValid) / float64(a.ToolStreams)
+	}
+	if a.JSONStreams > 0 {
+		g["tpsrace_last_json_valid_seconds"] = sec(a.JSONValidAt.P50)
+		g["tpsrace_last_json_valid_ratio"] = float64(a.JSONValid) / float64(a.JSONStreams)
+	}
+	if w.BySize != nil {
+		g["tpsrace_last_prefill_tokens_per_second"] = math.Round(a.PrefillTPS*100) / 100
+	}
+	if w.HasPrefixCache {
+		g["tpsrace_last_cold_ttft_seconds"] = sec(w.PrefixCache.Cold.P50)
+		g["tpsrace_last_warm_ttft_seconds"] = sec(w.PrefixCache.Warm.P50)
+		if w.PrefixCache.Cached.Has() {
+			g["tpsrace_last_warm_cached_tokens"] = w.PrefixCache.Cached.P50
+		}
+	}
+	if len(w.Conversations) > 0 {
+		c, _ := metrics.Median(w.Conversations)
+		g["tpsrace_last_conversation_seconds"] = sec(c)
+	}
+	return g
+}
+
+// sameWorkloadFigures: bench's document of one run has the dashboard's
+// figures of that run: its rank order and the per-turn and per-size figures.
+func sameWorkloadFigures(t *testing.T, run int, b *benchdoc.Bench, dash []*live.WorkloadRun) {
+	t.Helper()
+	ranked := make([]metrics.Run, len(dash))
+	for i, w := range dash {
+		ranked[i] = w.Ranked
+	}
+	for rank, i := range metrics.Order(ranked) {
+		if b.Providers[i].Rank != rank+1 {
+			t.Errorf("run %d: %s ranks %d in bench, %d on the dashboard", run, b.Providers[i].Name, b.Providers[i].Rank, rank+1)
+		}
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	for i, w := range dash {
+		s := b.Providers[i].Summary
+		if len(s.Turns) != len(w.ByTurn) || len(s.TTFTByInput) != len(w.BySize) {
+			t.Fatalf("run %d %s: bench has %d turns and %d sizes, the dashboard %d and %d", run, b.Providers[i].Name, len(s.Turns), len(s.TTFTByInput), len(w.ByTurn), len(w.BySize))
+		}
+		for k, turn := range w.ByTurn {
+			if got := s.Turns[k]; *got.TTFTms.P50 != ms(turn.TTFT.P50) || *got.InputTokens != turn.PromptTokens.P50 {
+				t.Errorf("run %d %s turn %d: bench %+v, dashboard TTFT %v input %v", run, b.Providers[i].Name, k+1, got, turn.TTFT.P50, turn.PromptTokens.P50)
+			}
+		}
+		for k, size := range w.BySize {
+			if got := s.TTFTByInput[k]; got.InputTokens != size.InputTokens || *got.TTFTms.P50 != ms(size.TTFT.P50) {
+				t.Errorf("run %d %s size %d: bench %+v, dashboard %+v", run, b.Providers[i].Name, k, got, size)
+			}
+		}
+	}
+}
+
+// sameWorkloadGauges: watch's gauges of one run are the dashboard's figures.
+func sameWorkloadGauges(t *testing.T, run int, b *benchdoc.Bench, dash []*live.WorkloadRun) {
+	t.Helper()
+	exp := watch.NewExporter()
+	exp.ObserveRun("probe", b)
+	rec := httptest.NewRecorder()
+	exp.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	got := map[string]float64{}
+	for line := range strings.Lines(rec.Body.String()) {
+		name, rest, ok := strings.Cut(line, "{")
+		if !ok || !strings.HasPrefix(name, "tpsrace_last_") {
+			continue
+		}
+		labels, value, _ := strings.Cut(rest, "} ")
+		provider := labels[strings.Index(labels, `provider="`)+10:]
+		provider = provider[:strings.IndexByte(provider, '"')]
+		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[name+" "+provider] = v
+	}
+	for i, w := range dash {
+		name := b.Providers[i].Name
+		want := dashboardGauges(w)
+		if len(want) == 0 {
+			t.Errorf("run %d %s: the dashboard has no figure of the workload", run, name)
+		}
+		for series, v := range want {
+			if g, ok := got[series+" "+name]; !ok || g != v {
+				t.Errorf("run %d %s: watch's %s %v (set %v), the dashboard's %v", run, name, series, g, ok, v)
+			}
+		}
+	}
+}
