@@ -21,9 +21,9 @@ import (
 //     window is narrower but the body has 30 or more rows; it is dropped
 //     when the lanes would fall under their minimum size.
 //   - The workload panel (ui/workloadview: long-context, cached-prefix and
-//     multi-turn runs, panel > 0 its least height) goes full width above
-//     the leaderboard, which must be shown, a quarter of the body high (at
-//     least panel lines, at most 14). It matters more than the chart and
+//     multi-turn runs; panel its height range, Least 0 for none) goes full
+//     width above the leaderboard, which must be shown, a quarter of the
+//     body high within its range. It matters more than the chart and
 //     the lanes' boxes: it is placed first, smaller if the lanes then keep
 //     a grid, and it is dropped whole only when the lanes would not keep 2
 //     lines each as rows (a summary and a line of the answer).
@@ -63,18 +63,20 @@ type Pane struct {
 
 // Minimum lane size in a grid, and the chart's.
 const (
-	MinLaneWidth   = 36
-	MinLaneHeight  = 7
-	minChartWidth  = 40
-	chartHeight    = 8   // when stacked
-	sideBySideMin  = 120 // columns from which the chart sits beside the leaderboard
-	maxPanelHeight = 14
+	MinLaneWidth  = 36
+	MinLaneHeight = 7
+	minChartWidth = 40
+	chartHeight   = 8   // when stacked
+	sideBySideMin = 120 // columns from which the chart sits beside the leaderboard
 )
 
+// PanelRows is the workload panel's height range (workloadview.Rows);
+// Least 0: no panel.
+type PanelRows struct{ Least, Most int }
+
 // ComputeLayout lays out lanes lanes in a width × height window with
-// footer lines of help and the workload panel, at least panel lines high
-// (0: none).
-func ComputeLayout(width, height, lanes int, zoomed bool, footer, panel int) Layout {
+// footer lines of help and the workload panel.
+func ComputeLayout(width, height, lanes int, zoomed bool, footer int, panel PanelRows) Layout {
 	width, height, lanes = max(width, 0), max(height, 0), max(lanes, 0)
 	l := Layout{Width: width, Height: height, Header: 2, Footer: footer, Zoomed: zoomed, Lanes: lanes}
 	if height < 16 {
@@ -138,14 +140,13 @@ func (l *Layout) chartRows(avail, width, lanes int) int {
 	return boardH
 }
 
-// panelRows places the workload panel, at least least lines high, if it
-// fits, and returns its height. avail is the body left once the board is
-// placed.
-func (l *Layout) panelRows(avail, width, lanes, least int) int {
-	if least <= 0 || width < workloadview.MinWidth {
+// panelRows places the workload panel if it fits and returns its height.
+// avail is the body left once the board is placed.
+func (l *Layout) panelRows(avail, width, lanes int, panel PanelRows) int {
+	if panel.Least <= 0 || width < workloadview.MinWidth {
 		return 0
 	}
-	heights := []int{min(max(l.Body/4, least), maxPanelHeight), least}
+	heights := []int{min(max(l.Body/4, panel.Least), panel.Most), panel.Least}
 	for _, grid := range []bool{true, false} {
 		for _, h := range heights {
 			_, ok := bestGrid(width, avail-h, lanes)

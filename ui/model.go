@@ -150,7 +150,7 @@ type Model struct {
 	board leaderboard.Model
 	chart speedchart.Model
 	panel workloadview.Model // the workload's run: TTFT by size, cold vs warm, turns
-	stats llamastats.Model // the zoomed llama.cpp lane's /metrics line (serverstats.go)
+	stats llamastats.Model   // the zoomed llama.cpp lane's /metrics line (serverstats.go)
 
 	tick   int // the live frame-tick chain; others are dropped
 	paused bool

@@ -5,14 +5,15 @@ import (
 	"tpsrace/ui/workloadview"
 )
 
-// panelHeight is the workload panel's least height: 0 unless the
-// workload's runs take several races (workloadview.Shows); presenter mode
+// panelRows is the workload panel's height range: none unless the
+// workload's runs take several races (workloadview.Rows); presenter mode
 // shows its own stage.
-func (m *Model) panelHeight() int {
-	if m.present != nil || !workloadview.Shows(m.c.config.Workload.Name) {
-		return 0
+func (m *Model) panelRows() PanelRows {
+	if m.present != nil {
+		return PanelRows{}
 	}
-	return workloadview.MinHeight(len(m.lanes))
+	least, most := workloadview.Rows(m.c.config.Workload.Name, len(m.lanes))
+	return PanelRows{least, most}
 }
 
 // panelFigures are the workload panel's figures: each provider's figures

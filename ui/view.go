@@ -37,7 +37,7 @@ func (m *Model) relayout() {
 	if m.drawn.skipped != "" {
 		notes = 1
 	}
-	m.c.layout = ComputeLayout(m.c.width, m.c.height-notes, len(m.lanes), m.zoomed(), 1, m.panelHeight())
+	m.c.layout = ComputeLayout(m.c.width, m.c.height-notes, len(m.lanes), m.zoomed(), 1, m.panelRows())
 	l := m.c.layout
 	if m.state == stateHelp {
 		m.drawn.page = m.helpPage()

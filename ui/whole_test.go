@@ -39,6 +39,8 @@ var wholeStates = append(append(slices.Clone(goldenStates), []struct {
 }...), workloadStates...)
 
 
+func init() { wholeStates = append(wholeStates, workloadStates...) }
+
 // replayAt is recordedRace replayed up to 875ms, with truncation as its
 // Truncation.
 func replayAt(truncation string, w, h int) Model {

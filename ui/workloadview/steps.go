@@ -36,7 +36,7 @@ func (m *Model) cachedPrefix() []string {
 		}
 	}
 	cols := fitColumns([]column{m.names(20), cold, warm, saving, cached}, m.width)
-	if room := m.width - tableWidth(cols) - colGap; len(cols) == 5 && room >= 10 {
+	if room := m.width - tableWidth(cols) - colGap; len(cols) == 5 && room >= draw.Width(barsHeader) {
 		cols = append(cols, m.cacheBars(min(room, 40)))
 	}
 	return append([]string{title}, m.table(cols)...)
@@ -51,7 +51,7 @@ func (m *Model) cacheBars(width int) column {
 			top = max(top, p.PrefixCache.Cold.P50.Seconds())
 		}
 	}
-	c := column{header: "warm █ of cold ░", left: true}
+	c := column{header: barsHeader, left: true}
 	c.paint = func(i int, _ string) string {
 		p := m.figures.Providers[i].PrefixCache
 		if top == 0 || !p.Cold.Has() {
@@ -72,12 +72,15 @@ func (m *Model) cacheBars(width int) column {
 	return c
 }
 
+const barsHeader = "warm █ of cold ░"
+
 // percent is a share as a whole percentage: "82%".
 func percent(share float64) string { return strconv.Itoa(int(math.Round(share*100))) + "%" }
 
 // multiTurn is the title (the turn on screen) and, a provider a line, each
 // finished turn's TTFT, speed and input tokens and the conversation time
-// so far. What does not fit gives way: the speeds, then the earliest turns.
+// so far. What does not fit gives way: the input tokens, then the speeds,
+// then the earliest turns.
 func (m *Model) multiTurn() []string {
 	f := m.figures
 	title := m.title("turn "+itoa(f.Step)+"/"+itoa(f.Steps), "each turn carries the answers before it")
@@ -95,7 +98,7 @@ func (m *Model) multiTurn() []string {
 	}
 	var cols []column
 	for first := 0; first <= max(turns-1, 0); first++ {
-		for detail := 2; detail >= 1; detail-- {
+		for detail := 3; detail >= 1; detail-- {
 			cols = []column{m.names(20)}
 			for t := first; t < turns; t++ {
 				cols = append(cols, m.turnColumns(t, detail)...)
@@ -108,10 +111,11 @@ func (m *Model) multiTurn() []string {
 	return append([]string{title}, m.table(fitColumns(cols, m.width))...)
 }
 
-// turnColumns are turn t's (from 0) columns: its TTFT and, at detail 2,
-// its speed.
+// turnColumns are turn t's (from 0) columns: its TTFT, at detail 2 its
+// speed, at 3 its input tokens (the provider's count of the prompt, which
+// carries the turns before).
 func (m *Model) turnColumns(t, detail int) []column {
-	cols := []column{{header: "turn " + itoa(t+1) + " TTFT"}, {header: "tok/s"}}
+	cols := []column{{header: "turn " + itoa(t+1) + " TTFT"}, {header: "tok/s"}, {header: "input"}}
 	for _, p := range m.figures.Providers {
 		var turn metrics.Run // a turn not raced yet, or stopped: undefined
 		if t < len(p.Races) {
@@ -119,6 +123,7 @@ func (m *Model) turnColumns(t, detail int) []column {
 		}
 		cols[0].cells = append(cols[0].cells, ttft(turn.TTFT))
 		cols[1].cells = append(cols[1].cells, figure(format.TPS(turn.Speed.P50), turn.Speed.Has()))
+		cols[2].cells = append(cols[2].cells, figure(itoa(int(math.Round(turn.PromptTokens.P50))), turn.PromptTokens.Has()))
 	}
 	return cols[:detail]
 }

@@ -68,12 +68,25 @@ func Shows(name string) bool {
 	return name == workload.LongContext || name == workload.CachedPrefix || name == workload.MultiTurn
 }
 
-// MinWidth is the narrowest panel that shows its figures; MinHeight the
-// lowest, for this many providers: a title, a header and a line each.
+// MinWidth is the narrowest panel that shows its figures.
 const MinWidth = 40
 
-// MinHeight is the panel's least height for providers providers.
+// MinHeight is the panel's least height for providers providers: a title,
+// a header and a line each.
 func MinHeight(providers int) int { return providers + 2 }
+
+// Rows is the height range the panel of workload name uses with providers
+// providers: MinHeight, and more for long-context's chart (up to 14 lines);
+// 0, 0 for a workload it does not show.
+func Rows(name string, providers int) (least, most int) {
+	switch {
+	case !Shows(name):
+		return 0, 0
+	case name == workload.LongContext:
+		return MinHeight(providers), max(MinHeight(providers), 14)
+	}
+	return MinHeight(providers), MinHeight(providers)
+}
 
 // Styles of the panel, each a lipgloss style with its escape sequences
 // taken once (draw.Paint).

@@ -164,8 +164,10 @@ func TestCachedPrefixShowsColdAndWarmSideBySide(t *testing.T) {
 // conversation is a provider's multi-turn run so far: a race a turn.
 func conversation(name string, turns ...time.Duration) Provider {
 	var streams []metrics.Stream
-	for _, ttft := range turns {
-		streams = append(streams, stream(ttft, 250, 0))
+	for k, ttft := range turns {
+		s := stream(ttft, 250, 0)
+		s.PromptTokens, s.HasPromptTokens = 1200*(k+1), true
+		streams = append(streams, s)
 	}
 	return Provider{Name: name, WorkloadRuns: runs(workload.MultiTurn, streams...)}
 }
@@ -177,8 +179,8 @@ func TestMultiTurnShowsEachTurn(t *testing.T) {
 	lines := view(t, f, 80, 4)
 	want := [][]string{
 		{"multi-turn · turn 3/3"},
-		{"turn 1 TTFT", "tok/s", "turn 2 TTFT", "conversation"},
-		{"● sim-wafer", "200ms", "250", "250ms", "2.45s"},
+		{"turn 1 TTFT", "tok/s", "input", "turn 2 TTFT", "conversation"},
+		{"● sim-wafer", "200ms", "250", "1,200", "250ms", "2,400", "2.45s"},
 		{"■ sim-gpu", "500ms", "650ms", "3.15s"},
 	}
 	for k, parts := range want {
