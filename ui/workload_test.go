@@ -79,11 +79,11 @@ func workloadAt(name string, done int, at time.Duration, w, h int) Model {
 	return m
 }
 
-// workloadStates are the workloads' screens: a long-context sweep's second
+// workloadScreens are the workloads' screens: a long-context sweep's second
 // size under way and the whole sweep finished, cached-prefix's cold
 // request finished and its warm one, a conversation's last turn under
 // way, a tool-call and a json race finished.
-var workloadStates = []struct {
+var workloadScreens = []struct {
 	name  string
 	build func(w, h int) Model
 }{
