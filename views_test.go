@@ -51,6 +51,7 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 				sameFigures(t, run, one, figs)
 				sameVerdict(t, run, cfg, one, figs)
 				sameWatch(t, run, cfg, race, figs, one)
+				seen["a flagged verdict"] += b2i(one.Verdict.FlaggedText != "")
 				for _, f := range figs {
 					seen["C>1"] += min(f.Streams-1, 1)
 					seen["some stream failed"] += min(f.Failed, 1)
@@ -159,6 +160,7 @@ func randomStream(rng *rand.Rand, p config.Provider) probes.Result {
 // as a race feeds the lanes.
 func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) []live.Figures {
 	promptTokens := tokens.Count(cfg.Prompt)
+	ref := metrics.RefereeOf(cfg.Providers, [][][]probes.Result{race})
 	figs := make([]live.Figures, len(cfg.Providers))
 	for i, p := range cfg.Providers {
 		lp := live.NewProvider(i, p, conc, promptTokens)
@@ -173,6 +175,8 @@ func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) [
 			end = max(end, race[i][s].End)
 		}
 		figs[i] = lp.Figures(end)
+		// The referee's flags, as the session gives them to a finished race.
+		figs[i].Flags, figs[i].Load = strings.Join(ref.RunFlags(0, i).Names(), ", "), ref.Loads[0][i]
 		if finishAt > 0 {
 			lp.RaceTo(&figs[i], finishAt)
 		}
@@ -253,6 +257,9 @@ func sameVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, f
 	dash := leaderboard.Verdict(names, figs)
 	if rest, ok := strings.CutPrefix(dash, b.Verdict.Text); !ok || rest != "" && !strings.HasPrefix(rest, " · ") {
 		t.Errorf("run %d: the dashboard says %q, bench %q", run, dash, b.Verdict.Text)
+	}
+	if f := b.Verdict.FlaggedText; f != "" && !strings.HasSuffix(dash, " · ⚑ "+f) {
+		t.Errorf("run %d: the dashboard says %q, without bench's referee: %q", run, dash, f)
 	}
 	var table bytes.Buffer
 	if err := report.Of(b).Write(&table, "table"); err != nil {

@@ -156,3 +156,44 @@ func TestReplayCast(t *testing.T) {
 		t.Fatalf("asciinema cat: %v\n%s", err, out)
 	}
 }
+
+// The referee's flags are in the recording and every replay says them as
+// the live race did: replay --bench per stream and in the verdict, and the
+// dashboard replay (its cast) ⚑ on the flagged lanes and under the verdict.
+func TestReplayShowsTheRefereesFlags(t *testing.T) {
+	dir := t.TempDir()
+	srv := simtest.Start(t, sim.Options{})
+	cfg := write(t, dir, "p.yaml", `max_tokens: 60
+prompt: Explain how a CPU cache works in three paragraphs.
+providers:
+  - name: cached
+    base_url: `+srv.URL()+`
+    model: "sim:ttft=10ms,tps=2000,tokens=60,cached=5"
+  - name: swapped
+    base_url: `+srv.URL()+`
+    model: "sim:ttft=10ms,tps=500,tokens=60,served=gpt-4o-mini"
+`)
+	if code, _, errOut := run(t, dir, "bench", "--config", cfg, "--format", "json", "--out", "live.json", "--record", "race.tpsr"); code != 0 {
+		t.Fatalf("bench: exit %d: %s", code, errOut)
+	}
+	srv.Close()
+	code, out, errOut := run(t, dir, "replay", "race.tpsr", "--bench", "--format", "json")
+	if live, _ := os.ReadFile(filepath.Join(dir, "live.json")); code != 0 || out != string(live) {
+		t.Fatalf("replay --bench: exit %d (%s), the live report's flags not replayed:\n%s\nwant\n%s", code, errOut, out, live)
+	}
+	const flagged = "swapped answered by another model in 1/1 runs, cached had cached prompts in 1/1 runs"
+	for _, want := range []string{`"cached_prompt"`, `"model_substituted"`, `"flagged_text": "` + flagged + `"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("replay --bench lacks %s:\n%s", want, out)
+		}
+	}
+	if code, _, errOut := run(t, dir, "replay", "race.tpsr", "--cast", "race.cast", "--size", "160x48", "--speed", "10"); code != 0 {
+		t.Fatalf("replay --cast: exit %d: %s", code, errOut)
+	}
+	cast, _ := os.ReadFile(filepath.Join(dir, "race.cast"))
+	for _, want := range []string{"cached ⚑", "swapped ⚑", "⚑ " + flagged} {
+		if !strings.Contains(string(cast), want) {
+			t.Errorf("the dashboard replay lacks %q", want)
+		}
+	}
+}

@@ -365,8 +365,8 @@ var raceWide = map[string]string{FlagStartSkew: "skewed start", FlagClientSatura
 // when the winner and the runner-up share a flag in as many runs they are
 // named together ("alpha and bravo had cached prompts in 1/1 runs"), and
 // a flag of the whole race is said as such ("skewed start in 1/1 runs").
-// bench shows it beside Text (the dashboard marks flagged lanes ⚑, and its
-// verdict line stays the one sentence both share).
+// bench shows it beside Text ("Referee: …"), the dashboard after its
+// verdict line ("· ⚑ …").
 func (v Verdict) FlaggedText() string {
 	var parts []string
 	for _, flag := range FlagOrder {

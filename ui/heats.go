@@ -63,7 +63,11 @@ func (m *Model) afterHeat() tea.Cmd {
 	}
 	b := m.heatsReport()
 	m.showHeats(b)
-	m.say(false, "heat "+itoa(n)+"/"+itoa(m.c.opts.Heats)+": "+b.Verdict.Text)
+	said := "heat " + itoa(n) + "/" + itoa(m.c.opts.Heats) + ": " + b.Verdict.Text
+	if b.Verdict.FlaggedText != "" {
+		said += " · ⚑ " + b.Verdict.FlaggedText
+	}
+	m.say(false, said)
 	if n == m.c.opts.Heats {
 		return nil
 	}

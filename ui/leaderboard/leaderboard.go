@@ -17,11 +17,9 @@ package leaderboard
 
 import (
 	"cmp"
-	"math"
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -29,7 +27,6 @@ import (
 
 	"tpsrace/format"
 	"tpsrace/metrics"
-	"tpsrace/probes"
 	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 	"tpsrace/ui/theme"
@@ -44,6 +41,7 @@ type Styles struct {
 	Focused   draw.Paint // the focused provider's row
 	Failed    draw.Paint
 	Verdict   draw.Paint
+	Flagged   draw.Paint    // the referee's flags on the verdict
 	Places    [3]draw.Paint // 1st, 2nd, 3rd to finish
 	Providers []draw.Paint  // provider i's name and bar: Providers[i%len(Providers)]
 }
@@ -60,6 +58,7 @@ func DefaultStyles(p theme.Palette) Styles {
 		Focused: paint(lipgloss.NewStyle().Reverse(true)),
 		Failed:  paint(fg(p.Bad)),
 		Verdict: paint(fg(p.Accent).Bold(true)),
+		Flagged: paint(fg(p.Warn)),
 		Places:  [3]draw.Paint{paint(fg(p.Gold).Bold(true)), paint(fg(p.Silver).Bold(true)), paint(fg(p.Bronze).Bold(true))},
 	}
 	for _, c := range p.Providers {
@@ -168,66 +167,6 @@ func Places(figs []live.Figures) []int {
 		places[i] = place + 1
 	}
 	return places
-}
-
-// Verdict is the one-line summary once every provider has settled ("" before):
-// metrics.Decide over this one race, the leaderboard's order deciding who
-// is the winner and who the runner-up (the same rule and text as bench).
-// A race a broken recording cut has none, as replay --bench leaves it out:
-// a lost stream might have won.
-func Verdict(names []string, figs []live.Figures) string {
-	failed, stopped, lost := 0, 0, 0
-	for _, f := range figs {
-		switch {
-		case !f.Settled:
-			return ""
-		case f.Lost > 0:
-			lost += f.Lost
-		case stoppedOnly(f):
-			stopped++
-		case f.Status == live.Failed:
-			failed++
-		}
-	}
-	if lost > 0 {
-		return "no verdict: the race is incomplete (" + strconv.Itoa(lost) + " lost)"
-	}
-	if next := nextStep(figs); next != "" {
-		return next
-	}
-	var ranked []metrics.Contender
-	finishAt := 0
-	for _, i := range Order(figs) {
-		f, speed := figs[i], math.NaN()
-		finishAt = f.FinishAt
-		switch {
-		case f.Status == live.Failed:
-		case finishAt > 0 && f.HasTimeToN:
-			speed = float64(finishAt) / f.TimeToN.Seconds() // bigger is better, as metrics.Contender wants
-		case f.Metric != "" && f.HasRate:
-			speed = f.Rate
-		case f.Metric != "": // no valid call or JSON: no rate
-		case finishAt == 0 && f.HasSpeed:
-			speed = f.Speed
-		}
-		ranked = append(ranked, metrics.Contender{Name: names[i], Metric: f.Metric, Speeds: []float64{speed}, RateLimited: []bool{f.RateLimited},
-			TTFT: []time.Duration{f.TTFT}, Total: []time.Duration{f.E2E}, Flags: []metrics.Flags{flagsOf(f.Flags)}, Load: []*probes.ClientLoad{f.Load}})
-	}
-	s := metrics.Decide(ranked, finishAt).Text() + stoppedShort(names, figs)
-	if failed > 0 {
-		s += " · " + strconv.Itoa(failed) + " failed"
-	}
-	if stopped > 0 {
-		s += " · " + strconv.Itoa(stopped) + " stopped"
-	}
-	return s
-}
-
-// stoppedOnly is whether f completed no stream and its first failure is
-// the stop (q, ctrl+c, SIGTERM; the replay of an interrupted race): it was
-// not let finish, which is not a failure of the provider.
-func stoppedOnly(f live.Figures) bool {
-	return f.Status == live.Failed && probes.KindOf(f.Err) == probes.KindCancelled
 }
 
 // column is one column of the table.
@@ -456,10 +395,16 @@ func (m *Model) render() {
 		lines = append(lines, line)
 	}
 
-	verdict := Verdict(m.names, m.figures)
+	verdict, flagged := verdictParts(m.names, m.figures)
 	if verdict != "" && m.heats.Done > 0 {
 		// Beside the standing over the heats, this line is the one race's.
 		verdict = "this race: " + verdict
+	}
+	// The referee's flags take the line under the verdict when the table
+	// leaves one; else they end the verdict's line.
+	ownLine := flagged != "" && len(lines)+2 <= m.height
+	if flagged != "" && !ownLine {
+		verdict += " · ⚑ " + flagged
 	}
 	if verdict != "" {
 		// Too long, it gives way a word (a parenthesis) at a time: no figure is cut inside.
@@ -470,6 +415,9 @@ func (m *Model) render() {
 		lines = lines[:keep]
 	}
 	lines = append(lines, verdict)
+	if ownLine {
+		lines = append(lines, m.styles.Flagged.Render(draw.Words("⚑ "+flagged, m.width)))
+	}
 	for len(lines) < m.height {
 		lines = append(lines, "")
 	}

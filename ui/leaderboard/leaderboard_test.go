@@ -121,6 +121,32 @@ func TestVerdict(t *testing.T) {
 	}
 }
 
+// The referee's flags on the two the verdict rests on follow the verdict:
+// on a line of their own when the table leaves one, else at the end of
+// the verdict's line, where a narrow window drops them first.
+func TestVerdictSaysTheFlags(t *testing.T) {
+	names := []string{"fast", "slow"}
+	figs := []live.Figures{
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1400, Flags: "cached_prompt"},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100},
+	}
+	const verdict, flagged = "fast is 14× faster than slow (1,400 vs 100 tok/s)", "fast had cached prompts in 1/1 runs"
+	if got := Verdict(names, figs); got != verdict+" · ⚑ "+flagged {
+		t.Errorf("Verdict = %q", got)
+	}
+	b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+	b.SetSize(120, 5)
+	b, _ = b.Update(FrameMsg{Figures: figs})
+	if rows := strings.Split(b.View(), "\n"); strings.TrimSpace(rows[3]) != "▶ "+verdict || strings.TrimSpace(rows[4]) != "⚑ "+flagged {
+		t.Errorf("a spare line: the flags under the verdict:\n%s", b.View())
+	}
+	b.SetSize(120, 4)
+	b, _ = b.Update(FrameMsg{Figures: figs})
+	if rows := strings.Split(b.View(), "\n"); strings.TrimSpace(rows[3]) != "▶ "+verdict+" · ⚑ "+flagged {
+		t.Errorf("no spare line: the flags end the verdict's:\n%s", b.View())
+	}
+}
+
 func TestTokensShowO200kWhenUsageDiffers(t *testing.T) {
 	if got := tokensCell(live.Figures{Tokens: 120, O200kTokens: 100, TokenSource: metrics.SourceUsage}); got != "120 (o200k 100)" {
 		t.Errorf("20%% apart: %q", got)

@@ -51,7 +51,7 @@ type Palette struct {
 	Live      lipgloss.TerminalColor // streaming
 	Thinking  lipgloss.TerminalColor // reasoning phase
 	Bad       lipgloss.TerminalColor // failures
-	Warn      lipgloss.TerminalColor // the simulated-providers banner, the reading-speed marker
+	Warn      lipgloss.TerminalColor // the simulated-providers banner, the reading-speed marker, the referee's flags on the verdict
 	Gold      lipgloss.TerminalColor // 1st to finish
 	Silver    lipgloss.TerminalColor // 2nd
 	Bronze    lipgloss.TerminalColor // 3rd
