@@ -690,7 +690,7 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 	f := s.Figures
 	r := Run{Run: run, Stream: res.Stream, OK: res.OK(), Interrupted: res.Interrupted, Retries: res.Retries,
 		E2Ems: ms(f.E2E), OutputTokens: f.OutputTokens, TokenSource: f.TokenSource, O200kTokens: f.O200kTokens,
-		PromptTokens: promptTokens, ContentChars: f.ContentChars, ReasoningChars: f.ReasoningChars,
+		PromptTokens: metrics.PromptEstimate(res, promptTokens), ContentChars: f.ContentChars, ReasoningChars: f.ReasoningChars,
 		Events:   res.Events.Len(),
 		PhasesMS: Phases{msIf(res.Phases.DNS), msIf(res.Phases.Connected), msIf(res.Phases.TLS), msIf(res.Phases.WroteRequest), msIf(res.Phases.FirstByte)},
 	}

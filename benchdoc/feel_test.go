@@ -10,8 +10,9 @@ import (
 // the reader wait what each gap exceeds a word's reading time (250 ms at
 // 240 words/min); a fast steady one never stalls nor makes one wait.
 func TestFeelAgainstKnownRhythms(t *testing.T) {
-	b := raceRuns(t, 1, []string{"paused", "slow", "steady"}, func(int) []string {
-		return []string{"sim:ttft=5ms,tps=2000,tokens=30,pause=400ms@10", "sim:ttft=5ms,tps=2,tokens=4", "sim:ttft=5ms,tps=100,tokens=20"}
+	b := raceRuns(t, 1, []string{"paused", "slow", "steady", "dropped"}, func(int) []string {
+		return []string{"sim:ttft=5ms,tps=2000,tokens=30,pause=400ms@10", "sim:ttft=5ms,tps=2,tokens=4", "sim:ttft=5ms,tps=100,tokens=20",
+			"sim:ttft=5ms,tps=100,tokens=20,fault=close,after=10"}
 	}, 0)
 	paused, slow, steady := b.Providers[0].Runs[0], b.Providers[1].Runs[0], b.Providers[2].Runs[0]
 
@@ -34,6 +35,19 @@ func TestFeelAgainstKnownRhythms(t *testing.T) {
 
 	if steady.Stalls == nil || *steady.Stalls != 0 || steady.LongestStallMS != nil || *steady.ReaderWaitMS != 0 {
 		t.Errorf("tps=100: stalls %v longest %v wait %v", deref(steady.Stalls), deref(steady.LongestStallMS), deref(steady.ReaderWaitMS))
+	}
+	if label := b.Providers[2].Summary.FeelLabel; label == nil || *label != "smooth" {
+		t.Errorf("tps=100: feel %v, want smooth", deref(label))
+	}
+
+	// The same steady rhythm, dropped after 10 tokens: its figures are what
+	// arrived, but a stream that failed is not called smooth.
+	dropped := b.Providers[3]
+	if run := dropped.Runs[0]; dropped.Summary.Failed != 1 || run.Burstiness == nil || run.Stalls == nil || *run.Stalls != 0 {
+		t.Errorf("fault=close,after=10: failed %d, burstiness %v, stalls %v", dropped.Summary.Failed, deref(run.Burstiness), deref(run.Stalls))
+	}
+	if label := dropped.Summary.FeelLabel; label != nil {
+		t.Errorf("fault=close,after=10: feel %q, want none (null)", *label)
 	}
 }
 

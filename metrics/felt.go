@@ -3,6 +3,7 @@ package metrics
 import (
 	"iter"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 	"unicode"
@@ -44,6 +45,10 @@ type Felt struct {
 	// without text events.
 	ReaderWait    time.Duration
 	HasReaderWait bool
+	// Failed: the stream failed (Compute sets it; a run's: none of its
+	// streams completed). Its figures are what arrived before, but Label
+	// calls no failed stream smooth or bursty: it did not stream to its end.
+	Failed bool
 }
 
 // FeltOf is the felt figures of a stream's text events (answer and
@@ -152,20 +157,23 @@ func FeltOfRun(streams []Felt) Felt {
 	}
 	f.Burstiness, f.HasBurstiness = Median(burst)
 	f.ReaderWait, f.HasReaderWait = Median(wait)
+	f.Failed = len(streams) > 0 && !slices.ContainsFunc(streams, func(s Felt) bool { return !s.Failed })
 	return f
 }
 
 // Label is the feel in a few words, the leaderboard's "feel" column:
-// "2 stalls · 1.2s" (the longest) when it stalled, else "bursty" at
-// BurstyCV or more, else "smooth"; "" with fewer than three text events
-// (too few gaps to tell).
+// "2 stalls · 1.2s" (the longest) when it stalled (a stall before a
+// failure was seen too), else "bursty" at BurstyCV or more, else "smooth";
+// "" (the views' "—") with fewer than three text events (too few gaps to
+// tell) or for a failed stream, or a run none of whose streams completed:
+// text that stopped in a failure did not feel smooth, however even it was.
 func (f Felt) Label() string {
 	switch {
 	case f.Stalls == 1:
 		return "1 stall · " + format.Duration(f.LongestStall)
 	case f.Stalls > 1:
 		return strconv.Itoa(f.Stalls) + " stalls · " + format.Duration(f.LongestStall)
-	case !f.HasBurstiness:
+	case f.Failed || !f.HasBurstiness:
 		return ""
 	case f.Burstiness >= BurstyCV:
 		return "bursty"

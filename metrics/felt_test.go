@@ -39,6 +39,11 @@ func TestFeltLabels(t *testing.T) {
 		{Felt{Gaps: 9, Stalls: 1, LongestStall: 1200 * ms, Burstiness: 3, HasBurstiness: true}, "1 stall · 1.20s"},
 		{Felt{Gaps: 1}, ""},
 		{Felt{}, ""},
+		// A failed stream is not called smooth or bursty, however even its
+		// text was before it failed; a stall before the failure was seen.
+		{Felt{Gaps: 9, Burstiness: 0.2, HasBurstiness: true, Failed: true}, ""},
+		{Felt{Gaps: 9, Burstiness: 2, HasBurstiness: true, Failed: true}, ""},
+		{Felt{Gaps: 9, Stalls: 1, LongestStall: 300 * ms, HasBurstiness: true, Failed: true}, "1 stall · 300ms"},
 	} {
 		if got := tc.f.Label(); got != tc.want {
 			t.Errorf("%+v: %q, want %q", tc.f, got, tc.want)
@@ -84,7 +89,16 @@ func TestFeltOfRun(t *testing.T) {
 		{Gaps: 10, Stalls: 3, LongestStall: 280 * ms, Burstiness: 1.5, HasBurstiness: true, ReaderWait: 0, HasReaderWait: true},
 		{}, // a stream with no text
 	})
-	if f.Stalls != 3 || f.LongestStall != 300*ms || f.Burstiness != 1 || f.ReaderWait != 50*ms || f.Gaps != 20 {
+	if f.Stalls != 3 || f.LongestStall != 300*ms || f.Burstiness != 1 || f.ReaderWait != 50*ms || f.Gaps != 20 || f.Failed {
 		t.Errorf("%+v", f)
+	}
+	even := Felt{Gaps: 10, Burstiness: 0.1, HasBurstiness: true}
+	failed := even
+	failed.Failed = true
+	if f := FeltOfRun([]Felt{failed, failed}); !f.Failed || f.Label() != "" {
+		t.Errorf("a run none of whose streams completed: %+v, feel %q", f, f.Label())
+	}
+	if f := FeltOfRun([]Felt{failed, even}); f.Failed || f.Label() != "smooth" {
+		t.Errorf("a run one of whose streams completed: %+v, feel %q", f, f.Label())
 	}
 }

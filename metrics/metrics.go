@@ -96,7 +96,8 @@ type Figures struct {
 	PromptTokens    int
 	HasPromptTokens bool
 
-	// Felt: stalls, burstiness and reader wait (FeltOf).
+	// Felt: stalls, burstiness and reader wait (FeltOf), and whether the
+	// stream failed.
 	Felt
 }
 
@@ -104,6 +105,7 @@ type Figures struct {
 // promptTokens is used for cost only when the provider reported no usage.
 func Compute(r *probes.Result, promptTokens int) Figures {
 	f := Figures{E2E: r.End, Completed: r.OK()}
+	promptTokens = PromptEstimate(r, promptTokens)
 	if fl, ok := r.Err.(*probes.Failure); ok && fl.Status == 429 {
 		f.RateLimited = true
 	}
@@ -140,6 +142,7 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		f.ITL, f.HasITL = ITL(r.Events.Values()), n >= 2
 		f.Felt = FeltOf(r.Events.Values())
 	}
+	f.Felt.Failed = !r.OK()
 	// A request refused before any token (a 404, a 401) has no cost: not
 	// 0, since nobody knows what the provider bills for a refusal.
 	if r.Price != nil && (r.Usage != nil || r.Events.Len() > 0) {
@@ -157,6 +160,17 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		f.PromptTokens, f.HasPromptTokens = r.Usage.PromptTokens, true
 	}
 	return f
+}
+
+// PromptEstimate is the prompt's size for a provider that reports no
+// usage: the o200k count of the padded prompt sent (long-context,
+// cached-prefix: Result.InputTokens), else written, the o200k count of the
+// prompt as written.
+func PromptEstimate(r *probes.Result, written int) int {
+	if r.InputTokens > 0 {
+		return r.InputTokens
+	}
+	return written
 }
 
 // CachedPrompt is how many prompt tokens the provider says it served from

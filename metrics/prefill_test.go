@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"tpsrace/config"
 	"tpsrace/probes"
 )
 
@@ -44,5 +45,21 @@ func TestTTFTBySize(t *testing.T) {
 	got := TTFTBySize([]Stream{s(8000, 900*ms), s(1000, 300*ms), s(8000, 700*ms), {}})
 	if len(got) != 2 || got[0].InputTokens != 1000 || got[1].InputTokens != 8000 || got[1].TTFT.P50 != 800*ms {
 		t.Errorf("%+v", got)
+	}
+}
+
+// A padded prompt's provider that reports no usage is billed, and its
+// prompt counted, at the padded size, not at the prompt as written.
+func TestPaddedPromptWithoutUsage(t *testing.T) {
+	r := &probes.Result{InputTokens: 8000, Price: &config.Price{InputPerMTok: 1}}
+	r.Events.Append(probes.Event{At: 100 * ms, Content: "hi", Tokens: 1})
+	if got := PromptEstimate(r, 12); got != 8000 {
+		t.Errorf("padded: %d", got)
+	}
+	if f := Compute(r, 12); !f.HasCost || f.CostUSD < 0.008 || f.CostUSD > 0.0081 {
+		t.Errorf("cost %v (%v), want 8,000 input tokens' $0.008 and one output token's", f.CostUSD, f.HasCost)
+	}
+	if got := PromptEstimate(&probes.Result{}, 12); got != 12 {
+		t.Errorf("as written: %d", got)
 	}
 }

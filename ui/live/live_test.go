@@ -116,6 +116,22 @@ func TestAllFailed(t *testing.T) {
 	}
 }
 
+// A lane whose stream failed after even text is not called smooth: its
+// feel is blank (the leaderboard's "—"), where the same text completed is.
+func TestAFailedLaneDoesNotFeelSmooth(t *testing.T) {
+	events := steady(100*ms, 10*ms, 30)
+	done := NewProvider(0, config.Provider{Name: "done"}, 1, 0)
+	record(done, 0, events, 500*ms, nil)
+	dropped := NewProvider(1, config.Provider{Name: "dropped"}, 1, 0)
+	record(dropped, 0, events, 500*ms, &probes.Failure{Kind: probes.KindNetwork, Message: "connection reset by peer"})
+	if f := done.Figures(time.Second); f.Feel != "smooth" {
+		t.Errorf("completed: feel %q, want smooth", f.Feel)
+	}
+	if f := dropped.Figures(time.Second); f.Status != Failed || f.Feel != "" {
+		t.Errorf("failed: status %v, feel %q; want failed, no feel", f.Status, f.Feel)
+	}
+}
+
 func TestSeriesIsLiveTPSAtFixedTimes(t *testing.T) {
 	p := NewProvider(0, config.Provider{Name: "s"}, 1, 0)
 	events := steady(100*ms, 10*ms, 101)
