@@ -487,3 +487,50 @@ func TestReplayWorkloadFlag(t *testing.T) {
 		}
 	}
 }
+
+// A multi-turn provider that reports no usage has each turn's prompt
+// counted as what was sent, the conversation so far (o200k), for its
+// prompt_tokens and its cost, as the simulator counted it for the one
+// that does; the recording keeps the count, so the replay is the same.
+func TestMultiTurnWithoutUsageCountsTheConversation(t *testing.T) {
+	dir := t.TempDir()
+	srv := simtest.Start(t, sim.Options{})
+	cfg := write(t, dir, "p.yaml", `max_tokens: 20
+workload: multi-turn
+providers:
+  - {name: usage, base_url: `+srv.URL()+`, model: "sim:ttft=5ms,tps=2000,tokens=20", price: {input_per_mtok: 1, output_per_mtok: 1}}
+  - {name: silent, base_url: `+srv.URL()+`, model: "sim:ttft=5ms,tps=2000,tokens=20,usage=none", price: {input_per_mtok: 1, output_per_mtok: 1}}
+`)
+	code, live, errOut := run(t, dir, "bench", "--config", cfg, "--format", "json", "--record", "race.tpsr")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc struct {
+		Providers []struct {
+			Name string
+			Runs []struct {
+				PromptTokens int     `json:"prompt_tokens"`
+				TokenSource  string  `json:"token_source"`
+				CostUSD      float64 `json:"cost_usd"`
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(live), &doc); err != nil {
+		t.Fatal(err)
+	}
+	withUsage, silent := doc.Providers[0].Runs, doc.Providers[1].Runs
+	for turn := range 3 {
+		s, u := silent[turn], withUsage[turn]
+		// Counted per message, not as the simulator's one joined text: a token or two apart a message.
+		if s.TokenSource != "estimate" || s.PromptTokens < u.PromptTokens-3 || s.PromptTokens > u.PromptTokens+3 {
+			t.Errorf("turn %d: %d prompt tokens (%s) without usage, the simulator counted %d", turn+1, s.PromptTokens, s.TokenSource, u.PromptTokens)
+		}
+		if want := float64(s.PromptTokens+20) / 1e6; s.CostUSD < want*0.999 || s.CostUSD > want*1.001 {
+			t.Errorf("turn %d: cost %v, want %v (its prompt and 20 output tokens at $1/Mtok)", turn+1, s.CostUSD, want)
+		}
+	}
+	code, replayed, errOut := run(t, dir, "replay", "race.tpsr", "--bench", "--format", "json")
+	if code != 0 || replayed != live {
+		t.Errorf("replay: exit %d %s; the same report: %v", code, errOut, replayed == live)
+	}
+}

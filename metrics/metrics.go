@@ -164,11 +164,15 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 
 // PromptEstimate is the prompt's size for a provider that reports no
 // usage: the o200k count of the padded prompt sent (long-context,
-// cached-prefix: Result.InputTokens), else written, the o200k count of the
-// prompt as written.
+// cached-prefix: Result.InputTokens) or of a later turn's conversation
+// (multi-turn: Result.ConversationTokens), else written, the o200k count
+// of the prompt as written.
 func PromptEstimate(r *probes.Result, written int) int {
-	if r.InputTokens > 0 {
+	switch {
+	case r.InputTokens > 0:
 		return r.InputTokens
+	case r.ConversationTokens > 0:
+		return r.ConversationTokens
 	}
 	return written
 }

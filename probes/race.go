@@ -119,6 +119,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	for i, p := range r.Providers {
 		results[i] = make([]Result, conc)
 		body := newRequestBody(p, req.forProvider(i))
+		conversationTokens := req.forProvider(i).conversationTokens()
 		cl := clients.get(p, conc)
 		for s := range conc {
 			pb := &probe{provider: p, http: cl, body: body, retries: r.Retries, stream: s}
@@ -135,7 +136,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 				<-start
 				sent := time.Since(release)
 				res := pb.run(release)
-				res.Sent, res.InputTokens = sent, inputTokens
+				res.Sent, res.InputTokens, res.ConversationTokens = sent, inputTokens, conversationTokens
 				results[i][s] = res
 				if updates != nil {
 					updates <- Update{Provider: i, Stream: s, Done: &res}

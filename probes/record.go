@@ -75,27 +75,31 @@ type Phases struct {
 // Result is everything recorded about one stream. Metrics are computed from
 // it by package metrics and nowhere else.
 type Result struct {
-	Provider     string
-	Model        string
-	Stream       int           // 0..concurrency-1
-	Release      time.Time     // the instant every stream of the race was let go
-	Sent         time.Duration // release to the instant this stream began its request: the start skew
-	InputTokens  int           // long-context: o200k tokens of the padded prompt sent; 0 otherwise
-	Events       Events        // the text events, in order
-	ToolDeltas   []ToolDelta   // the tool-call deltas of choice 0, in order (none unless the answer called a tool)
-	O200kTokens  int           // o200k tokens of all the events' Content, plus of all their Reasoning
-	Usage        *Usage        // nil when the provider reported none
-	FinishReason string        // last non-null finish_reason of choice 0
-	Timings      *ServerTimings
-	Served       Served
-	Phases       Phases
-	End          time.Duration // release to end of stream (or failure)
-	Err          error         // nil when the stream completed
-	Retries      int           // requests retried before their first byte (--retries)
-	Interrupted  bool          // cancelled by the user (q, ctrl+c, SIGTERM)
-	Price        *config.Price
-	Load         *ClientLoad // tpsrace's own load during the race, shared by its streams; nil: not measured
-	Host         *Host       // in a merged race, the host that measured it; nil: one machine's race
+	Provider    string
+	Model       string
+	Stream      int           // 0..concurrency-1
+	Release     time.Time     // the instant every stream of the race was let go
+	Sent        time.Duration // release to the instant this stream began its request: the start skew
+	InputTokens int           // long-context: o200k tokens of the padded prompt sent; 0 otherwise
+	// ConversationTokens: multi-turn, after the first turn: o200k tokens of
+	// every message sent (the prompt, the earlier answers, the follow-ups);
+	// 0 otherwise.
+	ConversationTokens int
+	Events             Events      // the text events, in order
+	ToolDeltas         []ToolDelta // the tool-call deltas of choice 0, in order (none unless the answer called a tool)
+	O200kTokens        int         // o200k tokens of all the events' Content, plus of all their Reasoning
+	Usage              *Usage      // nil when the provider reported none
+	FinishReason       string      // last non-null finish_reason of choice 0
+	Timings            *ServerTimings
+	Served             Served
+	Phases             Phases
+	End                time.Duration // release to end of stream (or failure)
+	Err                error         // nil when the stream completed
+	Retries            int           // requests retried before their first byte (--retries)
+	Interrupted        bool          // cancelled by the user (q, ctrl+c, SIGTERM)
+	Price              *config.Price
+	Load               *ClientLoad // tpsrace's own load during the race, shared by its streams; nil: not measured
+	Host               *Host       // in a merged race, the host that measured it; nil: one machine's race
 }
 
 // Host is the host that measured some of a merged race's streams (tpsrace

@@ -102,6 +102,19 @@ func (r Request) messages() []openai.ChatCompletionMessage {
 	return msgs
 }
 
+// conversationTokens is the o200k count of every message of a multi-turn
+// request after its first turn; 0 for any other request.
+func (r Request) conversationTokens() int {
+	if len(r.FollowUps) == 0 {
+		return 0
+	}
+	n := 0
+	for _, m := range r.messages() {
+		n += tokens.Count(m.Content)
+	}
+	return n
+}
+
 // forProvider is r as provider i sends it: with its own earlier answers.
 func (r Request) forProvider(i int) Request {
 	if i < len(r.Answers) {

@@ -57,26 +57,28 @@ func (l *loadJSON) load() *probes.ClientLoad {
 // streamLine is one stream of a race: everything probes.Result holds.
 // Durations are integer nanoseconds since the race's release (monotonic).
 type streamLine struct {
-	Type         string        `json:"type"`
-	Race         int           `json:"race"`
-	Provider     int           `json:"provider"` // index into the header's providers
-	Stream       int           `json:"stream"`
-	Unreleased   bool          `json:"unreleased,omitempty"`   // never raced (its local server could not start)
-	SentNS       int64         `json:"sent_ns"`                // when the stream began its request: the start skew
-	InputTokens  int           `json:"input_tokens,omitempty"` // long-context: o200k tokens of the padded prompt sent
-	Events       []eventJSON   `json:"events"`
-	ToolDeltas   []toolJSON    `json:"tool_deltas,omitempty"` // tool-call deltas; absent when the stream had none
-	EndNS        int64         `json:"end_ns"`
-	FinishReason string        `json:"finish_reason"`
-	Usage        *usageJSON    `json:"usage"`
-	Timings      *timingsJSON  `json:"timings"`
-	Served       servedJSON    `json:"served"`                // who the response says answered
-	ClientLoad   *loadJSON     `json:"client_load,omitempty"` // the recording tpsrace's load during the race; absent: not measured
-	PhasesNS     phasesJSON    `json:"phases_ns"`
-	Failure      *failureJSON  `json:"failure"`
-	Retries      int           `json:"retries"`
-	Interrupted  bool          `json:"interrupted"`
-	Price        *config.Price `json:"price"` // as the stream was priced (null: no price)
+	Type        string `json:"type"`
+	Race        int    `json:"race"`
+	Provider    int    `json:"provider"` // index into the header's providers
+	Stream      int    `json:"stream"`
+	Unreleased  bool   `json:"unreleased,omitempty"`   // never raced (its local server could not start)
+	SentNS      int64  `json:"sent_ns"`                // when the stream began its request: the start skew
+	InputTokens int    `json:"input_tokens,omitempty"` // long-context: o200k tokens of the padded prompt sent
+	// ConversationTokens: multi-turn after the first turn: o200k tokens of every message sent.
+	ConversationTokens int           `json:"conversation_tokens,omitempty"`
+	Events             []eventJSON   `json:"events"`
+	ToolDeltas         []toolJSON    `json:"tool_deltas,omitempty"` // tool-call deltas; absent when the stream had none
+	EndNS              int64         `json:"end_ns"`
+	FinishReason       string        `json:"finish_reason"`
+	Usage              *usageJSON    `json:"usage"`
+	Timings            *timingsJSON  `json:"timings"`
+	Served             servedJSON    `json:"served"`                // who the response says answered
+	ClientLoad         *loadJSON     `json:"client_load,omitempty"` // the recording tpsrace's load during the race; absent: not measured
+	PhasesNS           phasesJSON    `json:"phases_ns"`
+	Failure            *failureJSON  `json:"failure"`
+	Retries            int           `json:"retries"`
+	Interrupted        bool          `json:"interrupted"`
+	Price              *config.Price `json:"price"` // as the stream was priced (null: no price)
 }
 
 type eventJSON struct {
@@ -153,7 +155,7 @@ type endLine struct {
 
 func newStreamLine(race, provider int, r *probes.Result, redact func(string) string) streamLine {
 	l := streamLine{Type: typeStream, Race: race, Provider: provider, Stream: r.Stream, Unreleased: r.Release.IsZero(), SentNS: int64(r.Sent), InputTokens: r.InputTokens,
-		Events: make([]eventJSON, 0, r.Events.Len()), EndNS: int64(r.End), FinishReason: r.FinishReason,
+		ConversationTokens: r.ConversationTokens, Events: make([]eventJSON, 0, r.Events.Len()), EndNS: int64(r.End), FinishReason: r.FinishReason,
 		Usage: (*usageJSON)(r.Usage), Timings: (*timingsJSON)(r.Timings), Served: servedJSON(r.Served), ClientLoad: newLoadJSON(r.Load), Retries: r.Retries, Interrupted: r.Interrupted, Price: r.Price,
 		PhasesNS: phasesJSON{int64(r.Phases.DNS), int64(r.Phases.Connected), int64(r.Phases.TLS), int64(r.Phases.WroteRequest), int64(r.Phases.FirstByte)},
 	}
@@ -175,7 +177,7 @@ func newStreamLine(race, provider int, r *probes.Result, redact func(string) str
 
 func (l *streamLine) result(p Provider, release time.Time) probes.Result {
 	r := probes.Result{Provider: p.Name, Model: p.Model, Stream: l.Stream, Release: release, Sent: time.Duration(l.SentNS), InputTokens: l.InputTokens,
-		Usage: (*probes.Usage)(l.Usage), FinishReason: l.FinishReason, Timings: (*probes.ServerTimings)(l.Timings), Served: probes.Served(l.Served), Load: l.ClientLoad.load(), End: time.Duration(l.EndNS), Retries: l.Retries,
+		ConversationTokens: l.ConversationTokens, Usage: (*probes.Usage)(l.Usage), FinishReason: l.FinishReason, Timings: (*probes.ServerTimings)(l.Timings), Served: probes.Served(l.Served), Load: l.ClientLoad.load(), End: time.Duration(l.EndNS), Retries: l.Retries,
 		Interrupted: l.Interrupted, Price: l.Price,
 		Phases: probes.Phases{DNS: time.Duration(l.PhasesNS.DNS), Connected: time.Duration(l.PhasesNS.Connected), TLS: time.Duration(l.PhasesNS.TLS),
 			WroteRequest: time.Duration(l.PhasesNS.WroteRequest), FirstByte: time.Duration(l.PhasesNS.FirstByte)},
