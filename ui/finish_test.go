@@ -27,7 +27,7 @@ func TestFinishAtRanksTheLeaderboard(t *testing.T) {
 	}
 	verdict := leaderboard.Verdict([]string{"p1", "p2", "p3"}, figs)
 	if !strings.HasPrefix(verdict, "p1 is ") || !strings.Contains(verdict, " faster than p2 to 40 tokens (") ||
-		!strings.HasSuffix(verdict, " · stopped short of 40 tokens: p3") {
+		!strings.Contains(verdict, " · stopped short of 40 tokens: p3") { // the referee's flags may follow (a busy machine: saturated client)
 		t.Errorf("verdict %q", verdict)
 	}
 }
