@@ -82,3 +82,16 @@ func (m *Model) heatStatus() string {
 	}
 	return m.c.styles.Status.Render("heat " + itoa(len(m.s.history)+1) + "/" + itoa(m.c.opts.Heats))
 }
+
+// afterStep, once a race that is not its workload run's last has finished,
+// starts the run's next step after the heats' pause: a long-context
+// sweep's sizes, cached-prefix's warm request and multi-turn's turns race
+// back to back, as bench races them. --heats starts its own next race; a
+// replay shows its one recorded race.
+func (m *Model) afterStep() tea.Cmd {
+	if m.replay != nil || m.c.opts.Heats >= 2 || !m.s.run.More() {
+		return nil
+	}
+	race := m.s.id
+	return tea.Tick(heatsPause, func(time.Time) tea.Msg { return nextHeatMsg{race: race} })
+}

@@ -268,7 +268,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if !m.paused {
 			m.refresh()
 		}
-		return m, tea.Batch(m.recordHistory(), m.afterHeat())
+		return m, tea.Batch(m.recordHistory(), m.afterHeat(), m.afterStep())
 	case nextHeatMsg:
 		if msg.race != m.s.id || m.s.phase != phaseFinished {
 			return m, nil // the user started another race meanwhile

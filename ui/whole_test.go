@@ -19,8 +19,9 @@ import (
 // golden state (a race, a finished one, failed lanes, 16 users each, zoomed,
 // presenter mode's cards and podium, --finish-at, the heats), and a race
 // under way in the second of three heats, a replay whole and truncated, and
-// the help page.
-var wholeStates = append(slices.Clone(goldenStates), []struct {
+// the help page; and the workloads' boards (workloadScreens) and panels
+// (workloadStates).
+var wholeStates = append(append(slices.Clone(goldenStates), []struct {
 	name  string
 	build func(w, h int) Model
 }{
@@ -36,7 +37,7 @@ var wholeStates = append(slices.Clone(goldenStates), []struct {
 		return replayAt("race 3 of 3 is incomplete: the recording is broken at line 412", w, h)
 	}},
 	{"help", func(w, h int) Model { return update(finishedRace(w, h), press("?")) }},
-}...)
+}...), workloadScreens...)
 
 func init() { wholeStates = append(wholeStates, workloadStates...) }
 

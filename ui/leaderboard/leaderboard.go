@@ -128,7 +128,13 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) View() string { return m.view }
 
 // Order ranks providers by metrics.Rank; it returns indexes, best first.
+// Once a workload's race has finished, by metrics.Order of the providers'
+// runs (bench's ranking of the same races); while it runs, by the
+// workload's figure where some provider has settled it, else by TTFT.
 func Order(figs []live.Figures) []int {
+	if runs, ok := rankedRuns(figs); ok {
+		return metrics.Order(runs)
+	}
 	if len(figs) > 0 && figs[0].FinishAt > 0 {
 		return orderToFinish(figs)
 	}
@@ -136,7 +142,7 @@ func Order(figs []live.Figures) []int {
 	for i, f := range figs {
 		standings[i] = metrics.Standing{Speed: f.Speed, HasSpeed: f.HasSpeed, TTFT: f.TTFT, HasTTFT: f.HasTTFT, Failed: f.Status == live.Failed}
 	}
-	if slices.ContainsFunc(figs, func(f live.Figures) bool { return f.Metric != "" }) { // a workload's figure (Run.Rate)
+	if slices.ContainsFunc(figs, func(f live.Figures) bool { return f.Metric != "" || isWorkload(f) }) { // a workload's figure (Run.Rate)
 		for i, f := range figs {
 			standings[i].Speed, standings[i].HasSpeed = f.Rate, f.HasRate
 		}
@@ -224,31 +230,14 @@ func (m *Model) columns() []column {
 			}
 			return dash
 		}},
-		{header: "TTFT", width: 6, right: true, priority: 1, cell: func(r row) string {
-			f := r.f
-			if !f.HasTTFT {
-				return dash
-			}
-			return format.Duration(f.TTFT)
-		}},
-		{header: speedHeader, width: 8, right: true, priority: 0, cell: func(r row) string {
-			f := r.f
-			if !f.HasSpeed {
-				return dash
-			}
-			return s.Figure.Render(format.TPS(f.Speed))
-		}},
 	}
-	cols = append(cols, m.heatsColumns()...)
-	cols = append(cols, []column{
-		{header: "words/s", width: 7, right: true, priority: 4, cell: func(r row) string {
-			f := r.f
-			if !f.HasSpeed {
-				return dash
-			}
-			return "≈" + format.TPS(metrics.WordsPerSecond(f.Speed))
-		}},
-	}...)
+	// A workload's own figures stand in for TTFT and speed.
+	if wl := m.workloadColumns(dash); wl != nil {
+		cols = append(append(cols, wl...), m.heatsColumns()...)
+	} else {
+		cols = append(append(cols, m.speedColumns(dash, speedHeader)...), m.heatsColumns()...)
+		cols = append(cols, wordsColumn(dash))
+	}
 	if m.concurrency > 1 {
 		cols = append(cols, column{header: "aggregate", width: 9, right: true, priority: 1, cell: func(r row) string {
 			f := r.f

@@ -69,6 +69,9 @@ func verdictParts(names []string, figs []live.Figures) (verdict, flagged string)
 	if lost > 0 {
 		return "no verdict: the race is incomplete (" + strconv.Itoa(lost) + " lost)", ""
 	}
+	if next := nextStep(figs); next != "" {
+		return next, ""
+	}
 	var ranked []metrics.Contender
 	finishAt := 0
 	for _, i := range Order(figs) {

@@ -419,7 +419,9 @@ func (p *Provider) settled(run metrics.Run) Figures {
 	if run.Completed == 0 {
 		f.Status = Failed
 	}
-	f.Metric, f.Rate, f.HasRate = workloadRate(run)
+	if run.ToolStreams > 0 || run.JSONStreams > 0 { // one race is a whole run of tool-call and json
+		f.Metric, f.Rate, f.HasRate = workloadRate(run)
+	}
 	if p.slo.Set() {
 		f.SLOStreams = len(p.Streams)
 		for i := range p.Streams {

@@ -82,3 +82,9 @@ func (r *Run) Apply(figs []Figures) {
 		}
 	}
 }
+
+// More is whether the race on screen has finished and is not its run's
+// last: the run's next step is due.
+func (r *Run) More() bool {
+	return len(r.races) > 0 && len(r.races[0]) == r.step.Index+1 && r.step.Index+1 < r.steps
+}

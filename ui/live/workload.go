@@ -67,11 +67,10 @@ func (t *followedText) writeCalls(s *Stream) {
 	}
 }
 
-// workloadRate is run's Metric and Rate under a workload (its own figure:
-// the time to a complete tool call, to valid JSON, the prefill estimate,
-// the warm TTFT, the conversation's time): what the leaderboard ranks by;
-// "" under chat. One race is a whole run of tool-call and json; the
-// session sets the other workloads' from their run (WorkloadRun.Ranked).
+// workloadRate is run's Metric and Rate when the verdict compares a
+// workload's own figure (the time to a complete tool call, to valid JSON,
+// the prefill estimate, the warm TTFT, the conversation's time): what the
+// leaderboard ranks by; "" under chat. HasRate false when run has none.
 func workloadRate(run metrics.Run) (metric string, rate float64, ok bool) {
 	switch m := run.Metric(); m {
 	case metrics.VerdictMetric, metrics.FinishMetric:

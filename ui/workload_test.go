@@ -1,0 +1,216 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"tpsrace/benchdoc"
+	"tpsrace/format"
+	"tpsrace/probes"
+	"tpsrace/workload"
+)
+
+// workloadStep is recordedRace as step k of a run of w: padded to the
+// step's input size, each provider's first token later by the size ÷ its
+// prefill speed (fast-wafer 40,000 tok/s, deep-thinker 10,000, laptop
+// 2,000); a warm request's prefix served from cache (deep-thinker's and
+// laptop's: TTFT back to the unpadded one, cached tokens reported); a
+// turn's answers slower by a tenth each turn.
+func workloadStep(w workload.Workload, k int) [][]probes.Result {
+	_, _, results := recordedRace()
+	step := w.Steps()[k]
+	prefill := []float64{40000, 10000, 2000}
+	results = scaledRace(results, 1+0.1*float64(len(step.FollowUps)))
+	for i, streams := range results {
+		for s := range streams {
+			r := &streams[s]
+			if step.InputTokens == 0 || r.Usage == nil { // not padded, or refused
+				continue
+			}
+			r.InputTokens = step.InputTokens
+			shift := time.Duration(float64(step.InputTokens) / prefill[i] * float64(time.Second))
+			usage := *r.Usage
+			usage.PromptTokens = step.InputTokens
+			if step.Warm && i > 0 { // served from cache: no prefill
+				shift, usage.CachedPromptTokens = 0, &step.InputTokens
+			}
+			r.Usage = &usage
+			var events probes.Events
+			for e := range r.Events.Values() {
+				e.At += shift
+				events.Append(e)
+			}
+			r.Events, r.End = events, r.End+shift
+		}
+	}
+	return results
+}
+
+// workloadAt is the dashboard at w × h racing the workload name: the
+// run's first done steps finished, then the next played up to race time
+// at (to its end and finished when at is an hour; none when done is the
+// whole run).
+func workloadAt(name string, done int, at time.Duration, w, h int) Model {
+	cfg, _, _ := recordedRace()
+	cfg.Workload, _ = workload.Named(name)
+	m := New(Options{Config: cfg})
+	m = update(m, tea.WindowSizeMsg{Width: w, Height: h})
+	steps := len(cfg.Workload.Steps())
+	for k := range min(done+1, steps) {
+		m.s.begin(0, nil)
+		m.newPanes()
+		m.relayout()
+		results := workloadStep(cfg.Workload, k)
+		if k == done {
+			m = playTo(m, updatesOf(results), at)
+			if at < time.Hour {
+				break
+			}
+		} else {
+			m = playTo(m, updatesOf(results), time.Hour)
+		}
+		m = update(m, raceDoneMsg{race: m.s.id, results: results})
+	}
+	return m
+}
+
+// workloadScreens are the workloads' screens: a long-context sweep's second
+// size under way and the whole sweep finished, cached-prefix's cold
+// request finished and its warm one, a conversation's last turn under
+// way, a tool-call and a json race finished.
+var workloadScreens = []struct {
+	name  string
+	build func(w, h int) Model
+}{
+	{"long-context size 2 of 3", func(w, h int) Model { return workloadAt(workload.LongContext, 1, 700*ms, w, h) }},
+	{"long-context sweep", func(w, h int) Model { return workloadAt(workload.LongContext, 2, time.Hour, w, h) }},
+	{"cached-prefix cold", func(w, h int) Model { return workloadAt(workload.CachedPrefix, 0, time.Hour, w, h) }},
+	{"cached-prefix warm", func(w, h int) Model { return workloadAt(workload.CachedPrefix, 1, time.Hour, w, h) }},
+	{"multi-turn turn 3", func(w, h int) Model { return workloadAt(workload.MultiTurn, 2, 700*ms, w, h) }},
+	{"multi-turn", func(w, h int) Model { return workloadAt(workload.MultiTurn, 2, time.Hour, w, h) }},
+	{"tool-call", func(w, h int) Model { return workloadAt(workload.ToolCall, 0, time.Hour, w, h) }},
+	{"json", func(w, h int) Model { return workloadAt(workload.JSON, 0, time.Hour, w, h) }},
+}
+
+// boardOf is the leaderboard's text.
+func boardOf(m Model) string { return ansi.Strip(m.board.View()) }
+
+// The leaderboard's columns follow the workload, its figures are bench's
+// for the same races (the run so far), it ranks as bench does, and its
+// verdict waits for the run's last race, then is bench's.
+func TestLeaderboardFollowsTheWorkload(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		done    int
+		headers []string
+		waiting string // the verdict line before the run's last race
+	}{
+		{workload.LongContext, 2, []string{"input", "TTFT", "prefill tok/s"}, "size 2/3 raced"},
+		{workload.CachedPrefix, 1, []string{"cold", "warm", "saving", "cached"}, "cold request raced"},
+		{workload.MultiTurn, 2, []string{"turn", "TTFT", "conversation"}, "turn 2/3 raced"},
+		{workload.ToolCall, 0, []string{"1st call", "complete", "args tok/s", "valid"}, ""},
+		{workload.JSON, 0, []string{"1st byte", "valid at", "valid"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.waiting != "" {
+				m := workloadAt(tc.name, tc.done-1, time.Hour, 160, 48)
+				if board := boardOf(m); !strings.Contains(board, tc.waiting) {
+					t.Errorf("before the run's last race the verdict line waits (%q):\n%s", tc.waiting, board)
+				}
+				if !m.s.run.More() {
+					t.Error("the run's next step is not due")
+				}
+			}
+			m := workloadAt(tc.name, tc.done, time.Hour, 160, 48)
+			board := boardOf(m)
+			for _, h := range tc.headers {
+				if !strings.Contains(strings.SplitN(board, "\n", 2)[0], h) {
+					t.Errorf("no %q column:\n%s", h, board)
+				}
+			}
+			if m.s.run.More() {
+				t.Error("after the run's last race another step is due")
+			}
+			cfg := m.s.saveConfig(m.c.config)
+			b := benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: m.s.history})
+			if !strings.Contains(board, "▶ "+b.Verdict.Text) {
+				t.Errorf("the verdict is not bench's %q:\n%s", b.Verdict.Text, board)
+			}
+			var want []string
+			for _, i := range b.RankedIndexes() {
+				want = append(want, cfg.Providers[i].Name)
+			}
+			var got []string
+			for _, line := range strings.Split(board, "\n")[1:] {
+				if f := strings.Fields(line); len(f) > 1 && f[0] >= "0" && f[0] <= "9" {
+					got = append(got, f[1])
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("the leaderboard ranks %v, bench %v:\n%s", got, want, board)
+			}
+			for _, p := range b.Providers {
+				for _, cell := range benchCells(tc.name, p.Summary) {
+					if !strings.Contains(rowOf(board, p.Name), " "+cell+" ") {
+						t.Errorf("%s's row lacks bench's %q:\n%s", p.Name, cell, board)
+					}
+				}
+			}
+		})
+	}
+}
+
+// benchCells are a provider's workload figures in bench's summary, as the
+// leaderboard writes them.
+func benchCells(name string, s benchdoc.Summary) []string {
+	var cells []string
+	ms := func(v *float64) string {
+		if v == nil {
+			return format.Undefined
+		}
+		return format.Duration(time.Duration(*v * float64(time.Millisecond)))
+	}
+	switch name {
+	case workload.LongContext:
+		if s.PrefillTPS != nil && *s.PrefillTPS != nil {
+			cells = append(cells, "≈ "+format.TPS(**s.PrefillTPS))
+		}
+	case workload.CachedPrefix:
+		c := s.PrefixCache
+		cells = append(cells, ms(c.ColdTTFTms.P50), ms(c.WarmTTFTms.P50))
+		if c.Saving != nil {
+			cells = append(cells, fmt.Sprintf("%.0f%%", *c.Saving*100))
+		}
+		if c.CachedTokens != nil {
+			cells = append(cells, format.Count(int(*c.CachedTokens)))
+		}
+	case workload.MultiTurn:
+		if c := s.ConversationMS; c != nil && c.P50 != nil {
+			cells = append(cells, ms(c.P50))
+		}
+	case workload.ToolCall:
+		if s.ToolCall != nil && s.ToolCall.CompleteMS.P50 != nil {
+			cells = append(cells, ms(s.ToolCall.CompleteMS.P50))
+		}
+	case workload.JSON:
+		if s.JSON != nil && s.JSON.ValidMS.P50 != nil {
+			cells = append(cells, ms(s.JSON.ValidMS.P50))
+		}
+	}
+	return cells
+}
+
+// rowOf is provider name's line of the board, with a space at its end.
+func rowOf(board, name string) string {
+	for _, line := range strings.Split(board, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[1] == name {
+			return line + " "
+		}
+	}
+	return ""
+}
