@@ -57,10 +57,12 @@ type Figures struct {
 // Provider is one provider's figures over the run's finished races
 // (metrics.WorkloadRunsOf): All's PrefillTPS and ServerPromptTPS and
 // BySize (long-context), PrefixCache (cached-prefix), Races, a turn each,
-// and the last of Runs, the conversation so far (multi-turn).
+// and the last of Runs, the conversation so far (multi-turn). They change
+// only when a race of the run begins or ends, each time as new figures:
+// the panel draws again only when some provider's are new (not per frame).
 type Provider struct {
 	Name string
-	metrics.WorkloadRuns
+	*metrics.WorkloadRuns
 }
 
 // Shows is whether the panel has anything to show for workload name.
@@ -141,11 +143,25 @@ func (m *Model) SetSize(width, height int) {
 
 // Update handles FrameMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
-	if msg, ok := msg.(FrameMsg); ok {
+	if msg, ok := msg.(FrameMsg); ok && !m.figures.same(msg.Figures) {
 		m.figures = msg.Figures
 		m.render()
 	}
 	return m, nil
+}
+
+// same is whether f and g show the same: the same step and, for every
+// provider, the same figures (the same pointer).
+func (f Figures) same(g Figures) bool {
+	if f.Workload != g.Workload || f.Step != g.Step || f.Steps != g.Steps || f.InputTokens != g.InputTokens || len(f.Providers) != len(g.Providers) {
+		return false
+	}
+	for i, p := range f.Providers {
+		if p.Name != g.Providers[i].Name || p.WorkloadRuns != g.Providers[i].WorkloadRuns {
+			return false
+		}
+	}
+	return true
 }
 
 // View is the panel as last rendered: height lines of width columns.
@@ -154,7 +170,7 @@ func (m Model) View() string { return m.view }
 func (m *Model) render() {
 	f := m.figures
 	var lines []string
-	if m.width >= MinWidth && m.height >= MinHeight(len(f.Providers)) {
+	if m.width >= MinWidth && m.height >= MinHeight(len(f.Providers)) && f.ready() {
 		switch f.Workload {
 		case workload.LongContext:
 			lines = m.longContext()
@@ -165,6 +181,16 @@ func (m *Model) render() {
 		}
 	}
 	m.view = strings.Join(draw.Fit(lines, max(m.width, 0), max(m.height, 0)), "\n")
+}
+
+// ready is whether every provider has figures.
+func (f Figures) ready() bool {
+	for _, p := range f.Providers {
+		if p.WorkloadRuns == nil {
+			return false
+		}
+	}
+	return true
 }
 
 // title is the panel's first line: the workload, then parts (the race on

@@ -32,12 +32,13 @@ func named(name string) workload.Workload {
 }
 
 // runs is a provider's figures over races, a stream each, under workload name.
-func runs(name string, streams ...metrics.Stream) metrics.WorkloadRuns {
+func runs(name string, streams ...metrics.Stream) *metrics.WorkloadRuns {
 	races := make([][]metrics.Stream, len(streams))
 	for k, s := range streams {
 		races[k] = []metrics.Stream{s}
 	}
-	return metrics.WorkloadRunsOf(named(name), races, 0)
+	r := metrics.WorkloadRunsOf(named(name), races, 0)
+	return &r
 }
 
 // sweep is a provider's long-context run over sizes: TTFT = base + size ÷ prefill.
@@ -207,5 +208,25 @@ func TestOtherWorkloadsShowNothing(t *testing.T) {
 		if v := strings.Join(view(t, f, 80, 6), ""); strings.TrimSpace(v) != "" {
 			t.Errorf("%s shows %q", name, v)
 		}
+	}
+}
+
+// The panel draws again only when some provider's figures are new (the
+// session makes new ones when a race of the run begins or ends), not on
+// every frame: the same figures again leave the view as it was.
+func TestPanelDrawsOnlyNewFigures(t *testing.T) {
+	p := New(DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+	p.SetSize(80, 4)
+	wafer := sweep("sim-wafer", 50*ms, 10000, 1000, 8000)
+	f := Figures{Workload: workload.LongContext, Step: 2, Steps: 2, InputTokens: 8000, Providers: []Provider{wafer}}
+	p, _ = p.Update(FrameMsg{Figures: f})
+	before := p.View()
+	wafer.All.PrefillTPS = 20000 // never done by the session: shows whether the frame drew again
+	if p, _ = p.Update(FrameMsg{Figures: f}); p.View() != before {
+		t.Errorf("the same figures drew again:\n%s", p.View())
+	}
+	f.Providers = []Provider{sweep("sim-wafer", 50*ms, 20000, 1000, 8000)}
+	if p, _ = p.Update(FrameMsg{Figures: f}); !strings.Contains(p.View(), "≈ 20,000 tok/s") {
+		t.Errorf("new figures not drawn:\n%s", p.View())
 	}
 }

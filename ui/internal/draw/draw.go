@@ -1,7 +1,8 @@
 // Package draw holds the small drawing pieces the dashboard's panes share:
 // a style's escape sequences taken once (Paint), so a frame styles text by
 // concatenation instead of a lipgloss Render per piece; bars in eighths of
-// a cell; and the layout of a pane's lines (Fit, Flow, Edge).
+// a cell; the layout of a pane's lines (Fit, Flow, Edge); and the braille
+// plot the charts draw on (Braille).
 package draw
 
 import (
