@@ -299,21 +299,7 @@ func sameWatch(t *testing.T, run int, cfg *config.Config, race [][]probes.Result
 	t.Helper()
 	exp := watch.NewExporter()
 	exp.Observe("probe", cfg.Providers, race)
-	rec := httptest.NewRecorder()
-	exp.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	series := map[string]float64{}
-	for line := range strings.Lines(rec.Body.String()) {
-		if name, rest, ok := strings.Cut(line, "{"); ok && strings.HasPrefix(name, "tpsrace_last_") {
-			labels, value, _ := strings.Cut(rest, "} ")
-			provider := labels[strings.Index(labels, `provider="`)+10:]
-			provider = provider[:strings.IndexByte(provider, '"')]
-			v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			series[name+" "+provider] = v
-		}
-	}
+	series := lastGauges(t, exp)
 	for i, f := range figs {
 		name := cfg.Providers[i].Name
 		check := func(series_ string, has bool, want float64) {
@@ -329,6 +315,27 @@ func sameWatch(t *testing.T, run int, cfg *config.Config, race [][]probes.Result
 			t.Errorf("run %d %s: watch's E2E %vs, bench's %v ms", run, name, got, e2e)
 		}
 	}
+}
+
+// lastGauges are exp's tpsrace_last_* series, by "name provider".
+func lastGauges(t *testing.T, exp *watch.Exporter) map[string]float64 {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	exp.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	series := map[string]float64{}
+	for line := range strings.Lines(rec.Body.String()) {
+		if name, rest, ok := strings.Cut(line, "{"); ok && strings.HasPrefix(name, "tpsrace_last_") {
+			labels, value, _ := strings.Cut(rest, "} ")
+			provider := labels[strings.Index(labels, `provider="`)+10:]
+			provider = provider[:strings.IndexByte(provider, '"')]
+			v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			series[name+" "+provider] = v
+		}
+	}
+	return series
 }
 
 // sameReplay: a recording of the races replays (replay --bench) to the

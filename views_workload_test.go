@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"math"
-	"net/http/httptest"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -201,23 +199,7 @@ func sameWorkloadGauges(t *testing.T, run int, b *benchdoc.Bench, dash []*live.W
 	t.Helper()
 	exp := watch.NewExporter()
 	exp.ObserveRun("probe", b)
-	rec := httptest.NewRecorder()
-	exp.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
-	got := map[string]float64{}
-	for line := range strings.Lines(rec.Body.String()) {
-		name, rest, ok := strings.Cut(line, "{")
-		if !ok || !strings.HasPrefix(name, "tpsrace_last_") {
-			continue
-		}
-		labels, value, _ := strings.Cut(rest, "} ")
-		provider := labels[strings.Index(labels, `provider="`)+10:]
-		provider = provider[:strings.IndexByte(provider, '"')]
-		v, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		got[name+" "+provider] = v
-	}
+	got := lastGauges(t, exp)
 	for i, w := range dash {
 		name := b.Providers[i].Name
 		want := dashboardGauges(w)

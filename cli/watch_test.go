@@ -265,15 +265,31 @@ func TestWatchNeverShowsTheKey(t *testing.T) {
 	dir := t.TempDir()
 	cfg := write(t, dir, "p.yaml", "providers:\n  - name: echo\n    base_url: "+srv.URL()+"\n    api_key: ${TPSRACE_WATCH_KEY}\n    model: \"sim:fault=echo\"\n")
 	history := filepath.Join(dir, "h.jsonl")
+	exposed, logs := scrapeWatch(t, 2, "--config", cfg, "--interval", "50ms", "--history", history)
+	saved, _ := os.ReadFile(history)
+	for name, text := range map[string]string{"logs": logs.String(), "history": string(saved), "/metrics": exposed} {
+		if strings.Contains(text, key) {
+			t.Errorf("%s shows the API key", name)
+		}
+	}
+	if !strings.Contains(logs.String(), "REDACTED") || !strings.Contains(exposed, `tpsrace_failures_total{kind="http",model="sim:fault=echo",probe=`) {
+		t.Errorf("want the failure logged (redacted) and counted by kind; logs:\n%s\nmetrics:\n%s", logs, grepLines(exposed, "tpsrace_failures"))
+	}
+}
+
+// scrapeWatch runs `tpsrace watch args…` (serving /metrics on a free
+// port, logging JSON) until it has raced races times, then returns its
+// /metrics exposition and its logs once it has stopped.
+func scrapeWatch(t *testing.T, races int, args ...string) (string, *logBuffer) {
+	t.Helper()
 	logs := &logBuffer{}
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- (&watchCmd{}).run(ctx, []string{"--config", cfg, "--interval", "50ms", "--metrics-addr", "127.0.0.1:0",
-			"--history", history, "--log-format", "json"}, io.Discard, logs)
+		done <- (&watchCmd{}).run(ctx, append(args, "--metrics-addr", "127.0.0.1:0", "--log-format", "json"), io.Discard, logs)
 	}()
 	metrics := metricsURL(t, logs)
-	waitRaces(t, strings.TrimSuffix(metrics, "/metrics"), 2)
+	waitRaces(t, strings.TrimSuffix(metrics, "/metrics"), races)
 	resp, err := http.Get(metrics)
 	if err != nil {
 		t.Fatal(err)
@@ -284,15 +300,7 @@ func TestWatchNeverShowsTheKey(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}
-	saved, _ := os.ReadFile(history)
-	for name, text := range map[string]string{"logs": logs.String(), "history": string(saved), "/metrics": string(exposed)} {
-		if strings.Contains(text, key) {
-			t.Errorf("%s shows the API key", name)
-		}
-	}
-	if !strings.Contains(logs.String(), "REDACTED") || !strings.Contains(string(exposed), `tpsrace_failures_total{kind="http",model="sim:fault=echo",probe=`) {
-		t.Errorf("want the failure logged (redacted) and counted by kind; logs:\n%s\nmetrics:\n%s", logs, grepLines(string(exposed), "tpsrace_failures"))
-	}
+	return string(exposed), logs
 }
 
 func grepLines(text, sub string) string {

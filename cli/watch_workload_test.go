@@ -1,9 +1,6 @@
 package cli
 
 import (
-	"context"
-	"io"
-	"net/http"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -57,31 +54,13 @@ func TestWatchExportsEachWorkloadsFigures(t *testing.T) {
 			dir := t.TempDir()
 			cfg := write(t, dir, "p.yaml", "max_tokens: 10\nproviders:\n  - {name: p, base_url: "+srv.URL()+`, model: "`+tc.model+`"}`+"\n")
 			history := filepath.Join(dir, "h.jsonl")
-			logs := &logBuffer{}
-			ctx, stop := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() {
-				done <- (&watchCmd{}).run(ctx, append([]string{"--config", cfg, "--workload", tc.workload, "--interval", "1h",
-					"--metrics-addr", "127.0.0.1:0", "--history", history, "--log-format", "json"}, tc.args...), io.Discard, logs)
-			}()
-			metrics := metricsURL(t, logs)
-			waitRaces(t, strings.TrimSuffix(metrics, "/metrics"), 1)
-			resp, err := http.Get(metrics)
-			if err != nil {
-				t.Fatal(err)
-			}
-			exposed, _ := io.ReadAll(resp.Body)
-			resp.Body.Close()
-			stop()
-			if err := <-done; err != nil {
-				t.Fatal(err)
-			}
+			exposed, _ := scrapeWatch(t, 1, append([]string{"--config", cfg, "--workload", tc.workload, "--interval", "1h", "--history", history}, tc.args...)...)
 			records, err := report.ReadRecords(history)
 			if err != nil || len(records) != 1 || records[0].Workload != tc.workload {
 				t.Fatalf("history: %d records (%v), want one %s run", len(records), err, tc.workload)
 			}
 			for name, want := range tc.gauges(records[0].Providers[0].Summary) {
-				got, set := gaugeValue(string(exposed), name)
+				got, set := gaugeValue(exposed, name)
 				if want == nil || !set || got != *want {
 					t.Errorf("%s = %v (set %v), bench's figure %v", name, got, set, want)
 				}

@@ -275,7 +275,7 @@ func (p *presenter) podium(race *session, figs []live.Figures, width, height int
 	for i, pr := range race.live {
 		names[i] = pr.Name
 	}
-	lines = append(lines, "", center(s.Verdict.Render(draw.Words("▶ "+leaderboard.Verdict(names, figs), width)), width))
+	lines = append(lines, "", center(s.Verdict.Render(leaderboard.VerdictLine(names, figs, width)), width))
 	if len(lines) > height { // short windows keep the verdict
 		lines = lines[len(lines)-height:]
 	}

@@ -401,14 +401,12 @@ func (m *Model) render() {
 		verdict = "this race: " + verdict
 	}
 	// The referee's flags take the line under the verdict when the table
-	// leaves one; else they end the verdict's line.
+	// leaves one; else they end the verdict's line (verdictLine).
 	ownLine := flagged != "" && len(lines)+2 <= m.height
-	if flagged != "" && !ownLine {
-		verdict += " · ⚑ " + flagged
-	}
-	if verdict != "" {
-		// Too long, it gives way a word (a parenthesis) at a time: no figure is cut inside.
-		verdict = m.styles.Verdict.Render(draw.Words("▶ "+verdict, m.width))
+	if verdict != "" && ownLine {
+		verdict = m.styles.Verdict.Render(verdictLine(verdict, "", m.width))
+	} else if verdict != "" {
+		verdict = m.styles.Verdict.Render(verdictLine(verdict, flagged, m.width))
 	}
 	keep := max(m.height-1, 0)
 	if len(lines) > keep {

@@ -123,7 +123,7 @@ func TestVerdict(t *testing.T) {
 
 // The referee's flags on the two the verdict rests on follow the verdict:
 // on a line of their own when the table leaves one, else at the end of
-// the verdict's line, where a narrow window drops them first.
+// the verdict's line, whole or as a bare ⚑.
 func TestVerdictSaysTheFlags(t *testing.T) {
 	names := []string{"fast", "slow"}
 	figs := []live.Figures{
@@ -144,6 +144,12 @@ func TestVerdictSaysTheFlags(t *testing.T) {
 	b, _ = b.Update(FrameMsg{Figures: figs})
 	if rows := strings.Split(b.View(), "\n"); strings.TrimSpace(rows[3]) != "▶ "+verdict+" · ⚑ "+flagged {
 		t.Errorf("no spare line: the flags end the verdict's:\n%s", b.View())
+	}
+	// Where they do not fit whole, a bare ⚑: the lanes say why.
+	b.SetSize(len("▶ "+verdict)+5, 4)
+	b, _ = b.Update(FrameMsg{Figures: figs})
+	if rows := strings.Split(b.View(), "\n"); strings.TrimSpace(rows[3]) != "▶ "+verdict+" ⚑" {
+		t.Errorf("too narrow for the flags: a bare ⚑ after the verdict:\n%s", b.View())
 	}
 }
 

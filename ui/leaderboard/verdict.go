@@ -7,6 +7,7 @@ import (
 
 	"tpsrace/metrics"
 	"tpsrace/probes"
+	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 )
 
@@ -14,14 +15,36 @@ import (
 // metrics.Decide over this one race, the leaderboard's order deciding who
 // is the winner and who the runner-up (the same rule and text as bench),
 // then the referee's flags on the two ("⚑ sim-lpu had cached prompts in
-// 1/1 runs": bench's "Referee:" line), last, so that a narrow line drops
-// them (whole words) before the verdict; the lanes keep their ⚑.
+// 1/1 runs": bench's "Referee:" line), last.
 func Verdict(names []string, figs []live.Figures) string {
 	verdict, flagged := verdictParts(names, figs)
 	if flagged != "" {
 		return verdict + " · ⚑ " + flagged
 	}
 	return verdict
+}
+
+// VerdictLine is Verdict as one line of width columns, "▶ " first
+// (verdictLine).
+func VerdictLine(names []string, figs []live.Figures, width int) string {
+	verdict, flagged := verdictParts(names, figs)
+	return verdictLine(verdict, flagged, width)
+}
+
+// verdictLine is "▶ " and the verdict, then the referee's flags on it
+// whole ("· ⚑ swapped answered by another model in 1/1 runs") or, where
+// they do not fit, a bare ⚑ (the flagged lanes and the help page say why):
+// a sentence cut to "⚑ swapped …" would say nothing. Too long, the verdict
+// gives way a word (a parenthesis) at a time: no figure is cut inside.
+func verdictLine(verdict, flagged string, width int) string {
+	text := "▶ " + verdict
+	if flagged != "" {
+		if whole := text + " · ⚑ " + flagged; draw.Width(whole) <= width {
+			return whole
+		}
+		text += " ⚑"
+	}
+	return draw.Words(text, width)
 }
 
 // verdictParts are Verdict's sentence and the referee's flags on it
