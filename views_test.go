@@ -176,7 +176,7 @@ func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) [
 		}
 		figs[i] = lp.Figures(end)
 		// The referee's flags, as the session gives them to a finished race.
-		figs[i].Flags, figs[i].Load = strings.Join(ref.RunFlags(0, i).Names(), ", "), ref.Loads[0][i]
+		figs[i].Flags, figs[i].Load = ref.RunFlags(0, i).Text(), ref.Loads[0][i]
 		if finishAt > 0 {
 			lp.RaceTo(&figs[i], finishAt)
 		}

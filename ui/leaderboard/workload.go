@@ -149,32 +149,23 @@ func (m *Model) workloadColumns(dash string) []column {
 	return nil
 }
 
-// conversation is a multi-turn row's time so far: its finished turns'
-// (metrics.ConversationTime), then, muted while the turn on screen runs,
-// that turn's time so far added; "-" once a turn has failed.
+// conversation is a multi-turn row's time so far
+// (live.WorkloadRun.Conversation), muted until the turn on screen has
+// finished; "-" once a turn has failed.
 func conversation(s Styles, dash string) func(r row) string {
 	return func(r row) string {
 		w := r.f.Workload
 		if w == nil {
 			return dash
 		}
-		var before time.Duration
-		if n := len(w.Runs); n > 0 {
-			last := w.Runs[n-1]
-			if !last.HasConversation {
-				return dash
-			}
-			before = last.Conversation
-		}
-		switch {
-		case w.Settled():
-			return s.Figure.Render(format.Duration(before))
-		case r.f.Status == live.Failed:
+		switch d, final, ok := w.Conversation(r.f); {
+		case !ok:
 			return dash
-		case r.f.Settled:
-			return s.Muted.Render(format.Duration(before + r.f.E2E))
+		case final:
+			return s.Figure.Render(format.Duration(d))
+		default:
+			return s.Muted.Render(format.Duration(d))
 		}
-		return s.Muted.Render(format.Duration(before + r.f.Elapsed))
 	}
 }
 
