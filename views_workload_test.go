@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
 	"tpsrace/tokens"
+	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/live"
 	"tpsrace/watch"
 	"tpsrace/workload"
@@ -24,7 +27,8 @@ import (
 // dashboard race them) give the same workload figures on the dashboard
 // (ui/live's Run over the run's races), in bench's JSON (each run's own
 // document, and all runs'), in watch's gauges of the run, and after a
-// recording's round trip (replay --bench).
+// recording's round trip (replay --bench); once a run's last race has
+// ended, the leaderboard ranks and decides as bench does for its races.
 func TestEveryViewTellsTheSameWorkloadStory(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{})
 	for _, tc := range []struct {
@@ -53,11 +57,12 @@ func TestEveryViewTellsTheSameWorkloadStory(t *testing.T) {
 			for run := range runs {
 				runRaces := races[run*perRun : (run+1)*perRun]
 				one := benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: runRaces})
-				dash := dashboardRun(cfg, runRaces)
+				dash, figs := dashboardRun(cfg, runRaces)
 				if m := dash[0].Ranked.Metric(); one.Verdict.Metric != m || m == metrics.VerdictMetric {
 					t.Errorf("run %d: bench's verdict compares %s, the dashboard %s", run, one.Verdict.Metric, m)
 				}
 				sameWorkloadFigures(t, run, one, dash)
+				sameWorkloadVerdict(t, run, cfg, one, figs)
 				sameWorkloadGauges(t, run, one, dash)
 			}
 			sameReplay(t, cfg, 1, 0, races, benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: races}))
@@ -91,8 +96,9 @@ func raceWorkload(t *testing.T, cfg *config.Config, runs int) [][][]probes.Resul
 }
 
 // dashboardRun is each provider's figures over one run as the dashboard
-// settles them: its races fed one after the other into ui/live's Run.
-func dashboardRun(cfg *config.Config, races [][][]probes.Result) []*live.WorkloadRun {
+// settles them: its races fed one after the other into ui/live's Run; and
+// the leaderboard's figures once the run's last race has ended.
+func dashboardRun(cfg *config.Config, races [][][]probes.Result) ([]*live.WorkloadRun, []live.Figures) {
 	var tool, answer *workload.Schema
 	if cfg.Workload.Tool != nil {
 		tool, _ = cfg.Workload.Tool.Compile()
@@ -102,6 +108,7 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result) []*live.Workloa
 	}
 	run := live.NewRun(cfg.Workload)
 	seq := cfg.Workload.Sequence()
+	figs := make([]live.Figures, len(cfg.Providers))
 	for _, race := range races {
 		step, _ := seq.Next(time.Now())
 		run.Start(step, cfg.Prompt, 1, len(cfg.Providers), 0)
@@ -114,20 +121,21 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result) []*live.Workloa
 			if answer != nil {
 				lp.AskJSON(answer)
 			}
+			var end time.Duration
 			for s := range race[i] {
 				lp.Record(probes.Update{Provider: i, Stream: s, Done: &race[i][s]})
+				end = max(end, race[i][s].End)
 			}
-			providers = append(providers, lp)
+			providers, figs[i] = append(providers, lp), lp.Figures(end)
 		}
 		run.Finish(providers)
 	}
-	figs := make([]live.Figures, len(cfg.Providers))
 	run.Apply(figs)
 	out := make([]*live.WorkloadRun, len(figs))
 	for i, f := range figs {
 		out[i] = f.Workload
 	}
-	return out
+	return out, figs
 }
 
 // dashboardGauges are the watch gauges the dashboard's figures of one run
@@ -211,5 +219,23 @@ func sameWorkloadGauges(t *testing.T, run int, b *benchdoc.Bench, dash []*live.W
 				t.Errorf("run %d %s: watch's %s %v (set %v), the dashboard's %v", run, name, series, g, ok, v)
 			}
 		}
+	}
+}
+
+// sameWorkloadVerdict: once the run's last race has ended, the leaderboard
+// ranks the providers and decides as bench does for the run's races (the
+// dashboard's line may add what the race adds: " · ⚑ …", " · 1 failed").
+func sameWorkloadVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Figures) {
+	t.Helper()
+	names := make([]string, len(cfg.Providers))
+	for i, p := range cfg.Providers {
+		names[i] = p.Name
+	}
+	if got, want := fmt.Sprint(leaderboard.Order(figs)), fmt.Sprint(b.RankedIndexes()); got != want {
+		t.Errorf("run %d: the leaderboard ranks %s, bench %s", run, got, want)
+	}
+	dash := leaderboard.Verdict(names, figs)
+	if rest, ok := strings.CutPrefix(dash, b.Verdict.Text); !ok || rest != "" && !strings.HasPrefix(rest, " · ") {
+		t.Errorf("run %d: the dashboard says %q, bench %q", run, dash, b.Verdict.Text)
 	}
 }
