@@ -1,10 +1,12 @@
 package llamacpp
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -21,7 +23,8 @@ import (
 type BoxProbe struct {
 	CacheDir string // the memory bandwidth's cache, keyed by CPU model; "" caches nothing
 	SysCPU   string // /sys/devices/system/cpu: the caches' sizes
-	CPUInfo  string // /proc/cpuinfo: the CPU model, and a cache size when sysfs has none
+	CPUInfo  string // /proc/cpuinfo: the CPU model, and a cache size when neither sysfs nor getconf has one
+	Getconf  string // getconf: the caches CPUID reports (glibc) when sysfs hides them; "" asks nothing
 	// MeasureBandwidth measures this machine's memory bandwidth in bytes per
 	// second (CopyBandwidth).
 	MeasureBandwidth func() float64
@@ -34,7 +37,7 @@ func DefaultBoxProbe() BoxProbe {
 	if err == nil {
 		dir = filepath.Join(dir, "tpsrace")
 	}
-	return BoxProbe{CacheDir: dir, SysCPU: "/sys/devices/system/cpu", CPUInfo: "/proc/cpuinfo", MeasureBandwidth: CopyBandwidth}
+	return BoxProbe{CacheDir: dir, SysCPU: "/sys/devices/system/cpu", CPUInfo: "/proc/cpuinfo", Getconf: "getconf", MeasureBandwidth: CopyBandwidth}
 }
 
 // Box measures the roofline's inputs for a model file on this machine: the
@@ -53,8 +56,10 @@ func (b BoxProbe) Box(modelPath string) (config.Box, error) {
 }
 
 // lastLevelCache is the largest data or unified cache of CPU 0 in sysfs
-// (the L3 on most machines), else /proc/cpuinfo's "cache size" (x86; in a
-// VM that hides sysfs, the cache the hypervisor reports), else 0.
+// (the L3 on most machines), else the largest that getconf reports (glibc
+// reads it from CPUID: a VM that hides sysfs's caches, such as Firecracker,
+// still reports its L3 there), else /proc/cpuinfo's "cache size" where it is
+// the last level: not on AMD, where Linux puts the L2 there. Else 0.
 func (b BoxProbe) lastLevelCache(cpuinfo string) int64 {
 	dirs, _ := filepath.Glob(filepath.Join(b.SysCPU, "cpu0", "cache", "index*"))
 	var largest int64
@@ -68,12 +73,41 @@ func (b BoxProbe) lastLevelCache(cpuinfo string) int64 {
 	if largest > 0 {
 		return largest
 	}
-	for line := range strings.Lines(cpuinfo) {
-		if key, value, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(key) == "cache size" {
-			return parseCacheSize(value)
+	if b.Getconf != "" {
+		out, _ := exec.Command(b.Getconf, "-a").Output() // none on macOS or musl: cpuinfo's
+		if largest = largestGetconfCache(string(out)); largest > 0 {
+			return largest
 		}
 	}
-	return 0
+	var vendor, size string
+	for line := range strings.Lines(cpuinfo) {
+		if key, value, ok := strings.Cut(line, ":"); ok {
+			switch strings.TrimSpace(key) {
+			case "vendor_id":
+				vendor = cmp.Or(vendor, strings.TrimSpace(value))
+			case "cache size":
+				size = cmp.Or(size, value)
+			}
+		}
+	}
+	if vendor == "AuthenticAMD" || vendor == "HygonGenuine" {
+		return 0
+	}
+	return parseCacheSize(size)
+}
+
+// largestGetconfCache is the largest data or unified cache in `getconf -a`'s
+// lines "LEVEL3_CACHE_SIZE   33554432" (bytes); 0 when none has a size.
+func largestGetconfCache(out string) int64 {
+	var largest int64
+	for line := range strings.Lines(out) {
+		name, value, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if strings.HasPrefix(name, "LEVEL") && !strings.Contains(name, "ICACHE") && strings.HasSuffix(name, "CACHE_SIZE") {
+			n, _ := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+			largest = max(largest, n)
+		}
+	}
+	return largest
 }
 
 // parseCacheSize reads "32768K" (sysfs) or "1024 KB" (cpuinfo) as bytes; 0 when it cannot.

@@ -38,8 +38,26 @@ func TestLastLevelCache(t *testing.T) {
 	if got := (BoxProbe{SysCPU: t.TempDir()}).lastLevelCache(cpuinfo); got != 1<<20 {
 		t.Errorf("from cpuinfo: %d, want 1 MiB", got)
 	}
+	// On AMD, Linux's cpuinfo "cache size" is the L2: not the last level.
+	if got := (BoxProbe{SysCPU: t.TempDir()}).lastLevelCache("vendor_id\t: AuthenticAMD\n" + cpuinfo); got != 0 {
+		t.Errorf("from an AMD cpuinfo: %d, want 0 (its L2 is not the last level)", got)
+	}
 	if got := (BoxProbe{SysCPU: t.TempDir()}).lastLevelCache("processor\t: 0\n"); got != 0 {
 		t.Errorf("with neither: %d, want 0 (not known)", got)
+	}
+}
+
+// What glibc's getconf printed in a Firecracker VM on an AMD EPYC, whose
+// sysfs has no caches: the L3 is the last level, not the L2.
+func TestLargestGetconfCache(t *testing.T) {
+	out := "LEVEL1_ICACHE_SIZE                 33554432\nLEVEL1_DCACHE_SIZE                 49152\n" +
+		"LEVEL1_DCACHE_LINESIZE             64\nLEVEL2_CACHE_SIZE                  1048576\n" +
+		"LEVEL3_CACHE_SIZE                  532676608\nLEVEL3_CACHE_ASSOC                 0\nLEVEL4_CACHE_SIZE                  \n"
+	if got := largestGetconfCache(out); got != 532676608 {
+		t.Errorf("largestGetconfCache = %d, want the L3's 532676608", got)
+	}
+	if got := largestGetconfCache("getconf: invalid option\n"); got != 0 {
+		t.Errorf("largestGetconfCache of no cache lines = %d, want 0", got)
 	}
 }
 
