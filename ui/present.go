@@ -15,8 +15,9 @@ import (
 )
 
 // Presenter mode (--present) is the race for a room: a 3-2-1 countdown
-// before the release, then one card per provider with its tok/s in big
-// digits and its progress to the finish, then a podium with the verdict.
+// before the release, then one card per provider with its headline figure
+// in big digits (tok/s, or the workload's own: headline) and its progress
+// to the finish, then a podium with the verdict.
 // Only provider names are shown: no model IDs, base URLs or error details.
 
 // countdownFrom is the countdown's first number; one a second, then the release.

@@ -173,12 +173,12 @@ func conversation(s Styles, dash string) func(r row) string {
 func isWorkload(f live.Figures) bool { return f.Workload != nil && f.Workload.Name != workload.Chat }
 
 // rankedRuns are the providers' runs the verdict ranks
-// (live.WorkloadRun.Ranked), once a workload's race on screen has finished
-// (ok false before, and under chat).
+// (live.WorkloadRun.Ranked), once a workload's run has ended: its last
+// race has finished (ok false before, and under chat).
 func rankedRuns(figs []live.Figures) ([]metrics.Run, bool) {
 	runs := make([]metrics.Run, len(figs))
 	for i, f := range figs {
-		if !isWorkload(f) || !f.Workload.Settled() {
+		if !isWorkload(f) || !f.Workload.Settled() || f.Workload.Step < f.Workload.Steps {
 			return nil, false
 		}
 		runs[i] = f.Workload.Ranked
@@ -207,4 +207,23 @@ func nextStep(figs []live.Figures) string {
 		return "turn " + of + " raced · the verdict comes with the last turn"
 	}
 	return "race " + of + " of the run · the verdict comes with its last"
+}
+
+// soFar is what the board ranks f by before its workload's run has ended,
+// as a rate (bigger is better): a conversation's time so far
+// (live.WorkloadRun.Conversation), the prefill estimate over the sizes
+// raced so far, a tool call's or JSON answer's figure once judged
+// (Figures.Rate); ok false without one (then TTFT ranks).
+func soFar(f live.Figures) (rate float64, ok bool) {
+	w := f.Workload
+	switch {
+	case w != nil && w.Name == workload.MultiTurn:
+		if d, _, ok := w.Conversation(f); ok && d > 0 {
+			return 1 / d.Seconds(), true
+		}
+		return 0, false
+	case w != nil && w.Name == workload.LongContext:
+		return w.Ranked.PrefillTPS, w.Ranked.HasPrefillTPS
+	}
+	return f.Rate, f.HasRate
 }
