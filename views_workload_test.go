@@ -24,7 +24,8 @@ import (
 // dashboard race them) give the same workload figures on the dashboard
 // (ui/live's Run over the run's races), in bench's JSON (each run's own
 // document, and all runs'), in watch's gauges of the run, and after a
-// recording's round trip (replay --bench).
+// recording's round trip (replay --bench); once a run's last race has
+// ended, the leaderboard ranks and decides as bench does for its races.
 func TestEveryViewTellsTheSameWorkloadStory(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{})
 	for _, tc := range []struct {
@@ -53,11 +54,12 @@ func TestEveryViewTellsTheSameWorkloadStory(t *testing.T) {
 			for run := range runs {
 				runRaces := races[run*perRun : (run+1)*perRun]
 				one := benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: runRaces})
-				dash := dashboardRun(cfg, runRaces)
+				dash, figs := dashboardRun(cfg, runRaces)
 				if m := dash[0].Ranked.Metric(); one.Verdict.Metric != m || m == metrics.VerdictMetric {
 					t.Errorf("run %d: bench's verdict compares %s, the dashboard %s", run, one.Verdict.Metric, m)
 				}
 				sameWorkloadFigures(t, run, one, dash)
+				sameRankingAndVerdict(t, run, cfg, one, figs) // once the run's last race has ended
 				sameWorkloadGauges(t, run, one, dash)
 			}
 			sameReplay(t, cfg, 1, 0, races, benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: races}))
@@ -91,8 +93,9 @@ func raceWorkload(t *testing.T, cfg *config.Config, runs int) [][][]probes.Resul
 }
 
 // dashboardRun is each provider's figures over one run as the dashboard
-// settles them: its races fed one after the other into ui/live's Run.
-func dashboardRun(cfg *config.Config, races [][][]probes.Result) []*live.WorkloadRun {
+// settles them: its races fed one after the other into ui/live's Run; and
+// the leaderboard's figures once the run's last race has ended.
+func dashboardRun(cfg *config.Config, races [][][]probes.Result) ([]*live.WorkloadRun, []live.Figures) {
 	var tool, answer *workload.Schema
 	if cfg.Workload.Tool != nil {
 		tool, _ = cfg.Workload.Tool.Compile()
@@ -102,6 +105,7 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result) []*live.Workloa
 	}
 	run := live.NewRun(cfg.Workload)
 	seq := cfg.Workload.Sequence()
+	figs := make([]live.Figures, len(cfg.Providers))
 	for _, race := range races {
 		step, _ := seq.Next(time.Now())
 		run.Start(step, cfg.Prompt, 1, len(cfg.Providers), 0)
@@ -114,20 +118,21 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result) []*live.Workloa
 			if answer != nil {
 				lp.AskJSON(answer)
 			}
+			var end time.Duration
 			for s := range race[i] {
 				lp.Record(probes.Update{Provider: i, Stream: s, Done: &race[i][s]})
+				end = max(end, race[i][s].End)
 			}
-			providers = append(providers, lp)
+			providers, figs[i] = append(providers, lp), lp.Figures(end)
 		}
 		run.Finish(providers)
 	}
-	figs := make([]live.Figures, len(cfg.Providers))
 	run.Apply(figs)
 	out := make([]*live.WorkloadRun, len(figs))
 	for i, f := range figs {
 		out[i] = f.Workload
 	}
-	return out
+	return out, figs
 }
 
 // dashboardGauges are the watch gauges the dashboard's figures of one run

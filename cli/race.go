@@ -213,6 +213,9 @@ func (f *raceFlags) applyWorkload(cfg *config.Config) error {
 		}
 		cfg.Workload.InputTokens = sizes
 	}
+	if err := cfg.CheckWorkloadParams(); err != nil {
+		return usageError{err}
+	}
 	if cfg.Workload.Is(workload.ToolCall) && f.prompt == "" && cfg.Prompt == config.DefaultPrompt {
 		cfg.Prompt = workload.ToolPrompt
 	}

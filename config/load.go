@@ -104,6 +104,9 @@ func Load(path string, getenv func(string) (string, bool)) (*Config, []string, e
 //	                    # response_format: {type: json_object} where a server has no
 //	                    # json_schema (the answer is still validated against
 //	                    # workload.answer, which the prompt must then describe)
+//	                    # (tools under tool-call, or a json_schema response_format
+//	                    # under json, would replace what answers are validated
+//	                    # against: refused, see Config.CheckWorkloadParams)
 //	    timeout: {first_token: 30s}
 //	                    # this provider's limits, over the file's, over DefaultTimeouts
 //	    server: llama-server

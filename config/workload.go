@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -142,4 +143,27 @@ func (p *parser) inputTokens(n *yaml.Node, key string) []int {
 		}
 	}
 	return sizes
+}
+
+// CheckWorkloadParams refuses a provider's params that would replace what
+// the race's workload validates against, so that no answer is judged by a
+// schema it was not asked for: tools under tool-call (the calls are
+// validated against workload.tool) and a json_schema response_format under
+// json (the answers against workload.answer; json_object stays allowed).
+// It runs once the workload is final: --workload may change the file's.
+func (c *Config) CheckWorkloadParams() error {
+	var errs []error
+	for i, p := range c.Providers {
+		refuse := func(param, what, instead string) {
+			errs = append(errs, fmt.Errorf("%s: providers[%d].params.%s: it would replace the %s the %s race validates against (%s)",
+				p.Where, i, param, what, c.Workload.Label(), instead))
+		}
+		if _, ok := p.Params["tools"]; ok && c.Workload.Is(workload.ToolCall) {
+			refuse("tools", "function", "give it as workload.tool; tool_choice may stay in params")
+		}
+		if rf, ok := p.Params["response_format"].(map[string]any); ok && rf["type"] == "json_schema" && c.Workload.Is(workload.JSON) {
+			refuse("response_format", "schema", "give it as workload.answer; {type: json_object} may stay in params")
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -72,6 +73,30 @@ func TestWorkloadErrors(t *testing.T) {
 		_, _, err := Parse("p.yaml", []byte(tc.yaml), nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want %q…", tc.yaml, err, tc.want)
+		}
+	}
+}
+
+// Params that would replace what the workload validates against are
+// refused at the provider's entry; what only adjusts the request is not.
+func TestCheckWorkloadParams(t *testing.T) {
+	const file = `providers:
+  - {name: a, base_url: http://x.test/v1, model: m, params: {tools: [], response_format: {type: json_schema, json_schema: {name: x, schema: {}}}}}
+  - {name: b, base_url: http://x.test/v1, model: m, params: {tool_choice: auto, response_format: {type: json_object}}}
+`
+	cfg, _, err := Parse("p.yaml", []byte(file), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		workload.ToolCall: "p.yaml:2:5: providers[0].params.tools: it would replace the function the tool-call race validates against (give it as workload.tool; tool_choice may stay in params)",
+		workload.JSON:     "p.yaml:2:5: providers[0].params.response_format: it would replace the schema the json race validates against (give it as workload.answer; {type: json_object} may stay in params)",
+		workload.Chat:     "",
+	} {
+		cfg.Workload, _ = workload.Named(name)
+		err := cfg.CheckWorkloadParams()
+		if got := fmt.Sprint(err); want == "" && err != nil || want != "" && got != want {
+			t.Errorf("%s: %v, want %q", name, err, want)
 		}
 	}
 }

@@ -1,10 +1,12 @@
 package llamacpp
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"math"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strconv"
@@ -21,10 +23,11 @@ import (
 type BoxProbe struct {
 	CacheDir string // the memory bandwidth's cache, keyed by CPU model; "" caches nothing
 	SysCPU   string // /sys/devices/system/cpu: the caches' sizes
-	CPUInfo  string // /proc/cpuinfo: the CPU model, and a cache size when sysfs has none
+	CPUInfo  string // /proc/cpuinfo: the CPU model, and a cache size when neither sysfs nor getconf has one
+	Getconf  string // getconf: the caches CPUID reports (glibc) when sysfs hides them; "" asks nothing
 	// MeasureBandwidth measures this machine's memory bandwidth in bytes per
-	// second (CopyBandwidth).
-	MeasureBandwidth func() float64
+	// second, and whether other processes left it alone meanwhile (CopyBandwidth).
+	MeasureBandwidth func() (bytesPerSecond float64, undisturbed bool)
 }
 
 // DefaultBoxProbe looks at this machine, caching under the user's cache
@@ -34,7 +37,7 @@ func DefaultBoxProbe() BoxProbe {
 	if err == nil {
 		dir = filepath.Join(dir, "tpsrace")
 	}
-	return BoxProbe{CacheDir: dir, SysCPU: "/sys/devices/system/cpu", CPUInfo: "/proc/cpuinfo", MeasureBandwidth: CopyBandwidth}
+	return BoxProbe{CacheDir: dir, SysCPU: "/sys/devices/system/cpu", CPUInfo: "/proc/cpuinfo", Getconf: "getconf", MeasureBandwidth: CopyBandwidth}
 }
 
 // Box measures the roofline's inputs for a model file on this machine: the
@@ -53,8 +56,10 @@ func (b BoxProbe) Box(modelPath string) (config.Box, error) {
 }
 
 // lastLevelCache is the largest data or unified cache of CPU 0 in sysfs
-// (the L3 on most machines), else /proc/cpuinfo's "cache size" (x86; in a
-// VM that hides sysfs, the cache the hypervisor reports), else 0.
+// (the L3 on most machines), else the largest that getconf reports (glibc
+// reads it from CPUID: a VM that hides sysfs's caches, such as Firecracker,
+// still reports its L3 there), else /proc/cpuinfo's "cache size" where it is
+// the last level: not on AMD, where Linux puts the L2 there. Else 0.
 func (b BoxProbe) lastLevelCache(cpuinfo string) int64 {
 	dirs, _ := filepath.Glob(filepath.Join(b.SysCPU, "cpu0", "cache", "index*"))
 	var largest int64
@@ -68,12 +73,41 @@ func (b BoxProbe) lastLevelCache(cpuinfo string) int64 {
 	if largest > 0 {
 		return largest
 	}
-	for line := range strings.Lines(cpuinfo) {
-		if key, value, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(key) == "cache size" {
-			return parseCacheSize(value)
+	if b.Getconf != "" {
+		out, _ := exec.Command(b.Getconf, "-a").Output() // none on macOS or musl: cpuinfo's
+		if largest = largestGetconfCache(string(out)); largest > 0 {
+			return largest
 		}
 	}
-	return 0
+	var vendor, size string
+	for line := range strings.Lines(cpuinfo) {
+		if key, value, ok := strings.Cut(line, ":"); ok {
+			switch strings.TrimSpace(key) {
+			case "vendor_id":
+				vendor = cmp.Or(vendor, strings.TrimSpace(value))
+			case "cache size":
+				size = cmp.Or(size, value)
+			}
+		}
+	}
+	if vendor == "AuthenticAMD" || vendor == "HygonGenuine" {
+		return 0
+	}
+	return parseCacheSize(size)
+}
+
+// largestGetconfCache is the largest data or unified cache in `getconf -a`'s
+// lines "LEVEL3_CACHE_SIZE   33554432" (bytes); 0 when none has a size.
+func largestGetconfCache(out string) int64 {
+	var largest int64
+	for line := range strings.Lines(out) {
+		name, value, _ := strings.Cut(strings.TrimSpace(line), " ")
+		if strings.HasPrefix(name, "LEVEL") && !strings.Contains(name, "ICACHE") && strings.HasSuffix(name, "CACHE_SIZE") {
+			n, _ := strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+			largest = max(largest, n)
+		}
+	}
+	return largest
 }
 
 // parseCacheSize reads "32768K" (sysfs) or "1024 KB" (cpuinfo) as bytes; 0 when it cannot.
@@ -96,18 +130,25 @@ func parseCacheSize(s string) int64 {
 	return n * unit
 }
 
-// bandwidthCache is the cache file: bytes per second by CPU model.
+// bandwidthCache is the cache file: bytes per second by CPU model, from
+// the probe of that version. A file of another version (the first had
+// none, and cached figures measured while other processes had the cores)
+// is measured anew.
 type bandwidthCache struct {
+	Probe          int                `json:"probe"`
 	BytesPerSecond map[string]float64 `json:"memory_bandwidth_bytes_per_s"`
 }
+
+const bandwidthProbe = 2
 
 // bandwidthMu keeps two lanes of one process from measuring at once, each
 // slowing the other.
 var bandwidthMu sync.Mutex
 
 // bandwidth is this machine's memory bandwidth: the cached figure for this
-// CPU model, else measured now and cached. A machine whose CPU model is not
-// known is measured every time.
+// CPU model, else measured now and cached if the measurement was
+// undisturbed; a disturbed one serves this run only, and the next measures
+// again. A machine whose CPU model is not known is measured every time.
 func (b BoxProbe) bandwidth(cpu string) float64 {
 	bandwidthMu.Lock()
 	defer bandwidthMu.Unlock()
@@ -116,11 +157,14 @@ func (b BoxProbe) bandwidth(cpu string) float64 {
 	if data, err := os.ReadFile(path); err == nil {
 		_ = json.Unmarshal(data, &cache) // a broken cache is measured anew
 	}
+	if cache.Probe != bandwidthProbe {
+		cache = bandwidthCache{Probe: bandwidthProbe}
+	}
 	if bw := cache.BytesPerSecond[cpu]; bw > 0 && cpu != "" {
 		return bw
 	}
-	bw := b.MeasureBandwidth()
-	if cpu == "" || b.CacheDir == "" || bw <= 0 {
+	bw, undisturbed := b.MeasureBandwidth()
+	if cpu == "" || b.CacheDir == "" || bw <= 0 || !undisturbed {
 		return bw
 	}
 	if cache.BytesPerSecond == nil {
@@ -135,17 +179,28 @@ func (b BoxProbe) bandwidth(cpu string) float64 {
 }
 
 // Copy benchmark sizes: buffers far larger than any CPU cache, and passes
-// enough for a best of that is not one unlucky scheduling (about 0.3 s).
+// enough for a best of that is not one unlucky scheduling (about 0.1–0.3 s
+// on a quiet machine, at most copyMaxPasses on a busy one).
 const (
 	copyBufferBytes = 256 << 20
 	copyPasses      = 5
+	copyMaxPasses   = 20
 )
 
 // CopyBandwidth is this machine's memory bandwidth in bytes per second: the
 // best of a few passes copying a 256 MiB buffer into another, split among
 // GOMAXPROCS goroutines as llama.cpp splits a step among its threads,
 // counting the bytes read and written (STREAM's "copy" convention).
-func CopyBandwidth() float64 {
+//
+// A pass counts only if the process had its cores all along: its CPU time
+// at least 80% of GOMAXPROCS × the pass's wall time (an undisturbed pass
+// measures 91–96% on 2 cores, the goroutines' start the rest). Another
+// process that takes a core leaves one core to copy it all: 50%, and half
+// the bandwidth (27 against 53 GB/s on a 2-core EPYC VM). Such a figure,
+// cached, would make every later decode look faster than memory allows. undisturbed is false when no pass of copyMaxPasses
+// counted; the figure is then the best of them all. Where the process's CPU
+// time is not known, every pass counts.
+func CopyBandwidth() (bytesPerSecond float64, undisturbed bool) {
 	src, dst := make([]byte, copyBufferBytes), make([]byte, copyBufferBytes)
 	for i := range src {
 		src[i] = byte(i) // touch every page, so that no pass pays for faulting them in
@@ -153,8 +208,9 @@ func CopyBandwidth() float64 {
 	copy(dst, src)
 	workers := runtime.GOMAXPROCS(0)
 	chunk := (copyBufferBytes + workers - 1) / workers
-	best := time.Duration(0)
-	for range copyPasses {
+	var best, bestUndisturbed time.Duration // 0: none yet
+	for pass, counted := 0, 0; pass < copyMaxPasses && counted < copyPasses; pass++ {
+		cpuBefore, cpuKnown := processCPUTime()
 		start := time.Now()
 		var wg sync.WaitGroup
 		for w := range workers {
@@ -162,9 +218,20 @@ func CopyBandwidth() float64 {
 			wg.Go(func() { copy(dst[lo:hi], src[lo:hi]) })
 		}
 		wg.Wait()
-		if d := time.Since(start); best == 0 || d < best {
+		d := time.Since(start)
+		cpuAfter, _ := processCPUTime()
+		if best == 0 || d < best {
 			best = d
 		}
+		if !cpuKnown || cpuAfter-cpuBefore >= time.Duration(0.8*float64(workers)*float64(d)) {
+			counted++
+			if bestUndisturbed == 0 || d < bestUndisturbed {
+				bestUndisturbed = d
+			}
+		}
 	}
-	return math.Round(2 * copyBufferBytes / best.Seconds())
+	if bestUndisturbed > 0 {
+		return math.Round(2 * copyBufferBytes / bestUndisturbed.Seconds()), true
+	}
+	return math.Round(2 * copyBufferBytes / best.Seconds()), false
 }

@@ -27,6 +27,19 @@ func TestDecodeBytesTinyModel(t *testing.T) {
 	}
 }
 
+// LargeModel's wider feed-forward layer: at least the bytes asked for, and
+// no more than its rounding and the tiny model's other tensors add.
+func TestDecodeBytesLargeModel(t *testing.T) {
+	const size = 8 << 20
+	got, err := DecodeBytes(llamacpptest.LargeModel(t, size))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got < size || got > size+1<<20 {
+		t.Errorf("DecodeBytes = %d, want %d to %d", got, size, size+1<<20)
+	}
+}
+
 // header writes a GGUF v3 header with uint32 key-values and tensor infos (no data).
 func header(kvs map[string]uint32, arch string, tensors []ggufTensor) []byte {
 	var b bytes.Buffer

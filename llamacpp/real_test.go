@@ -3,9 +3,13 @@
 package llamacpp
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"os"
+	"runtime"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -16,18 +20,20 @@ import (
 	"tpsrace/testenv"
 )
 
+// oneThread is the tiny model's: it needs no more, and spinning threads on a
+// busy machine slow llama.cpp down twentyfold.
+const oneThread = "1"
+
 // startReal starts a real llama-server ($TPSRACE_LLAMA_SERVER, or
-// llama-server in PATH) on the tiny model with that many slots, and stops
-// it when the test ends. With no llama-server the test skips, or fails
+// llama-server in PATH) on a model (llamacpptest's) with that many slots
+// and threads, and stops it when the test ends. With no llama-server the test skips, or fails
 // under CI (testenv.Missing).
-func startReal(t *testing.T, ctx context.Context, slots string) (config.Provider, *Server) {
+func startReal(t *testing.T, ctx context.Context, model, slots, threads string) (config.Provider, *Server) {
 	t.Helper()
 	t.Setenv("TMPDIR", t.TempDir()) // for the server's log
 	p := config.Provider{
-		Name: "laptop", Kind: config.KindLlamaCpp, Model: "tiny-llama", ModelPath: llamacpptest.Model(t),
-		// One thread: the model needs no more, and spinning threads on a busy
-		// machine slow llama.cpp down twentyfold.
-		Args: []string{"-c", "2048", "--parallel", slots, "--threads", "1"}, Timeout: config.DefaultTimeouts,
+		Name: "laptop", Kind: config.KindLlamaCpp, Model: "tiny-llama", ModelPath: model,
+		Args: []string{"-c", "2048", "--parallel", slots, "--threads", threads}, Timeout: config.DefaultTimeouts,
 	}
 	if reason := Check(ctx, p); reason != "" {
 		testenv.Missing(t, "llama-server", reason)
@@ -47,7 +53,7 @@ func startReal(t *testing.T, ctx context.Context, slots string) (config.Provider
 func TestRealLlamaServer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	p, srv := startReal(t, ctx, "2")
+	p, srv := startReal(t, ctx, llamacpptest.Model(t), "2", oneThread)
 	pgid := srv.process.Pid
 
 	// The speeds agree unless another process delays the server's sending or
@@ -123,7 +129,7 @@ func TestRealLlamaServer(t *testing.T) {
 func TestRealQueueing(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	p, srv := startReal(t, ctx, "1")
+	p, srv := startReal(t, ctx, llamacpptest.Model(t), "1", oneThread)
 	info, err := Describe(ctx, p, srv.LogPath())
 	if err != nil {
 		t.Fatal(err)
@@ -169,6 +175,40 @@ func TestRealQueueing(t *testing.T) {
 		if next.TTFT < prev.End-slack {
 			t.Errorf("stream with TTFT %v started before the one ahead of it ended (%v): with one slot it must queue", next.TTFT, prev.End)
 		}
+	}
+}
+
+// TestRealRooflineBeyondCache races a real llama-server on a model twice
+// the size of this machine's last-level cache, so that each decode step
+// reads its weights from memory: the lane's roofline, computed as the
+// dashboard computes it (a stream's server_tps against the box of the
+// model file), must be a share of the memory limit within 0–100%. The
+// server runs a thread per core, as a user's would: the bandwidth probe
+// must reach what llama.cpp's threads reach.
+func TestRealRooflineBeyondCache(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	probe := DefaultBoxProbe()
+	probe.CacheDir = t.TempDir() // measured now, not a figure cached on a busier day
+	cpuinfo, _ := os.ReadFile(probe.CPUInfo)
+	size := 2 * cmp.Or(probe.lastLevelCache(string(cpuinfo)), 32<<20) // 64 MB where no cache is known
+	began := time.Now()
+	p, srv := startReal(t, ctx, llamacpptest.LargeModel(t, size), "1", strconv.Itoa(runtime.GOMAXPROCS(0)))
+	t.Logf("a %d MB model written and loaded in %v", size>>20, time.Since(began).Round(time.Millisecond))
+	box, err := probe.Box(p.ModelPath)
+	if err != nil || box.DecodeBytes <= box.CacheBytes || box.MemoryBandwidth <= 0 {
+		t.Fatalf("Box = %+v, %v; want decode bytes beyond the cache and a bandwidth", box, err)
+	}
+	results := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "Say something.", MaxTokens: 16}, Concurrency: 1}.Run(ctx, nil)
+	r := results[0][0]
+	if !r.OK() {
+		t.Fatalf("%v (server log: %s)", r.Err, srv.LogPath())
+	}
+	f := metrics.Compute(&r, 0)
+	roofline, ok := metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, &box)
+	t.Logf("decode %.1f tok/s · %s; %s", f.ServerTPS, roofline.Phrase(), metrics.BoxLine(box))
+	if !ok || roofline.InCache || roofline.Share <= 0 || roofline.Share > 1 {
+		t.Errorf("roofline %+v (defined: %v), want a share of the memory limit within 0–100%%", roofline, ok)
 	}
 }
 

@@ -68,6 +68,28 @@ func (f Flags) Names() []string {
 	return names
 }
 
+// Text is the flags as the dashboard carries them (a string keeps its
+// figures comparable): one "name: evidence" line each, in FlagOrder; ""
+// for none. FlagsOfText reads it back.
+func (f Flags) Text() string {
+	var lines []string
+	for _, name := range f.Names() {
+		lines = append(lines, name+": "+f[name])
+	}
+	return strings.Join(lines, "\n")
+}
+
+// FlagsOfText is the flags Text wrote.
+func FlagsOfText(text string) Flags {
+	f := Flags{}
+	for line := range strings.SplitSeq(text, "\n") {
+		if name, evidence, ok := strings.Cut(line, ": "); ok {
+			f[name] = evidence
+		}
+	}
+	return f
+}
+
 // add raises flag with its evidence; a flag raised twice keeps the first.
 func (f Flags) add(flag, evidence string) {
 	if _, ok := f[flag]; !ok {

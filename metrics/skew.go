@@ -25,9 +25,10 @@ import (
 // errors among the clocks of the hosts whose streams were sent, added,
 // since an instant read on one host and one read on another may each be
 // off by its clock's error, either way. One machine's race has no bound
-// (one clock reads every instant). Known is false when a host's clock is
-// not synchronised (Unsynced names them): the skew is then unknown, not
-// invented. Hosts counts the hosts; 0 on one machine's race.
+// (one clock reads every instant), nor has one host's part of a merged
+// race. Known is false when, across hosts, one's clock is not synchronised
+// (Unsynced names them): the skew is then unknown, not invented. Hosts
+// counts the hosts; 0 on one machine's race.
 type Skew struct {
 	Spread, Bound time.Duration
 	Known         bool
@@ -57,7 +58,11 @@ func StartSkewOf(streams []probes.Result) (s Skew, ok bool) {
 	if len(sent) < 2 {
 		return Skew{}, false
 	}
-	s = Skew{Spread: slices.Max(sent) - slices.Min(sent), Known: true, Hosts: len(hosts)}
+	s = Skew{Spread: slices.Max(sent) - slices.Min(sent), Known: true}
+	if len(hosts) < 2 { // one host's streams (one probe's part of a merged race): one clock reads them all
+		return s, true
+	}
+	s.Hosts = len(hosts)
 	var errs []time.Duration
 	for _, h := range hosts {
 		if !h.Synchronised {
@@ -68,10 +73,8 @@ func StartSkewOf(streams []probes.Result) (s Skew, ok bool) {
 	if len(s.Unsynced) > 0 {
 		return Skew{Hosts: len(hosts), Unsynced: s.Unsynced}, true
 	}
-	if len(errs) > 1 {
-		slices.Sort(errs)
-		s.Bound = errs[len(errs)-1] + errs[len(errs)-2]
-	}
+	slices.Sort(errs)
+	s.Bound = errs[len(errs)-1] + errs[len(errs)-2]
 	return s, true
 }
 

@@ -46,4 +46,9 @@ func TestStartSkewAcrossHosts(t *testing.T) {
 	if !ok || s.Known || !s.Over(time.Hour) || s.String() != "unknown across 3 probes (the clock of sin is not synchronised)" {
 		t.Errorf("%+v (%v) %q; want unknown, naming sin", s, ok, s)
 	}
+	// One host's streams, as a merged race's report per probe reads them:
+	// one clock read them, synchronised or not.
+	if s, ok := StartSkewOf(streams[:2]); !ok || !s.Known || s.Spread != 600*us || s.Hosts != 0 || s.String() != "600µs" {
+		t.Errorf("one host: %+v (%v) %q; want 600µs, on one clock", s, ok, s)
+	}
 }

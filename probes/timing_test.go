@@ -10,13 +10,13 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 	"testing"
 	"time"
 
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/probes"
+	"tpsrace/testenv"
 )
 
 // These tests race the simulator, whose schedule is exact (see package sim):
@@ -29,27 +29,6 @@ func raceWarm(providers []config.Provider, concurrency int) [][]probes.Result {
 		Concurrency: concurrency, Clients: &probes.Clients{}}
 	race.Run(context.Background(), nil)
 	return race.Run(context.Background(), nil)
-}
-
-// bestOf runs measure until it reports no problem, for up to a minute (at
-// least five times). Another process on the machine can only add error,
-// never remove it, so the claim "tpsrace measures within the bound" holds if
-// any attempt meets it. On a quiet machine the first attempt does; under
-// `go test ./...` on 2 cores the ui and cli packages' tests run beside these,
-// and a second of streaming can be late by 5–20 ms for several seconds in a
-// row, so the attempts wait out such a burst instead of counting to five.
-func bestOf(t *testing.T, measure func() []string) {
-	t.Helper()
-	var problems []string
-	deadline := time.Now().Add(time.Minute)
-	for attempt := 1; attempt <= 5 || time.Now().Before(deadline); attempt++ {
-		if problems = measure(); len(problems) == 0 {
-			return
-		}
-		t.Log("retrying:", problems)
-		time.Sleep(time.Second) // let a burst of other packages' tests pass; not a measurement
-	}
-	t.Error(strings.Join(problems, "\n"))
 }
 
 func TestMeasuredSpeedMatchesSchedule(t *testing.T) {
@@ -65,7 +44,7 @@ func TestMeasuredSpeedMatchesSchedule(t *testing.T) {
 		t.Run(fmt.Sprintf("%dtps-chunk%d", tc.tps, tc.chunk), func(t *testing.T) {
 			model := fmt.Sprintf("sim:ttft=%s,tps=%d,tokens=%d,chunk=%d", ttft, tc.tps, tc.tokens, tc.chunk)
 			p := config.Provider{Name: "sim", Model: model, BaseURL: url}
-			bestOf(t, func() (problems []string) {
+			testenv.BestOf(t, func() (problems []string) {
 				res := raceWarm([]config.Provider{p}, 1)[0][0]
 				if res.Err != nil {
 					t.Fatal(res.Err)
@@ -96,7 +75,7 @@ func TestExtremeSpeedsAreExact(t *testing.T) {
 	for _, tc := range []struct{ tps, tokens int }{{25, 51}, {10000, 10000}} {
 		t.Run(fmt.Sprintf("%dtps", tc.tps), func(t *testing.T) {
 			p := config.Provider{Name: "sim", BaseURL: url, Model: fmt.Sprintf("sim:ttft=%s,tps=%d,tokens=%d,chunk=1", ttft, tc.tps, tc.tokens)}
-			bestOf(t, func() (problems []string) {
+			testenv.BestOf(t, func() (problems []string) {
 				res := raceWarm([]config.Provider{p}, 1)[0][0]
 				if res.Err != nil {
 					t.Fatal(res.Err)
@@ -127,7 +106,7 @@ func TestConcurrentStreamsAggregate(t *testing.T) {
 		providers = append(providers, config.Provider{Name: fmt.Sprint("p", i), BaseURL: url,
 			Model: fmt.Sprintf("sim:ttft=20ms,tps=%d,tokens=%d,seed=%d", tps, tokens, i)})
 	}
-	bestOf(t, func() (problems []string) {
+	testenv.BestOf(t, func() (problems []string) {
 		for i, streams := range raceWarm(providers, users) {
 			if len(streams) != users {
 				t.Fatalf("provider %d: %d streams, want %d", i, len(streams), users)

@@ -84,12 +84,16 @@ var defaultSchedule = Schedule{
 
 // profiles are the demo's simulated providers, written in the model-name
 // grammar. Each models a class of hardware: its speed, how chunky its
-// stream is, how much its gaps vary, and how much it slows per extra stream.
+// stream is, how much its gaps vary, how much it slows per extra stream,
+// and how fast it reads a prompt (prefill; a chat prompt costs it under
+// 5 ms), so that a long-context race has a prefill speed to estimate
+// without a config. None keeps a prefix cache: a chat race's repeated
+// prompt would be reported cached (and flagged) from the second race on.
 var profiles = map[string]string{
-	"wafer":  "ttft=250ms,tps=1800,tokens=600,chunk=4,jitter=0.3,seed=1,contention=0.02",
-	"lpu":    "ttft=150ms,tps=800,tokens=600,chunk=2,jitter=0.2,seed=2,usage=xgroq,contention=0.03",
-	"gpu":    "ttft=400ms,tps=120,tokens=500,jitter=0.35,seed=3,contention=0.05",
-	"laptop": "ttft=600ms,tps=25,tokens=160,jitter=0.15,seed=4,timings=1,contention=0.1",
+	"wafer":  "ttft=250ms,tps=1800,tokens=600,chunk=4,jitter=0.3,seed=1,contention=0.02,prefill=40000",
+	"lpu":    "ttft=150ms,tps=800,tokens=600,chunk=2,jitter=0.2,seed=2,usage=xgroq,contention=0.03,prefill=20000",
+	"gpu":    "ttft=400ms,tps=120,tokens=500,jitter=0.35,seed=3,contention=0.05,prefill=8000",
+	"laptop": "ttft=600ms,tps=25,tokens=160,jitter=0.15,seed=4,timings=1,contention=0.1,prefill=3000",
 }
 
 // Profiles lists the profile names, sorted.

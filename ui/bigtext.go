@@ -23,6 +23,9 @@ var bigGlyphs = map[rune][5]string{
 	'.': {"  ", "  ", "  ", "  ", "██"},
 	',': {"  ", "  ", "  ", " █", "█ "},
 	'-': {"    ", "    ", "████", "    ", "    "},
+	// Lower case, for times: "850ms", "1.24s", "2m05s".
+	'm': {"     ", "     ", "█████", "█ █ █", "█ █ █"},
+	's': {"    ", " ███", "██  ", "  ██", "███ "},
 }
 
 // bigText is s in bigGlyphs, one space between glyphs, each cell scale ×

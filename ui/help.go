@@ -25,7 +25,7 @@ func figureHelp() [][2]string {
 		{"feel", fmt.Sprintf("slow < %d tok/s · conversational ≥ %d · voice-ready ≥ %d", metrics.ConversationalTPS, metrics.ConversationalTPS, metrics.VoiceReadyTPS)},
 		{"reading speed", fmt.Sprintf("%.0f words/min ≈ %.1f tok/s (dotted line); N× = N times that", metrics.ReadingTPS*metrics.WordsPerToken*60, metrics.ReadingTPS)},
 		{"start skew", "how far apart the providers' requests left the barrier"},
-		{"⚑, feel", fmt.Sprintf("⚑ flagged (bench: why) · feel smooth/bursty/N stalls > %s", format.Duration(metrics.StallGap))},
+		{"⚑, feel", fmt.Sprintf("⚑ flagged (zoom: why) · feel smooth/bursty/N stalls > %s", format.Duration(metrics.StallGap))},
 	}
 }
 

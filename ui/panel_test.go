@@ -72,14 +72,13 @@ func racedSteps(name string, w, h int, set func(step int, r *probes.Result), fac
 }
 
 // runSteps races every step of cfg's workload run in the real program,
-// pressing r after each race until the last, whose title is last (the
+// each starting once the one before has finished (afterStep), until the last, whose title is last (the
 // workload panel's step); it returns the final model.
 func runSteps(t *testing.T, cfg *config.Config, next ...string) Model {
 	t.Helper()
 	tm := startProgram(t, Options{Config: cfg})
 	waitFor(t, tm, "finished in")
-	for _, step := range next {
-		tm.Type("r")
+	for _, step := range next { // a run's steps race back to back (afterStep)
 		waitFor(t, tm, step) // the panel's title: the next step is on screen
 		waitFor(t, tm, "finished in")
 	}

@@ -15,8 +15,9 @@ import (
 )
 
 // Presenter mode (--present) is the race for a room: a 3-2-1 countdown
-// before the release, then one card per provider with its tok/s in big
-// digits and its progress to the finish, then a podium with the verdict.
+// before the release, then one card per provider with its headline figure
+// in big digits (tok/s, or the workload's own: headline) and its progress
+// to the finish, then a podium with the verdict.
 // Only provider names are shown: no model IDs, base URLs or error details.
 
 // countdownFrom is the countdown's first number; one a second, then the release.
@@ -147,10 +148,7 @@ func (p *presenter) card(name string, i int, f live.Figures, place, finish, widt
 	case f.Status == live.Streaming || f.Status == live.Thinking:
 		status = s.Status.Render("▶ " + f.Status.String())
 	}
-	speed := format.Undefined
-	if f.HasSpeed {
-		speed = format.TPS(f.Speed)
-	}
+	speed, label, _ := headline(f)
 	ttft := format.Undefined
 	if f.HasTTFT {
 		ttft = format.Duration(f.TTFT)
@@ -182,13 +180,13 @@ func (p *presenter) card(name string, i int, f live.Figures, place, finish, widt
 	var body []string
 	switch {
 	case scale == 0:
-		body = []string{title, center(accent.Render(speed)+s.Label.Render(" tok/s"), iw), progress, figures()}
+		body = []string{title, center(accent.Render(speed)+s.Label.Render(" "+label), iw), progress, figures()}
 	case 5*scale+6 <= ih:
 		body = append([]string{title, ""}, centered(bigText(speed, scale), accent, iw)...)
-		body = append(body, center(s.Label.Render("tok/s"), iw), "", progress, figures())
+		body = append(body, center(s.Label.Render(label), iw), "", progress, figures())
 	default:
 		body = append([]string{title}, centered(bigText(speed, scale), accent, iw)...)
-		body = append(body, underDigits, figures(draw.Segment{Text: s.Label.Render("tok/s")}))
+		body = append(body, underDigits, figures(draw.Segment{Text: s.Label.Render(label)}))
 	}
 	body = append(make([]string, max(ih-len(body), 0)/2), body...) // vertically centred
 	box := lipgloss.NewStyle().Border(lipgloss.RoundedBorder()).BorderForeground(s.Palette.ProviderColor(i)).
@@ -205,14 +203,14 @@ func centered(rows []string, style lipgloss.Style, width int) []string {
 	return out
 }
 
-// podium is the finished race: the three fastest on steps (2nd, 1st, 3rd),
-// the others on a line, and the verdict.
+// podium is the finished race: the three fastest on steps (2nd, 1st, 3rd)
+// with their headline figures, the others on a line, and the verdict.
 func (p *presenter) podium(race *session, figs []live.Figures, width, height int) []string {
 	s := p.c.styles
 	order := leaderboard.Order(figs)
 	var top []int
 	for _, i := range order {
-		if figs[i].HasSpeed && len(top) < 3 {
+		if _, _, ok := headline(figs[i]); ok && len(top) < 3 {
 			top = append(top, i)
 		}
 	}
@@ -223,7 +221,7 @@ func (p *presenter) podium(race *session, figs []live.Figures, width, height int
 	// places, names, speeds and verdict always show.
 	scale := 2
 	for _, i := range top {
-		if ansi.StringWidth(bigText(format.TPS(figs[i].Speed), 2)[0]) > colW-2 {
+		if text, _, _ := headline(figs[i]); ansi.StringWidth(bigText(text, 2)[0]) > colW-2 {
 			scale = 1
 		}
 	}
@@ -244,8 +242,9 @@ func (p *presenter) podium(race *session, figs []live.Figures, width, height int
 			accent := s.Provider(i)
 			var stack []string
 			stack = append(stack, center(s.Lane.Places[rank].Render(format.Ordinal(rank+1)), colW), center(accent.Render(race.live[i].Name), colW), center("", colW))
-			stack = append(stack, centered(bigText(format.TPS(figs[i].Speed), scale), accent, colW)...)
-			stack = append(stack, center(s.Label.Render("tok/s"), colW))
+			text, label, _ := headline(figs[i])
+			stack = append(stack, centered(bigText(text, scale), accent, colW)...)
+			stack = append(stack, center(s.Label.Render(label), colW))
 			for range stepRows[rank] {
 				stack = append(stack, center(s.Step.Render(strings.Repeat("█", max(colW-4, 1))), colW))
 			}
@@ -260,10 +259,10 @@ func (p *presenter) podium(race *session, figs []live.Figures, width, height int
 	var rest []string
 	for _, i := range order[len(top):] {
 		name := race.live[i].Name
-		if figs[i].Status == live.Failed {
+		if text, label, ok := headline(figs[i]); figs[i].Status == live.Failed {
 			rest = append(rest, name+" failed")
-		} else if figs[i].HasSpeed {
-			rest = append(rest, name+" "+format.TPS(figs[i].Speed)+" tok/s")
+		} else if ok {
+			rest = append(rest, name+" "+text+" "+label)
 		} else {
 			rest = append(rest, name+" "+format.Undefined)
 		}

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	"tpsrace/config"
@@ -246,7 +245,7 @@ func (s *session) figures(now time.Duration) []live.Figures {
 	for i, p := range s.live {
 		figs[i] = p.Figures(now)
 		if s.phase == phaseFinished && s.referee != nil && figs[i].Settled {
-			figs[i].Flags = strings.Join(s.referee.RunFlags(0, i).Names(), ", ")
+			figs[i].Flags = s.referee.RunFlags(0, i).Text()
 			if len(s.referee.Loads) > 0 && i < len(s.referee.Loads[0]) {
 				figs[i].Load = s.referee.Loads[0][i]
 			}

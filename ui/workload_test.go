@@ -8,10 +8,13 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"tpsrace/benchdoc"
 	"tpsrace/format"
 	"tpsrace/probes"
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
 	"tpsrace/workload"
 )
 
@@ -213,4 +216,35 @@ func rowOf(board, name string) string {
 		}
 	}
 	return ""
+}
+
+// Presenter mode's headline is the workload's own figure: the real
+// program racing a long-context sweep of two sizes against the simulator
+// (p1 prefills 8× faster) counts down before each size, shows the prefill
+// estimate once there are two, and ends on bench's verdict for the races.
+func TestPresentShowsTheWorkloadsFigure(t *testing.T) {
+	noLeaks(t)
+	srv := simtest.Start(t, sim.Options{})
+	cfg := simConfig(srv, "Say hi.", 20, "sim:ttft=10ms,tps=2000,tokens=20,prefill=40000", "sim:ttft=10ms,tps=2000,tokens=20,prefill=5000")
+	cfg.Workload = workload.Workload{Name: workload.LongContext, InputTokens: []int{500, 4000}}
+	tm := teatest.NewTestModel(t, New(Options{Config: cfg, Present: true}), teatest.WithInitialTermSize(120, 30))
+	var screen strings.Builder
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		screen.Write(b)
+		return strings.Contains(screen.String(), "at prefill")
+	}, teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	m := quit(t, tm)
+	if len(m.s.history) != 2 {
+		t.Fatalf("%d races, want the sweep's 2", len(m.s.history))
+	}
+	b := benchdoc.Build(benchdoc.Input{Config: m.s.saveConfig(m.c.config), Concurrency: 1, Races: m.s.history})
+	out := ansi.Strip(screen.String())
+	for _, want := range []string{"tok/s prefill (from 2 sizes)", "tok/s prefill (estimate)", "p1 is", "1st", b.Verdict.Text[:40]} {
+		if !strings.Contains(out, want) {
+			t.Errorf("presenter mode never showed %q", want)
+		}
+	}
+	if p := b.Providers[0].Summary.PrefillTPS; p == nil || *p == nil || **p < 30000 || **p > 50000 {
+		t.Errorf("p1's prefill estimate %v, want about 40,000", p)
+	}
 }

@@ -1,6 +1,7 @@
 package llamacpptest
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/binary"
 	"errors"
@@ -42,8 +43,8 @@ type ggufKV struct {
 
 type ggufTensor struct {
 	name string
-	dims []uint64 // fastest-varying first: a matrix of R rows of C columns is {C, R}
-	data []float32
+	dims []uint64  // fastest-varying first: a matrix of R rows of C columns is {C, R}
+	data []float32 // nil for zeros, written without holding them: a large model's matrices
 }
 
 func writeGGUF(w io.Writer, kvs []ggufKV, tensors []ggufTensor) error {
@@ -95,7 +96,7 @@ func writeGGUF(w io.Writer, kvs []ggufKV, tensors []ggufTensor) error {
 		for _, d := range t.dims {
 			n *= d
 		}
-		if n != uint64(len(t.data)) {
+		if t.data != nil && n != uint64(len(t.data)) {
 			return fmt.Errorf("gguf: tensor %s: dimensions %v hold %d values, data has %d", t.name, t.dims, n, len(t.data))
 		}
 		putString(t.name)
@@ -106,9 +107,29 @@ func writeGGUF(w io.Writer, kvs []ggufKV, tensors []ggufTensor) error {
 		offset += (4*n + ggufAlignment - 1) / ggufAlignment * ggufAlignment
 	}
 	pad()
+	zeros := make([]byte, 1<<20)
 	for _, t := range tensors {
-		put(t.data)
-		pad()
+		if t.data != nil {
+			put(t.data)
+			pad()
+			continue
+		}
+		// Flush what came before, then stream the zeros and their padding.
+		if _, err := w.Write(b.Bytes()); err != nil {
+			return err
+		}
+		b.Reset()
+		n := uint64(4)
+		for _, d := range t.dims {
+			n *= d
+		}
+		for n += (ggufAlignment - n%ggufAlignment) % ggufAlignment; n > 0; {
+			chunk := min(n, uint64(len(zeros)))
+			if _, err := w.Write(zeros[:chunk]); err != nil {
+				return err
+			}
+			n -= chunk
+		}
 	}
 	_, err := w.Write(b.Bytes())
 	return err
@@ -119,7 +140,7 @@ func writeGGUF(w io.Writer, kvs []ggufKV, tensors []ggufTensor) error {
 const (
 	tinyEmbd    = 128
 	tinyHeads   = 2
-	tinyFF      = 128
+	tinyFF      = 128 // the feed-forward width; LargeModel's is wider
 	tinyContext = 2048
 )
 
@@ -142,7 +163,7 @@ const (
 // token's embedding: all ones, for every token. The output matrix scores
 // every word token +1 per dimension, EOS −1 and the rest 0, so sampling
 // always picks a word: generation runs to max_tokens.
-func tinyLlama() ([]ggufKV, []ggufTensor) {
+func tinyLlama(ff uint64) ([]ggufKV, []ggufTensor) {
 	tokens := []string{"<unk>", "<s>", "</s>"}
 	types := []int32{tokenUnknown, tokenControl, tokenControl}
 	for b := range 256 {
@@ -165,7 +186,7 @@ func tinyLlama() ([]ggufKV, []ggufTensor) {
 		{"llama.context_length", uint32(tinyContext)},
 		{"llama.embedding_length", uint32(tinyEmbd)},
 		{"llama.block_count", uint32(1)},
-		{"llama.feed_forward_length", uint32(tinyFF)},
+		{"llama.feed_forward_length", uint32(ff)},
 		{"llama.attention.head_count", uint32(tinyHeads)},
 		{"llama.attention.head_count_kv", uint32(tinyHeads)},
 		{"llama.rope.dimension_count", uint32(tinyEmbd / tinyHeads)},
@@ -199,7 +220,7 @@ func tinyLlama() ([]ggufKV, []ggufTensor) {
 		output = append(output, filled(tinyEmbd, row)...)
 	}
 	matrix := func(name string, cols, rows uint64) ggufTensor {
-		return ggufTensor{name, []uint64{cols, rows}, make([]float32, cols*rows)}
+		return ggufTensor{name, []uint64{cols, rows}, nil}
 	}
 	norm := func(name string) ggufTensor { return ggufTensor{name, []uint64{tinyEmbd}, filled(tinyEmbd, 1)} }
 	tensors := []ggufTensor{
@@ -212,9 +233,9 @@ func tinyLlama() ([]ggufKV, []ggufTensor) {
 		matrix("blk.0.attn_v.weight", tinyEmbd, tinyEmbd),
 		matrix("blk.0.attn_output.weight", tinyEmbd, tinyEmbd),
 		norm("blk.0.ffn_norm.weight"),
-		matrix("blk.0.ffn_gate.weight", tinyEmbd, tinyFF),
-		matrix("blk.0.ffn_up.weight", tinyEmbd, tinyFF),
-		matrix("blk.0.ffn_down.weight", tinyFF, tinyEmbd),
+		matrix("blk.0.ffn_gate.weight", tinyEmbd, ff),
+		matrix("blk.0.ffn_up.weight", tinyEmbd, ff),
+		matrix("blk.0.ffn_down.weight", ff, tinyEmbd),
 	}
 	return kvs, tensors
 }
@@ -223,13 +244,30 @@ func tinyLlama() ([]ggufKV, []ggufTensor) {
 // its path.
 func Model(t testing.TB) string {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "tiny-llama.gguf")
+	return writeModel(t, "tiny-llama.gguf", tinyFF)
+}
+
+// LargeModel writes the tiny model with a feed-forward layer wide enough
+// that a decode step reads at least size bytes (its three zero matrices of
+// 128 × width float32), for a model larger than a CPU cache, and returns
+// its path. It behaves as Model's does.
+func LargeModel(t testing.TB, size int64) string {
+	t.Helper()
+	const bytesPerWidth = 3 * tinyEmbd * 4
+	width := (uint64(size) + bytesPerWidth - 1) / bytesPerWidth
+	return writeModel(t, "large-llama.gguf", (width+31)/32*32)
+}
+
+func writeModel(t testing.TB, name string, ff uint64) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
 	f, err := os.Create(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	kvs, tensors := tinyLlama()
-	if err := errors.Join(writeGGUF(f, kvs, tensors), f.Close()); err != nil {
+	kvs, tensors := tinyLlama(ff)
+	w := bufio.NewWriter(f)
+	if err := errors.Join(writeGGUF(w, kvs, tensors), w.Flush(), f.Close()); err != nil {
 		t.Fatal(err)
 	}
 	return path

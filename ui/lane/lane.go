@@ -240,8 +240,8 @@ func (m *Model) renderBox() string {
 		if line := m.networkLine(iw); m.zoomed && line != "" {
 			body = append(body, line)
 		}
-		if m.zoomed && m.figures.Flags != "" { // the referee's flags: what the ⚑ in the title means here
-			body = append(body, m.styles.Label.Render("⚑ flags  ")+m.styles.Value.Render(ansi.Truncate(m.figures.Flags, max(iw-9, 1), "…")))
+		if m.zoomed { // the referee's flags, each with its evidence: what the ⚑ in the title means here
+			body = append(body, m.flagLines(iw, ih)...)
 		}
 		if events := m.provider.Streams[0].Events; m.zoomed && events.Len() > 0 && ih >= 10 {
 			body = append(body, m.styles.Label.Render("chunks    ")+m.styles.Value.Render(ChunkStrip(events, iw-10)))

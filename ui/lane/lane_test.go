@@ -260,7 +260,7 @@ func mustShow(t *testing.T, v string, wants ...string) {
 }
 
 // A stream the referee flags marks its lane's title ⚑; zoomed, the lane
-// says which flags.
+// says which flags and why.
 func TestFlaggedLane(t *testing.T) {
 	p := live.NewProvider(0, config.Provider{Name: "cached", Model: "m"}, 1, 0)
 	cached := 900
@@ -274,7 +274,15 @@ func TestFlaggedLane(t *testing.T) {
 		t.Errorf("title %q lacks the ⚑", title)
 	}
 	m.SetZoomed(true)
-	if v := m.View(); !strings.Contains(v, "⚑ flags  cached_prompt, short_answer") {
-		t.Errorf("zoomed lane does not say which flags:\n%s", v)
+	m.SetSize(90, 14)
+	v := m.View()
+	for _, want := range []string{"⚑ cached_prompt  900 of 1,000 prompt tokens served from the provider's cache", "⚑ short_answer  1 tokens after the first event (under 20)"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("zoomed lane does not say %q:\n%s", want, v)
+		}
+	}
+	m.SetSize(60, 10) // too short for a line each: their names
+	if v := m.View(); !strings.Contains(v, "⚑ cached_prompt, short_answer") {
+		t.Errorf("a short zoomed lane does not name its flags:\n%s", v)
 	}
 }

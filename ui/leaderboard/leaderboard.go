@@ -128,9 +128,9 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) View() string { return m.view }
 
 // Order ranks providers by metrics.Rank; it returns indexes, best first.
-// Once a workload's race has finished, by metrics.Order of the providers'
-// runs (bench's ranking of the same races); while it runs, by the
-// workload's figure where some provider has settled it, else by TTFT.
+// Once a workload's run has ended, by metrics.Order of the providers' runs
+// (bench's ranking of the same races); before, by the workload's figure so
+// far where a provider has one (soFar), else by TTFT.
 func Order(figs []live.Figures) []int {
 	if runs, ok := rankedRuns(figs); ok {
 		return metrics.Order(runs)
@@ -144,7 +144,7 @@ func Order(figs []live.Figures) []int {
 	}
 	if slices.ContainsFunc(figs, func(f live.Figures) bool { return f.Metric != "" || isWorkload(f) }) { // a workload's figure (Run.Rate)
 		for i, f := range figs {
-			standings[i].Speed, standings[i].HasSpeed = f.Rate, f.HasRate
+			standings[i].Speed, standings[i].HasSpeed = soFar(f)
 		}
 	}
 	return metrics.Rank(standings)

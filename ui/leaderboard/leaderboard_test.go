@@ -127,7 +127,7 @@ func TestVerdict(t *testing.T) {
 func TestVerdictSaysTheFlags(t *testing.T) {
 	names := []string{"fast", "slow"}
 	figs := []live.Figures{
-		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1400, Flags: "cached_prompt"},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1400, Flags: "cached_prompt: 5 of 12 prompt tokens served from the provider's cache"},
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100},
 	}
 	const verdict, flagged = "fast is 14× faster than slow (1,400 vs 100 tok/s)", "fast had cached prompts in 1/1 runs"

@@ -2,9 +2,6 @@ package leaderboard
 
 import (
 	"strconv"
-	"strings"
-
-	"tpsrace/metrics"
 )
 
 // feelFrom is the width from which the table has a "feel" column: how the
@@ -37,16 +34,4 @@ func (m *Model) refereeColumns(dash string) []column {
 		}})
 	}
 	return cols
-}
-
-// flagsOf reads live.Figures.Flags back as metrics.Flags (the verdict
-// needs only their names).
-func flagsOf(names string) metrics.Flags {
-	f := metrics.Flags{}
-	for name := range strings.SplitSeq(names, ", ") {
-		if name != "" {
-			f[name] = ""
-		}
-	}
-	return f
 }

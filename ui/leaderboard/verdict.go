@@ -88,7 +88,7 @@ func verdictParts(names []string, figs []live.Figures) (verdict, flagged string)
 			speed = f.Speed
 		}
 		ranked = append(ranked, metrics.Contender{Name: names[i], Metric: f.Metric, Speeds: []float64{speed}, RateLimited: []bool{f.RateLimited},
-			TTFT: []time.Duration{f.TTFT}, Total: []time.Duration{f.E2E}, Flags: []metrics.Flags{flagsOf(f.Flags)}, Load: []*probes.ClientLoad{f.Load}})
+			TTFT: []time.Duration{f.TTFT}, Total: []time.Duration{f.E2E}, Flags: []metrics.Flags{metrics.FlagsOfText(f.Flags)}, Load: []*probes.ClientLoad{f.Load}})
 	}
 	v := metrics.Decide(ranked, finishAt)
 	s := v.Text() + stoppedShort(names, figs)

@@ -149,32 +149,23 @@ func (m *Model) workloadColumns(dash string) []column {
 	return nil
 }
 
-// conversation is a multi-turn row's time so far: its finished turns'
-// (metrics.ConversationTime), then, muted while the turn on screen runs,
-// that turn's time so far added; "-" once a turn has failed.
+// conversation is a multi-turn row's time so far
+// (live.WorkloadRun.Conversation), muted until the turn on screen has
+// finished; "-" once a turn has failed.
 func conversation(s Styles, dash string) func(r row) string {
 	return func(r row) string {
 		w := r.f.Workload
 		if w == nil {
 			return dash
 		}
-		var before time.Duration
-		if n := len(w.Runs); n > 0 {
-			last := w.Runs[n-1]
-			if !last.HasConversation {
-				return dash
-			}
-			before = last.Conversation
-		}
-		switch {
-		case w.Settled():
-			return s.Figure.Render(format.Duration(before))
-		case r.f.Status == live.Failed:
+		switch d, final, ok := w.Conversation(r.f); {
+		case !ok:
 			return dash
-		case r.f.Settled:
-			return s.Muted.Render(format.Duration(before + r.f.E2E))
+		case final:
+			return s.Figure.Render(format.Duration(d))
+		default:
+			return s.Muted.Render(format.Duration(d))
 		}
-		return s.Muted.Render(format.Duration(before + r.f.Elapsed))
 	}
 }
 
@@ -182,12 +173,12 @@ func conversation(s Styles, dash string) func(r row) string {
 func isWorkload(f live.Figures) bool { return f.Workload != nil && f.Workload.Name != workload.Chat }
 
 // rankedRuns are the providers' runs the verdict ranks
-// (live.WorkloadRun.Ranked), once a workload's race on screen has finished
-// (ok false before, and under chat).
+// (live.WorkloadRun.Ranked), once a workload's run has ended: its last
+// race has finished (ok false before, and under chat).
 func rankedRuns(figs []live.Figures) ([]metrics.Run, bool) {
 	runs := make([]metrics.Run, len(figs))
 	for i, f := range figs {
-		if !isWorkload(f) || !f.Workload.Settled() {
+		if !isWorkload(f) || !f.Workload.Settled() || f.Workload.Step < f.Workload.Steps {
 			return nil, false
 		}
 		runs[i] = f.Workload.Ranked
@@ -216,4 +207,23 @@ func nextStep(figs []live.Figures) string {
 		return "turn " + of + " raced · the verdict comes with the last turn"
 	}
 	return "race " + of + " of the run · the verdict comes with its last"
+}
+
+// soFar is what the board ranks f by before its workload's run has ended,
+// as a rate (bigger is better): a conversation's time so far
+// (live.WorkloadRun.Conversation), the prefill estimate over the sizes
+// raced so far, a tool call's or JSON answer's figure once judged
+// (Figures.Rate); ok false without one (then TTFT ranks).
+func soFar(f live.Figures) (rate float64, ok bool) {
+	w := f.Workload
+	switch {
+	case w != nil && w.Name == workload.MultiTurn:
+		if d, _, ok := w.Conversation(f); ok && d > 0 {
+			return 1 / d.Seconds(), true
+		}
+		return 0, false
+	case w != nil && w.Name == workload.LongContext:
+		return w.Ranked.PrefillTPS, w.Ranked.HasPrefillTPS
+	}
+	return f.Rate, f.HasRate
 }

@@ -257,8 +257,8 @@ type Figures struct {
 	// Feel is how the streams felt, once settled (metrics.Felt.Label of
 	// metrics.Run's): "smooth", "bursty", "2 stalls · 1.20s"; "" before.
 	// Flags: the referee's flags its streams raised by themselves
-	// (metrics.StreamFlags), once settled, in metrics.FlagOrder joined by
-	// ", " ("" for none; a string keeps Figures comparable); once the whole
+	// (metrics.StreamFlags), once settled, with their evidence
+	// (metrics.Flags.Text: "" for none, a string keeps Figures comparable); once the whole
 	// race has ended, every flag touching the provider (Referee.RunFlags),
 	// with Load, tpsrace's own load, for the verdict. The lane marks them ⚑.
 	Feel  string
@@ -444,7 +444,7 @@ func (p *Provider) settled(run metrics.Run) Figures {
 	return f
 }
 
-// flags are the flags any of p's streams raised, in metrics.FlagOrder.
+// flags are the flags any of p's streams raised (metrics.Flags.Text).
 func (p *Provider) flags() string {
 	all := metrics.Flags{}
 	for i := range p.Streams {
@@ -452,7 +452,7 @@ func (p *Provider) flags() string {
 			all[name] = ev
 		}
 	}
-	return strings.Join(all.Names(), ", ")
+	return all.Text()
 }
 
 // firstTokens are the first-token times of p's streams that had text.

@@ -2,6 +2,7 @@ package live
 
 import (
 	"math"
+	"time"
 
 	"tpsrace/metrics"
 	"tpsrace/workload"
@@ -105,3 +106,28 @@ type WorkloadRun struct {
 
 // Settled is whether the race on screen is among the run's finished races.
 func (w *WorkloadRun) Settled() bool { return w.Finished >= w.Step }
+
+// Conversation is a multi-turn provider's conversation time so far, f its
+// figures of the turn on screen: its finished turns' (the last of Runs,
+// metrics.ConversationTime) and, while the turn on screen has not
+// finished, that turn's time so far (its E2E once its own streams have
+// ended). final: the turn on screen is among the finished. ok is false
+// once a turn failed: the conversation never finishes.
+func (w *WorkloadRun) Conversation(f Figures) (d time.Duration, final, ok bool) {
+	if n := len(w.Runs); n > 0 {
+		last := w.Runs[n-1]
+		if !last.HasConversation {
+			return 0, false, false
+		}
+		d = last.Conversation
+	}
+	switch {
+	case w.Settled():
+		return d, true, true
+	case f.Status == Failed:
+		return 0, false, false
+	case f.Settled:
+		return d + f.E2E, false, true
+	}
+	return d + f.Elapsed, false, true
+}
