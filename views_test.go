@@ -241,23 +241,31 @@ func sameFigures(t *testing.T, run int, b *benchdoc.Bench, figs []live.Figures) 
 	}
 }
 
-// sameVerdict: the leaderboard ranks and decides as bench does, and bench's
-// table says the same verdict.
-func sameVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Figures) {
+// sameRankingAndVerdict: the leaderboard ranks as bench does, and the
+// dashboard's verdict line is bench's verdict, then what the race adds for
+// the audience (" · stopped short of N tokens: …", " · 2 failed", " · ⚑ …").
+// It returns the providers' names and the dashboard's line.
+func sameRankingAndVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Figures) (names []string, dash string) {
 	t.Helper()
-	names := make([]string, len(cfg.Providers))
+	names = make([]string, len(cfg.Providers))
 	for i, p := range cfg.Providers {
 		names[i] = p.Name
 	}
 	if got, want := fmt.Sprint(leaderboard.Order(figs)), fmt.Sprint(b.RankedIndexes()); got != want {
 		t.Errorf("run %d: the leaderboard ranks %s, bench %s", run, got, want)
 	}
-	// The dashboard's line is the verdict, then what the race adds for
-	// the audience (" · stopped short of N tokens: …", " · 2 failed").
-	dash := leaderboard.Verdict(names, figs)
+	dash = leaderboard.Verdict(names, figs)
 	if rest, ok := strings.CutPrefix(dash, b.Verdict.Text); !ok || rest != "" && !strings.HasPrefix(rest, " · ") {
 		t.Errorf("run %d: the dashboard says %q, bench %q", run, dash, b.Verdict.Text)
 	}
+	return names, dash
+}
+
+// sameVerdict: the leaderboard ranks and decides as bench does, and bench's
+// table says the same verdict.
+func sameVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Figures) {
+	t.Helper()
+	names, dash := sameRankingAndVerdict(t, run, cfg, b, figs)
 	if f := b.Verdict.FlaggedText; f != "" && !strings.HasSuffix(dash, " · ⚑ "+f) {
 		t.Errorf("run %d: the dashboard says %q, without bench's referee: %q", run, dash, f)
 	}

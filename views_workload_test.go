@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"math"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -16,7 +14,6 @@ import (
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
 	"tpsrace/tokens"
-	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/live"
 	"tpsrace/watch"
 	"tpsrace/workload"
@@ -62,7 +59,7 @@ func TestEveryViewTellsTheSameWorkloadStory(t *testing.T) {
 					t.Errorf("run %d: bench's verdict compares %s, the dashboard %s", run, one.Verdict.Metric, m)
 				}
 				sameWorkloadFigures(t, run, one, dash)
-				sameWorkloadVerdict(t, run, cfg, one, figs)
+				sameRankingAndVerdict(t, run, cfg, one, figs) // once the run's last race has ended
 				sameWorkloadGauges(t, run, one, dash)
 			}
 			sameReplay(t, cfg, 1, 0, races, benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: races}))
@@ -219,23 +216,5 @@ func sameWorkloadGauges(t *testing.T, run int, b *benchdoc.Bench, dash []*live.W
 				t.Errorf("run %d %s: watch's %s %v (set %v), the dashboard's %v", run, name, series, g, ok, v)
 			}
 		}
-	}
-}
-
-// sameWorkloadVerdict: once the run's last race has ended, the leaderboard
-// ranks the providers and decides as bench does for the run's races (the
-// dashboard's line may add what the race adds: " · ⚑ …", " · 1 failed").
-func sameWorkloadVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Figures) {
-	t.Helper()
-	names := make([]string, len(cfg.Providers))
-	for i, p := range cfg.Providers {
-		names[i] = p.Name
-	}
-	if got, want := fmt.Sprint(leaderboard.Order(figs)), fmt.Sprint(b.RankedIndexes()); got != want {
-		t.Errorf("run %d: the leaderboard ranks %s, bench %s", run, got, want)
-	}
-	dash := leaderboard.Verdict(names, figs)
-	if rest, ok := strings.CutPrefix(dash, b.Verdict.Text); !ok || rest != "" && !strings.HasPrefix(rest, " · ") {
-		t.Errorf("run %d: the dashboard says %q, bench %q", run, dash, b.Verdict.Text)
 	}
 }

@@ -26,8 +26,8 @@ type BoxProbe struct {
 	CPUInfo  string // /proc/cpuinfo: the CPU model, and a cache size when neither sysfs nor getconf has one
 	Getconf  string // getconf: the caches CPUID reports (glibc) when sysfs hides them; "" asks nothing
 	// MeasureBandwidth measures this machine's memory bandwidth in bytes per
-	// second (CopyBandwidth).
-	MeasureBandwidth func() float64
+	// second, and whether other processes left it alone meanwhile (CopyBandwidth).
+	MeasureBandwidth func() (bytesPerSecond float64, undisturbed bool)
 }
 
 // DefaultBoxProbe looks at this machine, caching under the user's cache
@@ -130,18 +130,25 @@ func parseCacheSize(s string) int64 {
 	return n * unit
 }
 
-// bandwidthCache is the cache file: bytes per second by CPU model.
+// bandwidthCache is the cache file: bytes per second by CPU model, from
+// the probe of that version. A file of another version (the first had
+// none, and cached figures measured while other processes had the cores)
+// is measured anew.
 type bandwidthCache struct {
+	Probe          int                `json:"probe"`
 	BytesPerSecond map[string]float64 `json:"memory_bandwidth_bytes_per_s"`
 }
+
+const bandwidthProbe = 2
 
 // bandwidthMu keeps two lanes of one process from measuring at once, each
 // slowing the other.
 var bandwidthMu sync.Mutex
 
 // bandwidth is this machine's memory bandwidth: the cached figure for this
-// CPU model, else measured now and cached. A machine whose CPU model is not
-// known is measured every time.
+// CPU model, else measured now and cached if the measurement was
+// undisturbed; a disturbed one serves this run only, and the next measures
+// again. A machine whose CPU model is not known is measured every time.
 func (b BoxProbe) bandwidth(cpu string) float64 {
 	bandwidthMu.Lock()
 	defer bandwidthMu.Unlock()
@@ -150,11 +157,14 @@ func (b BoxProbe) bandwidth(cpu string) float64 {
 	if data, err := os.ReadFile(path); err == nil {
 		_ = json.Unmarshal(data, &cache) // a broken cache is measured anew
 	}
+	if cache.Probe != bandwidthProbe {
+		cache = bandwidthCache{Probe: bandwidthProbe}
+	}
 	if bw := cache.BytesPerSecond[cpu]; bw > 0 && cpu != "" {
 		return bw
 	}
-	bw := b.MeasureBandwidth()
-	if cpu == "" || b.CacheDir == "" || bw <= 0 {
+	bw, undisturbed := b.MeasureBandwidth()
+	if cpu == "" || b.CacheDir == "" || bw <= 0 || !undisturbed {
 		return bw
 	}
 	if cache.BytesPerSecond == nil {
@@ -169,17 +179,28 @@ func (b BoxProbe) bandwidth(cpu string) float64 {
 }
 
 // Copy benchmark sizes: buffers far larger than any CPU cache, and passes
-// enough for a best of that is not one unlucky scheduling (about 0.3 s).
+// enough for a best of that is not one unlucky scheduling (about 0.1–0.3 s
+// on a quiet machine, at most copyMaxPasses on a busy one).
 const (
 	copyBufferBytes = 256 << 20
 	copyPasses      = 5
+	copyMaxPasses   = 20
 )
 
 // CopyBandwidth is this machine's memory bandwidth in bytes per second: the
 // best of a few passes copying a 256 MiB buffer into another, split among
 // GOMAXPROCS goroutines as llama.cpp splits a step among its threads,
 // counting the bytes read and written (STREAM's "copy" convention).
-func CopyBandwidth() float64 {
+//
+// A pass counts only if the process had its cores all along: its CPU time
+// at least 80% of GOMAXPROCS × the pass's wall time (an undisturbed pass
+// measures 91–96% on 2 cores, the goroutines' start the rest). Another
+// process that takes a core leaves one core to copy it all: 50%, and half
+// the bandwidth (27 against 53 GB/s on a 2-core EPYC VM). Such a figure,
+// cached, would make every later decode look faster than memory allows. undisturbed is false when no pass of copyMaxPasses
+// counted; the figure is then the best of them all. Where the process's CPU
+// time is not known, every pass counts.
+func CopyBandwidth() (bytesPerSecond float64, undisturbed bool) {
 	src, dst := make([]byte, copyBufferBytes), make([]byte, copyBufferBytes)
 	for i := range src {
 		src[i] = byte(i) // touch every page, so that no pass pays for faulting them in
@@ -187,8 +208,9 @@ func CopyBandwidth() float64 {
 	copy(dst, src)
 	workers := runtime.GOMAXPROCS(0)
 	chunk := (copyBufferBytes + workers - 1) / workers
-	best := time.Duration(0)
-	for range copyPasses {
+	var best, bestUndisturbed time.Duration // 0: none yet
+	for pass, counted := 0, 0; pass < copyMaxPasses && counted < copyPasses; pass++ {
+		cpuBefore, cpuKnown := processCPUTime()
 		start := time.Now()
 		var wg sync.WaitGroup
 		for w := range workers {
@@ -196,9 +218,20 @@ func CopyBandwidth() float64 {
 			wg.Go(func() { copy(dst[lo:hi], src[lo:hi]) })
 		}
 		wg.Wait()
-		if d := time.Since(start); best == 0 || d < best {
+		d := time.Since(start)
+		cpuAfter, _ := processCPUTime()
+		if best == 0 || d < best {
 			best = d
 		}
+		if !cpuKnown || cpuAfter-cpuBefore >= time.Duration(0.8*float64(workers)*float64(d)) {
+			counted++
+			if bestUndisturbed == 0 || d < bestUndisturbed {
+				bestUndisturbed = d
+			}
+		}
 	}
-	return math.Round(2 * copyBufferBytes / best.Seconds())
+	if bestUndisturbed > 0 {
+		return math.Round(2 * copyBufferBytes / bestUndisturbed.Seconds()), true
+	}
+	return math.Round(2 * copyBufferBytes / best.Seconds()), false
 }

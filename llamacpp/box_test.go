@@ -3,6 +3,7 @@ package llamacpp
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"tpsrace/config"
@@ -69,7 +70,7 @@ func TestBoxCachesBandwidthPerCPU(t *testing.T) {
 	probe := func(cpu string) BoxProbe {
 		path := filepath.Join(t.TempDir(), "cpuinfo")
 		writeFiles(t, filepath.Dir(path), map[string]string{"cpuinfo": "model name\t: " + cpu + "\ncache size\t: 512 KB\n"})
-		return BoxProbe{CacheDir: dir, SysCPU: sys, CPUInfo: path, MeasureBandwidth: func() float64 { measured++; return 20e9 }}
+		return BoxProbe{CacheDir: dir, SysCPU: sys, CPUInfo: path, MeasureBandwidth: func() (float64, bool) { measured++; return 20e9, true }}
 	}
 	first, err := probe("AMD EPYC 9654").Box(model)
 	if err != nil {
@@ -90,8 +91,41 @@ func TestBoxCachesBandwidthPerCPU(t *testing.T) {
 	}
 }
 
+// A measurement disturbed by other processes serves its run but is not
+// cached; neither is a figure from the first probe's file, which had no
+// version and cached disturbed figures too.
+func TestBoxCachesOnlyUndisturbedBandwidth(t *testing.T) {
+	dir := t.TempDir()
+	model := llamacpptest.Model(t)
+	writeFiles(t, dir, map[string]string{
+		"cpuinfo":               "model name\t: AMD EPYC\n",
+		"memory-bandwidth.json": `{"memory_bandwidth_bytes_per_s": {"AMD EPYC": 7529844209}}`,
+	})
+	var measured []float64
+	probe := func(bw float64, undisturbed bool) BoxProbe {
+		return BoxProbe{CacheDir: dir, SysCPU: t.TempDir(), CPUInfo: filepath.Join(dir, "cpuinfo"),
+			MeasureBandwidth: func() (float64, bool) { measured = append(measured, bw); return bw, undisturbed }}
+	}
+	for _, step := range []struct {
+		probe BoxProbe
+		want  float64
+	}{
+		{probe(9e9, false), 9e9},  // the unversioned file's figure is not read; busy: not cached
+		{probe(30e9, true), 30e9}, // measured again, undisturbed: cached
+		{probe(5e9, false), 30e9}, // from the cache
+	} {
+		box, err := step.probe.Box(model)
+		if err != nil || box.MemoryBandwidth != step.want {
+			t.Errorf("after measuring %v: bandwidth %v (%v), want %v", measured, box.MemoryBandwidth, err, step.want)
+		}
+	}
+	if !slices.Equal(measured, []float64{9e9, 30e9}) {
+		t.Errorf("measured %v, want 9e9 then 30e9 and then the cache", measured)
+	}
+}
+
 func TestBoxOfAMissingModel(t *testing.T) {
-	probe := BoxProbe{SysCPU: t.TempDir(), CPUInfo: "/nonexistent", MeasureBandwidth: func() float64 { t.Error("measured for no model"); return 1e10 }}
+	probe := BoxProbe{SysCPU: t.TempDir(), CPUInfo: "/nonexistent", MeasureBandwidth: func() (float64, bool) { t.Error("measured for no model"); return 1e10, true }}
 	if box, err := probe.Box(filepath.Join(t.TempDir(), "gone.gguf")); err == nil || box != (config.Box{}) {
 		t.Errorf("Box = %+v, %v; want nothing and an error", box, err)
 	}

@@ -5,6 +5,7 @@ package llamacpp
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 // Without Unix process groups llama-server (a single process) is killed
@@ -16,3 +17,6 @@ func signalGroup(p *os.Process, graceful bool) error { return p.Kill() }
 
 // groupAlive is only asked once the server process has exited.
 func groupAlive(p *os.Process) bool { return false }
+
+// processCPUTime is not known here.
+func processCPUTime() (time.Duration, bool) { return 0, false }

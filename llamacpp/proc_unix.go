@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"syscall"
+	"time"
 )
 
 // llama-server runs as the leader of its own process group (see procAttr),
@@ -25,4 +26,13 @@ func signalGroup(p *os.Process, graceful bool) error {
 // EPERM means one exists that we may not signal: still alive.
 func groupAlive(p *os.Process) bool {
 	return !errors.Is(syscall.Kill(-p.Pid, 0), syscall.ESRCH)
+}
+
+// processCPUTime is the CPU time this process has used, user and system.
+func processCPUTime() (time.Duration, bool) {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0, false
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
 }

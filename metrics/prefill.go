@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"time"
 
@@ -29,15 +30,31 @@ type PrefillPoint struct {
 
 // PrefillTPS is the prefill speed estimate, in input tokens per second:
 // TTFT grows as base + input tokens ÷ prefill speed, so it is 1 ÷ the
-// least-squares slope of TTFT against input tokens over the points. ok is
-// false without two different sizes, or when TTFT does not grow with the
-// input (a slope of 0 or less: no prefill cost can be seen).
+// least-squares slope of TTFT against input tokens over the points.
+//
+// A number the data cannot support is no estimate (ok false; the reason a
+// view gives is "TTFT did not grow with the input"). The points must show
+// the growth, not noise:
+//   - two different sizes at least, and a slope above 0;
+//   - the fitted TTFT must grow over the sweep (smallest to largest size) by
+//     at least MinPrefillGrowth of its fitted value at the smallest size:
+//     less is what jitter or a scheduling hiccup alone produces, and its
+//     inverse would be a meaningless, huge speed;
+//   - with three points or more, whose residuals measure the noise, the
+//     slope's standard error must be at most MaxPrefillError of the slope.
+//     Two points (one stream at each of two sizes) leave no residual, so
+//     only the growth test applies to them.
 func PrefillTPS(points []PrefillPoint) (tps float64, ok bool) {
 	n := float64(len(points))
+	if len(points) < 2 {
+		return 0, false
+	}
 	var sx, sy float64
+	lo, hi := points[0].InputTokens, points[0].InputTokens
 	for _, p := range points {
 		sx += float64(p.InputTokens)
 		sy += p.TTFT.Seconds()
+		lo, hi = min(lo, p.InputTokens), max(hi, p.InputTokens)
 	}
 	mx, my := sx/n, sy/n
 	var sxx, sxy float64
@@ -46,11 +63,36 @@ func PrefillTPS(points []PrefillPoint) (tps float64, ok bool) {
 		sxx += dx * dx
 		sxy += dx * (p.TTFT.Seconds() - my)
 	}
-	if len(points) < 2 || sxx == 0 || sxy <= 0 {
+	if sxx == 0 || sxy <= 0 {
 		return 0, false
 	}
-	return sxx / sxy, true
+	slope := sxy / sxx
+	intercept := my - slope*mx
+	growth, atSmallest := slope*float64(hi-lo), intercept+slope*float64(lo)
+	if growth < MinPrefillGrowth*atSmallest {
+		return 0, false
+	}
+	if len(points) > 2 {
+		var rss float64
+		for _, p := range points {
+			r := p.TTFT.Seconds() - intercept - slope*float64(p.InputTokens)
+			rss += r * r
+		}
+		if stdErr := math.Sqrt(rss / (n - 2) / sxx); stdErr > MaxPrefillError*slope {
+			return 0, false
+		}
+	}
+	return 1 / slope, true
 }
+
+// The thresholds of PrefillTPS. A TTFT that grows by a tenth over the sweep
+// is a visible cost of the input, beyond the jitter of a network's first
+// byte; a standard error of a fifth of the slope still gives "≈" its first
+// digit.
+const (
+	MinPrefillGrowth = 0.10
+	MaxPrefillError  = 0.20
+)
 
 // SizeTTFT is the TTFT of the streams of one prompt size.
 type SizeTTFT struct {

@@ -24,6 +24,55 @@ func TestPrefillTPS(t *testing.T) {
 	}
 }
 
+// Points of known noise: TTFT = base + tokens ÷ rate + noise[i]. The rule
+// of PrefillTPS keeps an estimate the points support and drops one they do
+// not.
+func TestPrefillTPSNoise(t *testing.T) {
+	sweep := func(base time.Duration, rate float64, sizes []int, noise ...time.Duration) []PrefillPoint {
+		var points []PrefillPoint
+		for i, n := range sizes {
+			ttft := base + time.Duration(float64(n)/rate*float64(time.Second))
+			if rate == 0 {
+				ttft = base
+			}
+			points = append(points, PrefillPoint{n, ttft + noise[i%len(noise)]})
+		}
+		return points
+	}
+	defaults := []int{1000, 8000, 32000}
+	repeated := []int{1000, 1000, 8000, 8000, 32000, 32000}
+	for _, c := range []struct {
+		name   string
+		points []PrefillPoint
+		want   float64 // 0: no estimate
+		within float64 // relative
+	}{
+		// No prefill cost, a few µs of scheduling noise growing with the
+		// size: the slope is positive, its inverse 50 million tok/s.
+		{"flat, noise grows", sweep(600*ms, 0, defaults, 0, 100*time.Microsecond, 600*time.Microsecond), 0, 0},
+		// No prefill cost, ±90ms of jitter (a laptop's 600ms ±15%).
+		{"flat, jitter", sweep(600*ms, 0, defaults, -90*ms, 20*ms, 90*ms), 0, 0},
+		// 30,000 tok/s under 250ms ±30%: the growth (1s) shows, and the
+		// residuals are small beside it.
+		{"wafer, jitter", sweep(250*ms, 30000, repeated, 75*ms, -75*ms, -20*ms, 40*ms, 10*ms, -30*ms), 30000, 0.10},
+		// The same sweep with ±400ms of noise: the slope's standard error
+		// is over a fifth of it.
+		{"wafer, noisy", sweep(250*ms, 30000, repeated, 400*ms, -400*ms, -400*ms, 400*ms, 400*ms, -400*ms), 0, 0},
+		// Two sizes, exact: the growth test alone, passed…
+		{"two sizes", sweep(10*ms, 20000, []int{1000, 3000}, 0), 20000, 1e-6},
+		// …and failed: 12ms of growth on a 2s TTFT.
+		{"two sizes, slow base", sweep(2*time.Second, 250000, []int{1000, 4000}, 0), 0, 0},
+	} {
+		got, ok := PrefillTPS(c.points)
+		switch {
+		case c.want == 0 && ok:
+			t.Errorf("%s: an estimate of %.0f tok/s the points do not support", c.name, got)
+		case c.want > 0 && (!ok || got < c.want*(1-c.within) || got > c.want*(1+c.within)):
+			t.Errorf("%s: %.0f (%v), want %.0f ±%.0f%%", c.name, got, ok, c.want, c.within*100)
+		}
+	}
+}
+
 func TestInputTokensPrefersUsage(t *testing.T) {
 	r := &probes.Result{InputTokens: 1000}
 	if got := InputTokens(r); got != 1000 {

@@ -133,7 +133,8 @@ type Run struct {
 	JSONStreams, JSONValid int
 
 	// PrefillTPS: PrefillTPS over the streams with an input size and a
-	// TTFT (long-context); HasPrefillTPS false without two sizes. Sized
+	// TTFT (long-context); HasPrefillTPS false when the streams do not
+	// support one (PrefillTPS's rule). Sized
 	// counts the streams with an input size.
 	PrefillTPS    float64
 	HasPrefillTPS bool
