@@ -168,6 +168,12 @@ func (s *session) begin(retries int, clients *probes.Clients) probes.Race {
 		Concurrency: s.conc, Retries: retries, Clients: clients}
 }
 
+// newRun starts the workload's steps again at the next race: the user's
+// race again is a whole run, from its first step (a sweep's first size,
+// the cold request, a new conversation); only a run's own next step
+// continues it (afterStep).
+func (s *session) newRun() { s.steps = s.workload.Sequence() }
+
 // released starts the race's clock.
 func (s *session) released(c Clock) {
 	s.clock = c

@@ -34,6 +34,7 @@ func (m Model) handleKeyOf(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		m.stop()
 		return m, tea.Quit
 	case key.Matches(msg, k.Race):
+		m.s.newRun()
 		return m, m.startRace()
 	case key.Matches(msg, k.Edit):
 		m.editor.open(m.s.prompt)

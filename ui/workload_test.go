@@ -248,3 +248,30 @@ func TestPresentShowsTheWorkloadsFigure(t *testing.T) {
 		t.Errorf("p1's prefill estimate %v, want about 40,000", p)
 	}
 }
+
+// A run's steps follow one another; race again (r), another prompt or
+// another concurrency start the run again from its first step.
+func TestRaceAgainStartsTheRunAgain(t *testing.T) {
+	cfg, _, _ := recordedRace()
+	cfg.Workload, _ = workload.Named(workload.LongContext)
+	s := newSession(cfg, 1, false)
+	size := func() int { return s.begin(0, nil).Request.InputTokens }
+	if a, b := size(), size(); a != 1000 || b != 8000 {
+		t.Fatalf("sizes %d, %d: want the sweep's first two", a, b)
+	}
+	s.newRun()
+	if got := size(); got != 1000 {
+		t.Errorf("race again races size %d, want the first", got)
+	}
+	s.prompt = "another prompt"
+	if got := size(); got != 1000 {
+		t.Errorf("a new prompt races size %d, want the first", got)
+	}
+	s.concurrency = 4
+	if got := size(); got != 1000 {
+		t.Errorf("a new concurrency races size %d, want the first", got)
+	}
+	if got := size(); got != 8000 {
+		t.Errorf("then size %d, want the second", got)
+	}
+}
