@@ -174,7 +174,7 @@ type column struct {
 	header   string
 	width    int
 	right    bool // right-aligned (numbers)
-	priority int  // lower stays longer when the table is narrow
+	priority int  // lower stays longer when the table is narrow (fitColumns)
 	cell     func(r row) string
 }
 
@@ -258,14 +258,14 @@ func (m *Model) columns() []column {
 			}
 			return format.Duration(f.Elapsed)
 		}},
-		column{header: tokensHeader, width: len(tokensHeader), right: true, priority: 3, cell: func(r row) string {
+		column{header: tokensHeader, width: len(tokensHeader), right: true, priority: 4, cell: func(r row) string {
 			f := r.f
 			return tokensCell(f)
 		}},
 	)
 	cols = append(cols, m.refereeColumns(dash)...)
 	if anyCost {
-		cols = append(cols, column{header: "cost/req", width: 8, right: true, priority: 5, cell: func(r row) string {
+		cols = append(cols, column{header: "cost/req", width: 8, right: true, priority: 6, cell: func(r row) string {
 			f := r.f
 			if !f.HasCost {
 				return dash
@@ -293,35 +293,34 @@ func tokensCell(f live.Figures) string {
 	return metrics.TokensText(f.Tokens, f.O200kTokens, f.TokenSource)
 }
 
-// fitColumns drops the least important columns until the table fits,
-// whole: a figure is never cut.
+// fitColumns keeps the most important columns that fit, whole (a figure
+// is never cut), in their order: by priority, of equal priority the
+// leftmost first; a column too wide for what is left gives way to the
+// narrower ones after it. What a presenter needs most stays longest: rank,
+// provider and the headline figure (0; the rank and the provider stay
+// however narrow); the finish place and TTFT (1); total and SLO (2); the
+// feel (3: a stall shows nowhere else); tokens (4: the track shows the
+// distance), words/s (5: tok/s in words) and cost/req (6) go first.
 func fitColumns(cols []column, width int) []column {
-	total := func(cs []column) int {
-		w := 0
-		for _, c := range cs {
-			w += c.width + 2
-		}
-		return w
+	byPriority := make([]int, len(cols))
+	for k := range cols {
+		byPriority[k] = k
 	}
-	for total(cols) > width {
-		worst := -1
-		for k, c := range cols {
-			if c.priority > 0 && (worst < 0 || c.priority > cols[worst].priority) {
-				worst = k
-			}
+	slices.SortStableFunc(byPriority, func(a, b int) int { return cmp.Compare(cols[a].priority, cols[b].priority) })
+	keep := make([]bool, len(cols))
+	used := 0
+	for n, k := range byPriority {
+		if w := cols[k].width + 2; used+w <= width || n < 2 {
+			keep[k], used = true, used+w
 		}
-		if worst < 0 {
-			// Only the essential columns are left and still too wide: the
-			// last gives way whole rather than show a cut figure; the rank
-			// and the provider stay.
-			if len(cols) <= 2 {
-				break
-			}
-			worst = len(cols) - 1
-		}
-		cols = slices.Delete(slices.Clone(cols), worst, worst+1)
 	}
-	return cols
+	var fit []column
+	for k, c := range cols {
+		if keep[k] {
+			fit = append(fit, c)
+		}
+	}
+	return fit
 }
 
 func (m *Model) render() {

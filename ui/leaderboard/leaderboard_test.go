@@ -1,6 +1,7 @@
 package leaderboard
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -226,22 +227,37 @@ func TestTrackSharesOneFinishLine(t *testing.T) {
 	}
 }
 
-// From 100 columns the table says how each settled provider's stream felt.
-func TestFeelColumnFrom100Columns(t *testing.T) {
-	names := []string{"steady", "paused"}
+// The table says how each settled provider's stream felt, before tokens,
+// words/s and cost (fitColumns): at 96 columns (a 160×48 dashboard's
+// leaderboard, beside its chart) with the race track, a stall shows in
+// place of tokens; at 80 the stall's label does not fit and gives way
+// whole to the narrower total and tokens; before any provider has settled
+// with a feel there is no column of dashes.
+func TestFeelColumnOutranksTokens(t *testing.T) {
+	names := []string{"fast-wafer", "deep-thinker"}
 	figs := []live.Figures{
-		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, HasTTFT: true, Elapsed: time.Second, Feel: "smooth"},
-		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 90, HasTTFT: true, Elapsed: time.Second, Feel: "1 stall · 400ms"},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 2000, HasTTFT: true, Elapsed: time.Second, Tokens: 400, UserTokens: 400, Feel: "smooth"},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 250, HasTTFT: true, Elapsed: 2 * time.Second, Tokens: 300, UserTokens: 300, Feel: "2 stalls · 1.20s"},
 	}
-	for _, width := range []int{99, 100, 160} {
+	board := func(width int, figs []live.Figures) string {
 		b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 		b.SetSize(width, 4)
-		b, _ = b.Update(FrameMsg{Figures: figs})
-		view := b.View()
-		has := strings.Contains(view, "feel") && strings.Contains(view, "smooth") && strings.Contains(view, "1 stall · 400ms")
-		if has != (width >= 100) {
-			t.Errorf("width %d: feel column shown %v:\n%s", width, has, view)
-		}
+		b, _ = b.Update(FrameMsg{Figures: figs, Finish: 400})
+		return b.View()
+	}
+	if view := board(96, figs); !strings.Contains(view, "2 stalls · 1.20s") || !strings.Contains(view, "smooth") ||
+		strings.Contains(view, "tokens") || strings.Contains(view, "words/s") || !strings.Contains(view, "total") || !strings.Contains(view, "┃") {
+		t.Errorf("96 columns: want the feel, total and the track, no tokens or words/s:\n%s", view)
+	}
+	if view := board(80, figs); strings.Contains(view, "feel") || !strings.Contains(view, "total") || !strings.Contains(view, "tokens") {
+		t.Errorf("80 columns: want total and tokens, the stall's label too wide:\n%s", view)
+	}
+	racing := slices.Clone(figs)
+	for i := range racing {
+		racing[i].Settled, racing[i].Status, racing[i].Feel = false, live.Streaming, ""
+	}
+	if view := board(96, racing); strings.Contains(view, "feel") {
+		t.Errorf("no provider has settled: no feel column:\n%s", view)
 	}
 }
 

@@ -4,18 +4,18 @@ import (
 	"strconv"
 )
 
-// feelFrom is the width from which the table has a "feel" column: how the
-// settled streams felt (metrics.Felt.Label).
-const feelFrom = 100
-
 // refereeColumns say how fair and how felt the race was: at C > 1 with an
-// SLO, how many streams met it (README, "Goodput under an SLO"); from
-// feelFrom columns, the feel.
+// SLO, how many streams met it (README, "Goodput under an SLO"); once a
+// provider has settled with one, the feel of its streams
+// (metrics.Felt.Label). The feel outranks tokens, words/s and cost
+// (fitColumns): a stall the average hides shows nowhere else on the board,
+// while the track shows the distance and words/s is tok/s again.
 func (m *Model) refereeColumns(dash string) []column {
 	var cols []column
-	anySLO := false
+	anySLO, anyFeel := false, false
 	for _, f := range m.figures {
 		anySLO = anySLO || f.SLOStreams > 0
+		anyFeel = anyFeel || f.Feel != ""
 	}
 	if m.concurrency > 1 && anySLO {
 		cols = append(cols, column{header: "SLO", width: 5, right: true, priority: 2, cell: func(r row) string {
@@ -25,8 +25,8 @@ func (m *Model) refereeColumns(dash string) []column {
 			return strconv.Itoa(r.f.SLOMet) + "/" + strconv.Itoa(r.f.SLOStreams)
 		}})
 	}
-	if m.width >= feelFrom {
-		cols = append(cols, column{header: "feel", width: 6, priority: 4, cell: func(r row) string {
+	if anyFeel {
+		cols = append(cols, column{header: "feel", width: 6, priority: 3, cell: func(r row) string {
 			if r.f.Feel == "" {
 				return dash
 			}

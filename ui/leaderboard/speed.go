@@ -29,7 +29,7 @@ func (m *Model) speedColumns(dash, speedHeader string) []column {
 
 // wordsColumn is the speed in words a second, for a reader.
 func wordsColumn(dash string) column {
-	return column{header: "words/s", width: 7, right: true, priority: 4, cell: func(r row) string {
+	return column{header: "words/s", width: 7, right: true, priority: 5, cell: func(r row) string {
 		f := r.f
 		if !f.HasSpeed {
 			return dash
