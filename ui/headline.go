@@ -12,8 +12,9 @@ import (
 // headline is the figure presenter mode shows of a provider in big digits,
 // and its label: under a workload its own figure, the one its verdict
 // compares (the time to a complete tool call, to valid JSON, the prefill
-// estimate over the sizes raced so far, the warm TTFT, the conversation's
-// time so far); output tok/s under chat. ok is false while it is
+// estimate over the sizes raced so far (before two, the race's TTFT at its
+// size), the warm TTFT, the conversation's time so far); output tok/s under
+// chat. ok is false while it is
 // undefined (text is then format.Undefined).
 func headline(f live.Figures) (text, label string, ok bool) {
 	w := f.Workload
@@ -34,10 +35,15 @@ func headline(f live.Figures) (text, label string, ok bool) {
 	case w.Name == workload.JSON:
 		return dist(w.Ranked.JSONValidAt, "to valid JSON")
 	case w.Name == workload.LongContext:
-		if !w.Ranked.HasPrefillTPS {
-			return format.Undefined, "tok/s prefill (from 2 sizes)", false
+		// Before two sizes have raced there is no estimate: the race's
+		// own TTFT at its size, what the estimate will be drawn from.
+		switch {
+		case w.Ranked.HasPrefillTPS:
+			return format.TPS(w.Ranked.PrefillTPS), "tok/s prefill (estimate)", true
+		case f.HasTTFT:
+			return format.Duration(f.TTFT), "TTFT at " + format.Count(w.InputTokens) + " tokens", true
 		}
-		return format.TPS(w.Ranked.PrefillTPS), "tok/s prefill (estimate)", true
+		return format.Undefined, "tok/s prefill (from 2 sizes)", false
 	case w.Name == workload.CachedPrefix:
 		// The cold request's TTFT while it is the race, then the warm one's.
 		label := "warm TTFT"

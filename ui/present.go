@@ -219,18 +219,26 @@ func (p *presenter) podium(race *session, figs []live.Figures, width, height int
 	// Digits twice as big when the window has room for them and 4 rows of
 	// steps; the steps as high as the window allows, up to 9 rows: the
 	// places, names, speeds and verdict always show.
+	// Figures too wide for a third even at scale 1 show as text, all of
+	// them alike (scale 0).
 	scale := 2
 	for _, i := range top {
-		if text, _, _ := headline(figs[i]); ansi.StringWidth(bigText(text, 2)[0]) > colW-2 {
+		text, _, _ := headline(figs[i])
+		if ansi.StringWidth(bigText(text, 1)[0]) > colW-2 {
+			scale = 0
+			break
+		}
+		if ansi.StringWidth(bigText(text, 2)[0]) > colW-2 {
 			scale = 1
 		}
 	}
-	if height-4-3-1-5*2 < 4 {
+	if scale > 0 && height-4-3-1-5*2 < 4 {
 		scale = 1
 	}
-	first := min(max(height-4-3-1-5*scale, 1), 9)
+	digitRows := max(5*scale, 1)
+	first := min(max(height-4-3-1-digitRows, 1), 9)
 	stepRows := []int{first, max(first*2/3, 1), max(first*4/9, 1)}
-	tallest := 3 + 5*scale + 1 + stepRows[0]
+	tallest := 3 + digitRows + 1 + stepRows[0]
 	grid := make([][]string, 3)
 	for k, rank := range steps {
 		col := make([]string, tallest)
@@ -243,7 +251,11 @@ func (p *presenter) podium(race *session, figs []live.Figures, width, height int
 			var stack []string
 			stack = append(stack, center(s.Lane.Places[rank].Render(format.Ordinal(rank+1)), colW), center(accent.Render(race.live[i].Name), colW), center("", colW))
 			text, label, _ := headline(figs[i])
-			stack = append(stack, centered(bigText(text, scale), accent, colW)...)
+			digits := []string{text}
+			if scale > 0 {
+				digits = bigText(text, scale)
+			}
+			stack = append(stack, centered(digits, accent, colW)...)
 			stack = append(stack, center(s.Label.Render(label), colW))
 			for range stepRows[rank] {
 				stack = append(stack, center(s.Step.Render(strings.Repeat("█", max(colW-4, 1))), colW))
