@@ -44,3 +44,39 @@ func TestByTurnPoolsEachTurnOverTheConversations(t *testing.T) {
 		t.Errorf("one race: %d turns", len(partial.ByTurn))
 	}
 }
+
+// A run still under way (the dashboard's, a stopped bench's) is what has
+// been raced: a long-context sweep's sizes so far are a run, with no
+// estimate before two; a cached-prefix run without its warm race is none
+// (nothing to rank); a conversation's turns so far add up, and only a
+// whole one counts towards the ranked median.
+func TestWorkloadRunsOfARunUnderWay(t *testing.T) {
+	sized := func(input int, ttft time.Duration) []Stream {
+		return []Stream{{Figures: Figures{TTFT: ttft, HasTTFT: true, E2E: ttft + 100*ms, Completed: true}, InputTokens: input}}
+	}
+	long, _ := workload.Named(workload.LongContext) // 3 sizes
+	one := WorkloadRunsOf(long, [][]Stream{sized(1000, 100*ms)}, 0)
+	if len(one.Runs) != 1 || one.Ranked.HasPrefillTPS || len(one.BySize) != 1 {
+		t.Errorf("one size: %d runs, estimate %v, %d sizes; want 1, none, 1", len(one.Runs), one.Ranked.HasPrefillTPS, len(one.BySize))
+	}
+	two := WorkloadRunsOf(long, [][]Stream{sized(1000, 100*ms), sized(9000, 500*ms)}, 0)
+	if len(two.Runs) != 1 || !two.Ranked.HasPrefillTPS || two.Ranked.PrefillTPS != 20000 || two.Ranked.Metric() != PrefillMetric {
+		t.Errorf("two sizes: %d runs, estimate %v (%v); want 1 run at 20,000 tok/s", len(two.Runs), two.Ranked.PrefillTPS, two.Ranked.HasPrefillTPS)
+	}
+
+	cached, _ := workload.Named(workload.CachedPrefix)
+	cold := WorkloadRunsOf(cached, [][]Stream{sized(8000, 400*ms)}, 0)
+	if len(cold.Runs) != 0 || !cold.PrefixCache.Cold.Has() || cold.PrefixCache.Warm.Has() || cold.PrefixCache.HasSaving || !cold.Ranked.Warm {
+		t.Errorf("cold only: %d runs, %+v", len(cold.Runs), cold.PrefixCache)
+	}
+	warm := WorkloadRunsOf(cached, [][]Stream{sized(8000, 400*ms), sized(8000, 100*ms)}, 0)
+	if len(warm.Runs) != 1 || !warm.Runs[0].Warm || warm.PrefixCache.Saving != 0.75 || warm.Ranked.TTFT.P50 != 100*ms {
+		t.Errorf("cold and warm: %d runs, saving %v, ranked TTFT %v", len(warm.Runs), warm.PrefixCache.Saving, warm.Ranked.TTFT.P50)
+	}
+
+	multi, _ := workload.Named(workload.MultiTurn) // 3 turns
+	turns := WorkloadRunsOf(multi, [][]Stream{sized(0, 100*ms), sized(0, 200*ms)}, 0)
+	if r := turns.Runs; len(r) != 1 || r[0].Turns != 2 || r[0].Conversation != 500*ms || turns.Ranked.HasConversation || len(turns.Conversations) != 0 {
+		t.Errorf("two turns of three: %+v, ranked on a conversation %v", r, turns.Ranked.HasConversation)
+	}
+}
