@@ -54,14 +54,23 @@ func (m *Model) sizes() []int {
 	return slices.Compact(sizes)
 }
 
-// prefill is the prefill estimate column: "≈ 12,000 tok/s".
+// prefill is the prefill estimate column: "≈ 12,000 tok/s"; with two sizes
+// raced and no estimate, why (metrics.PrefillTPS's rule): "- no clear growth".
 func (m *Model) prefill() column {
 	c := column{header: "prefill"}
 	for _, p := range m.figures.Providers {
-		c.cells = append(c.cells, figure("≈ "+format.TPS(p.All.PrefillTPS)+" tok/s", p.All.HasPrefillTPS))
+		cell := figure("≈ "+format.TPS(p.All.PrefillTPS)+" tok/s", p.All.HasPrefillTPS)
+		if !p.All.HasPrefillTPS && len(p.BySize) >= 2 {
+			cell = noGrowth
+		}
+		c.cells = append(c.cells, cell)
 	}
 	return c
 }
+
+// noGrowth is a sweep's prefill cell when its TTFT did not grow with the
+// input by more than its noise: no estimate can be read from it.
+const noGrowth = format.Undefined + " no clear growth"
 
 // serverPrompt is the server's own prompt speed (llama.cpp's
 // prompt_per_second); ok is false when no provider reported one.

@@ -104,6 +104,18 @@ func TestLongContextShowsPrefillAndTTFTBySize(t *testing.T) {
 	}
 }
 
+// A sweep whose TTFT does not grow with the input (a provider without a
+// prefill cost, its TTFT a few µs apart) has no estimate, and says why.
+func TestLongContextFlatTTFTHasNoEstimate(t *testing.T) {
+	flat := Provider{Name: "flat", WorkloadRuns: runs(workload.LongContext,
+		stream(600*ms, 100, 1000), stream(600*ms+100*time.Microsecond, 100, 8000), stream(600*ms+600*time.Microsecond, 100, 32000))}
+	f := Figures{Workload: workload.LongContext, Step: 3, Steps: 3, InputTokens: 32000, Providers: []Provider{sweep("sim-gpu", 200*ms, 2500, 1000, 8000, 32000), flat}}
+	lines := view(t, f, 80, 6)
+	if !strings.Contains(lines[3], "- no clear growth") || strings.Contains(lines[3], "≈") || !strings.Contains(lines[2], "≈ 2,500 tok/s") {
+		t.Errorf("want the flat sweep's reason, the other's estimate:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
 // A llama.cpp provider's prefill estimate stands beside the server's own
 // prompt speed; the others' say "-".
 func TestLongContextShowsTheServersPromptSpeed(t *testing.T) {
