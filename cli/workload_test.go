@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -189,6 +190,59 @@ providers:
 	}
 	if replayed, _ := os.ReadFile(filepath.Join(dir, "replayed.json")); string(replayed) != string(live) {
 		t.Fatalf("the replayed report differs:\nlive:\n%s\nreplayed:\n%s", live, replayed)
+	}
+}
+
+// The built-in profiles prefill at their documented rates (jitter and
+// contention stretch their TTFT, not the prefill), so a --simulated sweep
+// estimates each within 5%, and the laptop's llama-server reports exactly
+// its rate as its own prompt speed.
+func TestBenchSimulatedProfilesPrefill(t *testing.T) {
+	dir := t.TempDir()
+	want := map[string]float64{"sim-wafer": 40000, "sim-lpu": 20000, "sim-gpu": 8000, "sim-laptop": 3000}
+	var doc struct {
+		Providers []struct {
+			Name    string
+			Summary struct {
+				PrefillTPS      *float64 `json:"prefill_tps"`
+				ServerPromptTPS *float64 `json:"server_prompt_tps"`
+			}
+		}
+	}
+	// Another process can only delay a first token, never hasten it: the
+	// bound holds if any bench meets it (as TestBenchLongContextSweep).
+	for deadline := time.Now().Add(time.Minute); ; {
+		code, out, errOut := run(t, dir, "bench", "--simulated", "--workload", "long-context", "--input-tokens", "1000,4000,8000",
+			"--max-tokens", "3", "--format", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		doc.Providers = nil
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		var off []string
+		for _, p := range doc.Providers {
+			if est := p.Summary.PrefillTPS; est == nil || *est < want[p.Name]*0.95 || *est > want[p.Name]*1.05 {
+				off = append(off, fmt.Sprintf("%s: prefill estimate %v, want %.0f tok/s ± 5%%", p.Name, est, want[p.Name]))
+			}
+		}
+		if len(doc.Providers) != len(want) {
+			t.Fatalf("providers %+v", doc.Providers)
+		}
+		if len(off) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(strings.Join(off, "\n"))
+		}
+		t.Logf("retrying: %v", off)
+	}
+	for _, p := range doc.Providers {
+		server := p.Summary.ServerPromptTPS
+		if p.Name == "sim-laptop" && (server == nil || *server != 3000) || p.Name != "sim-laptop" && server != nil {
+			t.Errorf("%s: server prompt tok/s %v, want 3,000 from the laptop's llama-server only", p.Name, server)
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"tpsrace/tokens"
 )
@@ -47,6 +48,7 @@ func (h *handler) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	req, prompt, err := readChatRequest(w, r)
+	received := time.Now()
 	if err != nil {
 		writeError(w, http.StatusBadRequest, apiError{Message: err.Error(), Type: "invalid_request_error"})
 		return
@@ -72,10 +74,10 @@ func (h *handler) chat(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	promptTokens := tokens.Count(prompt)
-	if s.Cache && h.seen(req.Model, prompt) {
+	if s.CacheMin > 0 && promptTokens >= s.CacheMin && h.seen(req.Model, prompt) {
 		s.Cached = promptTokens // a repeated prompt is served from the cache whole
 	}
-	g := h.begin(r.Context(), req, s, promptTokens)
+	g := h.begin(r.Context(), req, s, promptTokens, received)
 	if g == nil {
 		return // the client left, or the server closed, while queued for a slot
 	}

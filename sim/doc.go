@@ -11,7 +11,10 @@
 //	item    = PROFILE | key "=" value      (a PROFILE only as the first item)
 //
 // A profile (wafer, lpu, gpu, laptop) sets several keys at once; keys after
-// it override them. A key may be given only once. Keys and defaults:
+// it override them. A key may be given only once. The profiles prefill at
+// 40,000, 20,000, 8,000 and 3,000 tok/s, and cache prompts of 1,024 tokens
+// or more (prefixcache=1024; the laptop reports it as llama-server's
+// timings, cache_n). Keys and defaults:
 //
 //	ttft=200ms          receipt to the first text event (Go duration)
 //	tps=100             tokens per second after the first event
@@ -45,11 +48,15 @@
 //	contention=0        per-stream slowdown: each gap × (1 + contention·(n−1)), n = streams
 //	                    of this exact model name running at that moment
 //	fault=...           see Faults; after=N tokens first; retry_after=SECONDS (status faults)
-//	prefill=0           prompt tokens per second: ttft grows by prompt_tokens ÷ prefill
-//	                    (0: the prompt costs nothing), for long-context races; cached
-//	                    tokens are not prefilled again
-//	prefixcache=0       1: a prefix cache: a prompt this model name was sent before is
-//	                    cached whole (reported as cached=, its prefill skipped)
+//	prefill=0           prompt tokens per second: the first event comes prompt_tokens ÷
+//	                    prefill later (0: the prompt costs nothing), for long-context
+//	                    races; cached tokens are not prefilled again. The prefill is
+//	                    exact: jitter and contention stretch ttft, not it. With
+//	                    timings=1 it is llama-server's prompt phase: prompt_ms is the
+//	                    prefill's time and prompt_per_second is prefill
+//	prefixcache=0       N >= 1: a prefix cache for prompts of at least N tokens: such a
+//	                    prompt this model name was sent before is cached whole (reported
+//	                    as cached= is, its prefill skipped); 0: none
 //	tool=split          the shape of the answer when the request offers a function
 //	                    (tools, tool_choice not "none"): split (OpenAI: the opening with
 //	                    id, name and arguments "", then the arguments in fragments of about

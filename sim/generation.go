@@ -32,9 +32,13 @@ type generation struct {
 }
 
 // begin waits for a slot (nil when the request ended meanwhile) and
-// starts the clock.
-func (h *handler) begin(ctx context.Context, req chatRequest, s Schedule, promptTokens int) *generation {
-	if !h.acquireSlot(ctx) {
+// starts the clock at the request's receipt: when its body was read
+// (received; the prompt's tokenizing since then costs a long prompt
+// milliseconds that are not on the schedule), or when it got a slot it
+// queued for.
+func (h *handler) begin(ctx context.Context, req chatRequest, s Schedule, promptTokens int, received time.Time) *generation {
+	queuedUntil, ok := h.acquireSlot(ctx)
+	if !ok {
 		return nil
 	}
 	h.stats.processing.Add(1)
@@ -43,24 +47,23 @@ func (h *handler) begin(ctx context.Context, req chatRequest, s Schedule, prompt
 	if n := h.join(req.Model); s.Contention > 0 {
 		seed += uint64(n - 1) // simultaneous streams of a contended model differ
 	}
-	if s.Prefill > 0 { // the prefill of the prompt's uncached tokens comes before the first token
-		s.TTFT += time.Duration(math.Round(float64(promptTokens-min(s.Cached, promptTokens)) / s.Prefill * float64(time.Second)))
-	}
+	clk := s.newClock(seed)
+	clk.prefill = s.prefillTime(promptTokens)
 	return &generation{
-		h: h, s: s, p: s.plan(req.maxTokens()), clk: s.newClock(seed),
+		h: h, s: s, p: s.plan(req.maxTokens()), clk: clk,
 		model:        req.Model,
 		id:           fmt.Sprintf("chatcmpl-sim-%d", h.requests.Add(1)),
 		created:      time.Now().Unix(),
 		promptTokens: promptTokens,
 		includeUsage: req.StreamOptions.IncludeUsage,
 		calls:        req.calls(s),
-		start:        time.Now(),
+		start:        latest(received, queuedUntil),
 	}
 }
 
 func (g *generation) end() {
 	if !g.firstAt.IsZero() {
-		g.h.stats.promptNanos.Add(int64(g.firstAt.Sub(g.start)))
+		g.h.stats.promptNanos.Add(int64(g.promptPhase()))
 		g.h.stats.predictedNanos.Add(int64(g.lastAt.Sub(g.firstAt)))
 	}
 	g.h.leave(g.model)
@@ -68,23 +71,33 @@ func (g *generation) end() {
 	g.h.releaseSlot()
 }
 
-func (h *handler) acquireSlot(ctx context.Context) bool {
+// acquireSlot takes a slot (with Options.Slots), waiting for one if all
+// are taken; queuedUntil is when a wait ended (zero: no wait), ok false when
+// the request ended first.
+func (h *handler) acquireSlot(ctx context.Context) (queuedUntil time.Time, ok bool) {
 	if h.slots == nil {
-		return true
+		return time.Time{}, true
 	}
 	select {
 	case h.slots <- struct{}{}:
-		return true
+		return time.Time{}, true
 	default:
 	}
 	h.stats.deferred.Add(1)
 	defer h.stats.deferred.Add(-1)
 	select {
 	case h.slots <- struct{}{}:
-		return true
+		return time.Now(), true
 	case <-ctx.Done():
-		return false
+		return time.Time{}, false
 	}
+}
+
+func latest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 func (h *handler) releaseSlot() {
@@ -93,7 +106,7 @@ func (h *handler) releaseSlot() {
 	}
 }
 
-// seen reports whether model was asked prompt before (prefixcache=1's prefix
+// seen reports whether model was asked prompt before (prefixcache=N's prefix
 // cache, which holds every prompt it was sent), and remembers it.
 func (h *handler) seen(model, prompt string) bool {
 	key := sha256.Sum256([]byte(model + "\x00" + prompt))
@@ -352,19 +365,49 @@ func (g *generation) usage() *usage {
 	return u
 }
 
+// prefillTime is the prefill of a prompt's uncached tokens: their count ÷
+// prefill, exact (neither jitter nor contention stretches it); 0 without
+// prefill=.
+func (s Schedule) prefillTime(promptTokens int) time.Duration {
+	if s.Prefill == 0 {
+		return 0
+	}
+	return time.Duration(math.Round(float64(promptTokens-min(s.Cached, promptTokens)) / s.Prefill * float64(time.Second)))
+}
+
+// promptPhase is what llama-server times as its prompt processing: with
+// prefill=, the prefill the schedule added (the rest of the TTFT is outside
+// the server's prompt timer: the request's way in, the first token's
+// sampling); without, receipt to the first text event, as a prompt that
+// costs nothing has no time of its own to report.
+func (g *generation) promptPhase() time.Duration {
+	if g.s.Prefill > 0 {
+		return g.clk.prefill
+	}
+	first := g.firstAt
+	if first.IsZero() {
+		first = time.Now()
+	}
+	return first.Sub(g.start)
+}
+
 // timings is llama-server's report of itself, from what was really sent:
-// prompt phase = receipt to first text event, predicted = first to last.
+// prompt phase = promptPhase (with prefill=, prompt_per_second is exactly
+// prefill), predicted = first to last text event.
 func (g *generation) timings() *timings {
 	first, last := g.firstAt, g.lastAt
 	if first.IsZero() {
 		first, last = time.Now(), time.Now()
 	}
 	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-	t := &timings{CacheN: g.cached(), PromptN: g.promptTokens - g.cached(), PromptMS: ms(first.Sub(g.start)), PredictedN: g.next + g.extra, PredictedMS: ms(last.Sub(first))}
+	t := &timings{CacheN: g.cached(), PromptN: g.promptTokens - g.cached(), PromptMS: ms(g.promptPhase()), PredictedN: g.next + g.extra, PredictedMS: ms(last.Sub(first))}
 	if t.PromptN > 0 {
 		t.PromptPerTokenMS = t.PromptMS / float64(t.PromptN)
 	}
-	if t.PromptMS > 0 {
+	switch {
+	case g.s.Prefill > 0 && t.PromptN > 0:
+		t.PromptPerSecond = g.s.Prefill // PromptN ÷ PromptMS, before PromptMS's rounding to the ns
+	case t.PromptMS > 0:
 		t.PromptPerSecond = float64(t.PromptN) / t.PromptMS * 1000
 	}
 	if t.PredictedN > 0 {

@@ -150,6 +150,7 @@ type wireChunk struct {
 	Usage   *wireUsage                  `json:"usage"`
 	XGroq   *struct{ Usage *wireUsage } `json:"x_groq"`
 	Timings *struct {
+		CacheN             int     `json:"cache_n"`
 		PromptN            int     `json:"prompt_n"`
 		PromptMS           float64 `json:"prompt_ms"`
 		PromptPerSecond    float64 `json:"prompt_per_second"`
@@ -168,7 +169,10 @@ type wireUsage struct {
 	PromptTokens     int `json:"prompt_tokens"`
 	CompletionTokens int `json:"completion_tokens"`
 	TotalTokens      int `json:"total_tokens"`
-	Details          *struct {
+	PromptDetails    *struct {
+		CachedTokens int `json:"cached_tokens"`
+	} `json:"prompt_tokens_details"`
+	Details *struct {
 		ReasoningTokens int `json:"reasoning_tokens"`
 	} `json:"completion_tokens_details"`
 }

@@ -72,7 +72,7 @@ type Schedule struct {
 	Route          string        // route; "" = no "provider" field
 	Tool           string        // tool: the shape of a tool call, when the request offers a function; "" = split
 	Prefill        float64       // prefill: prompt tokens per second added to ttft; 0 = none
-	Cache          bool          // prefixcache: a prefix cache (a repeated prompt is cached whole)
+	CacheMin       int           // prefixcache: a prefix cache for prompts of at least this many tokens (a repeat is cached whole); 0 = none
 	Pause          time.Duration // pause=DUR@K: the gap before text event K is DUR
 	PauseAt        int           // K of pause; 0 = no pause
 }
@@ -85,15 +85,19 @@ var defaultSchedule = Schedule{
 // profiles are the demo's simulated providers, written in the model-name
 // grammar. Each models a class of hardware: its speed, how chunky its
 // stream is, how much its gaps vary, how much it slows per extra stream,
-// and how fast it reads a prompt (prefill; a chat prompt costs it under
-// 5 ms), so that a long-context race has a prefill speed to estimate
-// without a config. None keeps a prefix cache: a chat race's repeated
-// prompt would be reported cached (and flagged) from the second race on.
+// how fast it reads a prompt (prefill; a chat prompt costs it under 5 ms),
+// so that a long-context race has a prefill speed to estimate without a
+// config, and a prefix cache for prompts of 1,024 tokens or more (OpenAI's,
+// Groq's and Cerebras' threshold), so that a cached-prefix race has a
+// saving and cached tokens to show: usage.prompt_tokens_details.cached_tokens,
+// and the laptop's llama-server timings.cache_n. A chat prompt is too short
+// to be cached, so re-racing it is not reported cached (nor flagged); the
+// laptop's llama-server would itself reuse any prompt its slot has seen.
 var profiles = map[string]string{
-	"wafer":  "ttft=250ms,tps=1800,tokens=600,chunk=4,jitter=0.3,seed=1,contention=0.02,prefill=40000",
-	"lpu":    "ttft=150ms,tps=800,tokens=600,chunk=2,jitter=0.2,seed=2,usage=xgroq,contention=0.03,prefill=20000",
-	"gpu":    "ttft=400ms,tps=120,tokens=500,jitter=0.35,seed=3,contention=0.05,prefill=8000",
-	"laptop": "ttft=600ms,tps=25,tokens=160,jitter=0.15,seed=4,timings=1,contention=0.1,prefill=3000",
+	"wafer":  "ttft=250ms,tps=1800,tokens=600,chunk=4,jitter=0.3,seed=1,contention=0.02,prefill=40000,prefixcache=1024",
+	"lpu":    "ttft=150ms,tps=800,tokens=600,chunk=2,jitter=0.2,seed=2,usage=xgroq,contention=0.03,prefill=20000,prefixcache=1024",
+	"gpu":    "ttft=400ms,tps=120,tokens=500,jitter=0.35,seed=3,contention=0.05,prefill=8000,prefixcache=1024",
+	"laptop": "ttft=600ms,tps=25,tokens=160,jitter=0.15,seed=4,timings=1,contention=0.1,prefill=3000,prefixcache=1024",
 }
 
 // Profiles lists the profile names, sorted.
@@ -142,7 +146,7 @@ var keys = map[string]func(s *Schedule, v string) error{
 	"route":          func(s *Schedule, v string) error { return parseName(v, &s.Route) },
 	"tool":           func(s *Schedule, v string) error { return parseEnum(v, &s.Tool, toolShapes...) },
 	"prefill":        func(s *Schedule, v string) error { return parseFloat(v, 0, math.Inf(1), false, &s.Prefill) },
-	"prefixcache":    func(s *Schedule, v string) error { return parseBool(v, &s.Cache) },
+	"prefixcache":    func(s *Schedule, v string) error { return parseInt(v, 0, &s.CacheMin) },
 	"pause":          func(s *Schedule, v string) error { return parsePause(v, s) },
 }
 
@@ -362,6 +366,8 @@ type clock struct {
 	first   time.Duration // offset of the first event
 	units   float64       // tokens after the first event, each × its gap's factor
 
+	prefill time.Duration // added to the first offset, unstretched (the prompt's prefill)
+
 	pause   time.Duration // the gap before event pauseAt (0: no pause)
 	pauseAt int
 	events  int           // text events so far
@@ -386,7 +392,7 @@ func (c *clock) next(n int, slowdown float64) time.Duration {
 	}
 	if !c.started {
 		c.started = true
-		c.first = time.Duration(math.Round(float64(c.ttft) * factor))
+		c.first = time.Duration(math.Round(float64(c.ttft)*factor)) + c.prefill
 		c.events, c.last = 1, c.first
 		return c.first
 	}

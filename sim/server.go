@@ -44,7 +44,7 @@ type handler struct {
 	closed   bool
 	inFlight sync.WaitGroup    // requests being served
 	running  map[string]int    // generations running per model name, for contention
-	prompts  map[[32]byte]bool // prefixcache=1: the model names and prompts seen, hashed
+	prompts  map[[32]byte]bool // prefixcache=N: the model names and prompts seen, hashed
 
 	requests atomic.Int64 // for completion ids
 	stats    stats

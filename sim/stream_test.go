@@ -295,6 +295,51 @@ func TestTimings(t *testing.T) {
 	}
 }
 
+// Prefill is exact: the first token comes the prompt's prefill after the
+// jittered ttft, llama-server's timings report that prefill as its prompt
+// phase (prompt_per_second = prefill=), and a repeated prompt of
+// prefixcache= tokens or more is served from the cache: cache_n and
+// cached_tokens, no prefill.
+func TestPrefillAndPrefixCache(t *testing.T) {
+	const model = "sim:ttft=20ms,tps=1000,tokens=3,jitter=0.5,seed=9,timings=1,prefill=100000,prefixcache=1000"
+	s := startServer(t, Options{})
+	sched, err := ParseSchedule(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := sched.EventOffsets(0)[0] // ttft × its jitter factor: the first event without a prompt
+	long := "Say something." + strings.Repeat(" the", 3000)
+	promptTokens := tokens.Count(long)
+	body := chatBody(model, request{"messages": []any{map[string]any{"role": "user", "content": long}},
+		"stream_options": map[string]any{"include_usage": true}})
+	prefill := time.Duration(math.Round(float64(promptTokens) / 100000 * float64(time.Second)))
+
+	cold := events(t, streamLines(t, s, body))
+	tm, u := cold[len(cold)-1].chunk.Timings, lastUsage(cold)
+	if tm == nil || tm.PromptN != promptTokens || tm.CacheN != 0 || tm.PromptPerSecond != 100000 ||
+		tm.PromptMS != float64(prefill)/float64(time.Millisecond) || u.PromptDetails != nil {
+		t.Fatalf("cold: timings %+v usage %+v, want prompt_n %d, cache_n 0, prompt_ms %v, prompt_per_second 100000, nothing cached",
+			tm, u, promptTokens, prefill)
+	}
+	if first := textEvents(cold)[0].at; first < base+prefill {
+		t.Errorf("cold: first token at %v, before ttft %v + prefill %v", first, base, prefill)
+	}
+
+	warm := events(t, streamLines(t, s, body))
+	tm, u = warm[len(warm)-1].chunk.Timings, lastUsage(warm)
+	if tm == nil || tm.CacheN != promptTokens || tm.PromptN != 0 || tm.PromptMS != 0 || u.PromptDetails == nil || u.PromptDetails.CachedTokens != promptTokens {
+		t.Errorf("warm: timings %+v usage %+v, want the whole prompt (%d) cached and no prefill", tm, u, promptTokens)
+	}
+
+	// A prompt shorter than prefixcache= is never cached.
+	short := chatBody(model, nil)
+	streamLines(t, s, short)
+	again := events(t, streamLines(t, s, short))
+	if tm := again[len(again)-1].chunk.Timings; tm == nil || tm.CacheN != 0 || tm.PromptN != tokens.Count("Say something.") {
+		t.Errorf("a short prompt again: %+v, want nothing cached", tm)
+	}
+}
+
 func TestNonStreamingCompletion(t *testing.T) {
 	s := startServer(t, Options{})
 	const model = "sim:ttft=50ms,tps=100,tokens=5,reasoning=2,timings=1"
