@@ -189,27 +189,34 @@ func TestRealRooflineBeyondCache(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	probe := DefaultBoxProbe()
-	probe.CacheDir = t.TempDir() // measured now, not a figure cached on a busier day
 	cpuinfo, _ := os.ReadFile(probe.CPUInfo)
 	size := 2 * cmp.Or(probe.lastLevelCache(string(cpuinfo)), 32<<20) // 64 MB where no cache is known
 	began := time.Now()
 	p, srv := startReal(t, ctx, llamacpptest.LargeModel(t, size), "1", strconv.Itoa(runtime.GOMAXPROCS(0)))
 	t.Logf("a %d MB model written and loaded in %v", size>>20, time.Since(began).Round(time.Millisecond))
-	box, err := probe.Box(p.ModelPath)
-	if err != nil || box.DecodeBytes <= box.CacheBytes || box.MemoryBandwidth <= 0 {
-		t.Fatalf("Box = %+v, %v; want decode bytes beyond the cache and a bandwidth", box, err)
-	}
-	results := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "Say something.", MaxTokens: 16}, Concurrency: 1}.Run(ctx, nil)
-	r := results[0][0]
-	if !r.OK() {
-		t.Fatalf("%v (server log: %s)", r.Err, srv.LogPath())
-	}
-	f := metrics.Compute(&r, 0)
-	roofline, ok := metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, &box)
-	t.Logf("decode %.1f tok/s · %s; %s", f.ServerTPS, roofline.Phrase(), metrics.BoxLine(box))
-	if !ok || roofline.InCache || roofline.Share <= 0 || roofline.Share > 1 {
-		t.Errorf("roofline %+v (defined: %v), want a share of the memory limit within 0–100%%", roofline, ok)
-	}
+	// Another process's memory traffic can only lower the bandwidth the
+	// probe measures (under `go test ./...` every package runs at once), so
+	// the claim holds if any attempt meets it (testenv.BestOf), each
+	// measured anew.
+	testenv.BestOf(t, func() []string {
+		probe.CacheDir = t.TempDir()
+		box, err := probe.Box(p.ModelPath)
+		if err != nil || box.DecodeBytes <= box.CacheBytes || box.MemoryBandwidth <= 0 {
+			t.Fatalf("Box = %+v, %v; want decode bytes beyond the cache and a bandwidth", box, err)
+		}
+		results := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "Say something.", MaxTokens: 16}, Concurrency: 1}.Run(ctx, nil)
+		r := results[0][0]
+		if !r.OK() {
+			t.Fatalf("%v (server log: %s)", r.Err, srv.LogPath())
+		}
+		f := metrics.Compute(&r, 0)
+		roofline, ok := metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, &box)
+		t.Logf("decode %.1f tok/s · %s; %s", f.ServerTPS, roofline.Phrase(), metrics.BoxLine(box))
+		if !ok || roofline.InCache || roofline.Share <= 0 || roofline.Share > 1 {
+			return []string{fmt.Sprintf("roofline %+v (defined: %v), want a share of the memory limit within 0–100%%", roofline, ok)}
+		}
+		return nil
+	})
 }
 
 // raceAndCompare races 2 users on the server, checks each stream, adds the
