@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -181,8 +182,23 @@ providers:
 	if live, _ := os.ReadFile(filepath.Join(dir, "live.json")); code != 0 || out != string(live) {
 		t.Fatalf("replay --bench: exit %d (%s), the live report's flags not replayed:\n%s\nwant\n%s", code, errOut, out, live)
 	}
-	const flagged = "swapped answered by another model in 1/1 runs, cached had cached prompts in 1/1 runs"
-	for _, want := range []string{`"cached_prompt"`, `"model_substituted"`, `"flagged_text": "` + flagged + `"`} {
+	// A busy machine may add the race's own "saturated client in 1/1 runs"
+	// (true, and then the dashboard's line may give it a bare ⚑): the
+	// providers' flags must be said either way.
+	var doc struct {
+		Verdict struct {
+			FlaggedText string `json:"flagged_text"`
+		} `json:"verdict"`
+	}
+	_ = json.Unmarshal([]byte(out), &doc)
+	flagged := doc.Verdict.FlaggedText
+	const quiet = "swapped answered by another model in 1/1 runs, cached had cached prompts in 1/1 runs"
+	for _, want := range []string{"swapped answered by another model in 1/1 runs", "cached had cached prompts in 1/1 runs"} {
+		if !strings.Contains(flagged, want) {
+			t.Errorf("replay --bench's flagged_text %q lacks %q", flagged, want)
+		}
+	}
+	for _, want := range []string{`"cached_prompt"`, `"model_substituted"`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay --bench lacks %s:\n%s", want, out)
 		}
@@ -191,7 +207,11 @@ providers:
 		t.Fatalf("replay --cast: exit %d: %s", code, errOut)
 	}
 	cast, _ := os.ReadFile(filepath.Join(dir, "race.cast"))
-	for _, want := range []string{"cached ⚑", "swapped ⚑", "⚑ " + flagged} {
+	wants := []string{"cached ⚑", "swapped ⚑"}
+	if flagged == quiet {
+		wants = append(wants, "⚑ "+flagged)
+	}
+	for _, want := range wants {
 		if !strings.Contains(string(cast), want) {
 			t.Errorf("the dashboard replay lacks %q", want)
 		}
