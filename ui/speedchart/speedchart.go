@@ -59,16 +59,12 @@ type Styles struct {
 // DefaultStyles are built from palette p. Call it once the colour profile
 // and the background are decided (draw.Paint).
 func DefaultStyles(p theme.Palette) Styles {
-	fg := func(c lipgloss.TerminalColor) draw.Paint { return draw.NewPaint(lipgloss.NewStyle().Foreground(c)) }
-	s := Styles{
-		Title: draw.NewPaint(lipgloss.NewStyle().Foreground(p.Muted).Bold(true)),
-		Axis:  fg(p.Border),
-		Label: fg(p.Muted),
+	return Styles{
+		Title:     draw.NewPaint(lipgloss.NewStyle().Foreground(p.Muted).Bold(true)),
+		Axis:      draw.Foreground(p.Border),
+		Label:     draw.Foreground(p.Muted),
+		Providers: draw.Foregrounds(p.Providers),
 	}
-	for _, c := range p.Providers {
-		s.Providers = append(s.Providers, fg(c))
-	}
-	return s
 }
 
 // provider is provider i's style.

@@ -104,18 +104,14 @@ type Styles struct {
 // DefaultStyles are built from palette p, after the colour profile and the
 // background are decided (draw.Paint).
 func DefaultStyles(p theme.Palette) Styles {
-	fg := func(c lipgloss.TerminalColor) draw.Paint { return draw.NewPaint(lipgloss.NewStyle().Foreground(c)) }
-	s := Styles{
-		Title:  draw.NewPaint(lipgloss.NewStyle().Foreground(p.Muted).Bold(true)),
-		Label:  fg(p.Muted),
-		Figure: draw.NewPaint(lipgloss.NewStyle().Foreground(p.Text).Bold(p.Bold)),
-		Axis:   fg(p.Border),
-		Light:  fg(p.Faint),
+	return Styles{
+		Title:     draw.NewPaint(lipgloss.NewStyle().Foreground(p.Muted).Bold(true)),
+		Label:     draw.Foreground(p.Muted),
+		Figure:    draw.NewPaint(lipgloss.NewStyle().Foreground(p.Text).Bold(p.Bold)),
+		Axis:      draw.Foreground(p.Border),
+		Light:     draw.Foreground(p.Faint),
+		Providers: draw.Foregrounds(p.Providers),
 	}
-	for _, c := range p.Providers {
-		s.Providers = append(s.Providers, fg(c))
-	}
-	return s
 }
 
 // provider is provider i's style.

@@ -47,6 +47,18 @@ func NewPaint(s lipgloss.Style) Paint {
 	return Paint{pre: r[:i], post: r[i+1:], style: &s}
 }
 
+// Foreground is the Paint of text in colour c.
+func Foreground(c lipgloss.TerminalColor) Paint { return NewPaint(lipgloss.NewStyle().Foreground(c)) }
+
+// Foregrounds are the Paints of text in each of colours (the providers' palette).
+func Foregrounds(colors []lipgloss.TerminalColor) []Paint {
+	out := make([]Paint, len(colors))
+	for i, c := range colors {
+		out[i] = Foreground(c)
+	}
+	return out
+}
+
 // Style is the lipgloss style the Paint was made from, to make a variant:
 // NewPaint(p.Style().Foreground(accent)).
 func (p Paint) Style() lipgloss.Style {
