@@ -426,12 +426,15 @@ func prefixCache(c metrics.PrefixCache) *PrefixCache {
 	return j
 }
 
-// Roofline is metrics.Roofline with its inputs (config.Box): fits_in_cache
-// true leaves limit_tps and share null; share is server_tps ÷ limit_tps.
+// Roofline is metrics.Roofline with its inputs (config.Box): share is
+// server_tps ÷ limit_tps; fits_in_cache true leaves both null, and so does
+// bandwidth_measured_low (the decode beat the limit, so the bandwidth it
+// rests on is wrong).
 type Roofline struct {
-	FitsInCache bool     `json:"fits_in_cache"`
-	LimitTPS    *float64 `json:"limit_tps"`
-	Share       *float64 `json:"share"`
+	FitsInCache  bool     `json:"fits_in_cache"`
+	BandwidthLow bool     `json:"bandwidth_measured_low"`
+	LimitTPS     *float64 `json:"limit_tps"`
+	Share        *float64 `json:"share"`
 	config.Box
 }
 
@@ -439,8 +442,8 @@ func roofline(r metrics.Roofline, ok bool) *Roofline {
 	if !ok {
 		return nil
 	}
-	j := &Roofline{FitsInCache: r.InCache, Box: r.Box}
-	if !r.InCache {
+	j := &Roofline{FitsInCache: r.InCache, BandwidthLow: r.BandwidthLow, Box: r.Box}
+	if !r.InCache && !r.BandwidthLow {
 		j.LimitTPS, j.Share = ptr(tps(r.LimitTPS)), ptr(round(r.Share, 1e4))
 	}
 	return j

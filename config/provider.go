@@ -127,8 +127,11 @@ type Provider struct {
 // figure not known is 0.
 type Box struct {
 	MemoryBandwidth float64 `json:"memory_bandwidth_bytes_per_s"`
-	CacheBytes      int64   `json:"last_level_cache_bytes"`
-	DecodeBytes     int64   `json:"decode_bytes_per_token"`
+	// BandwidthDisturbed: measured while something else slowed the copy
+	// (llamacpp.CopyBandwidth), so MemoryBandwidth is low.
+	BandwidthDisturbed bool  `json:"memory_bandwidth_disturbed,omitempty"`
+	CacheBytes         int64 `json:"last_level_cache_bytes"`
+	DecodeBytes        int64 `json:"decode_bytes_per_token"`
 }
 
 // Secret is a value that must never be shown: printing it with any fmt verb,

@@ -107,16 +107,17 @@ func TestBoxCachesOnlyUndisturbedBandwidth(t *testing.T) {
 			MeasureBandwidth: func() (float64, bool) { measured = append(measured, bw); return bw, undisturbed }}
 	}
 	for _, step := range []struct {
-		probe BoxProbe
-		want  float64
+		probe     BoxProbe
+		want      float64
+		disturbed bool
 	}{
-		{probe(9e9, false), 9e9},  // the unversioned file's figure is not read; busy: not cached
-		{probe(30e9, true), 30e9}, // measured again, undisturbed: cached
-		{probe(5e9, false), 30e9}, // from the cache
+		{probe(9e9, false), 9e9, true},   // the unversioned file's figure is not read; busy: not cached, and said so
+		{probe(30e9, true), 30e9, false}, // measured again, undisturbed: cached
+		{probe(5e9, false), 30e9, false}, // from the cache
 	} {
 		box, err := step.probe.Box(model)
-		if err != nil || box.MemoryBandwidth != step.want {
-			t.Errorf("after measuring %v: bandwidth %v (%v), want %v", measured, box.MemoryBandwidth, err, step.want)
+		if err != nil || box.MemoryBandwidth != step.want || box.BandwidthDisturbed != step.disturbed {
+			t.Errorf("after measuring %v: bandwidth %v (disturbed %v, %v), want %v (disturbed %v)", measured, box.MemoryBandwidth, box.BandwidthDisturbed, err, step.want, step.disturbed)
 		}
 	}
 	if !slices.Equal(measured, []float64{9e9, 30e9}) {

@@ -19,11 +19,18 @@ import (
 // A model whose decode bytes fit in the last-level cache is not read from
 // memory at all: InCache, and LimitTPS and Share are 0, since a
 // percentage of a limit that does not apply means nothing.
+//
+// A decode faster than the limit proves the bandwidth was measured low
+// (another process's memory traffic, the race detector's instrumented
+// copies): BandwidthLow, and Share is not a share of anything, so no view
+// shows it. A bandwidth measured while disturbed (Box.BandwidthDisturbed)
+// can only be low, so its Share is an upper bound.
 type Roofline struct {
-	InCache  bool
-	LimitTPS float64 // tokens per second the memory bandwidth allows one stream
-	Share    float64 // decode speed ÷ LimitTPS: 0.71 for 71%; above 1 when the inputs are off (see README)
-	Box      config.Box
+	InCache      bool
+	BandwidthLow bool    // the decode beat LimitTPS: the measured bandwidth is wrong
+	LimitTPS     float64 // tokens per second the memory bandwidth allows one stream
+	Share        float64 // decode speed ÷ LimitTPS: 0.71 for 71%; above 1 only with BandwidthLow
+	Box          config.Box
 }
 
 // MemoryRoofline is the roofline of a decode speed decodeTPS (hasDecode
@@ -44,14 +51,22 @@ func MemoryRoofline(decodeTPS float64, hasDecode bool, box *config.Box) (r Roofl
 	}
 	r.LimitTPS = box.MemoryBandwidth / float64(box.DecodeBytes)
 	r.Share = decodeTPS / r.LimitTPS
+	r.BandwidthLow = r.Share > 1
 	return r, true
 }
 
 // Phrase says it for people: "71% of this box's memory limit (53 tok/s)",
-// or "model fits in the CPU cache (0.6 MB ≤ 1.0 MB)", short enough for a lane.
+// "≤71% …; probe disturbed" from a disturbed bandwidth, "model fits in the CPU cache
+// (0.6 MB ≤ 1.0 MB)", or, when the decode beat the limit, that the
+// bandwidth was measured low; short enough for a lane.
 func (r Roofline) Phrase() string {
-	if r.InCache {
+	switch {
+	case r.InCache:
 		return fmt.Sprintf("model fits in the CPU cache (%s ≤ %s)", megabytes(r.Box.DecodeBytes), megabytes(r.Box.CacheBytes))
+	case r.BandwidthLow:
+		return fmt.Sprintf("bandwidth probe read low: decode beats its limit (%s tok/s)", format.TPS(r.LimitTPS))
+	case r.Box.BandwidthDisturbed:
+		return fmt.Sprintf("≤%.0f%% of this box's memory limit (%s tok/s; probe disturbed)", 100*r.Share, format.TPS(r.LimitTPS))
 	}
 	return fmt.Sprintf("%.0f%% of this box's memory limit (%s tok/s)", 100*r.Share, format.TPS(r.LimitTPS))
 }
@@ -60,7 +75,10 @@ func (r Roofline) Phrase() string {
 // "memory 12.2 GB/s · last-level cache 32 MB · a decode step reads 4.1 GB".
 func BoxLine(b config.Box) string {
 	var parts []string
-	if b.MemoryBandwidth > 0 {
+	switch {
+	case b.MemoryBandwidth > 0 && b.BandwidthDisturbed:
+		parts = append(parts, fmt.Sprintf("memory %.1f GB/s (measured while disturbed: low)", b.MemoryBandwidth/1e9))
+	case b.MemoryBandwidth > 0:
 		parts = append(parts, fmt.Sprintf("memory %.1f GB/s", b.MemoryBandwidth/1e9))
 	}
 	if b.CacheBytes > 0 {

@@ -36,6 +36,26 @@ func TestMemoryRoofline(t *testing.T) {
 		t.Errorf("cache not known: %+v, %v", r, ok)
 	}
 
+	// A bandwidth measured while disturbed is low, so the share is an upper bound.
+	disturbed := *box
+	disturbed.BandwidthDisturbed = true
+	if r, _ := MemoryRoofline(38, true, &disturbed); r.Phrase() != "≤72% of this box's memory limit (53.0 tok/s; probe disturbed)" {
+		t.Errorf("disturbed: Phrase = %q", r.Phrase())
+	}
+	// A decode faster than the limit proves the bandwidth was measured
+	// low (seen: 2.8 GB/s under the race detector): no share is shown.
+	slow := &config.Box{MemoryBandwidth: 2.8e9, CacheBytes: 32 << 20, DecodeBytes: 1e9}
+	r, ok = MemoryRoofline(13.3, true, slow)
+	if !ok || !r.BandwidthLow || r.InCache {
+		t.Errorf("decode above the limit: %+v, %v, want BandwidthLow", r, ok)
+	}
+	if got, want := r.Phrase(), "bandwidth probe read low: decode beats its limit (2.80 tok/s)"; got != want {
+		t.Errorf("Phrase = %q, want %q", got, want)
+	}
+	if r, _ := MemoryRoofline(2.8, true, slow); r.BandwidthLow || r.Share != 1 {
+		t.Errorf("decode exactly at the limit: %+v, want a share of 100%%", r)
+	}
+
 	undefined := []struct {
 		name string
 		tps  float64
@@ -58,6 +78,9 @@ func TestBoxLine(t *testing.T) {
 	got := BoxLine(config.Box{MemoryBandwidth: 12.2e9, CacheBytes: 32 << 20, DecodeBytes: 4.4e9})
 	if want := "memory 12.2 GB/s · last-level cache 32 MB · a decode step reads 4.1 GB"; got != want {
 		t.Errorf("BoxLine = %q, want %q", got, want)
+	}
+	if got := BoxLine(config.Box{MemoryBandwidth: 4.7e9, BandwidthDisturbed: true}); got != "memory 4.7 GB/s (measured while disturbed: low)" {
+		t.Errorf("BoxLine of a disturbed bandwidth = %q", got)
 	}
 	if got := BoxLine(config.Box{DecodeBytes: 600 << 10}); got != "a decode step reads 0.6 MB" {
 		t.Errorf("BoxLine without bandwidth or cache = %q", got)

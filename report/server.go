@@ -22,11 +22,10 @@ func (b *Bench) serverNotes() []string {
 			parts = append(parts, "decode "+format.TPS(*s.ServerTPS)+" tok/s")
 		}
 		if r := s.MemoryRoofline; r != nil {
-			roof := metrics.Roofline{InCache: r.FitsInCache, Box: r.Box}
-			if r.LimitTPS != nil && r.Share != nil {
-				roof.LimitTPS, roof.Share = *r.LimitTPS, *r.Share
+			// The one definition again, from the figures the document holds.
+			if roof, ok := metrics.MemoryRoofline(deref(s.ServerTPS), s.ServerTPS != nil, &r.Box); ok {
+				parts = append(parts, roof.Phrase())
 			}
-			parts = append(parts, roof.Phrase())
 		}
 		if len(parts) > 0 {
 			notes = append(notes, p.Name+" (the server's own): "+strings.Join(parts, " · ")+".")
