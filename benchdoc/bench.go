@@ -29,6 +29,7 @@ type Input struct {
 	Concurrency int
 	Races       [][][]probes.Result // [run][provider][stream]
 	Interrupted bool                // the user stopped it; the races hold what was measured
+	Planned     int                 // the runs asked for (bench --runs N), for the verdict of an interrupted bench; 0 when not known
 	Truncated   string              // what a broken recording lost (recording's Truncation); Races are its whole races
 	StartedAt   time.Time           // zero: the first race's release
 	FinishAt    int                 // --finish-at N: rank by time to N tokens (0: by output speed)
@@ -551,7 +552,11 @@ func Build(in Input) *Bench {
 	for rank, i := range metrics.Order(pooled) {
 		b.Providers[i].Rank = rank + 1
 	}
-	b.Verdict = verdict(b)
+	var stop *metrics.Stop
+	if in.Interrupted {
+		stop = ptr(stopOf(in.Races, perRun, in.Planned))
+	}
+	b.Verdict = verdict(b, stop)
 	return b
 }
 

@@ -52,14 +52,18 @@ func (b *Bench) Contenders() []metrics.Contender {
 	return c
 }
 
-// verdict decides over b's providers in their ranking order.
-func verdict(b *Bench) Verdict {
+// verdict decides over b's providers in their ranking order; stop is
+// where an interrupted bench stopped (nil: it ran its course).
+func verdict(b *Bench, stop *metrics.Stop) Verdict {
 	var ranked []metrics.Contender
 	contenders := b.Contenders()
 	for _, i := range b.RankedIndexes() {
 		ranked = append(ranked, contenders[i])
 	}
 	v := metrics.Decide(ranked, finishAt(b))
+	if stop != nil {
+		v.Interrupt(*stop)
+	}
 	out := Verdict{Metric: v.Metric, Wins: v.Wins, Runs: v.Runs, Confident: v.Confident, Text: v.Text(),
 		ColdFirstRun: v.Cold, RateLimited: v.RateLimited, Flagged: v.Flagged, Doubt: v.Doubt, FlaggedText: v.FlaggedText()}
 	if out.Flagged == nil {
@@ -88,4 +92,20 @@ func verdict(b *Bench) Verdict {
 		out.CI95 = &[2]float64{round(v.CI95[0], 1000), round(v.CI95[1], 1000)}
 	}
 	return out
+}
+
+// stopOf is where a bench interrupted after races stopped, perRun races a
+// run (a workload's steps) of the planned runs: its last run was cut when
+// it lacks a step or a stream of it was cancelled mid-answer.
+func stopOf(races [][][]probes.Result, perRun, planned int) metrics.Stop {
+	perRun = max(perRun, 1)
+	s := metrics.Stop{Runs: (len(races) + perRun - 1) / perRun, Planned: planned, Cut: len(races)%perRun != 0}
+	if len(races) > 0 {
+		for _, streams := range races[len(races)-1] {
+			for _, res := range streams {
+				s.Cut = s.Cut || res.Interrupted
+			}
+		}
+	}
+	return s
 }

@@ -6,8 +6,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"tpsrace/benchdoc"
 	"tpsrace/config"
@@ -21,6 +23,12 @@ import (
 // provider's simulated model for that run, so each run can have its own
 // speed. finishAt is --finish-at's N.
 func raceRuns(t *testing.T, runs int, names []string, models func(run int) []string, finishAt int) *benchdoc.Bench {
+	t.Helper()
+	return benchdoc.Build(raceInput(t, runs, names, models, finishAt))
+}
+
+// raceInput is raceRuns' races, before Build.
+func raceInput(t *testing.T, runs int, names []string, models func(run int) []string, finishAt int) benchdoc.Input {
 	t.Helper()
 	srv := simtest.Start(t, sim.Options{})
 	config := func(run int) *config.Config {
@@ -38,7 +46,7 @@ func raceRuns(t *testing.T, runs int, names []string, models func(run int) []str
 		race := probes.Race{Providers: cfg.Providers, Request: probes.Request{Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens}, Clients: clients}
 		in.Races = append(in.Races, race.Run(context.Background(), nil))
 	}
-	return benchdoc.Build(in)
+	return in
 }
 
 // spread draws runs speeds around mean, uniformly within ±spread (a fraction), seeded.
@@ -97,6 +105,38 @@ func TestVerdictTooCloseToCall(t *testing.T) {
 	}
 	if !strings.HasPrefix(v.Text, "too close to call: ") {
 		t.Errorf("text %q, want it to say too close to call", v.Text)
+	}
+}
+
+// A bench stopped before its last run gives no confident verdict, however
+// clear the runs it finished: its text says where it stopped.
+func TestVerdictOfAnInterruptedBench(t *testing.T) {
+	alpha, bravo := spread(1, 3, 300, 0.15), spread(2, 3, 100, 0.15)
+	in := raceInput(t, 3, []string{"alpha", "bravo"}, models(alpha, bravo), 0)
+	if v := benchdoc.Build(in).Verdict; !v.Confident {
+		t.Fatalf("the 3 runs raced give no confident verdict to interrupt: %q", v.Text)
+	}
+	in.Interrupted, in.Planned = true, 20
+	v := benchdoc.Build(in).Verdict
+	if want := "interrupted after 3/20 runs: alpha is faster than bravo in 3/3 runs; output speed ratio "; v.Confident || !strings.HasPrefix(v.Text, want) || strings.Contains(v.Text, "not confident") {
+		t.Errorf("interrupted between runs: confident %v, text %q; want not confident, the text starting %q", v.Confident, v.Text, want)
+	}
+
+	// A fourth run stopped mid-answer: the stop fell in it.
+	cfg := *in.Config
+	cfg.Providers = slices.Clone(cfg.Providers)
+	for i := range cfg.Providers {
+		cfg.Providers[i].Model = "sim:ttft=20ms,tokens=40,tps=20" // 2s of answer
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	clients := &probes.Clients{}
+	defer clients.Close()
+	race := probes.Race{Providers: cfg.Providers, Request: probes.Request{Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens}, Clients: clients}
+	in.Races = append(in.Races, race.Run(ctx, nil))
+	v = benchdoc.Build(in).Verdict
+	if want := "interrupted in run 4/20: alpha is faster than bravo in 3/3 runs"; v.Confident || !strings.HasPrefix(v.Text, want) {
+		t.Errorf("interrupted in a run: confident %v, text %q; want not confident, the text starting %q", v.Confident, v.Text, want)
 	}
 }
 

@@ -91,7 +91,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "%s: release at %s (in %s), clock %s\n", c.fleet.probeName, c.fleet.start.UTC().Format(time.RFC3339Nano),
 			time.Until(c.fleet.start).Round(time.Millisecond), c.fleet.clock)
 	}
-	in := benchdoc.Input{Config: s.cfg, Concurrency: c.race.concurrency, StartedAt: time.Now(), FinishAt: c.finish, StartAt: c.fleet.start}
+	in := benchdoc.Input{Config: s.cfg, Concurrency: c.race.concurrency, Planned: c.runs, StartedAt: time.Now(), FinishAt: c.finish, StartAt: c.fleet.start}
 	if !c.fleet.start.IsZero() {
 		in.Clock = &c.fleet.clock
 	}

@@ -19,7 +19,8 @@ import (
 )
 
 // SIGTERM mid-race: bench cancels every stream, still writes what it
-// measured (marked interrupted) and exits 130. Runs the real binary.
+// measured (marked interrupted, its verdict saying where it stopped, never
+// confident) and exits 130. Runs the real binary.
 func TestBenchInterruptedStillWrites(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -32,7 +33,7 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 	url, events := eventCountingSim(t)
 	cfg := write(t, dir, "p.yaml", "providers:\n  - name: endless\n    base_url: "+url+"\n    model: \"sim:ttft=10ms,tps=200,fault=endless\"\n")
 	out := filepath.Join(dir, "r.json")
-	cmd := exec.Command(bin, "bench", "--config", cfg, "--format", "json", "--out", out, "--concurrency", "3")
+	cmd := exec.Command(bin, "bench", "--config", cfg, "--format", "json", "--out", out, "--concurrency", "3", "--runs", "5")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -58,6 +59,10 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 	}
 	var doc struct {
 		Interrupted bool `json:"interrupted"`
+		Verdict     struct {
+			Confident bool   `json:"confident"`
+			Text      string `json:"text"`
+		} `json:"verdict"`
 		Providers   []struct {
 			Runs []struct {
 				Interrupted  bool `json:"interrupted"`
@@ -75,6 +80,9 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 		if !r.Interrupted || r.OutputTokens < 50 {
 			t.Errorf("run %+v: want interrupted with the tokens streamed so far", r)
 		}
+	}
+	if v := doc.Verdict; v.Confident || !strings.HasPrefix(v.Text, "interrupted in run 1/5: ") {
+		t.Errorf("verdict: confident %v, %q; want not confident, saying it was interrupted in run 1/5", v.Confident, v.Text)
 	}
 }
 

@@ -75,7 +75,9 @@ type Verdict struct {
 	HasCI bool
 	Wins  int // paired runs in which the winner was faster
 	Runs  int // paired runs
-	// Confident: there is an interval and it lies wholly above 1.
+	// Confident: there is an interval, it lies wholly above 1, no flag
+	// could explain the margin (Doubt) and the bench was not interrupted
+	// (Stopped).
 	Confident bool
 	// WinnerSpeed and RunnerUpSpeed are the medians the ratio divides.
 	WinnerSpeed, RunnerUpSpeed float64
@@ -89,6 +91,43 @@ type Verdict struct {
 	// could explain the margin (explains), which keep it from Confident.
 	Flagged map[string]map[string]int
 	Doubt   []string
+	// Stopped: where the bench was interrupted (Interrupt); nil for one
+	// that ran its course.
+	Stopped *Stop
+}
+
+// Stop is where a bench was interrupted (ctrl+c, SIGTERM) before its last
+// run ended.
+type Stop struct {
+	Runs    int  // the runs begun (a run of a workload is all its steps' races)
+	Planned int  // the runs asked for (bench --runs N); 0 when not known (a recording, the dashboard)
+	Cut     bool // the last run begun was stopped part-way
+}
+
+// String says where: "interrupted after 3/20 runs", "interrupted in run
+// 4/20" (that run cut part-way), "interrupted after 3 runs" when the runs
+// asked for are not known.
+func (s Stop) String() string {
+	of := ""
+	if s.Planned > 0 {
+		of = "/" + strconv.Itoa(s.Planned)
+	}
+	if s.Cut {
+		return "interrupted in run " + strconv.Itoa(s.Runs) + of
+	}
+	if of != "" {
+		return "interrupted after " + strconv.Itoa(s.Runs) + of + " runs"
+	}
+	return "interrupted after " + plural(s.Runs, "run")
+}
+
+// Interrupt makes v a verdict over a bench stopped at s: never confident,
+// however clear its interval (the runs left out were chosen by the stop,
+// not by the plan, and a cut run's streams were cancelled mid-answer), and
+// its text begins with where it stopped.
+func (v *Verdict) Interrupt(s Stop) {
+	v.Stopped = &s
+	v.Confident = false
 }
 
 // ContenderOf is a provider's runs as the verdict takes them (Run.Rate,
@@ -294,6 +333,7 @@ func isCold(ttft []time.Duration) bool {
 //	alpha is 3.1× faster than bravo (1,893 vs 610 tok/s)                            one run
 //	alpha is faster than bravo in 5/5 runs; output speed ratio 3.1× (95% CI 2.9–3.3, bootstrap)
 //	too close to call: alpha vs bravo output speed ratio 1.02× (95% CI 0.97–1.08, bootstrap); alpha faster in 3/5 runs
+//	interrupted after 3/20 runs: alpha is faster than bravo in 3/3 runs; …      a bench stopped early (Interrupt)
 func (v Verdict) Text() string {
 	var s string
 	words, workload := workloadVerdicts[v.Metric]
@@ -321,14 +361,17 @@ func (v Verdict) Text() string {
 	case !v.HasCI:
 		s = v.Winner + " is faster than " + v.RunnerUp + " in " + v.wins() + " runs; " + v.label() + " ratio " + ratio(v.Ratio) +
 			" (" + strconv.Itoa(v.Runs) + " runs: too few for a confidence interval)"
-	case v.Confident:
+	case v.CI95[0] > 1:
 		s = v.Winner + " is faster than " + v.RunnerUp + " in " + v.wins() + " runs; " + v.label() + " ratio " + ratio(v.Ratio) + " " + v.ci()
-	case v.CI95[0] > 1: // the interval is clear of 1, but a flag could explain the margin
-		s = v.Winner + " is faster than " + v.RunnerUp + " in " + v.wins() + " runs; " + v.label() + " ratio " + ratio(v.Ratio) + " " + v.ci() +
-			"; not confident: " + strings.Join(v.Doubt, ", ") + " could explain the margin"
+		if len(v.Doubt) > 0 { // the interval is clear of 1, but a flag could explain the margin
+			s += "; not confident: " + strings.Join(v.Doubt, ", ") + " could explain the margin"
+		}
 	default:
 		s = "too close to call: " + v.Winner + " vs " + v.RunnerUp + " " + v.label() + " ratio " + ratio(v.Ratio) + " " + v.ci() +
 			"; " + v.Winner + " faster in " + v.wins() + " runs"
+	}
+	if v.Stopped != nil {
+		s = v.Stopped.String() + ": " + s
 	}
 	if len(v.Cold) > 0 {
 		s += "; cold first run: " + strings.Join(v.Cold, ", ")

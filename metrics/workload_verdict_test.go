@@ -32,3 +32,19 @@ func TestWorkloadVerdictText(t *testing.T) {
 		}
 	}
 }
+
+func TestStopText(t *testing.T) {
+	for _, c := range []struct {
+		stop Stop
+		want string
+	}{
+		{Stop{Runs: 3, Planned: 20}, "interrupted after 3/20 runs"},
+		{Stop{Runs: 4, Planned: 20, Cut: true}, "interrupted in run 4/20"},
+		{Stop{Runs: 1}, "interrupted after 1 run"},
+		{Stop{Runs: 2, Cut: true}, "interrupted in run 2"},
+	} {
+		if got := c.stop.String(); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.stop, got, c.want)
+		}
+	}
+}
