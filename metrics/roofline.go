@@ -16,9 +16,10 @@ import (
 // that limit. Several slots decode in one step and share its reads, so the
 // limit holds per stream, not for their sum.
 //
-// A model whose decode bytes fit in the last-level cache is not read from
-// memory at all: InCache, and LimitTPS and Share are 0, since a
-// percentage of a limit that does not apply means nothing.
+// A model whose decode bytes fit in the last-level cache (one instance of
+// it, Box.CacheBytes) is not read from memory at all: InCache, and
+// LimitTPS and Share are 0, since a percentage of a limit that does not
+// apply means nothing.
 //
 // A decode faster than the limit proves the bandwidth was measured low
 // (another process's memory traffic, the race detector's instrumented
