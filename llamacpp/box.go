@@ -78,7 +78,7 @@ func (b BoxProbe) Box(modelPath string) (config.Box, error) {
 // L3 on most machines), else CPUID's L3 (CPUIDL3: a VM that hides sysfs's
 // caches may still describe them to CPUID), else the
 // largest cache that getconf reports, else /proc/cpuinfo's "cache size".
-// Else 0, not known.
+// Else 0, not known (a share of the memory limit for any model).
 //
 // One instance, not the chip's sum: an AMD chip has an L3 per CCX, and a
 // step reads from memory what its threads' instances do not hold. Threads
@@ -88,12 +88,13 @@ func (b BoxProbe) Box(modelPath string) (config.Box, error) {
 // the instances its threads span may be called beyond the cache while
 // partly served from it, never the other way round.
 //
-// On AMD and Hygon neither of the last two sources is one instance:
-// getconf's L3, where CPUIDL3 has none, is glibc's reading of leaf
-// 0x80000006, the whole chip's L3 (508 MB in a Zen 5 EPYC VM, whose CCXs
-// hold 32 MB each), and Linux puts the L2 in cpuinfo's "cache size". There
-// it is 0 rather than a size that would call a model beyond the instance
-// "fits in the CPU cache".
+// On AMD and Hygon getconf's L3, where CPUIDL3 has none, is glibc's
+// reading of leaf 0x80000006, the whole chip's L3 (508 MB in a Zen 5 EPYC
+// VM, whose CCXs hold 32 MB each): never used there. Linux puts the core's
+// L2 in their cpuinfo "cache size" (1 MB on Zen 4 and 5): not the last
+// level, but a cache the core surely has to itself, so a model under it is
+// surely cached and one above it gets a share of the memory limit (the
+// conservative error again, as between one L3 instance and the chip's).
 func (b BoxProbe) lastLevelCache(cpuinfo string) int64 {
 	dirs, _ := filepath.Glob(filepath.Join(b.SysCPU, "cpu0", "cache", "index*"))
 	var largest int64
@@ -124,7 +125,7 @@ func (b BoxProbe) lastLevelCache(cpuinfo string) int64 {
 		}
 	}
 	if vendor == "AuthenticAMD" || vendor == "HygonGenuine" {
-		return 0
+		return parseCacheSize(size) // the core's L2: smaller than its L3 instance, so surely its own
 	}
 	if b.Getconf != "" {
 		out, _ := exec.Command(b.Getconf, "-a").Output() // none on macOS or musl: cpuinfo's

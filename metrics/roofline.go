@@ -73,7 +73,7 @@ func (r Roofline) Phrase() string {
 }
 
 // BoxLine says what a roofline rests on, leaving out what is not known:
-// "memory 12.2 GB/s · last-level cache 32 MB · a decode step reads 4.1 GB".
+// "memory 12.2 GB/s · CPU cache 32 MB · a decode step reads 4.1 GB".
 func BoxLine(b config.Box) string {
 	var parts []string
 	switch {
@@ -83,7 +83,7 @@ func BoxLine(b config.Box) string {
 		parts = append(parts, fmt.Sprintf("memory %.1f GB/s", b.MemoryBandwidth/1e9))
 	}
 	if b.CacheBytes > 0 {
-		parts = append(parts, "last-level cache "+megabytes(b.CacheBytes))
+		parts = append(parts, "CPU cache "+megabytes(b.CacheBytes))
 	}
 	if b.DecodeBytes > 0 {
 		parts = append(parts, "a decode step reads "+megabytes(b.DecodeBytes))
