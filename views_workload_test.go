@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,11 +60,22 @@ func TestEveryViewTellsTheSameWorkloadStory(t *testing.T) {
 					t.Errorf("run %d: bench's verdict compares %s, the dashboard %s", run, one.Verdict.Metric, m)
 				}
 				sameWorkloadFigures(t, run, one, dash)
-				sameRankingAndVerdict(t, run, cfg, one, figs) // once the run's last race has ended
+				_, said := sameRankingAndVerdict(t, run, cfg, one, figs) // once the run's last race has ended
+				sameFlags(t, run, one, said)
 				sameWorkloadGauges(t, run, one, dash)
 			}
 			sameReplay(t, cfg, 1, 0, races, benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: races}))
 		})
+	}
+}
+
+// sameFlags: the dashboard's verdict carries bench's referee flags over
+// the run's races (its steps', not only the last race's), and no others.
+func sameFlags(t *testing.T, run int, b *benchdoc.Bench, said string) {
+	t.Helper()
+	_, flagged, _ := strings.Cut(said, " · ⚑ ")
+	if flagged != b.Verdict.FlaggedText {
+		t.Errorf("run %d: the dashboard's verdict is flagged %q, bench's %q", run, flagged, b.Verdict.FlaggedText)
 	}
 }
 
@@ -108,7 +120,7 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result) ([]*live.Worklo
 	figs := make([]live.Figures, len(cfg.Providers))
 	for _, race := range races {
 		step, _ := seq.Next(time.Now())
-		run.Start(step, cfg.Prompt, 1, len(cfg.Providers), 0)
+		run.Start(step, cfg.Prompt, 1, cfg.Providers, 0)
 		var providers []*live.Provider
 		for i, p := range cfg.Providers {
 			lp := live.NewProvider(i, p, 1, tokens.Count(cfg.Prompt))

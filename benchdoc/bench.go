@@ -97,8 +97,9 @@ type Bench struct {
 	// runs are each provider's figures per run, the verdict's input
 	// (Contenders), and referee the flags on them: a document read back
 	// from JSON has neither.
-	runs    [][]metrics.Run
-	referee metrics.Referee
+	runs     [][]metrics.Run
+	referee  metrics.Referee
+	workload workload.Workload // whose steps make a run of runs
 }
 
 // Race is one run's race as a whole: its start skew, tpsrace's own load
@@ -486,7 +487,7 @@ func Build(in Input) *Bench {
 		answer, _ = cfg.Workload.Answer.Compile()
 	}
 	promptTokens := tokens.Count(cfg.Prompt)
-	b.referee = metrics.RefereeOf(cfg.Providers, in.Races)
+	b.referee, b.workload = metrics.RefereeOf(cfg.Providers, in.Races), cfg.Workload
 	b.Races = races(in.Races, b.referee)
 	perRun := len(cfg.Workload.Steps())
 	var pooled []metrics.Run

@@ -2,7 +2,6 @@ package benchdoc
 
 import (
 	"tpsrace/metrics"
-	"tpsrace/probes"
 )
 
 // Verdict is the JSON of metrics.Verdict: who is faster over the runs and
@@ -32,21 +31,17 @@ type Verdict struct {
 
 // Contenders are b's providers' runs as the verdict takes them
 // (metrics.ContenderOf), in b's provider order (the config's): what the
-// dashboard's --heats shows the median and spread of (metrics.OverRuns).
+// dashboard's --heats shows the median and spread of (metrics.OverRuns),
+// each run with the flags touching any of its races
+// (metrics.Referee.WorkloadRunFlags).
 // A document read back from JSON has none.
 func (b *Bench) Contenders() []metrics.Contender {
 	c := make([]metrics.Contender, len(b.runs))
 	for i, runs := range b.runs {
 		c[i] = metrics.ContenderOf(b.Providers[i].Name, runs)
-		if len(runs) == len(b.referee.Races) { // a long-context sweep's run is several races: no flags per run
-			for run := range runs {
-				c[i].Flags = append(c[i].Flags, b.referee.RunFlags(run, i))
-				var load *probes.ClientLoad
-				if loads := b.referee.Loads[run]; i < len(loads) {
-					load = loads[i]
-				}
-				c[i].Load = append(c[i].Load, load)
-			}
+		for run := range runs {
+			flags, load := b.referee.WorkloadRunFlags(b.workload, run, i)
+			c[i].Flags, c[i].Load = append(c[i].Flags, flags), append(c[i].Load, load)
 		}
 	}
 	return c

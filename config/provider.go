@@ -122,9 +122,10 @@ type Provider struct {
 }
 
 // Box is what the memory roofline of a llama.cpp lane rests on
-// (metrics.MemoryRoofline): the machine's memory bandwidth and last-level
-// cache, and the bytes of weights one decode step of the model reads. A
-// figure not known is 0.
+// (metrics.MemoryRoofline): the machine's memory bandwidth and the size of
+// one instance of its last-level cache (the one a core shares, an AMD CCX's
+// L3, not the chip's sum), and the bytes of weights one decode step of the
+// model reads. A figure not known is 0.
 type Box struct {
 	MemoryBandwidth float64 `json:"memory_bandwidth_bytes_per_s"`
 	// BandwidthDisturbed: measured while something else slowed the copy

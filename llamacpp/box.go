@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/klauspost/cpuid/v2"
+
 	"tpsrace/config"
 )
 
@@ -23,8 +25,12 @@ import (
 type BoxProbe struct {
 	CacheDir string // the memory bandwidth's cache, keyed by CPU model; "" caches nothing
 	SysCPU   string // /sys/devices/system/cpu: the caches' sizes
-	CPUInfo  string // /proc/cpuinfo: the CPU model, and a cache size when neither sysfs nor getconf has one
-	Getconf  string // getconf: the caches CPUID reports (glibc) when sysfs hides them; "" asks nothing
+	CPUInfo  string // /proc/cpuinfo: the CPU vendor and model, and a cache size when nothing else has one
+	// CPUIDL3 is the bytes one instance of the L3 holds as the CPUID
+	// instruction describes it, and whether it does (the function CPUIDL3
+	// asks this machine's); nil asks nothing.
+	CPUIDL3 func() (bytes int64, ok bool)
+	Getconf string // getconf: the caches glibc reads from CPUID when sysfs hides them; "" asks nothing
 	// MeasureBandwidth measures this machine's memory bandwidth in bytes per
 	// second, and whether other processes left it alone meanwhile (CopyBandwidth).
 	MeasureBandwidth func() (bytesPerSecond float64, undisturbed bool)
@@ -37,7 +43,18 @@ func DefaultBoxProbe() BoxProbe {
 	if err == nil {
 		dir = filepath.Join(dir, "tpsrace")
 	}
-	return BoxProbe{CacheDir: dir, SysCPU: "/sys/devices/system/cpu", CPUInfo: "/proc/cpuinfo", Getconf: "getconf", MeasureBandwidth: CopyBandwidth}
+	return BoxProbe{CacheDir: dir, SysCPU: "/sys/devices/system/cpu", CPUInfo: "/proc/cpuinfo", CPUIDL3: CPUIDL3, Getconf: "getconf", MeasureBandwidth: CopyBandwidth}
+}
+
+// CPUIDL3 is the size of the L3 instance this machine's cores share, from
+// the CPUID instruction (github.com/klauspost/cpuid): Intel's leaf 4, AMD's
+// and Hygon's leaf 0x8000001D, each describing one instance (an AMD chip
+// has one per CCX, 32 MB on Zen 5, not the chip's sum). ok is false off
+// x86, and where CPUID does not describe its L3: an AMD CPU or VM without
+// the topology extensions (TOPOEXT) that leaf 0x8000001D needs.
+func CPUIDL3() (bytes int64, ok bool) {
+	l3 := cpuid.CPU.Cache.L3 // -1 when not detected
+	return int64(l3), l3 > 0
 }
 
 // Box measures the roofline's inputs for a model file on this machine: the
@@ -56,11 +73,28 @@ func (b BoxProbe) Box(modelPath string) (config.Box, error) {
 	return config.Box{DecodeBytes: n, CacheBytes: b.lastLevelCache(cpu), MemoryBandwidth: bw, BandwidthDisturbed: !undisturbed}, nil
 }
 
-// lastLevelCache is the largest data or unified cache of CPU 0 in sysfs
-// (the L3 on most machines), else the largest that getconf reports (glibc
-// reads it from CPUID: a VM that hides sysfs's caches, such as Firecracker,
-// still reports its L3 there), else /proc/cpuinfo's "cache size" where it is
-// the last level: not on AMD, where Linux puts the L2 there. Else 0.
+// lastLevelCache is the size of one instance of the last-level cache: the
+// largest data or unified cache of CPU 0 in sysfs (one instance's size, the
+// L3 on most machines), else CPUID's L3 (CPUIDL3: a VM that hides sysfs's
+// caches may still describe them to CPUID), else the
+// largest cache that getconf reports, else /proc/cpuinfo's "cache size".
+// Else 0, not known (a share of the memory limit for any model).
+//
+// One instance, not the chip's sum: an AMD chip has an L3 per CCX, and a
+// step reads from memory what its threads' instances do not hold. Threads
+// on cores of several instances may together keep more than one instance's
+// worth, but which cores they run on is the scheduler's choice, so one
+// instance is the conservative figure: a model between it and the sum of
+// the instances its threads span may be called beyond the cache while
+// partly served from it, never the other way round.
+//
+// On AMD and Hygon getconf's L3, where CPUIDL3 has none, is glibc's
+// reading of leaf 0x80000006, the whole chip's L3 (508 MB in a Zen 5 EPYC
+// VM, whose CCXs hold 32 MB each): never used there. Linux puts the core's
+// L2 in their cpuinfo "cache size" (1 MB on Zen 4 and 5): not the last
+// level, but a cache the core surely has to itself, so a model under it is
+// surely cached and one above it gets a share of the memory limit (the
+// conservative error again, as between one L3 instance and the chip's).
 func (b BoxProbe) lastLevelCache(cpuinfo string) int64 {
 	dirs, _ := filepath.Glob(filepath.Join(b.SysCPU, "cpu0", "cache", "index*"))
 	var largest int64
@@ -74,10 +108,9 @@ func (b BoxProbe) lastLevelCache(cpuinfo string) int64 {
 	if largest > 0 {
 		return largest
 	}
-	if b.Getconf != "" {
-		out, _ := exec.Command(b.Getconf, "-a").Output() // none on macOS or musl: cpuinfo's
-		if largest = largestGetconfCache(string(out)); largest > 0 {
-			return largest
+	if b.CPUIDL3 != nil {
+		if l3, ok := b.CPUIDL3(); ok {
+			return l3
 		}
 	}
 	var vendor, size string
@@ -92,7 +125,13 @@ func (b BoxProbe) lastLevelCache(cpuinfo string) int64 {
 		}
 	}
 	if vendor == "AuthenticAMD" || vendor == "HygonGenuine" {
-		return 0
+		return parseCacheSize(size) // the core's L2: smaller than its L3 instance, so surely its own
+	}
+	if b.Getconf != "" {
+		out, _ := exec.Command(b.Getconf, "-a").Output() // none on macOS or musl: cpuinfo's
+		if largest = largestGetconfCache(string(out)); largest > 0 {
+			return largest
+		}
 	}
 	return parseCacheSize(size)
 }

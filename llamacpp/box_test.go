@@ -2,8 +2,11 @@ package llamacpp
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"tpsrace/config"
@@ -32,29 +35,78 @@ func TestLastLevelCache(t *testing.T) {
 		"cpu0/cache/index3/type": "Unified\n", "cpu0/cache/index3/size": "32768K\n",
 	})
 	cpuinfo := "processor\t: 0\ncache size\t: 1024 KB\n"
-	if got := (BoxProbe{SysCPU: sys}).lastLevelCache(cpuinfo); got != 32<<20 {
-		t.Errorf("from sysfs: %d, want the 32 MiB L3", got)
+	amd := "vendor_id\t: AuthenticAMD\n" + cpuinfo
+	cpuidL3 := func(bytes int64) func() (int64, bool) { return func() (int64, bool) { return bytes, bytes > 0 } }
+	getconf := fakeGetconf(t, getconfOfAnEPYCVM)
+	for _, c := range []struct {
+		name    string
+		probe   BoxProbe
+		cpuinfo string
+		want    int64
+	}{
+		{"sysfs, one instance", BoxProbe{SysCPU: sys, CPUIDL3: cpuidL3(16 << 20), Getconf: getconf}, cpuinfo, 32 << 20},
+		{"no sysfs: CPUID's instance, not getconf's chip", BoxProbe{SysCPU: t.TempDir(), CPUIDL3: cpuidL3(32 << 20), Getconf: getconf}, amd, 32 << 20},
+		{"no sysfs, no CPUID L3: getconf", BoxProbe{SysCPU: t.TempDir(), CPUIDL3: cpuidL3(-1), Getconf: getconf}, cpuinfo, 532676608},
+		// On AMD, getconf's L3 without CPUID's is the chip's: cpuinfo's L2, the core's own, instead.
+		{"AMD, no CPUID L3", BoxProbe{SysCPU: t.TempDir(), CPUIDL3: cpuidL3(-1), Getconf: getconf}, amd, 1 << 20},
+		{"cpuinfo", BoxProbe{SysCPU: t.TempDir()}, cpuinfo, 1 << 20},
+		{"AMD cpuinfo", BoxProbe{SysCPU: t.TempDir()}, amd, 1 << 20},
+		{"AMD, nothing", BoxProbe{SysCPU: t.TempDir(), CPUIDL3: cpuidL3(-1), Getconf: getconf}, "vendor_id\t: AuthenticAMD\n", 0},
+		{"nothing", BoxProbe{SysCPU: t.TempDir()}, "processor\t: 0\n", 0},
+	} {
+		if got := c.probe.lastLevelCache(c.cpuinfo); got != c.want {
+			t.Errorf("%s: %d, want %d", c.name, got, c.want)
+		}
 	}
-	// A VM that hides sysfs's caches: /proc/cpuinfo's.
-	if got := (BoxProbe{SysCPU: t.TempDir()}).lastLevelCache(cpuinfo); got != 1<<20 {
-		t.Errorf("from cpuinfo: %d, want 1 MiB", got)
+}
+
+// fakeGetconf is a getconf that prints out.
+func fakeGetconf(t *testing.T, out string) string {
+	t.Helper()
+	if runtime.GOOS == "windows" {
+		t.Skip("the fake getconf is a shell script")
 	}
-	// On AMD, Linux's cpuinfo "cache size" is the L2: not the last level.
-	if got := (BoxProbe{SysCPU: t.TempDir()}).lastLevelCache("vendor_id\t: AuthenticAMD\n" + cpuinfo); got != 0 {
-		t.Errorf("from an AMD cpuinfo: %d, want 0 (its L2 is not the last level)", got)
+	path := filepath.Join(t.TempDir(), "getconf")
+	if err := os.WriteFile(path, []byte("#!/bin/sh\ncat <<'EOF'\n"+out+"EOF\n"), 0o755); err != nil {
+		t.Fatal(err)
 	}
-	if got := (BoxProbe{SysCPU: t.TempDir()}).lastLevelCache("processor\t: 0\n"); got != 0 {
-		t.Errorf("with neither: %d, want 0 (not known)", got)
+	return path
+}
+
+// TestRealLastLevelCache reads this machine's cache as a lane does: where
+// sysfs shows no caches and CPUID describes the L3, its instance; on AMD
+// without either, cpuinfo's L2, whatever getconf says of the chip.
+func TestRealLastLevelCache(t *testing.T) {
+	probe := DefaultBoxProbe()
+	cpuinfo, _ := os.ReadFile(probe.CPUInfo)
+	got := probe.lastLevelCache(string(cpuinfo))
+	l3, known := CPUIDL3()
+	out, _ := exec.Command(probe.Getconf, "-a").Output()
+	dirs, _ := filepath.Glob(filepath.Join(probe.SysCPU, "cpu0", "cache", "index*"))
+	amd := strings.Contains(string(cpuinfo), "AuthenticAMD") || strings.Contains(string(cpuinfo), "HygonGenuine")
+	t.Logf("last-level cache %d bytes; sysfs: %d cache entries; CPUID L3: %d (known: %v); getconf: %d; AMD: %v",
+		got, len(dirs), l3, known, largestGetconfCache(string(out)), amd)
+	switch {
+	case len(dirs) > 0:
+		if got <= 0 {
+			t.Errorf("sysfs shows %d caches, but the size is %d", len(dirs), got)
+		}
+	case known && got != l3:
+		t.Errorf("no caches in sysfs: %d bytes, want CPUID's L3 instance, %d", got, l3)
+	case !known && amd && got >= largestGetconfCache(string(out)) && got > 0:
+		t.Errorf("AMD whose CPUID describes no L3: %d bytes, want cpuinfo's L2, under getconf's chip-wide L3", got)
 	}
 }
 
 // What glibc's getconf printed in a Firecracker VM on an AMD EPYC, whose
-// sysfs has no caches: the L3 is the last level, not the L2.
+// sysfs has no caches: the L3 is the last level, not the L2 (and, read from
+// leaf 0x80000006, the whole chip's).
+const getconfOfAnEPYCVM = "LEVEL1_ICACHE_SIZE                 33554432\nLEVEL1_DCACHE_SIZE                 49152\n" +
+	"LEVEL1_DCACHE_LINESIZE             64\nLEVEL2_CACHE_SIZE                  1048576\n" +
+	"LEVEL3_CACHE_SIZE                  532676608\nLEVEL3_CACHE_ASSOC                 0\nLEVEL4_CACHE_SIZE                  \n"
+
 func TestLargestGetconfCache(t *testing.T) {
-	out := "LEVEL1_ICACHE_SIZE                 33554432\nLEVEL1_DCACHE_SIZE                 49152\n" +
-		"LEVEL1_DCACHE_LINESIZE             64\nLEVEL2_CACHE_SIZE                  1048576\n" +
-		"LEVEL3_CACHE_SIZE                  532676608\nLEVEL3_CACHE_ASSOC                 0\nLEVEL4_CACHE_SIZE                  \n"
-	if got := largestGetconfCache(out); got != 532676608 {
+	if got := largestGetconfCache(getconfOfAnEPYCVM); got != 532676608 {
 		t.Errorf("largestGetconfCache = %d, want the L3's 532676608", got)
 	}
 	if got := largestGetconfCache("getconf: invalid option\n"); got != 0 {

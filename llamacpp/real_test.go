@@ -3,10 +3,10 @@
 package llamacpp
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"runtime"
 	"slices"
 	"strconv"
@@ -180,8 +180,9 @@ func TestRealQueueing(t *testing.T) {
 }
 
 // TestRealRooflineBeyondCache races a real llama-server on a model twice
-// the size of this machine's last-level cache, so that each decode step
-// reads its weights from memory: the lane's roofline, computed as the
+// the size of the largest cache this machine reports (the roofline's, and
+// getconf's, which on AMD is the whole chip's L3), so that each decode
+// step surely reads its weights from memory: the lane's roofline, computed as the
 // dashboard computes it (a stream's server_tps against the box of the
 // model file), must be a share of the memory limit within 0–100%. The
 // server runs a thread per core, as a user's would: the bandwidth probe
@@ -191,7 +192,8 @@ func TestRealRooflineBeyondCache(t *testing.T) {
 	defer cancel()
 	probe := DefaultBoxProbe()
 	cpuinfo, _ := os.ReadFile(probe.CPUInfo)
-	size := 2 * cmp.Or(probe.lastLevelCache(string(cpuinfo)), 32<<20) // 64 MB where no cache is known
+	getconf, _ := exec.Command(probe.Getconf, "-a").Output()
+	size := 2 * max(probe.lastLevelCache(string(cpuinfo)), largestGetconfCache(string(getconf)), 32<<20)
 	began := time.Now()
 	p, srv := startReal(t, ctx, llamacpptest.LargeModel(t, size), "1", strconv.Itoa(runtime.GOMAXPROCS(0)))
 	t.Logf("a %d MB model written and loaded in %v", size>>20, time.Since(began).Round(time.Millisecond))

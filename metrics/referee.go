@@ -11,6 +11,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/format"
 	"tpsrace/probes"
+	"tpsrace/workload"
 )
 
 // The referee's flags: what could make a race unfair, said where the
@@ -174,6 +175,42 @@ func (ref Referee) RunFlags(run, p int) Flags {
 		}
 	}
 	return f
+}
+
+// WorkloadRunFlags are the flags touching provider p in run of workload
+// w, whose races are run·len(w.Steps()) on (the sizes of a long-context
+// sweep, cached-prefix's cold and warm requests, the turns of
+// multi-turn; one race for the other workloads): every one of those
+// races' RunFlags (the first race raising a flag gives its evidence),
+// but for the cached prompt of cached-prefix's warm request, which is
+// what that workload measures, not a flaw (the cold request's still
+// counts: it was not cold). load is the client load of the race that
+// first raised client_saturated, else of the first race (nil: not
+// measured), for the verdict's saturation rule. Bench and the dashboard
+// both take a run's flags from here.
+func (ref Referee) WorkloadRunFlags(w workload.Workload, run, p int) (f Flags, load *probes.ClientLoad) {
+	f = Flags{}
+	steps := w.Steps()
+	for k, step := range steps {
+		race := run*len(steps) + k
+		if race >= len(ref.Races) {
+			break
+		}
+		var l *probes.ClientLoad
+		if p < len(ref.Loads[race]) {
+			l = ref.Loads[race][p]
+		}
+		_, saturated := f[FlagClientSaturated]
+		for name, ev := range ref.RunFlags(race, p) {
+			if name != FlagCachedPrompt || !step.Warm {
+				f.add(name, ev)
+			}
+		}
+		if _, now := f[FlagClientSaturated]; load == nil || now && !saturated {
+			load = l
+		}
+	}
+	return f, load
 }
 
 // raceFlags: start skew, for the race as a whole. Its evidence quotes the

@@ -7,6 +7,7 @@ import (
 
 	"tpsrace/config"
 	"tpsrace/probes"
+	"tpsrace/workload"
 )
 
 func TestSameModelAllowsDocumentedAliasing(t *testing.T) {
@@ -56,6 +57,43 @@ func TestRefereeOfRaceFlags(t *testing.T) {
 	}
 	if got := ref.RunFlags(0, 1).Names(); len(got) != 3 {
 		t.Errorf("bravo's run: %v, want client_saturated, short_answer, start_skew", got)
+	}
+}
+
+// A workload run's flags are those of every race it made, bar the cached
+// prompt of cached-prefix's warm request: that is what it measures.
+func TestWorkloadRunFlagsCoverEveryStep(t *testing.T) {
+	busy := &probes.ClientLoad{CPU: 0.95, GOMAXPROCS: 2}
+	ref := Referee{
+		Races: []Flags{{}, {}, {FlagStartSkew: "skew"}, {}},
+		Streams: [][][]Flags{
+			{{{FlagCachedPrompt: "cold cached"}}}, {{{FlagCachedPrompt: "warm cached"}}}, // run 0: cold, warm
+			{{{}}}, {{{FlagClientSaturated: "busy", FlagCachedPrompt: "warm cached"}}}, // run 1
+		},
+		Providers: []Flags{{}},
+		Loads:     [][]*probes.ClientLoad{{nil}, {nil}, {{CPU: 0.1}}, {busy}},
+	}
+	cachedPrefix, _ := workload.Named(workload.CachedPrefix)
+	cachedPrefix.InputTokens = []int{2000}
+	for _, tc := range []struct {
+		run  int
+		want string
+		load *probes.ClientLoad
+	}{
+		{0, "cached_prompt: cold cached", nil},
+		{1, "client_saturated: busy\nstart_skew: skew", busy},
+	} {
+		f, load := ref.WorkloadRunFlags(cachedPrefix, tc.run, 0)
+		if f.Text() != tc.want || load != tc.load {
+			t.Errorf("cached-prefix run %d: %q (load %v), want %q (load %v)", tc.run, f.Text(), load, tc.want, tc.load)
+		}
+	}
+	chat, _ := workload.Named(workload.Chat)
+	if f, _ := ref.WorkloadRunFlags(chat, 1, 0); f.Text() != "cached_prompt: warm cached" {
+		t.Errorf("chat's run 1 is the second race, a cached prompt like any other: %q", f.Text())
+	}
+	if f, _ := ref.WorkloadRunFlags(chat, 4, 0); len(f) != 0 {
+		t.Errorf("a run past the races has no flags: %v", f)
 	}
 }
 

@@ -16,9 +16,10 @@ import (
 // that limit. Several slots decode in one step and share its reads, so the
 // limit holds per stream, not for their sum.
 //
-// A model whose decode bytes fit in the last-level cache is not read from
-// memory at all: InCache, and LimitTPS and Share are 0, since a
-// percentage of a limit that does not apply means nothing.
+// A model whose decode bytes fit in the last-level cache (one instance of
+// it, Box.CacheBytes) is not read from memory at all: InCache, and
+// LimitTPS and Share are 0, since a percentage of a limit that does not
+// apply means nothing.
 //
 // A decode faster than the limit proves the bandwidth was measured low
 // (another process's memory traffic, the race detector's instrumented
@@ -72,7 +73,7 @@ func (r Roofline) Phrase() string {
 }
 
 // BoxLine says what a roofline rests on, leaving out what is not known:
-// "memory 12.2 GB/s · last-level cache 32 MB · a decode step reads 4.1 GB".
+// "memory 12.2 GB/s · CPU cache 32 MB · a decode step reads 4.1 GB".
 func BoxLine(b config.Box) string {
 	var parts []string
 	switch {
@@ -82,7 +83,7 @@ func BoxLine(b config.Box) string {
 		parts = append(parts, fmt.Sprintf("memory %.1f GB/s", b.MemoryBandwidth/1e9))
 	}
 	if b.CacheBytes > 0 {
-		parts = append(parts, "last-level cache "+megabytes(b.CacheBytes))
+		parts = append(parts, "CPU cache "+megabytes(b.CacheBytes))
 	}
 	if b.DecodeBytes > 0 {
 		parts = append(parts, "a decode step reads "+megabytes(b.DecodeBytes))

@@ -76,7 +76,7 @@ func TestMemoryRoofline(t *testing.T) {
 
 func TestBoxLine(t *testing.T) {
 	got := BoxLine(config.Box{MemoryBandwidth: 12.2e9, CacheBytes: 32 << 20, DecodeBytes: 4.4e9})
-	if want := "memory 12.2 GB/s · last-level cache 32 MB · a decode step reads 4.1 GB"; got != want {
+	if want := "memory 12.2 GB/s · CPU cache 32 MB · a decode step reads 4.1 GB"; got != want {
 		t.Errorf("BoxLine = %q, want %q", got, want)
 	}
 	if got := BoxLine(config.Box{MemoryBandwidth: 4.7e9, BandwidthDisturbed: true}); got != "memory 4.7 GB/s (measured while disturbed: low)" {

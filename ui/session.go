@@ -163,7 +163,7 @@ func (s *session) begin(retries int, clients *probes.Clients) probes.Race {
 		s.steps = s.workload.Sequence()
 	}
 	step, nonce := s.steps.Next(time.Now())
-	s.run.Start(step, s.prompt, s.conc, len(s.providers), s.finishAt)
+	s.run.Start(step, s.prompt, s.conc, s.providers, s.finishAt)
 	return probes.Race{Providers: ready, Request: s.conv.Turn(probes.Request{Prompt: s.prompt, MaxTokens: s.maxTokens, Tool: s.tool, Answer: s.answer, InputTokens: step.InputTokens, Nonce: nonce}, step.FollowUps),
 		Concurrency: s.conc, Retries: retries, Clients: clients}
 }

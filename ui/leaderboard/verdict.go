@@ -87,8 +87,12 @@ func verdictParts(names []string, figs []live.Figures) (verdict, flagged string)
 		case finishAt == 0 && f.HasSpeed:
 			speed = f.Speed
 		}
+		flags, load := metrics.FlagsOfText(f.Flags), f.Load
+		if f.Workload != nil && f.Workload.Settled() { // every race of the run, as bench flags it
+			flags, load = f.Workload.Flags, f.Workload.Load
+		}
 		ranked = append(ranked, metrics.Contender{Name: names[i], Metric: f.Metric, Speeds: []float64{speed}, RateLimited: []bool{f.RateLimited},
-			TTFT: []time.Duration{f.TTFT}, Total: []time.Duration{f.E2E}, Flags: []metrics.Flags{metrics.FlagsOfText(f.Flags)}, Load: []*probes.ClientLoad{f.Load}})
+			TTFT: []time.Duration{f.TTFT}, Total: []time.Duration{f.E2E}, Flags: []metrics.Flags{flags}, Load: []*probes.ClientLoad{load}})
 	}
 	v := metrics.Decide(ranked, finishAt)
 	s := v.Text() + stoppedShort(names, figs)

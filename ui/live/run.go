@@ -1,7 +1,9 @@
 package live
 
 import (
+	"tpsrace/config"
 	"tpsrace/metrics"
+	"tpsrace/probes"
 	"tpsrace/workload"
 )
 
@@ -10,17 +12,20 @@ import (
 // requests of cached-prefix, the turns of multi-turn; the other workloads'
 // runs are one race): the streams of its steps that have finished, by
 // provider, and each provider's figures over them (metrics.WorkloadRunsOf,
-// what bench computes for the same races). The dashboard's session keeps
-// one; Start and Finish bracket each race.
+// what bench computes for the same races) with the referee's flags on
+// them (metrics.Referee.WorkloadRunFlags, bench's too). The dashboard's
+// session keeps one; Start and Finish bracket each race.
 type Run struct {
-	workload workload.Workload
-	steps    int           // races in a run
-	step     workload.Step // the race on screen's
-	prompt   string        // what the run races: another prompt or
-	conc     int           // concurrency starts a new run
-	finishAt int           // --finish-at's N (0: none)
-	races    [][][]metrics.Stream
-	figures  []*WorkloadRun // provider index → its figures over races
+	workload  workload.Workload
+	steps     int           // races in a run
+	step      workload.Step // the race on screen's
+	prompt    string        // what the run races: another prompt or
+	conc      int           // concurrency starts a new run
+	finishAt  int           // --finish-at's N (0: none)
+	providers []config.Provider
+	races     [][][]metrics.Stream // provider → step → streams
+	results   [][][]probes.Result  // step → provider → streams, for the referee
+	figures   []*WorkloadRun       // provider index → its figures over races
 }
 
 // NewRun is the runs of w, none raced yet.
@@ -34,9 +39,10 @@ func (r *Run) Continues(prompt string, conc int) bool {
 
 // Start puts the race on screen, of providers, at step of the run; the
 // first step starts a new run. finishAt is --finish-at's N (0: none).
-func (r *Run) Start(step workload.Step, prompt string, conc, providers, finishAt int) {
+func (r *Run) Start(step workload.Step, prompt string, conc int, providers []config.Provider, finishAt int) {
 	if step.Index == 0 {
-		r.races, r.prompt, r.conc, r.finishAt = make([][][]metrics.Stream, providers), prompt, conc, finishAt
+		r.races, r.prompt, r.conc, r.finishAt = make([][][]metrics.Stream, len(providers)), prompt, conc, finishAt
+		r.providers, r.results = providers, nil
 	}
 	r.step = step
 	r.settle()
@@ -55,16 +61,26 @@ func (r *Run) Finish(providers []*Provider) {
 		}
 		r.races[i] = append(r.races[i][:r.step.Index], streams)
 	}
+	for len(r.results) < r.step.Index { // a stopped step: no streams
+		r.results = append(r.results, nil)
+	}
+	race := make([][]probes.Result, len(providers))
+	for i, p := range providers {
+		race[i], _ = p.Results()
+	}
+	r.results = append(r.results[:r.step.Index], race)
 	r.settle()
 }
 
-// settle computes each provider's figures over the races so far: once per
-// race started or finished, never per frame.
+// settle computes each provider's figures and flags over the races so
+// far: once per race started or finished, never per frame.
 func (r *Run) settle() {
+	ref := metrics.RefereeOf(r.providers, r.results)
 	r.figures = make([]*WorkloadRun, len(r.races))
 	for i, races := range r.races {
 		r.figures[i] = &WorkloadRun{Name: r.workload.Label(), Step: r.step.Index + 1, Steps: r.steps,
 			InputTokens: r.step.InputTokens, Finished: len(races), WorkloadRuns: metrics.WorkloadRunsOf(r.workload, races, r.finishAt)}
+		r.figures[i].Flags, r.figures[i].Load = ref.WorkloadRunFlags(r.workload, 0, i)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tpsrace/metrics"
+	"tpsrace/probes"
 	"tpsrace/workload"
 )
 
@@ -102,6 +103,11 @@ type WorkloadRun struct {
 	// gap: their step has no streams.
 	Finished int
 	metrics.WorkloadRuns
+	// Flags touch the run's finished races (Referee.WorkloadRunFlags):
+	// the verdict's, once the run's last race has ended; Load is the
+	// client load it weighs client_saturated by.
+	Flags metrics.Flags
+	Load  *probes.ClientLoad
 }
 
 // Settled is whether the race on screen is among the run's finished races.
