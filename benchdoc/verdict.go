@@ -2,6 +2,7 @@ package benchdoc
 
 import (
 	"tpsrace/metrics"
+	"tpsrace/probes"
 )
 
 // Verdict is the JSON of metrics.Verdict: who is faster over the runs and
