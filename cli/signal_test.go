@@ -63,7 +63,7 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 			Confident bool   `json:"confident"`
 			Text      string `json:"text"`
 		} `json:"verdict"`
-		Providers   []struct {
+		Providers []struct {
 			Runs []struct {
 				Interrupted  bool `json:"interrupted"`
 				OutputTokens int  `json:"output_tokens"`
