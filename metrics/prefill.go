@@ -32,22 +32,23 @@ type PrefillPoint struct {
 // TTFT grows as base + input tokens ÷ prefill speed, so it is 1 ÷ the
 // least-squares slope of TTFT against input tokens over the points.
 //
-// A number the data cannot support is no estimate (ok false; the reason a
-// view gives is "TTFT did not grow with the input"). The points must show
-// the growth, not noise:
-//   - two different sizes at least, and a slope above 0;
+// A number the data cannot support is no estimate: why says which test it
+// failed ("" exactly when tps is an estimate). The points must show the
+// growth, not noise:
+//   - a TTFT at two different sizes at least (else PrefillNoTTFT,
+//     PrefillOneSize), and a slope above 0;
 //   - the fitted TTFT must grow over the sweep (smallest to largest size) by
 //     at least MinPrefillGrowth of its fitted value at the smallest size:
 //     less is what jitter or a scheduling hiccup alone produces, and its
-//     inverse would be a meaningless, huge speed;
+//     inverse would be a meaningless, huge speed (else PrefillFlat);
 //   - with three points or more, whose residuals measure the noise, the
-//     slope's standard error must be at most MaxPrefillError of the slope.
-//     Two points (one stream at each of two sizes) leave no residual, so
-//     only the growth test applies to them.
-func PrefillTPS(points []PrefillPoint) (tps float64, ok bool) {
+//     slope's standard error must be at most MaxPrefillError of the slope
+//     (else PrefillNoisy). Two points (one stream at each of two sizes)
+//     leave no residual, so only the growth test applies to them.
+func PrefillTPS(points []PrefillPoint) (tps float64, why NoPrefill) {
 	n := float64(len(points))
-	if len(points) < 2 {
-		return 0, false
+	if len(points) == 0 {
+		return 0, PrefillNoTTFT
 	}
 	var sx, sy float64
 	lo, hi := points[0].InputTokens, points[0].InputTokens
@@ -56,6 +57,9 @@ func PrefillTPS(points []PrefillPoint) (tps float64, ok bool) {
 		sy += p.TTFT.Seconds()
 		lo, hi = min(lo, p.InputTokens), max(hi, p.InputTokens)
 	}
+	if lo == hi {
+		return 0, PrefillOneSize
+	}
 	mx, my := sx/n, sy/n
 	var sxx, sxy float64
 	for _, p := range points {
@@ -63,14 +67,14 @@ func PrefillTPS(points []PrefillPoint) (tps float64, ok bool) {
 		sxx += dx * dx
 		sxy += dx * (p.TTFT.Seconds() - my)
 	}
-	if sxx == 0 || sxy <= 0 {
-		return 0, false
+	if sxy <= 0 {
+		return 0, PrefillFlat
 	}
 	slope := sxy / sxx
 	intercept := my - slope*mx
 	growth, atSmallest := slope*float64(hi-lo), intercept+slope*float64(lo)
 	if growth < MinPrefillGrowth*atSmallest {
-		return 0, false
+		return 0, PrefillFlat
 	}
 	if len(points) > 2 {
 		var rss float64
@@ -79,11 +83,24 @@ func PrefillTPS(points []PrefillPoint) (tps float64, ok bool) {
 			rss += r * r
 		}
 		if stdErr := math.Sqrt(rss / (n - 2) / sxx); stdErr > MaxPrefillError*slope {
-			return 0, false
+			return 0, PrefillNoisy
 		}
 	}
-	return 1 / slope, true
+	return 1 / slope, ""
 }
+
+// NoPrefill is why PrefillTPS made no estimate, in the word or two a table
+// cell holds: the leaderboard's "prefill tok/s" and the workload panel say
+// it after "-" ("- flat").
+type NoPrefill string
+
+// PrefillTPS's reasons, one per test.
+const (
+	PrefillNoTTFT  NoPrefill = "no TTFT" // no stream of a size had a first token
+	PrefillOneSize NoPrefill = "1 size"  // one size raced so far: no slope to fit
+	PrefillFlat    NoPrefill = "flat"    // TTFT did not grow with the input beyond MinPrefillGrowth
+	PrefillNoisy   NoPrefill = "noisy"   // the slope's standard error is above MaxPrefillError of it
+)
 
 // The thresholds of PrefillTPS. A TTFT that grows by a tenth over the sweep
 // is a visible cost of the input, beyond the jitter of a network's first

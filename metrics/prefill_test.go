@@ -14,12 +14,20 @@ func TestPrefillTPS(t *testing.T) {
 	for _, n := range []int{1000, 8000, 32000} {
 		points = append(points, PrefillPoint{n, 200*ms + time.Duration(float64(n)/12000*float64(time.Second))})
 	}
-	if got, ok := PrefillTPS(points); !ok || got < 11999.99 || got > 12000.01 {
-		t.Errorf("prefill %v (%v), want 12,000 tok/s", got, ok)
+	if got, why := PrefillTPS(points); why != "" || got < 11999.99 || got > 12000.01 {
+		t.Errorf("prefill %v (%q), want 12,000 tok/s", got, why)
 	}
-	for _, none := range [][]PrefillPoint{nil, points[:1], {{1000, 300 * ms}, {1000, 400 * ms}}, {{1000, 400 * ms}, {8000, 300 * ms}}} {
-		if _, ok := PrefillTPS(none); ok {
-			t.Errorf("%v: an estimate from no growth", none)
+	for _, c := range []struct {
+		points []PrefillPoint
+		want   NoPrefill
+	}{
+		{nil, PrefillNoTTFT},
+		{points[:1], PrefillOneSize},
+		{[]PrefillPoint{{1000, 300 * ms}, {1000, 400 * ms}}, PrefillOneSize},
+		{[]PrefillPoint{{1000, 400 * ms}, {8000, 300 * ms}}, PrefillFlat},
+	} {
+		if tps, why := PrefillTPS(c.points); why != c.want {
+			t.Errorf("%v: %v tok/s (%q), want no estimate: %q", c.points, tps, why, c.want)
 		}
 	}
 }
@@ -46,29 +54,31 @@ func TestPrefillTPSNoise(t *testing.T) {
 		points []PrefillPoint
 		want   float64 // 0: no estimate
 		within float64 // relative
+		why    NoPrefill
 	}{
 		// No prefill cost, a few µs of scheduling noise growing with the
 		// size: the slope is positive, its inverse 50 million tok/s.
-		{"flat, noise grows", sweep(600*ms, 0, defaults, 0, 100*time.Microsecond, 600*time.Microsecond), 0, 0},
-		// No prefill cost, ±90ms of jitter (a laptop's 600ms ±15%).
-		{"flat, jitter", sweep(600*ms, 0, defaults, -90*ms, 20*ms, 90*ms), 0, 0},
+		{"flat, noise grows", sweep(600*ms, 0, defaults, 0, 100*time.Microsecond, 600*time.Microsecond), 0, 0, PrefillFlat},
+		// No prefill cost, ±90ms of jitter (a laptop's 600ms ±15%): growth
+		// within the noise.
+		{"flat, jitter", sweep(600*ms, 0, defaults, -90*ms, 20*ms, 90*ms), 0, 0, PrefillNoisy},
 		// 30,000 tok/s under 250ms ±30%: the growth (1s) shows, and the
 		// residuals are small beside it.
-		{"wafer, jitter", sweep(250*ms, 30000, repeated, 75*ms, -75*ms, -20*ms, 40*ms, 10*ms, -30*ms), 30000, 0.10},
+		{"wafer, jitter", sweep(250*ms, 30000, repeated, 75*ms, -75*ms, -20*ms, 40*ms, 10*ms, -30*ms), 30000, 0.10, ""},
 		// The same sweep with ±400ms of noise: the slope's standard error
 		// is over a fifth of it.
-		{"wafer, noisy", sweep(250*ms, 30000, repeated, 400*ms, -400*ms, -400*ms, 400*ms, 400*ms, -400*ms), 0, 0},
+		{"wafer, noisy", sweep(250*ms, 30000, repeated, 400*ms, -400*ms, -400*ms, 400*ms, 400*ms, -400*ms), 0, 0, PrefillNoisy},
 		// Two sizes, exact: the growth test alone, passed…
-		{"two sizes", sweep(10*ms, 20000, []int{1000, 3000}, 0), 20000, 1e-6},
+		{"two sizes", sweep(10*ms, 20000, []int{1000, 3000}, 0), 20000, 1e-6, ""},
 		// …and failed: 12ms of growth on a 2s TTFT.
-		{"two sizes, slow base", sweep(2*time.Second, 250000, []int{1000, 4000}, 0), 0, 0},
+		{"two sizes, slow base", sweep(2*time.Second, 250000, []int{1000, 4000}, 0), 0, 0, PrefillFlat},
 	} {
-		got, ok := PrefillTPS(c.points)
+		got, why := PrefillTPS(c.points)
 		switch {
-		case c.want == 0 && ok:
-			t.Errorf("%s: an estimate of %.0f tok/s the points do not support", c.name, got)
-		case c.want > 0 && (!ok || got < c.want*(1-c.within) || got > c.want*(1+c.within)):
-			t.Errorf("%s: %.0f (%v), want %.0f ±%.0f%%", c.name, got, ok, c.want, c.within*100)
+		case c.want == 0 && why != c.why:
+			t.Errorf("%s: %.0f tok/s (%q), want no estimate: %q", c.name, got, why, c.why)
+		case c.want > 0 && (why != "" || got < c.want*(1-c.within) || got > c.want*(1+c.within)):
+			t.Errorf("%s: %.0f (%q), want %.0f ±%.0f%%", c.name, got, why, c.want, c.within*100)
 		}
 	}
 }

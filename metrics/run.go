@@ -134,10 +134,12 @@ type Run struct {
 
 	// PrefillTPS: PrefillTPS over the streams with an input size and a
 	// TTFT (long-context); HasPrefillTPS false when the streams do not
-	// support one (PrefillTPS's rule). Sized
-	// counts the streams with an input size.
+	// support one (PrefillTPS's rule), NoPrefill then says why (""
+	// without a stream of a size: nothing to say). Sized counts the
+	// streams with an input size.
 	PrefillTPS    float64
 	HasPrefillTPS bool
+	NoPrefill     NoPrefill
 	Sized         int
 	// Turns and Conversation: a multi-turn conversation's turns and
 	// ConversationTime over them (set by the caller, who knows which race
@@ -256,7 +258,11 @@ func RunOf(streams []Stream, finishAt int) Run {
 	r.PromptTokens = DistOf(prompt)
 	r.ToolFirst, r.ToolComplete, r.ArgsTPS = DistOf(toolFirst), DistOf(toolComplete), DistOf(argsTPS)
 	r.JSONFirst, r.JSONValidAt = DistOf(jsonFirst), DistOf(jsonValid)
-	r.PrefillTPS, r.HasPrefillTPS = PrefillTPS(prefill)
+	r.PrefillTPS, r.NoPrefill = PrefillTPS(prefill)
+	r.HasPrefillTPS = r.NoPrefill == ""
+	if r.Sized == 0 {
+		r.NoPrefill = ""
+	}
 	r.Tokens, r.O200kTokens, r.EventTokens = RoundedMedian(tokens), RoundedMedian(o200k), RoundedMedian(events)
 	r.StoppedShort = finishAt > 0 && r.Completed > 0 && !r.TimeToN.Has()
 	r.AggregateTPS, r.HasAggregateTPS = AggregateTPS(figs)

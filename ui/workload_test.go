@@ -12,6 +12,7 @@ import (
 
 	"tpsrace/benchdoc"
 	"tpsrace/format"
+	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
@@ -165,6 +166,33 @@ func TestLeaderboardFollowsTheWorkload(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// After one size of a sweep the prefill cells say why there is no estimate
+// yet, the board's and the panel's alike (metrics.NoPrefill); a provider
+// with no stream of a size (groq, refused) has nothing to say: "-".
+func TestPrefillSaysWhyBeforeTheSecondSize(t *testing.T) {
+	m := workloadAt(workload.LongContext, 0, time.Hour, 160, 48)
+	board, screen := boardOf(m), ansi.Strip(m.View())
+	for i, f := range m.figures() {
+		name := m.c.config.Providers[i].Name
+		want := format.Undefined + " " + string(metrics.PrefillOneSize)
+		if f.Workload == nil || f.Workload.Ranked.Sized == 0 {
+			want = format.Undefined
+		}
+		if !strings.Contains(rowOf(board, name), " "+want+" ") {
+			t.Errorf("%s's row lacks %q:\n%s", name, want, board)
+		}
+		lines := 0 // the panel's and the board's
+		for _, l := range strings.Split(screen, "\n") {
+			if strings.Contains(l, name+" ") && strings.Contains(l, want) {
+				lines++
+			}
+		}
+		if want != format.Undefined && lines != 2 {
+			t.Errorf("%s: %d lines say %q, want the panel's and the board's:\n%s", name, lines, want, screen)
+		}
 	}
 }
 

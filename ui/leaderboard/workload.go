@@ -99,10 +99,15 @@ func (m *Model) workloadColumns(dash string) []column {
 		return []column{
 			{header: "input", width: 6, right: true, priority: 1, cell: func(r row) string { return format.Count(w.InputTokens) }},
 			ttft,
-			// The estimate over the sizes raced so far: none before two.
+			// The estimate over the sizes raced so far; without one, why
+			// (metrics.NoPrefill: "- 1 size", "- flat", "- noisy").
 			{header: "prefill tok/s", width: 13, right: true, priority: 0, cell: func(r row) string {
-				if w := r.f.Workload; w != nil && w.Ranked.HasPrefillTPS {
+				w := r.f.Workload
+				switch {
+				case w != nil && w.Ranked.HasPrefillTPS:
 					return s.Figure.Render("≈ " + format.TPS(w.Ranked.PrefillTPS))
+				case w != nil && w.Ranked.NoPrefill != "":
+					return s.Muted.Render(format.Undefined + " " + string(w.Ranked.NoPrefill))
 				}
 				return dash
 			}},

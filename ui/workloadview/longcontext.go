@@ -54,23 +54,26 @@ func (m *Model) sizes() []int {
 	return slices.Compact(sizes)
 }
 
-// prefill is the prefill estimate column: "≈ 12,000 tok/s"; with two sizes
-// raced and no estimate, why (metrics.PrefillTPS's rule): "- no clear growth".
+// prefill is the prefill estimate column: "≈ 12,000 tok/s"; without one,
+// why (metrics.NoPrefill, a label as "-" is): "- 1 size", "- flat", "- noisy".
 func (m *Model) prefill() column {
 	c := column{header: "prefill"}
-	for _, p := range m.figures.Providers {
+	providers := m.figures.Providers
+	for _, p := range providers {
 		cell := figure("≈ "+format.TPS(p.All.PrefillTPS)+" tok/s", p.All.HasPrefillTPS)
-		if !p.All.HasPrefillTPS && len(p.BySize) >= 2 {
-			cell = noGrowth
+		if p.All.NoPrefill != "" {
+			cell = format.Undefined + " " + string(p.All.NoPrefill)
 		}
 		c.cells = append(c.cells, cell)
 	}
+	c.paint = func(i int, s string) string {
+		if providers[i].All.HasPrefillTPS {
+			return m.styles.Figure.Render(s)
+		}
+		return m.styles.Label.Render(s)
+	}
 	return c
 }
-
-// noGrowth is a sweep's prefill cell when its TTFT did not grow with the
-// input by more than its noise: no estimate can be read from it.
-const noGrowth = format.Undefined + " no clear growth"
 
 // serverPrompt is the server's own prompt speed (llama.cpp's
 // prompt_per_second); ok is false when no provider reported one.

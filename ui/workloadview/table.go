@@ -78,7 +78,7 @@ func (m *Model) table(cols []column) []string {
 			switch {
 			case c.paint != nil:
 				s = c.paint(row, s)
-			case s == format.Undefined || s == noGrowth:
+			case s == format.Undefined:
 				s = m.styles.Label.Render(s)
 			default:
 				s = m.styles.Figure.Render(s)
