@@ -508,9 +508,34 @@ providers:
 			t.Errorf("%s: %+v", p.Name, call)
 		}
 	}
-	code, _, errOut = run(t, dir, "bench", "--config", cfg, "--workload", "json", "--only", "required,mode", "--format", "json")
+	code, out, errOut = run(t, dir, "bench", "--config", cfg, "--workload", "json", "--only", "required,mode", "--format", "json")
 	if code != 0 {
 		t.Fatalf("json: exit %d: %s", code, errOut)
+	}
+	// The simulator answers JSON mode with a JSON object, not in the
+	// schema's shape (it was not sent): JSON, judged invalid, with the problem.
+	var answers struct {
+		Providers []struct {
+			Name string
+			Runs []struct {
+				JSON struct {
+					Valid       bool
+					Problem     *string
+					PrefixShare *float64 `json:"prefix_share"`
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &answers); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range answers.Providers {
+		a := p.Runs[0].JSON
+		mismatch := a.Problem != nil && strings.HasPrefix(*a.Problem, "the answer does not match the schema: missing properties 'city'")
+		if p.Name == "required" && !a.Valid || p.Name == "mode" && (a.Valid || !mismatch || a.PrefixShare == nil || *a.PrefixShare != 1) {
+			raw, _ := json.Marshal(a)
+			t.Errorf("%s's answer: %s", p.Name, raw)
+		}
 	}
 	if got := string(bodies["sim:ttft=8ms,tps=2000"]["response_format"]); got != `{"type":"json_object"}` {
 		t.Errorf("params' response_format: %s on the wire", got)

@@ -72,7 +72,11 @@
 //	                    o200k tokens (the opening: the name's), and finish_reason is
 //	                    "tool_calls". max_tokens does not cut a call. A request with
 //	                    response_format json_schema (and no tools) is answered with an
-//	                    instance of its schema, in the same fragments, as content.
+//	                    instance of its schema, in the same fragments, as content;
+//	                    json_object (JSON mode, no schema) with {"answer": "..."}, the
+//	                    simulated text, as many tokens as the text answer would have
+//	                    been (its punctuation included; max_tokens shortens the text,
+//	                    the object stays whole), a word with its space per fragment.
 //
 // # Exact timing rule
 //

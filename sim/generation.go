@@ -49,14 +49,15 @@ func (h *handler) begin(ctx context.Context, req chatRequest, s Schedule, prompt
 	}
 	clk := s.newClock(seed)
 	clk.prefill = s.prefillTime(promptTokens)
+	p := s.plan(req.maxTokens())
 	return &generation{
-		h: h, s: s, p: s.plan(req.maxTokens()), clk: clk,
+		h: h, s: s, p: p, clk: clk,
 		model:        req.Model,
 		id:           fmt.Sprintf("chatcmpl-sim-%d", h.requests.Add(1)),
 		created:      time.Now().Unix(),
 		promptTokens: promptTokens,
 		includeUsage: req.StreamOptions.IncludeUsage,
-		calls:        req.calls(s),
+		calls:        req.calls(s, p),
 		start:        latest(received, queuedUntil),
 	}
 }

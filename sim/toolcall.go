@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strings"
 
 	"tpsrace/tokens"
 )
@@ -49,20 +50,30 @@ type wireFunction struct {
 // tokens it carries (the clock's n).
 type toolEvent struct {
 	call    wireToolCall
-	content *string // a JSON answer's fragment instead of a call (response_format json_schema)
+	content *string // a JSON answer's fragment instead of a call (response_format json_schema or json_object)
 	tokens  int
 }
 
 // cities are the simulated calls' string arguments, one per parallel call.
 var cities = []string{"Paris", "Tokyo"}
 
-// calls plans the tool-call events of an answer to req, nil when the
-// answer is text: the request offers no function, tool_choice is "none",
-// or the schedule says tool=text. The arguments are an instance of the
-// first function's schema (Instance), so they validate against it.
-func (req chatRequest) calls(s Schedule) []toolEvent {
-	if rf := req.ResponseFormat; len(req.Tools) == 0 && rf.Type == "json_schema" {
-		return jsonAnswer(rf.JSONSchema.Schema, s.Chunk)
+// calls plans the tool-call events of an answer to req (planned as p),
+// nil when the answer is text: the request offers no function, tool_choice
+// is "none", or the schedule says tool=text. The arguments are an instance
+// of the first function's schema (Instance), so they validate against it.
+// A request for JSON without tools gets its answer's events instead: an
+// instance of its json_schema, or for json_object an object holding the
+// answer's text (answerObject).
+func (req chatRequest) calls(s Schedule, p plan) []toolEvent {
+	if len(req.Tools) == 0 {
+		switch rf := req.ResponseFormat; rf.Type {
+		case "json_schema":
+			var schema any
+			_ = json.Unmarshal(rf.JSONSchema.Schema, &schema) // a schema that is not JSON gets {}
+			return jsonAnswer(instance(schema, cities[0]), s.Chunk)
+		case "json_object":
+			return jsonAnswer(answerObject(p.total-p.reasoning), s.Chunk)
+		}
 	}
 	if len(req.Tools) == 0 || string(req.ToolChoice) == `"none"` || s.Tool == ToolText {
 		return nil
@@ -106,21 +117,34 @@ func (req chatRequest) calls(s Schedule) []toolEvent {
 	return events
 }
 
-// jsonAnswer is the events of an answer to a request for JSON following
-// schema: an instance of it (Instance), in fragments of about a token.
-func jsonAnswer(schema json.RawMessage, chunk int) []toolEvent {
-	var v any
-	_ = json.Unmarshal(schema, &v) // a schema that is not JSON gets {}
+// jsonAnswer is the events of an answer that is the JSON text answer, in
+// fragments of about a token.
+func jsonAnswer(answer string, chunk int) []toolEvent {
 	var events []toolEvent
-	for _, frag := range fragments(instance(v, cities[0]), chunk) {
+	for _, frag := range fragments(answer, chunk) {
 		events = append(events, toolEvent{content: &frag, tokens: tokens.Count(frag)})
 	}
 	return events
 }
 
-// jsonPiece is a run of word characters, of space, or of punctuation: the
-// simulated arguments stream in these pieces, about a token each.
-var jsonPiece = regexp.MustCompile(`[A-Za-z0-9_]+|\s+|[^A-Za-z0-9_\s]+`)
+// answerObject is the answer to a request for a JSON object with no schema
+// (json_object): {"answer": "the model reads …"}, the simulated text, so
+// that with its punctuation it is about n tokens, the text answer's length
+// (at least one word): JSON mode costs no speed and no length, and the
+// object stays whole when max_tokens cut the text.
+func answerObject(n int) string {
+	b, _ := json.Marshal(map[string]string{"answer": strings.TrimPrefix(text(0, max(n-answerObjectTokens, 1)), " ")})
+	return string(b)
+}
+
+// answerObjectTokens is what answerObject's punctuation and key add to its
+// text, counted as its fragments are.
+var answerObjectTokens = tokens.Count(`{"`) + tokens.Count(`answer`) + tokens.Count(`":"`) + tokens.Count(`"}`)
+
+// jsonPiece is a run of word characters with the space before it, a run of
+// space, or one of punctuation: the simulated arguments stream in these
+// pieces, about a token each (a simulated word with its space is one).
+var jsonPiece = regexp.MustCompile(`\s*[A-Za-z0-9_]+|\s+|[^A-Za-z0-9_\s]+`)
 
 // fragments cuts args into the pieces of its events, chunk pieces each.
 func fragments(args string, chunk int) []string {
