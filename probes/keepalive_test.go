@@ -9,9 +9,11 @@ import (
 	"net/http"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"tpsrace/config"
 	"tpsrace/probes"
+	"tpsrace/testenv"
 )
 
 // A server may close a kept-alive connection just as the next race sends on
@@ -68,4 +70,89 @@ func TestAConnectionClosedWhileIdleIsRedialled(t *testing.T) {
 	if keySent.Load() {
 		t.Error("an Idempotency-Key header went to the server")
 	}
+}
+
+// A body's end may arrive just after data: [DONE] (a chunked body's last
+// chunk, in its own packet). The stream has ended at [DONE], but the body
+// is read to its end before it is closed, so the connection serves the
+// provider's next race instead of being dialled again (which would add
+// DNS/TCP/TLS to that race's TTFT and flag it cold_connection). A server
+// that never ends its body loses its connection after drainLimit, and the
+// wait counts in no figure.
+func TestTheBodyEndAfterDoneKeepsTheConnection(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		tail   time.Duration // from [DONE] to the body's end; 0: never
+		reused bool
+	}{
+		{"end 30ms after [DONE]", 30 * time.Millisecond, true},
+		{"no end", 0, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			url := chunkedServer(t, tc.tail)
+			clients := &probes.Clients{}
+			defer clients.Close()
+			race := probes.Race{
+				Providers: []config.Provider{{Name: "a", BaseURL: url, Model: "m", Timeout: config.DefaultTimeouts}},
+				Request:   probes.Request{Prompt: "hi", MaxTokens: 5}, Clients: clients,
+			}
+			testenv.BestOf(t, func() []string {
+				var problems []string
+				for run := 1; run <= 2; run++ {
+					r := race.Run(context.Background(), nil)[0][0]
+					if !r.OK() {
+						t.Fatalf("race %d: %v", run, r.Err)
+					}
+					if r.End >= 25*time.Millisecond {
+						problems = append(problems, fmt.Sprintf("race %d ended at %v: the wait for the body's end counted", run, r.End))
+					}
+					if dialed := r.Phases.Connected > 0; run == 2 && dialed == tc.reused {
+						problems = append(problems, fmt.Sprintf("race 2 dialled: %v, want %v", dialed, !tc.reused))
+					}
+				}
+				return problems
+			})
+		})
+	}
+}
+
+// chunkedServer answers every request on a connection with a chunked
+// stream that ends at data: [DONE], and its body's last chunk tail later
+// (never when tail is 0); it returns the base URL.
+func chunkedServer(t *testing.T, tail time.Duration) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	const stream = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\n" +
+		"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer conn.Close()
+				r := bufio.NewReader(conn)
+				for {
+					req, err := http.ReadRequest(r)
+					if err != nil {
+						return
+					}
+					io.Copy(io.Discard, req.Body)
+					fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(stream), stream)
+					if tail == 0 {
+						time.Sleep(time.Minute) // until the client hangs up
+						return
+					}
+					time.Sleep(tail)
+					fmt.Fprint(conn, "0\r\n\r\n")
+				}
+			}()
+		}
+	}()
+	return "http://" + ln.Addr().String() + "/v1"
 }

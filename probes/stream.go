@@ -199,6 +199,10 @@ type attempt struct {
 	// request returned (an abandoned dial), hence atomics.
 	release                                   time.Time
 	dns, connected, handshake, wrote, firstBy atomic.Int64
+	// ended is when the stream completed (data: [DONE] or the body's end),
+	// since release: the stream's end, before the rest of the body is read
+	// (drainRest). 0 when it did not complete.
+	ended time.Duration
 }
 
 func (pb *probe) newAttempt(ctx context.Context) *attempt {
@@ -275,6 +279,9 @@ func (pb *probe) run(release time.Time) Result {
 		}
 		f := pb.attempt(a, release, lim, firstToken, &res)
 		res.End = time.Since(release)
+		if f == nil && a.ended > 0 {
+			res.End = a.ended
+		}
 		if f == nil || attempt >= pb.retries || !retryable(f, &res) {
 			if f != nil {
 				f.redact(pb.provider.APIKey.Reveal(), urlSecret(pb.provider.BaseURL))
@@ -350,7 +357,13 @@ func (pb *probe) send(a *attempt, lim config.Timeouts, firstToken *time.Timer, r
 	if err != nil {
 		return err
 	}
-	defer resp.Body.Close()
+	completed := false
+	defer func() {
+		if completed {
+			drainRest(resp.Body, cancel)
+		}
+		resp.Body.Close()
+	}()
 	*retryAfter = resp.Header.Get("Retry-After")
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 		return statusError(resp)
@@ -387,6 +400,7 @@ func (pb *probe) send(a *attempt, lim config.Timeouts, firstToken *time.Timer, r
 			if res.FinishReason == "" && !body.done {
 				return &Failure{Kind: KindNetwork, Message: fmt.Sprintf("stream ended after %d tokens without finish_reason or [DONE]", streamed.Load())}
 			}
+			a.ended, completed = since(), true
 			return nil
 		}
 		if err != nil {
@@ -421,6 +435,24 @@ func (pb *probe) send(a *attempt, lim config.Timeouts, firstToken *time.Timer, r
 			res.Timings = d.Timings
 		}
 	}
+}
+
+// drainLimit bounds drainRest: what follows data: [DONE] (the chunked
+// body's last chunk) is as a rule already in the socket's buffer.
+const drainLimit = 100 * time.Millisecond
+
+// drainRest reads what is left of a completed stream's body, so the
+// connection goes back to the pool: a body closed before its end closes
+// its connection, and the provider's next race would pay DNS/TCP/TLS
+// again (flagged cold_connection, its TTFT inflated; on loopback 1 ms, to a
+// cloud provider a TLS handshake) at random, as the end happened to arrive
+// with [DONE] or just after it. A server that keeps the body open gets
+// drainLimit, then its connection is closed as before. The stream's end
+// was stamped before (attempt.ended), so this never counts in its figures.
+func drainRest(body io.Reader, cancel context.CancelCauseFunc) {
+	limit := time.AfterFunc(drainLimit, func() { cancel(nil) })
+	defer limit.Stop()
+	_, _ = io.Copy(io.Discard, io.LimitReader(body, 64<<10))
 }
 
 // failure turns any error of an attempt into a Failure. A limit or the user
