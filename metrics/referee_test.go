@@ -98,14 +98,22 @@ func TestWorkloadRunFlagsCoverEveryStep(t *testing.T) {
 }
 
 func TestWhatExplainsTheMargin(t *testing.T) {
-	if !explains(FlagModelSubstituted, false, false) || !explains(FlagShortAnswer, true, false) {
-		t.Error("who answered and a short answer bend any speed")
+	if !explains(FlagModelSubstituted, false, VerdictMetric) || !explains(FlagModelSubstituted, false, JSONMetric) || !explains(FlagShortAnswer, true, VerdictMetric) {
+		t.Error("who answered bends any figure, a short answer the output speed")
 	}
-	if explains(FlagCachedPrompt, true, false) || !explains(FlagCachedPrompt, true, true) || explains(FlagCachedPrompt, false, true) {
-		t.Error("a cached prompt explains only a time-to-N win of the cached one")
+	for _, m := range []string{FinishMetric, JSONMetric, ToolCallMetric, WarmMetric, ConversationMetric, PrefillMetric} {
+		if explains(FlagShortAnswer, true, m) || explains(FlagCountMismatch, false, m) {
+			t.Errorf("%s is a time: a short answer or another tokenizer leaves it as it is", m)
+		}
+		if !explains(FlagCachedPrompt, true, m) || explains(FlagCachedPrompt, false, m) {
+			t.Errorf("%s is timed from the request: a cached prompt explains a win of the cached one", m)
+		}
+		if !explains(FlagColdConnection, false, m) || explains(FlagColdConnection, true, m) || !explains(FlagStartSkew, true, m) {
+			t.Errorf("%s is timed from the request: a cold connection explains a loss of the cold one, skew either", m)
+		}
 	}
-	if explains(FlagColdConnection, false, false) || !explains(FlagColdConnection, false, true) || explains(FlagColdConnection, true, true) {
-		t.Error("a cold connection explains only a time-to-N loss of the cold one")
+	if explains(FlagCachedPrompt, true, VerdictMetric) || explains(FlagColdConnection, false, VerdictMetric) || explains(FlagStartSkew, true, VerdictMetric) {
+		t.Error("the output speed starts at the first token: nothing before it bends it")
 	}
 	// Goroutines 1 ms late over a 1 s span bend a speed by 0.2% at most.
 	late := &probes.ClientLoad{CPU: 0.3, SchedP99: 2 * time.Millisecond}

@@ -231,7 +231,7 @@ func (v *Verdict) referee(winner, runnerUp Contender) {
 					v.Flagged[c.Name] = map[string]int{}
 				}
 				v.Flagged[c.Name][flag]++
-				explained := explains(flag, c.won, v.FinishAt > 0)
+				explained := explains(flag, c.won, v.Metric)
 				if flag == FlagClientSaturated && run < len(c.Load) {
 					explained = saturationExplains(c.Load[run], v.Ratio, min(span(winner, run), span(runnerUp, run)))
 				}
@@ -269,25 +269,31 @@ func saturationExplains(load *probes.ClientLoad, ratio float64, span time.Durati
 }
 
 // explains is the rule by which a flag on a paired run could explain the
-// margin, so the verdict is not confident (README, "The referee"). Who
-// answered, a saturated client (saturationExplains, when its load is
-// known), a short answer and a token count off its usual bend any speed,
-// whoever they touch. What happens before the first
-// token (a cached prompt, a cold connection, a retry, start skew) bends only
-// a verdict that counts TTFT (--finish-at's time to N), and then only in
-// the winner's favour: a cached prompt on the winner, a cold connection or
-// a retry on the runner-up, start skew on either. A 429 leaves its run
-// unpaired and explains nothing.
-func explains(flag string, onWinner, timeToN bool) bool {
+// margin of a verdict on metric, so the verdict is not confident (README,
+// "The referee"). Who answered and a saturated client (saturationExplains,
+// when its load is known) bend any figure, whoever they touch. A short
+// answer and a token count off its usual bend the output speed only: the
+// other figures are times, which a few tokens or another tokenizer leave
+// as they are. What happens before the first token (a cached prompt, a
+// cold connection, a retry, start skew) bends every figure timed from the
+// request, which is all but the output speed (time to N, a tool call's or
+// valid JSON's time, warm TTFT, a conversation's time, the prefill
+// estimate's TTFTs), and then only in the winner's favour: a cached prompt
+// on the winner, a cold connection or a retry on the runner-up, start skew
+// on either. A 429 leaves its run unpaired and explains nothing.
+func explains(flag string, onWinner bool, metric string) bool {
+	fromRequest := metric != VerdictMetric
 	switch flag {
-	case FlagModelSubstituted, FlagClientSaturated, FlagShortAnswer, FlagCountMismatch:
+	case FlagModelSubstituted, FlagClientSaturated:
 		return true
+	case FlagShortAnswer, FlagCountMismatch:
+		return !fromRequest
 	case FlagCachedPrompt:
-		return timeToN && onWinner
+		return fromRequest && onWinner
 	case FlagColdConnection, FlagRetried:
-		return timeToN && !onWinner
+		return fromRequest && !onWinner
 	case FlagStartSkew:
-		return timeToN
+		return fromRequest
 	}
 	return false
 }
