@@ -137,7 +137,7 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result) ([]*live.Worklo
 			}
 			providers, figs[i] = append(providers, lp), lp.Figures(end)
 		}
-		run.Finish(providers)
+		run.Finish(providers, race)
 	}
 	run.Apply(figs)
 	out := make([]*live.WorkloadRun, len(figs))

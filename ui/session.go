@@ -214,7 +214,7 @@ func (s *session) finish(raced [][]probes.Result) {
 	if s.unsaved {
 		return
 	}
-	s.run.Finish(s.live)
+	s.run.Finish(s.live, results)
 	if s.historyPrompt != s.prompt || s.historyConc != s.conc {
 		s.history, s.historyPrompt, s.historyConc = nil, s.prompt, s.conc
 	}

@@ -49,8 +49,10 @@ func (r *Run) Start(step workload.Step, prompt string, conc int, providers []con
 }
 
 // Finish adds the race on screen's streams as its step, by provider index
-// (a provider whose streams have not all ended adds none).
-func (r *Run) Finish(providers []*Provider) {
+// (a provider whose streams have not all ended adds none), and its results
+// as the race returned them (with the client load the updates lack), for
+// the referee.
+func (r *Run) Finish(providers []*Provider, results [][]probes.Result) {
 	for i := range r.races {
 		for len(r.races[i]) < r.step.Index { // a stopped step: no streams
 			r.races[i] = append(r.races[i], nil)
@@ -64,11 +66,7 @@ func (r *Run) Finish(providers []*Provider) {
 	for len(r.results) < r.step.Index { // a stopped step: no streams
 		r.results = append(r.results, nil)
 	}
-	race := make([][]probes.Result, len(providers))
-	for i, p := range providers {
-		race[i], _ = p.Results()
-	}
-	r.results = append(r.results[:r.step.Index], race)
+	r.results = append(r.results[:r.step.Index], results)
 	r.settle()
 }
 
