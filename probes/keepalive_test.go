@@ -22,40 +22,23 @@ import (
 // The server here answers each connection's first request and closes the
 // connection on its second, unanswered.
 func TestAConnectionClosedWhileIdleIsRedialled(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ln.Close() })
-	const stream = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\n" +
-		"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
 	var keySent atomic.Bool // the idempotency mark stays on this side of the wire
-	go func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer conn.Close()
-				r := bufio.NewReader(conn)
-				req, err := http.ReadRequest(r)
-				if err != nil {
-					return
-				}
-				io.Copy(io.Discard, req.Body)
-				if _, ok := req.Header["Idempotency-Key"]; ok {
-					keySent.Store(true)
-				}
-				fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(stream), stream)
-				http.ReadRequest(r) // the next request on this connection: hang up without an answer
-			}()
+	url := rawServer(t, func(conn net.Conn, r *bufio.Reader) {
+		req, err := http.ReadRequest(r)
+		if err != nil {
+			return
 		}
-	}()
+		io.Copy(io.Discard, req.Body)
+		if _, ok := req.Header["Idempotency-Key"]; ok {
+			keySent.Store(true)
+		}
+		fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nContent-Length: %d\r\n\r\n%s", len(rawStream), rawStream)
+		http.ReadRequest(r) // the next request on this connection: hang up without an answer
+	})
 	clients := &probes.Clients{}
 	defer clients.Close()
 	race := probes.Race{
-		Providers: []config.Provider{{Name: "a", BaseURL: "http://" + ln.Addr().String() + "/v1", Model: "m", Timeout: config.DefaultTimeouts}},
+		Providers: []config.Provider{{Name: "a", BaseURL: url, Model: "m", Timeout: config.DefaultTimeouts}},
 		Request:   probes.Request{Prompt: "hi", MaxTokens: 5}, Clients: clients,
 	}
 	for run := 1; run <= 2; run++ {
@@ -116,18 +99,20 @@ func TestTheBodyEndAfterDoneKeepsTheConnection(t *testing.T) {
 	}
 }
 
-// chunkedServer answers every request on a connection with a chunked
-// stream that ends at data: [DONE], and its body's last chunk tail later
-// (never when tail is 0); it returns the base URL.
-func chunkedServer(t *testing.T, tail time.Duration) string {
+// rawStream is a whole answer: one token, the finish, [DONE].
+const rawStream = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\n" +
+	"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
+
+// rawServer serves each connection with serve, over plain TCP (so a test
+// controls what net/http's server would not let it: when a connection is
+// hung up, when a body ends); it returns the base URL.
+func rawServer(t *testing.T, serve func(conn net.Conn, r *bufio.Reader)) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ln.Close() })
-	const stream = "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"hi\"}}]}\n\n" +
-		"data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n"
 	go func() {
 		for {
 			conn, err := ln.Accept()
@@ -136,23 +121,31 @@ func chunkedServer(t *testing.T, tail time.Duration) string {
 			}
 			go func() {
 				defer conn.Close()
-				r := bufio.NewReader(conn)
-				for {
-					req, err := http.ReadRequest(r)
-					if err != nil {
-						return
-					}
-					io.Copy(io.Discard, req.Body)
-					fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(stream), stream)
-					if tail == 0 {
-						time.Sleep(time.Minute) // until the client hangs up
-						return
-					}
-					time.Sleep(tail)
-					fmt.Fprint(conn, "0\r\n\r\n")
-				}
+				serve(conn, bufio.NewReader(conn))
 			}()
 		}
 	}()
 	return "http://" + ln.Addr().String() + "/v1"
+}
+
+// chunkedServer answers every request on a connection with a chunked
+// stream that ends at data: [DONE], and its body's last chunk tail later
+// (never when tail is 0); it returns the base URL.
+func chunkedServer(t *testing.T, tail time.Duration) string {
+	return rawServer(t, func(conn net.Conn, r *bufio.Reader) {
+		for {
+			req, err := http.ReadRequest(r)
+			if err != nil {
+				return
+			}
+			io.Copy(io.Discard, req.Body)
+			fmt.Fprintf(conn, "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n", len(rawStream), rawStream)
+			if tail == 0 {
+				io.Copy(io.Discard, r) // until the client hangs up
+				return
+			}
+			time.Sleep(tail)
+			fmt.Fprint(conn, "0\r\n\r\n")
+		}
+	})
 }
