@@ -39,7 +39,7 @@ func (c *dashCmd) flags() *flag.FlagSet {
 	fs.StringVar(&c.theme, "theme", "", "colours: dark, light (for a white background) or high-contrast (default: by the terminal's background)")
 	fs.BoolVar(&c.present, "present", false, "presenter mode: 3-2-1 countdown, big tok/s, podium; provider names only; high contrast unless --theme")
 	fs.IntVar(&c.finish, "finish-at", 0, "finish line at N output tokens: the leaderboard ranks by the time to N (streams that stop short are named)")
-	fs.IntVar(&c.heats, "heats", 1, "race N times back to back and give the verdict over the heats")
+	fs.IntVar(&c.heats, "heats", 1, "race N heats back to back (under a workload each heat is a whole run) and give the verdict over the heats")
 	fs.StringVar(&c.record, "record", "", "record the finished races to this file, rewritten after each race, and on a stop mid-race (q, ctrl+c, SIGTERM) the race in flight, marked interrupted (tpsrace.race/v1; see tpsrace replay)")
 	return fs
 }

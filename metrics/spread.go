@@ -35,18 +35,24 @@ func (s Spread) Within() float64 {
 }
 
 // Over is a provider's headline figures over its runs, each from the
-// run's own figure as the verdict takes it (Contender): output speed (the
-// run's median over its completed streams, tok/s), TTFT and total time
-// (the run's median, in nanoseconds), and with --finish-at N the time to N
-// tokens (nanoseconds: N ÷ the run's Contender speed).
+// run's own figure as the verdict takes it (Contender): TTFT and total time
+// (the run's median, in nanoseconds) and the figure the verdict compares
+// (Metric), as a speed or as a time, whichever the figure is:
+//   - Speed (tok/s): the output speed (VerdictMetric) or the prefill
+//     estimate (PrefillMetric);
+//   - Time (nanoseconds): the time to N tokens with --finish-at N
+//     (N ÷ the run's rate), or a workload's time (to a complete tool call,
+//     to valid JSON, to a warm first token, for the conversation: 1 ÷ the
+//     run's rate), so that a time is never shown as "tok/s".
 type Over struct {
-	Speed, TTFT, Total, TimeToN Spread
+	Metric                   string
+	Speed, TTFT, Total, Time Spread
 }
 
-// OverRuns is c's figures over its runs; finishAt is --finish-at's N (0:
-// none, Speed is the output speed; set, Speed is empty and TimeToN holds
-// the figure the verdict compares).
-func OverRuns(c Contender, finishAt int) Over {
+// OverRuns is c's figures over its runs, the compared figure as metric
+// (the verdict's Metric: one for every provider, whatever a failed
+// provider's own runs read as); finishAt is --finish-at's N.
+func OverRuns(c Contender, metric string, finishAt int) Over {
 	durations := func(d []time.Duration) []float64 {
 		v := make([]float64, len(d))
 		for i, x := range d {
@@ -57,15 +63,25 @@ func OverRuns(c Contender, finishAt int) Over {
 		}
 		return v
 	}
-	o := Over{TTFT: SpreadOf(durations(c.TTFT)), Total: SpreadOf(durations(c.Total))}
-	if finishAt <= 0 {
+	o := Over{Metric: metric, TTFT: SpreadOf(durations(c.TTFT)), Total: SpreadOf(durations(c.Total))}
+	if IsSpeed(metric) {
 		o.Speed = SpreadOf(c.Speeds)
 		return o
 	}
+	work := 1.0 // the workloads' rates are 1 ÷ their time
+	if o.Metric == FinishMetric {
+		work = float64(finishAt)
+	}
 	times := slices.Clone(c.Speeds)
 	for i, rate := range times {
-		times[i] = float64(finishAt) / rate * float64(time.Second) // NaN stays NaN
+		times[i] = work / rate * float64(time.Second) // NaN stays NaN
 	}
-	o.TimeToN = SpreadOf(times)
+	o.Time = SpreadOf(times)
 	return o
+}
+
+// IsSpeed says whether the verdict's metric is a speed (tok/s: output,
+// prefill) rather than a time its rate is the inverse of.
+func IsSpeed(metric string) bool {
+	return metric == VerdictMetric || metric == PrefillMetric
 }

@@ -36,18 +36,38 @@ func TestOverRuns(t *testing.T) {
 		Speeds: []float64{2000, 1000, math.NaN(), 4000},
 		TTFT:   []time.Duration{300 * ms, 100 * ms, 0, 200 * ms},
 		Total:  []time.Duration{time.Second, 2 * time.Second, 0, 1500 * ms}}
-	o := OverRuns(c, 0)
+	o := OverRuns(c, VerdictMetric, 0)
 	if o.Speed != (Spread{Median: 2000, Min: 1000, Max: 4000, Runs: 3}) || o.Speed.Within() != 1 {
 		t.Errorf("speed %+v", o.Speed)
 	}
 	if o.TTFT != (Spread{Median: float64(200 * ms), Min: float64(100 * ms), Max: float64(300 * ms), Runs: 3}) {
 		t.Errorf("TTFT %+v", o.TTFT)
 	}
-	if o.Total.Median != float64(1500*ms) || o.Total.Runs != 3 || o.TimeToN.Runs != 0 {
-		t.Errorf("total %+v, time to N %+v", o.Total, o.TimeToN)
+	if o.Total.Median != float64(1500*ms) || o.Total.Runs != 3 || o.Time.Runs != 0 {
+		t.Errorf("total %+v, time %+v", o.Total, o.Time)
 	}
-	f := OverRuns(c, 100) // 100 tokens at 2000, 1000, 4000 tok/s: 50ms, 100ms, 25ms
-	if f.Speed.Runs != 0 || f.TimeToN != (Spread{Median: float64(50 * ms), Min: float64(25 * ms), Max: float64(100 * ms), Runs: 3}) {
-		t.Errorf("--finish-at 100: speed %+v, time to N %+v", f.Speed, f.TimeToN)
+	f := OverRuns(c, FinishMetric, 100) // 100 tokens at 2000, 1000, 4000 tok/s: 50ms, 100ms, 25ms
+	if f.Speed.Runs != 0 || f.Time != (Spread{Median: float64(50 * ms), Min: float64(25 * ms), Max: float64(100 * ms), Runs: 3}) {
+		t.Errorf("--finish-at 100: speed %+v, time to N %+v", f.Speed, f.Time)
+	}
+	if f.Metric != FinishMetric || o.Metric != VerdictMetric {
+		t.Errorf("metrics %q, %q", o.Metric, f.Metric)
+	}
+}
+
+// A workload's figure is a speed where it is one (the prefill estimate)
+// and a time where it is one (tool call, JSON, warm TTFT, conversation:
+// the run's rate is 1 ÷ that time), whatever --finish-at says.
+func TestOverRunsOfWorkloads(t *testing.T) {
+	rates := []float64{2, 4, math.NaN(), 10} // 500ms, 250ms, none, 100ms
+	for _, metric := range []string{ToolCallMetric, JSONMetric, WarmMetric, ConversationMetric} {
+		o := OverRuns(Contender{Speeds: rates}, metric, 100)
+		if o.Speed.Runs != 0 || o.Time != (Spread{Median: float64(250 * ms), Min: float64(100 * ms), Max: float64(500 * ms), Runs: 3}) {
+			t.Errorf("%s: speed %+v, time %+v", metric, o.Speed, o.Time)
+		}
+	}
+	p := OverRuns(Contender{Speeds: []float64{1000, 3000}}, PrefillMetric, 100)
+	if p.Metric != PrefillMetric || p.Speed != (Spread{Median: 2000, Min: 1000, Max: 3000, Runs: 2}) || p.Time.Runs != 0 {
+		t.Errorf("prefill: %+v", p)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"tpsrace/sim/simtest"
 	"tpsrace/tokens"
 	"tpsrace/ui/leaderboard"
+	"tpsrace/workload"
 )
 
 // --heats 3: three races back to back, "heat N/3" in the header, and after
@@ -32,6 +33,27 @@ func TestHeats(t *testing.T) {
 	}
 	if strings.Contains(m.View(), "heat 4") {
 		t.Error("a fourth heat started")
+	}
+}
+
+// A heat of a workload is a whole run, as a bench run is: --heats 2 of a
+// two-size long-context sweep races four times (each heat both sizes), the
+// header counts heats, not races, and the heats column is the figure the
+// verdict compares, the prefill estimate, under its own name.
+func TestHeatsOfAWorkloadAreWholeRuns(t *testing.T) {
+	noLeaks(t)
+	srv := simtest.Start(t, sim.Options{})
+	cfg := withWorkload(simConfig(srv, "Say hi.", 20, "sim:ttft=10ms,tps=2000,prefill=20000", "sim:ttft=10ms,tps=2000,prefill=5000"),
+		workload.LongContext, func(w *workload.Workload) { w.InputTokens = []int{1000, 4000} })
+	tm := teatest.NewTestModel(t, New(Options{Config: cfg, Heats: 2}), teatest.WithInitialTermSize(200, 50))
+	waitFor(t, tm, "heat 1/2: p1 is ")
+	waitFor(t, tm, "heat 2/2: p1 is faster than p2 in 2/2 runs; prefill speed ratio")
+	m := quit(t, tm)
+	if len(m.s.history) != 4 {
+		t.Fatalf("%d races, want 2 heats of 2 sizes", len(m.s.history))
+	}
+	if view := m.View(); !strings.Contains(view, "heats prefill") || strings.Contains(view, "heats tok/s") || strings.Contains(view, "heat 3") {
+		t.Errorf("after 2 heats of the sweep:\n%s", view)
 	}
 }
 

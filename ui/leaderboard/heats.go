@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
+
 	"tpsrace/format"
 	"tpsrace/metrics"
 )
@@ -69,18 +71,38 @@ func (m *Model) heatsColumns() []column {
 		}
 	}
 	duration := func(ns float64) string { return format.Duration(time.Duration(ns)) }
-	speed := column{header: "heats tok/s", width: 11, right: true, priority: 0,
+	speed := column{header: heatsHeader(m.heats), right: true, priority: 0,
 		cell: cell(func(o metrics.Over) metrics.Spread { return o.Speed }, func(v float64) string { return m.styles.Figure.Render(format.TPS(v)) })}
-	if m.heats.FinishAt > 0 {
-		speed.header = "heats to " + format.Count(m.heats.FinishAt)
-		speed.cell = cell(func(o metrics.Over) metrics.Spread { return o.TimeToN }, func(v float64) string { return m.styles.Figure.Render(duration(v)) })
+	if !metrics.IsSpeed(m.heats.Over[0].Metric) {
+		speed.cell = cell(func(o metrics.Over) metrics.Spread { return o.Time }, func(v float64) string { return m.styles.Figure.Render(duration(v)) })
 	}
+	speed.width = max(11, lipgloss.Width(speed.header))
 	return []column{speed,
 		{header: "heats TTFT", width: 10, right: true, priority: 1,
 			cell: cell(func(o metrics.Over) metrics.Spread { return o.TTFT }, duration)},
 		{header: "heats total", width: 11, right: true, priority: 2,
 			cell: cell(func(o metrics.Over) metrics.Spread { return o.Total }, duration)},
 	}
+}
+
+// heatsHeader names the verdict's figure over the heats (metrics.Over's
+// Metric): a speed in tok/s, or the time a workload or --finish-at times.
+func heatsHeader(h Heats) string {
+	switch h.Over[0].Metric {
+	case metrics.FinishMetric:
+		return "heats to " + format.Count(h.FinishAt)
+	case metrics.PrefillMetric:
+		return "heats prefill"
+	case metrics.ToolCallMetric:
+		return "heats call"
+	case metrics.JSONMetric:
+		return "heats valid"
+	case metrics.WarmMetric:
+		return "heats warm"
+	case metrics.ConversationMetric:
+		return "heats conv"
+	}
+	return "heats tok/s"
 }
 
 // Within shows a spread (metrics.Spread.Within) in whole percent:

@@ -18,8 +18,8 @@ import (
 // columns the speed and TTFT over the heats stay.
 func TestHeatsColumns(t *testing.T) {
 	over := []metrics.Over{
-		{Speed: metrics.SpreadOf([]float64{1893, 1820, 1960}), TTFT: metrics.SpreadOf([]float64{float64(200 * time.Millisecond), float64(210 * time.Millisecond)})},
-		{Speed: metrics.SpreadOf([]float64{610}), TTFT: metrics.SpreadOf([]float64{float64(90 * time.Millisecond)})},
+		{Metric: metrics.VerdictMetric, Speed: metrics.SpreadOf([]float64{1893, 1820, 1960}), TTFT: metrics.SpreadOf([]float64{float64(200 * time.Millisecond), float64(210 * time.Millisecond)})},
+		{Metric: metrics.VerdictMetric, Speed: metrics.SpreadOf([]float64{610}), TTFT: metrics.SpreadOf([]float64{float64(90 * time.Millisecond)})},
 	}
 	b := New([]string{"alpha", "bravo"}, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	b.SetSize(80, 4)
@@ -66,7 +66,7 @@ func TestWithin(t *testing.T) {
 // verdict compares; a provider that stopped short in every heat has none.
 func TestHeatsColumnsToN(t *testing.T) {
 	ms := float64(time.Millisecond)
-	over := []metrics.Over{{TimeToN: metrics.SpreadOf([]float64{50 * ms, 25 * ms, 100 * ms})}, {}}
+	over := []metrics.Over{{Metric: metrics.FinishMetric, Time: metrics.SpreadOf([]float64{50 * ms, 25 * ms, 100 * ms})}, {Metric: metrics.FinishMetric}}
 	b := New([]string{"alpha", "bravo"}, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	b.SetSize(100, 4)
 	b.SetHeats(Heats{Done: 3, Over: over, Order: []int{0, 1}, FinishAt: 100})
@@ -74,5 +74,29 @@ func TestHeatsColumnsToN(t *testing.T) {
 	rows := strings.Split(b.View(), "\n")
 	if !strings.Contains(rows[0], "heats to 100") || !strings.Contains(rows[1], "50ms ±100%") || strings.Contains(rows[2], "±") {
 		t.Errorf("--finish-at 100 heats:\n%s", b.View())
+	}
+}
+
+// Over a workload's heats the column names the workload's figure and shows
+// it as what it is: the prefill estimate in tok/s, a tool call's time as a
+// time (never "tok/s").
+func TestHeatsColumnsOfWorkloads(t *testing.T) {
+	ms := float64(time.Millisecond)
+	for _, c := range []struct {
+		over         metrics.Over
+		header, cell string
+	}{
+		{metrics.Over{Metric: metrics.PrefillMetric, Speed: metrics.SpreadOf([]float64{2000, 1900})}, "heats prefill", "1,950 ±3%"},
+		{metrics.Over{Metric: metrics.ToolCallMetric, Time: metrics.SpreadOf([]float64{250 * ms})}, "heats call", "250ms"},
+		{metrics.Over{Metric: metrics.ConversationMetric, Time: metrics.SpreadOf([]float64{2500 * ms})}, "heats conv", "2.50s"},
+	} {
+		b := New([]string{"alpha"}, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+		b.SetSize(100, 3)
+		b.SetHeats(Heats{Done: 2, Over: []metrics.Over{c.over}, Order: []int{0}})
+		b, _ = b.Update(FrameMsg{Figures: []live.Figures{{}}})
+		rows := strings.Split(b.View(), "\n")
+		if !strings.Contains(rows[0], c.header) || strings.Contains(rows[0], "heats tok/s") || !strings.Contains(rows[1], c.cell) {
+			t.Errorf("%s heats:\n%s", c.over.Metric, b.View())
+		}
 	}
 }
