@@ -222,13 +222,15 @@ func sloJSON(s config.SLO) SLO {
 // Feel is how a stream felt (metrics.Felt): stalls (gaps between text
 // events over 250 ms; null with fewer than two events) and the longest
 // (null without one), burstiness (coefficient of variation of the gaps;
-// null under two gaps) and reader wait (null without text). Over a
+// null under two gaps), the share of the text time in visible pauses
+// (null without a gap) and reader wait (null without text). Over a
 // provider's streams (the summary): the most stalls any stream had and the
 // longest of all, the median burstiness and reader wait.
 type Feel struct {
 	Stalls         *int     `json:"stalls"`
 	LongestStallMS *float64 `json:"longest_stall_ms"`
 	Burstiness     *float64 `json:"burstiness"`
+	PausedShare    *float64 `json:"paused_share"`
 	ReaderWaitMS   *float64 `json:"reader_wait_ms"`
 }
 
@@ -242,6 +244,9 @@ func feelOf(f metrics.Felt) Feel {
 	}
 	if f.HasBurstiness {
 		out.Burstiness = ptr(round(f.Burstiness, 1000))
+	}
+	if f.HasPaused {
+		out.PausedShare = ptr(round(f.Paused, 1000))
 	}
 	if f.HasReaderWait {
 		out.ReaderWaitMS = ptr(ms(f.ReaderWait))

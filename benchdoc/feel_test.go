@@ -14,7 +14,7 @@ import (
 // 240 words/min); a fast steady one never stalls nor makes one wait.
 func TestFeelAgainstKnownRhythms(t *testing.T) {
 	// The figures are measured on the wall clock: a busy machine only adds
-	// jitter to the gaps (a steady stream read as bursty), so any race that
+	// jitter to the gaps (a stall longer, a steady stream less even), so any race that
 	// meets every bound shows tpsrace measures them (testenv.BestOf).
 	testenv.BestOf(t, func() (problems []string) {
 		errorf := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
@@ -43,6 +43,10 @@ func TestFeelAgainstKnownRhythms(t *testing.T) {
 
 		if steady.Stalls == nil || *steady.Stalls != 0 || steady.LongestStallMS != nil || *steady.ReaderWaitMS != 0 {
 			errorf("tps=100: stalls %v longest %v wait %v", deref(steady.Stalls), deref(steady.LongestStallMS), deref(steady.ReaderWaitMS))
+		}
+		// Gaps of 10 ms never pause visibly; gaps of 500 ms are all pause.
+		if steady.PausedShare == nil || *steady.PausedShare != 0 || slow.PausedShare == nil || *slow.PausedShare != 1 {
+			errorf("paused share: tps=100 %v, want 0; tps=2 %v, want 1", deref(steady.PausedShare), deref(slow.PausedShare))
 		}
 		if label := b.Providers[2].Summary.FeelLabel; label == nil || *label != "smooth" {
 			errorf("tps=100: feel %v, want smooth", deref(label))

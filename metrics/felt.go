@@ -20,8 +20,16 @@ const (
 	// ReaderWPM: the reader of ReaderWait reads 240 words a minute.
 	ReaderWPM = 240
 	// BurstyCV: gaps whose coefficient of variation reaches 1, as
-	// irregular as random (Poisson) arrivals or more, feel bursty.
+	// irregular as random (Poisson) arrivals or more, are bursty...
 	BurstyCV = 1.0
+	// ...when a viewer can see it: VisiblePause is the shortest gap seen as
+	// the text standing still (100 ms, below which a change reads as
+	// instant), and BurstyPaused the share of the stream's text time such
+	// pauses must hold. A fast stream's sub-millisecond jitter (packets
+	// read together, a busy client) is as irregular as random arrivals but
+	// reads as one flow: it is smooth.
+	VisiblePause = 100 * time.Millisecond
+	BurstyPaused = 0.25
 )
 
 // Felt is how a stream felt to someone watching it, beyond its averages.
@@ -39,6 +47,12 @@ type Felt struct {
 	// pauses. HasBurstiness false under two gaps, or when every gap is 0.
 	Burstiness    float64
 	HasBurstiness bool
+	// Paused: the share of the time from the first text event to the last
+	// spent in gaps of VisiblePause or longer (0 to 1): how much of the
+	// stream a viewer saw standing still. HasPaused false without a gap of
+	// any length.
+	Paused    float64
+	HasPaused bool
 	// ReaderWait: how long a reader at ReaderWPM, starting at the first
 	// text event, waited with nothing left to read before the last event:
 	// 0 when the stream stayed ahead of reading. HasReaderWait false
@@ -60,18 +74,22 @@ type Felt struct {
 func FeltOf(events iter.Seq[probes.Event]) Felt {
 	var f Felt
 	var gaps []float64
-	var prev probes.Event
+	var paused time.Duration // in gaps of VisiblePause or longer
+	var start, prev probes.Event
 	var readUntil time.Duration // when the reader has read every word so far
 	var afterSpace = true       // the text so far ends in a space (or is empty)
 	secondsPerWord := 60.0 / ReaderWPM
 	first := true
 	for e := range events {
 		if first {
-			f.HasReaderWait, readUntil = true, e.At
+			f.HasReaderWait, readUntil, start = true, e.At, e
 		} else {
 			gap := Gap(prev, e)
 			gaps = append(gaps, float64(gap))
 			f.Gaps++
+			if gap >= VisiblePause {
+				paused += gap
+			}
 			if IsStall(gap) {
 				f.Stalls++
 				f.LongestStall = max(f.LongestStall, gap)
@@ -89,6 +107,9 @@ func FeltOf(events iter.Seq[probes.Event]) Felt {
 		prev, first = e, false
 	}
 	f.Burstiness, f.HasBurstiness = coefficientOfVariation(gaps)
+	if span := Gap(start, prev); span > 0 {
+		f.Paused, f.HasPaused = float64(paused)/float64(span), true
+	}
 	return f
 }
 
@@ -138,11 +159,11 @@ func coefficientOfVariation(v []float64) (float64, bool) {
 // FeltOfRun is a provider's felt figures for one run, over its streams'
 // (those with text; failed ones too: a stall before a failure was seen).
 // A stall any user saw is reported: Stalls is the most any one stream had
-// and LongestStall the longest of all; Burstiness and ReaderWait are the
+// and LongestStall the longest of all; Burstiness, Paused and ReaderWait are the
 // median user's (Median). With one stream, that stream's figures.
 func FeltOfRun(streams []Felt) Felt {
 	var f Felt
-	var burst []float64
+	var burst, pause []float64
 	var wait []time.Duration
 	for _, s := range streams {
 		f.Gaps += s.Gaps
@@ -154,8 +175,12 @@ func FeltOfRun(streams []Felt) Felt {
 		if s.HasReaderWait {
 			wait = append(wait, s.ReaderWait)
 		}
+		if s.HasPaused {
+			pause = append(pause, s.Paused)
+		}
 	}
 	f.Burstiness, f.HasBurstiness = Median(burst)
+	f.Paused, f.HasPaused = Median(pause)
 	f.ReaderWait, f.HasReaderWait = Median(wait)
 	f.Failed = len(streams) > 0 && !slices.ContainsFunc(streams, func(s Felt) bool { return !s.Failed })
 	return f
@@ -163,7 +188,8 @@ func FeltOfRun(streams []Felt) Felt {
 
 // Label is the feel in a few words, the leaderboard's "feel" column:
 // "2 stalls · 1.2s" (the longest) when it stalled (a stall before a
-// failure was seen too), else "bursty" at BurstyCV or more, else "smooth";
+// failure was seen too), else "bursty" at BurstyCV or more with visible
+// pauses holding BurstyPaused of its time or more, else "smooth";
 // "" (the views' "—") with fewer than three text events (too few gaps to
 // tell) or for a failed stream, or a run none of whose streams completed:
 // text that stopped in a failure did not feel smooth, however even it was.
@@ -175,7 +201,7 @@ func (f Felt) Label() string {
 		return strconv.Itoa(f.Stalls) + " stalls · " + format.Duration(f.LongestStall)
 	case f.Failed || !f.HasBurstiness:
 		return ""
-	case f.Burstiness >= BurstyCV:
+	case f.Burstiness >= BurstyCV && f.Paused >= BurstyPaused:
 		return "bursty"
 	}
 	return "smooth"

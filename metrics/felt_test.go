@@ -35,7 +35,9 @@ func TestFeltLabels(t *testing.T) {
 		want string
 	}{
 		{Felt{Gaps: 9, Burstiness: 0.2, HasBurstiness: true}, "smooth"},
-		{Felt{Gaps: 9, Burstiness: BurstyCV, HasBurstiness: true}, "bursty"},
+		{Felt{Gaps: 9, Burstiness: BurstyCV, HasBurstiness: true, Paused: BurstyPaused, HasPaused: true}, "bursty"},
+		// As irregular, but no pause a viewer sees: one flow.
+		{Felt{Gaps: 9, Burstiness: 3, HasBurstiness: true, Paused: 0.2, HasPaused: true}, "smooth"},
 		{Felt{Gaps: 9, Stalls: 1, LongestStall: 1200 * ms, Burstiness: 3, HasBurstiness: true}, "1 stall · 1.20s"},
 		{Felt{Gaps: 1}, ""},
 		{Felt{}, ""},
@@ -52,6 +54,33 @@ func TestFeltLabels(t *testing.T) {
 	// A metronome: every gap equal.
 	if f := FeltOf(probes.EventsOf(ev(0, "a", 1), ev(10*ms, "b", 1), ev(20*ms, "c", 1)).Values()); !f.HasBurstiness || f.Burstiness != 0 {
 		t.Errorf("metronome: %+v", f)
+	}
+}
+
+// Bursty is irregular where a viewer sees it. A fast stream whose events
+// are read in clumps of microseconds (packets read together) is as
+// irregular as random arrivals but never pauses visibly: smooth. Clumps
+// of text with 200 ms pauses between them (a provider batching tokens)
+// are bursty: the text stands still most of the time.
+func TestBurstyIsAVisibleRhythm(t *testing.T) {
+	us := time.Microsecond
+	var jitter, clumps []probes.Event
+	for i := range 60 {
+		at := time.Duration(i/3) * 3750 * us // 3 events read at once every 3.75ms: 800 tok/s
+		jitter = append(jitter, ev(at+time.Duration(i%3)*10*us, " w", 1))
+		clumps = append(clumps, ev(time.Duration(i/10)*200*ms+time.Duration(i%10)*us, " w", 1))
+	}
+	j := FeltOf(probes.EventsOf(jitter...).Values())
+	if !j.HasBurstiness || j.Burstiness < BurstyCV || !j.HasPaused || j.Paused != 0 || j.Label() != "smooth" {
+		t.Errorf("sub-millisecond clumps: burstiness %.2f paused %.2f, feel %q, want smooth", j.Burstiness, j.Paused, j.Label())
+	}
+	c := FeltOf(probes.EventsOf(clumps...).Values())
+	// 5 pauses of 200ms − 9µs in a span of 1s + 9µs.
+	if want := float64(5*(200*ms-9*us)) / float64(time.Second+9*us); c.Stalls != 0 || math.Abs(c.Paused-want) > 1e-12 || c.Label() != "bursty" {
+		t.Errorf("clumps every 200ms: stalls %d paused %v (want %v), feel %q, want bursty", c.Stalls, c.Paused, want, c.Label())
+	}
+	if f := FeltOf(probes.EventsOf(ev(0, "a", 1)).Values()); f.HasPaused {
+		t.Errorf("one event: %+v", f)
 	}
 }
 
@@ -85,11 +114,11 @@ func TestReaderWait(t *testing.T) {
 
 func TestFeltOfRun(t *testing.T) {
 	f := FeltOfRun([]Felt{
-		{Gaps: 10, Stalls: 1, LongestStall: 300 * ms, Burstiness: 0.5, HasBurstiness: true, ReaderWait: 100 * ms, HasReaderWait: true},
-		{Gaps: 10, Stalls: 3, LongestStall: 280 * ms, Burstiness: 1.5, HasBurstiness: true, ReaderWait: 0, HasReaderWait: true},
+		{Gaps: 10, Stalls: 1, LongestStall: 300 * ms, Burstiness: 0.5, HasBurstiness: true, ReaderWait: 100 * ms, HasReaderWait: true, Paused: 0.4, HasPaused: true},
+		{Gaps: 10, Stalls: 3, LongestStall: 280 * ms, Burstiness: 1.5, HasBurstiness: true, ReaderWait: 0, HasReaderWait: true, Paused: 0.6, HasPaused: true},
 		{}, // a stream with no text
 	})
-	if f.Stalls != 3 || f.LongestStall != 300*ms || f.Burstiness != 1 || f.ReaderWait != 50*ms || f.Gaps != 20 || f.Failed {
+	if f.Stalls != 3 || f.LongestStall != 300*ms || f.Burstiness != 1 || f.ReaderWait != 50*ms || f.Paused != 0.5 || f.Gaps != 20 || f.Failed {
 		t.Errorf("%+v", f)
 	}
 	even := Felt{Gaps: 10, Burstiness: 0.1, HasBurstiness: true}
