@@ -29,6 +29,10 @@ const (
 	ConversationMetric = "conversation"
 	// MinRunsForCI: fewer paired runs give no confidence interval.
 	MinRunsForCI = 3
+	// LevelWithin: in one race, two providers whose figures lie within 1%
+	// of each other are level: the verdict names neither faster (one race
+	// has no interval, and "1.00× faster" says nothing).
+	LevelWithin = 0.01
 	// bootstrapResamples and bootstrapSeed make the interval reproducible:
 	// the same runs (a replay of them included) always give the same one.
 	bootstrapResamples = 2000
@@ -346,24 +350,14 @@ func (v Verdict) Text() string {
 	switch {
 	case workload && v.Winner == "":
 		s = words.none
-	case workload && (v.RunnerUp == "" || v.Runs == 0):
-		s = fmt.Sprintf(words.alone, v.Winner, words.value(v.WinnerSpeed))
-	case workload && v.Runs == 1:
-		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + words.than + " (" +
-			words.pair(v.WinnerSpeed, v.RunnerUpSpeed) + ")"
 	case v.Winner == "":
 		s = "no provider completed a stream"
+	case workload && (v.RunnerUp == "" || v.Runs == 0):
+		s = fmt.Sprintf(words.alone, v.Winner, words.value(v.WinnerSpeed))
 	case v.RunnerUp == "" || v.Runs == 0:
 		s = v.Winner + " streamed at " + format.TPS(v.WinnerSpeed) + " tok/s"
-	case v.Runs == 1 && v.FinishAt > 0:
-		at := func(rate float64) string {
-			return format.Duration(time.Duration(float64(v.FinishAt) / rate * float64(time.Second)))
-		}
-		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + " to " + strconv.Itoa(v.FinishAt) +
-			" tokens (" + at(v.WinnerSpeed) + " vs " + at(v.RunnerUpSpeed) + ")"
 	case v.Runs == 1:
-		s = v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp +
-			" (" + format.TPS(v.WinnerSpeed) + " vs " + format.TPS(v.RunnerUpSpeed) + " tok/s)"
+		s = v.oneRace()
 	case !v.HasCI:
 		s = v.Winner + " is faster than " + v.RunnerUp + " in " + v.wins() + " runs; " + v.label() + " ratio " + ratio(v.Ratio) +
 			" (" + strconv.Itoa(v.Runs) + " runs: too few for a confidence interval)"
@@ -391,6 +385,24 @@ func (v Verdict) Text() string {
 		s += "; rate-limited (429): " + strings.Join(limited, ", ")
 	}
 	return s
+}
+
+// oneRace is the verdict of one race: "W is 1.6× faster than U (…)", or
+// "W and U are level (…)" within LevelWithin.
+func (v Verdict) oneRace() string {
+	than, pair := "", format.TPS(v.WinnerSpeed)+" vs "+format.TPS(v.RunnerUpSpeed)+" tok/s"
+	if words, ok := workloadVerdicts[v.Metric]; ok {
+		than, pair = words.than, words.pair(v.WinnerSpeed, v.RunnerUpSpeed)
+	} else if v.FinishAt > 0 {
+		at := func(rate float64) string {
+			return format.Duration(time.Duration(float64(v.FinishAt) / rate * float64(time.Second)))
+		}
+		than, pair = " to "+strconv.Itoa(v.FinishAt)+" tokens", at(v.WinnerSpeed)+" vs "+at(v.RunnerUpSpeed)
+	}
+	if math.Abs(v.Ratio-1) < LevelWithin {
+		return v.Winner + " and " + v.RunnerUp + " are level" + than + " (" + pair + "; within 1%, one race cannot separate them)"
+	}
+	return v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + than + " (" + pair + ")"
 }
 
 // flagPhrases say what a flag means of a provider's runs, in the verdict.

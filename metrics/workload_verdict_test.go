@@ -33,6 +33,29 @@ func TestWorkloadVerdictText(t *testing.T) {
 	}
 }
 
+// One race cannot separate two providers within 1% (LevelWithin): the
+// verdict calls them level, in the figure it compares; 1% apart or more,
+// one is faster.
+func TestOneRaceLevel(t *testing.T) {
+	for _, tc := range []struct {
+		v    Verdict
+		want string
+	}{
+		{Verdict{Metric: VerdictMetric, Winner: "a", RunnerUp: "b", Runs: 1, Ratio: 801.0 / 797, WinnerSpeed: 801, RunnerUpSpeed: 797},
+			"a and b are level (801 vs 797 tok/s; within 1%, one race cannot separate them)"},
+		{Verdict{Metric: VerdictMetric, Winner: "a", RunnerUp: "b", Runs: 1, Ratio: 808.0 / 800, WinnerSpeed: 808, RunnerUpSpeed: 800},
+			"a is 1.01× faster than b (808 vs 800 tok/s)"},
+		{Verdict{Metric: FinishMetric, FinishAt: 20, Winner: "a", RunnerUp: "b", Runs: 1, Ratio: 1.005, WinnerSpeed: 10.05, RunnerUpSpeed: 10},
+			"a and b are level to 20 tokens (1.99s vs 2.00s; within 1%, one race cannot separate them)"},
+		{Verdict{Metric: ToolCallMetric, Winner: "a", RunnerUp: "b", Runs: 1, Ratio: 1.005, WinnerSpeed: 10.05, RunnerUpSpeed: 10},
+			"a and b are level to a complete tool call (99ms vs 100ms; within 1%, one race cannot separate them)"},
+	} {
+		if got := tc.v.Text(); got != tc.want {
+			t.Errorf("ratio %.4f: %q, want %q", tc.v.Ratio, got, tc.want)
+		}
+	}
+}
+
 func TestStopText(t *testing.T) {
 	for _, c := range []struct {
 		stop Stop
