@@ -218,7 +218,8 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 	}
 	var notes []string
 	if b.Simulated {
-		notes = append(notes, "SIMULATED providers (built-in simulator; no API keys configured): these are not real measurements of any provider.")
+		// Never why they raced (no keys, --simulated, a file of either): only what is true.
+		notes = append(notes, "SIMULATED providers (the built-in simulator): these are not real measurements of any provider.")
 	}
 	if b.Interrupted {
 		notes = append(notes, "INTERRUPTED: the figures cover what was measured before the stop.")

@@ -80,3 +80,20 @@ func TestTokensCellFlagsByTheSharedRule(t *testing.T) {
 		}
 	}
 }
+
+// The SIMULATED note claims no reason (no keys, --simulated, a replay of
+// either): only what is true of them all.
+func TestSimulatedNoteClaimsNoReason(t *testing.T) {
+	for _, simulated := range []bool{true, false} {
+		cfg := &config.Config{Prompt: "p", MaxTokens: 100, Simulated: simulated, Providers: []config.Provider{{Name: "a", Model: "m"}}}
+		b := build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: [][][]probes.Result{{{stream(100*msec, 20*msec, 11)}}}})
+		for _, f := range []string{"table", "markdown"} {
+			var out bytes.Buffer
+			b.Write(&out, f)
+			note := "SIMULATED providers (the built-in simulator): these are not real measurements of any provider."
+			if strings.Contains(out.String(), note) != simulated || strings.Contains(out.String(), "API keys") {
+				t.Errorf("simulated=%v, %s:\n%s", simulated, f, out.String())
+			}
+		}
+	}
+}

@@ -241,9 +241,11 @@ func (m *Model) header() []string {
 	}
 	if m.c.config.Simulated {
 		// The banner never gives way: shorter words when the rest needs the room.
+		// It says what is true of every simulated race, never why this one is
+		// simulated: no keys, --simulated given, or a replay of either.
 		rest := draw.Join(parts, sep, math.MaxInt)
 		var banner string
-		for _, words := range []string{" SIMULATED providers — no API keys found ", " SIMULATED — no API keys ", " SIMULATED "} {
+		for _, words := range []string{" SIMULATED providers — not real measurements ", " SIMULATED — not real ", " SIMULATED "} {
 			banner = s.Simulated.Render(words)
 			if draw.Width(banner)+draw.Width(rest)+13 <= m.c.width {
 				break
