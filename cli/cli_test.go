@@ -47,6 +47,17 @@ func TestBenchWithoutConfigRacesTheSimulator(t *testing.T) {
 	if !strings.Contains(errOut, "SIMULATED") || !strings.Contains(errOut, "race 1/1") {
 		t.Errorf("stderr should say the race is simulated and show progress:\n%s", errOut)
 	}
+	// A CSV keeps no note: every row says it is simulated.
+	code, out, errOut = run(t, t.TempDir(), "bench", "--simulated", "--format", "csv", "--only", "sim-wafer,sim-lpu", "--max-tokens", "20")
+	rows := csvRows(t, out)
+	if code != 0 || len(rows) != 2 {
+		t.Fatalf("csv: exit %d, %d rows: %s\n%s", code, len(rows), errOut, out)
+	}
+	for _, row := range rows {
+		if row["simulated"] != "true" {
+			t.Errorf("%s's csv row says simulated %q", row["provider"], row["simulated"])
+		}
+	}
 }
 
 func TestBenchJSONContract(t *testing.T) {

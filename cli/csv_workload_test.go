@@ -107,6 +107,7 @@ func jsonRuns(t *testing.T, doc string) []map[string]string {
 	t.Helper()
 	var d struct {
 		Workload  string
+		Simulated bool
 		Providers []struct {
 			Name string
 			Runs []struct {
@@ -160,7 +161,7 @@ func jsonRuns(t *testing.T, doc string) []map[string]string {
 			cells := map[string]string{"provider": p.Name, "run": strconv.Itoa(r.Run), "workload": cmp.Or(d.Workload, "chat"),
 				"prompt_tokens": strconv.Itoa(r.PromptTokens), "input_tokens": count(r.InputTokens),
 				"cached_prompt_tokens": count(r.CachedPromptTokens), "server_prompt_tps": num(r.ServerPromptTPS),
-				"cache": text(r.Cache), "turn": count(r.Turn)}
+				"cache": text(r.Cache), "turn": count(r.Turn), "simulated": strconv.FormatBool(d.Simulated)}
 			for _, c := range []string{"tool_call_first_ms", "tool_call_complete_ms", "tool_call_name", "tool_call_args_tokens", "tool_call_args_tps",
 				"tool_call_valid", "json_first_ms", "json_valid_ms", "json_valid"} {
 				cells[c] = ""

@@ -465,7 +465,10 @@ var csvHeader = []string{"provider", "model", "run", "stream", "ok", "error", "t
 	// The workload's columns, blank where the workload does not define them.
 	"workload", "prompt_tokens", "input_tokens", "cached_prompt_tokens", "server_prompt_tps", "cache", "turn",
 	"tool_call_first_ms", "tool_call_complete_ms", "tool_call_name", "tool_call_args_tokens", "tool_call_args_tps", "tool_call_valid",
-	"json_first_ms", "json_valid_ms", "json_valid"}
+	"json_first_ms", "json_valid_ms", "json_valid",
+	// Last, so no column moves: every row says whether it was measured at all
+	// (a spreadsheet keeps no note above the table).
+	"simulated"}
 
 // WriteCSV writes one row per stream, the columns of the JSON runs: a
 // figure that is null in the JSON, or absent under the race's workload, is
@@ -487,6 +490,7 @@ func (b *Bench) WriteCSV(w io.Writer) error {
 				csvOpt(r.ServerPromptTPS), deref(r.Cache), csvInt(r.Turn)}
 			row = append(row, toolCallCells(r.ToolCall)...)
 			row = append(row, jsonCells(r.JSON)...)
+			row = append(row, strconv.FormatBool(b.Simulated))
 			writeCSVRow(cw, row)
 		}
 	}

@@ -2,6 +2,8 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -77,6 +79,32 @@ func TestTokensCellFlagsByTheSharedRule(t *testing.T) {
 		b := build(benchdoc.Input{Config: &config.Config{Prompt: "p", Providers: []config.Provider{{Name: "x"}}}, Races: [][][]probes.Result{{{r}}}})
 		if got := tokensCell(b.Providers[0]); got != want {
 			t.Errorf("usage %d, o200k 100: %q, want %q", usage, got, want)
+		}
+	}
+}
+
+// Every row of a simulated bench's CSV says so, and a real one's says not:
+// the table's SIMULATED note has no place in a CSV.
+func TestCSVMarksSimulated(t *testing.T) {
+	for _, simulated := range []bool{true, false} {
+		cfg := &config.Config{Prompt: "p", MaxTokens: 100, Simulated: simulated, Providers: []config.Provider{{Name: "a", Model: "m"}, {Name: "b", Model: "n"}}}
+		races := [][][]probes.Result{{{stream(100*msec, 20*msec, 11)}, {stream(50*msec, 5*msec, 11)}}}
+		b := build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: races})
+		var out bytes.Buffer
+		if err := b.Write(&out, "csv"); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := csv.NewReader(&out).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if col := len(rows[0]) - 1; rows[0][col] != "simulated" || len(rows) != 3 {
+			t.Fatalf("%d rows, last column %q: want a header and 2, simulated last", len(rows), rows[0][col])
+		}
+		for _, row := range rows[1:] {
+			if got := row[len(row)-1]; got != strconv.FormatBool(simulated) {
+				t.Errorf("simulated=%v: %s's row says simulated %q", simulated, row[0], got)
+			}
 		}
 	}
 }

@@ -22,6 +22,7 @@ type Group struct {
 	E2Ems           Stats
 	Failures        map[string]int // failed streams by kind (probes.Kinds)
 	Errors          map[string]int // failed streams by error message, as received
+	Simulated       bool           // some of its races raced the built-in simulated providers
 }
 
 // Stats of one figure over a group's completed streams; nil where no
@@ -63,8 +64,8 @@ func Summarise(records []Record) Overview {
 					continue
 				}
 				race := [2]int{ri, r.Run}
-				accumulate(all, groupKey{setup, p.Name, p.Model, "", ""}, race, r)
-				accumulate(detail, groupKey{setup, p.Name, p.Model, rec.Probe, day}, race, r)
+				accumulate(all, groupKey{setup, p.Name, p.Model, "", ""}, race, r, rec.Simulated)
+				accumulate(detail, groupKey{setup, p.Name, p.Model, rec.Probe, day}, race, r, rec.Simulated)
 			}
 		}
 	}
@@ -87,7 +88,7 @@ type groupAcc struct {
 	ttft, tps, e2e []float64
 }
 
-func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run) {
+func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run, simulated bool) {
 	a := groups[k]
 	if a == nil {
 		a = &groupAcc{g: Group{Setup: k.setup, Provider: k.provider, Model: k.model, Probe: k.probe, Day: k.day, Failures: map[string]int{}, Errors: map[string]int{}},
@@ -95,6 +96,7 @@ func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run) {
 		groups[k] = a
 	}
 	a.races[race] = true
+	a.g.Simulated = a.g.Simulated || simulated
 	collect(&a.ttft, r.TTFTms) // a failure later does not change when the first token came (metrics.Run)
 	if !r.OK {
 		a.g.Failed++

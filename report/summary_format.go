@@ -189,7 +189,8 @@ func csvNum(v *float64) string {
 }
 
 // writeCSV writes one row per setup, provider, model, probe and day, with
-// one failures column per kind; the setup is in the last four columns.
+// one failures column per kind, then the setup's four columns and, last,
+// whether any of its races was simulated (a spreadsheet keeps no note).
 func (s Overview) writeCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	header := []string{"provider", "model", "probe", "day", "races", "ok", "failed"}
@@ -199,7 +200,7 @@ func (s Overview) writeCSV(w io.Writer) error {
 	for _, k := range probes.Kinds {
 		header = append(header, "failures_"+k)
 	}
-	cw.Write(append(header, "concurrency", "max_tokens", "prompt", "workload"))
+	cw.Write(append(header, "concurrency", "max_tokens", "prompt", "workload", "simulated"))
 	for _, g := range s.ByProbeDay {
 		row := []string{g.Provider, g.Model, g.Probe, g.Day, strconv.Itoa(g.Races), strconv.Itoa(g.OK), strconv.Itoa(g.Failed)}
 		for _, st := range []Stats{g.TTFTms, g.OutputTPS, g.E2Ems} {
@@ -208,7 +209,8 @@ func (s Overview) writeCSV(w io.Writer) error {
 		for _, k := range probes.Kinds {
 			row = append(row, strconv.Itoa(g.Failures[k]))
 		}
-		row = append(row, strconv.Itoa(g.Setup.Concurrency), strconv.Itoa(g.Setup.MaxTokens), g.Setup.Prompt, workload.Workload{Name: g.Setup.Workload}.Label())
+		row = append(row, strconv.Itoa(g.Setup.Concurrency), strconv.Itoa(g.Setup.MaxTokens), g.Setup.Prompt, workload.Workload{Name: g.Setup.Workload}.Label(),
+			strconv.FormatBool(g.Simulated))
 		writeCSVRow(cw, row)
 	}
 	cw.Flush()

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/csv"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -114,7 +115,7 @@ func TestUndefinedFiguresAreNeverZero(t *testing.T) {
 	if !strings.Contains(md.String(), "| p | m | 1 | 0 | 1 | - | - | - | - | - | - | - | - | - | - | network 1 |") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
-	if rows := strings.Split(csv.String(), "\n"); rows[1] != "p,m,,2026-03-01,1,0,1,,,,,,,,,,,,,1,0,0,0,0,0,0,0,0,,chat" {
+	if rows := strings.Split(csv.String(), "\n"); rows[1] != "p,m,,2026-03-01,1,0,1,,,,,,,,,,,,,1,0,0,0,0,0,0,0,0,,chat,false" {
 		t.Errorf("csv row %q", rows[1])
 	}
 	changes, _ := Compare(o, Summarise(nil), true)
@@ -137,5 +138,35 @@ func TestHostileNamesAreDefused(t *testing.T) {
 	}
 	if rows := strings.Split(csv.String(), "\n"); !strings.HasPrefix(rows[1], `"'=HYPERLINK(""http://x"")",m,`) {
 		t.Errorf("csv row %q: want the formula as text", rows[1])
+	}
+}
+
+// Every overview CSV row says whether it is simulated: a spreadsheet keeps
+// no note above the table. A row with one simulated race among real ones is
+// simulated.
+func TestOverviewCSVMarksSimulatedRows(t *testing.T) {
+	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	sim := record("eu", day, okRun(100, 50, 1000))
+	sim.Simulated = true
+	o := Summarise([]Record{sim, record("us", day, okRun(200, 100, 2000)), record("eu", day.Add(24*time.Hour), okRun(300, 150, 3000))})
+	var out bytes.Buffer
+	if err := o.Write(&out, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&out).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if col := len(rows[0]) - 1; rows[0][col] != "simulated" {
+		t.Fatalf("last column %q, want simulated", rows[0][col])
+	}
+	want := map[string]string{"eu 2026-03-01": "true", "us 2026-03-01": "false", "eu 2026-03-02": "false"}
+	for _, row := range rows[1:] {
+		if got, key := row[len(row)-1], row[2]+" "+row[3]; got != want[key] {
+			t.Errorf("%s: simulated %q, want %q", key, got, want[key])
+		}
+	}
+	if len(rows) != 4 {
+		t.Errorf("%d rows, want a header and 3", len(rows))
 	}
 }
