@@ -214,7 +214,7 @@ func sameWorkloadFigures(t *testing.T, run int, b *benchdoc.Bench, dash []*live.
 // sameWorkloadGauges: watch's gauges of one run are the dashboard's figures.
 func sameWorkloadGauges(t *testing.T, run int, b *benchdoc.Bench, dash []*live.WorkloadRun) {
 	t.Helper()
-	exp := watch.NewExporter()
+	exp := watch.NewExporter(false)
 	exp.ObserveRun("probe", b)
 	got := lastGauges(t, exp)
 	for i, w := range dash {

@@ -89,7 +89,8 @@ func waitRaces(t *testing.T, base string, n int) {
 }
 
 // A real Prometheus scrapes `tpsrace watch` racing the simulator's four
-// profiles and a provider that always answers 503; its HTTP API must return
+// profiles and a provider that always answers 503, beside a `watch
+// --simulated` whose every series says simulated="true"; its HTTP API must return
 // each provider's TTFT histogram, and its median estimate must lie in the
 // buckets that hold the TTFTs the history recorded for that provider (the
 // same figure, two paths).
@@ -118,13 +119,28 @@ func TestPrometheusScrapesWatch(t *testing.T) {
 		}
 	}()
 	target, _ := url.Parse(metricsURL(t, logs))
+	// A second probe races the built-in SIMULATED providers (the same names):
+	// its series carry simulated="true", and deploy/'s queries must hold.
+	simLogs := &logBuffer{}
+	simDone := make(chan error, 1)
+	go func() {
+		simDone <- (&watchCmd{}).run(ctx, []string{"--simulated", "--max-tokens", "20", "--interval", "1s", "--metrics-addr", "127.0.0.1:0",
+			"--probe-name", "ci-sim", "--log-format", "json"}, io.Discard, simLogs)
+	}()
+	defer func() {
+		stop()
+		if err := <-simDone; err != nil {
+			t.Errorf("watch --simulated: %v", err)
+		}
+	}()
+	simTarget, _ := url.Parse(metricsURL(t, simLogs))
 
 	promAddr := freeAddr(t)
 	promCfg := write(t, dir, "prometheus.yml", fmt.Sprintf(`global: {scrape_interval: 1s, evaluation_interval: 1s}
 scrape_configs:
   - job_name: tpsrace
-    static_configs: [{targets: ["%s"]}]
-`, target.Host))
+    static_configs: [{targets: ["%s", "%s"]}]
+`, target.Host, simTarget.Host))
 	prom := exec.Command(promBin, "--config.file="+promCfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		"--web.listen-address="+promAddr, "--log.level=warn")
 	var promLog logBuffer
@@ -198,8 +214,21 @@ scrape_configs:
 			time.Sleep(500 * time.Millisecond)
 		}
 	}
+	if labelled := query(`tpsrace_races_total{probe="ci", simulated!=""}`); len(labelled) > 0 {
+		t.Errorf("the real probe's series say simulated: %v", labelled)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		sims := query(`tpsrace_races_total{probe="ci-sim", simulated="true"}`)
+		if len(sims) == len(providers) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("the simulated probe's races_total with simulated=\"true\": %v, want one for each of %v", sims, providers)
+			break
+		}
+	}
 	medians := query(`histogram_quantile(0.5, sum by (provider, le) (tpsrace_ttft_seconds_bucket{probe="ci"}))`)
-	scraped := query(`max by (provider) (tpsrace_ttft_seconds_count)`) // the races Prometheus has seen
+	scraped := query(`max by (provider) (tpsrace_ttft_seconds_count{probe="ci"})`) // the races Prometheus has seen
 	ttfts := historyTTFTs(t, history)
 	t.Logf("Prometheus: TTFT counts %v, median TTFT estimates %v", scraped, medians)
 	for _, p := range providers {

@@ -2,7 +2,7 @@
 // Prometheus (`tpsrace watch`). It aggregates nothing itself: every figure
 // comes from package metrics, and Prometheus and Grafana do the rest.
 //
-//	exp := watch.NewExporter()
+//	exp := watch.NewExporter(cfg.Simulated)
 //	http.Handle("/metrics", exp.Handler())
 //	exp.Start("eu-west", cfg.Providers)
 //	exp.Observe("eu-west", cfg.Providers, race.Run(ctx, nil))
@@ -57,8 +57,12 @@ type Exporter struct {
 	workload              map[string]*prometheus.GaugeVec // workloadGauges by name (ObserveRun)
 }
 
-// NewExporter registers every series.
-func NewExporter() *Exporter {
+// NewExporter registers every series. Those of a simulated race (the
+// built-in simulated providers) carry simulated="true", so a dashboard, an
+// alert or a recording rule sees what the logs and history say: they are
+// not real measurements. The Go and process series describe tpsrace itself
+// and carry no such label.
+func NewExporter(simulated bool) *Exporter {
 	hist := func(name, help string, buckets []float64) *prometheus.HistogramVec {
 		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels)
 	}
@@ -86,13 +90,17 @@ func NewExporter() *Exporter {
 		sloMissed: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tpsrace_slo_missed_total",
 			Help: "Streams that missed a bound of the provider's SLO (completed, ttft, output_tps, e2e; all: some bound)."}, append(slices.Clone(labels), "bound")),
 	}
-	e.registry.MustRegister(e.ttft, e.speed, e.e2e, e.outputTokens, e.races, e.failures,
-		e.lastTTFT, e.lastSpeed, e.lastE2E, e.lastRaceTime, e.lastOK, e.sloMet, e.sloMissed,
-		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	var tpsrace prometheus.Registerer = e.registry
+	if simulated {
+		tpsrace = prometheus.WrapRegistererWith(prometheus.Labels{"simulated": "true"}, e.registry)
+	}
+	tpsrace.MustRegister(e.ttft, e.speed, e.e2e, e.outputTokens, e.races, e.failures,
+		e.lastTTFT, e.lastSpeed, e.lastE2E, e.lastRaceTime, e.lastOK, e.sloMet, e.sloMissed)
+	e.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	e.workload = map[string]*prometheus.GaugeVec{}
 	for _, g := range workloadGauges {
 		e.workload[g.name] = gauge(g.name, g.help)
-		e.registry.MustRegister(e.workload[g.name])
+		tpsrace.MustRegister(e.workload[g.name])
 	}
 	return e
 }

@@ -13,7 +13,7 @@ func TestEveryWorkloadFigureHasItsGauge(t *testing.T) {
 	pv := &v
 	full := benchdoc.Summary{ToolCall: &benchdoc.ToolSummary{}, JSON: &benchdoc.JSONSummary{}, PrefillTPS: &pv,
 		PrefixCache: &benchdoc.PrefixCache{}, ConversationMS: &benchdoc.Percentiles2{}}
-	e := NewExporter()
+	e := NewExporter(false)
 	figures := workloadFigures(full)
 	if len(figures) != len(workloadGauges) {
 		t.Errorf("%d figures, %d gauges", len(figures), len(workloadGauges))
