@@ -41,7 +41,7 @@ func (c *checkCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if fs.NArg() > 0 {
 		return usageError{fmt.Errorf("check takes no arguments, got %q (see: tpsrace help check)", fs.Args())}
 	}
-	c.race.concurrency = 1
+	c.race.concurrency, c.race.checking = 1, true
 	s, err := c.race.load(ctx, stderr)
 	if err != nil {
 		return err

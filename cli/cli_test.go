@@ -161,7 +161,9 @@ func TestSimulatorOnlyWhenAsked(t *testing.T) {
 		!strings.Contains(errOut, "--simulated was given: racing the built-in SIMULATED providers") {
 		t.Errorf("--simulated: exit %d, stderr %q, stdout:\n%s\nwant the simulated race, labelled, providers.yaml unread", code, errOut, out)
 	}
-	if code, _, errOut := run(t, dir, "check", "--simulated"); code != 0 || !strings.Contains(errOut, "SIMULATED") {
+	// check races nothing: it says what it does.
+	if code, _, errOut := run(t, dir, "check", "--simulated"); code != 0 ||
+		!strings.Contains(errOut, "--simulated was given: checking the built-in SIMULATED providers") || strings.Contains(errOut, "racing") {
 		t.Errorf("check --simulated: exit %d, stderr %q", code, errOut)
 	}
 	if code, _, errOut := run(t, dir, "bench", "--simulated", "--config", "providers.yaml"); code != 2 || !strings.Contains(errOut, "give one of them") {
@@ -259,6 +261,12 @@ func TestOnlySuggestsTheClosestName(t *testing.T) {
 		`--simulated was given, so the built-in SIMULATED providers race: sim-wafer, sim-lpu, sim-gpu, sim-laptop` + "\n"
 	if code != 2 || errOut != want {
 		t.Errorf("--simulated: exit %d, stderr:\n%q\nwant 2 and only:\n%q", code, errOut, want)
+	}
+	code, _, errOut = run(t, dir, "check", "--simulated", "--only", "sim-wafr")
+	want = `tpsrace: --only: no provider named "sim-wafr" (did you mean sim-wafer?): ` +
+		`--simulated was given, so the built-in SIMULATED providers are checked: sim-wafer, sim-lpu, sim-gpu, sim-laptop` + "\n"
+	if code != 2 || errOut != want {
+		t.Errorf("check --simulated: exit %d, stderr:\n%q\nwant 2 and only:\n%q", code, errOut, want)
 	}
 	code, _, errOut = run(t, dir, "bench", "--only", "groq,,nobody,")
 	want = `tpsrace: --only: an empty name (two commas, or one at an end); no provider named "nobody": ` +

@@ -48,6 +48,7 @@ type raceFlags struct {
 	// invented numbers must never pass for measured ones.
 	simulated bool
 	fallback  bool
+	checking  bool          // check: it races nothing, so its messages say "checking"
 	flags     *flag.FlagSet // where they were registered, to tell a flag given from its default
 }
 
@@ -174,7 +175,11 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 		}
 		s.known = append(s.known, s.sims...)
 		f.keepOnly(cfg)
-		fmt.Fprintln(stderr, s.why+": racing the built-in SIMULATED providers")
+		doing := "racing"
+		if f.checking {
+			doing = "checking"
+		}
+		fmt.Fprintln(stderr, s.why+": "+doing+" the built-in SIMULATED providers")
 	}
 	for i := range cfg.Providers {
 		p := &cfg.Providers[i]
@@ -365,7 +370,7 @@ func (f *raceFlags) checkOnly(s *session) error {
 	}
 	msg := "--only: " + strings.Join(bad, "; ")
 	if cfg.Simulated {
-		msg += ": " + s.simulatedRace()
+		msg += ": " + s.simulatedRace(f.checking)
 	} else {
 		msg += ": the providers are " + strings.Join(s.fileProviders(), ", ")
 	}
@@ -388,10 +393,14 @@ func (s *session) fileProviders() []string {
 	return theirs
 }
 
-// simulatedRace says why the built-in simulated providers race and names
-// them, with the file's providers (the skipped ones with their reasons).
-func (s *session) simulatedRace() string {
+// simulatedRace says why the built-in simulated providers race (or, for
+// check, are checked) and names them, with the file's providers (the
+// skipped ones with their reasons).
+func (s *session) simulatedRace(checking bool) string {
 	race := "the built-in SIMULATED providers race: " + strings.Join(s.sims, ", ")
+	if checking {
+		race = "the built-in SIMULATED providers are checked: " + strings.Join(s.sims, ", ")
+	}
 	if s.file == "" {
 		return s.why + ", so " + race
 	}
