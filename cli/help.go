@@ -108,7 +108,7 @@ func help(topic string, w io.Writer) error {
 			fmt.Fprintf(w, "  %-30s %s\n", c.usage, c.summary)
 		}
 		fmt.Fprint(w, "\nWhen nothing else can race (no providers.yaml, or no key set) the dashboard races the built-in\n"+
-			"simulated providers, labelled SIMULATED; bench, watch and check race them only with --simulated.\n\n"+
+			"simulated providers, labelled SIMULATED; bench, watch and check use them only with --simulated.\n\n"+
 			"Example:\n  tpsrace --config providers.yaml --concurrency 4\n\nDashboard flags:\n")
 		printFlags((&dashCmd{}).flags(), w)
 		return nil
