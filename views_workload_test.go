@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -70,12 +72,29 @@ func TestEveryViewTellsTheSameWorkloadStory(t *testing.T) {
 }
 
 // sameFlags: the dashboard's verdict carries bench's referee flags over
-// the run's races (its steps', not only the last race's), and no others.
+// the run's races (its steps', not only the last race's), and no others;
+// bench's summary flags each provider as its verdict does (cached-prefix's
+// warm cache hit is what the workload measures, not a flag), in how many
+// runs, not races.
 func sameFlags(t *testing.T, run int, b *benchdoc.Bench, said string) {
 	t.Helper()
 	_, flagged, _ := strings.Cut(said, " · ⚑ ")
 	if flagged != b.Verdict.FlaggedText {
 		t.Errorf("run %d: the dashboard's verdict is flagged %q, bench's %q", run, flagged, b.Verdict.FlaggedText)
+	}
+	for _, p := range b.Providers {
+		want := slices.Sorted(maps.Keys(b.Verdict.Flagged[p.Name]))
+		if got := slices.Sorted(slices.Values(p.Summary.Flags)); !slices.Equal(got, want) {
+			t.Errorf("run %d: %s's summary is flagged %v, its verdict %v", run, p.Name, got, want)
+		}
+		for _, f := range p.Summary.Flags {
+			if ev := p.Summary.Evidence[f]; !strings.HasPrefix(ev, strconv.Itoa(b.Verdict.Flagged[p.Name][f])+"/1 runs: ") {
+				t.Errorf("run %d: %s %s evidence %q, want it counted in runs (1)", run, p.Name, f, ev)
+			}
+		}
+	}
+	if steps := len(b.Providers[0].Runs); b.RacesPerRun != steps && !(steps == 1 && b.RacesPerRun == 0) {
+		t.Errorf("run %d: races_per_run %d for %d races of one run", run, b.RacesPerRun, steps)
 	}
 }
 

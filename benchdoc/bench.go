@@ -68,12 +68,18 @@ func (f *Fleet) skewOf(s metrics.Skew, ok bool) {
 
 // Bench is the bench document. Field names and units are the JSON contract.
 type Bench struct {
-	Schema      string     `json:"schema"`
-	StartedAt   time.Time  `json:"started_at"`
-	Prompt      string     `json:"prompt"`
-	MaxTokens   int        `json:"max_tokens"`
-	Concurrency int        `json:"concurrency"`
-	Runs        int        `json:"runs"`
+	Schema      string    `json:"schema"`
+	StartedAt   time.Time `json:"started_at"`
+	Prompt      string    `json:"prompt"`
+	MaxTokens   int       `json:"max_tokens"`
+	Concurrency int       `json:"concurrency"`
+	Runs        int       `json:"runs"` // races: a run of a multi-step workload is RacesPerRun of them
+	// RacesPerRun: the races of one run of a multi-step workload (a
+	// long-context sweep's sizes, cached-prefix's cold and warm requests,
+	// multi-turn's turns), so --runs N of them is N × RacesPerRun races;
+	// absent when a run is one race. Per-stream and per-race "run" fields
+	// index races; verdicts and flag counts count runs (WorkloadRuns).
+	RacesPerRun int        `json:"races_per_run,omitempty"`
 	Simulated   bool       `json:"simulated"`
 	Interrupted bool       `json:"interrupted"`
 	Truncated   string     `json:"truncated,omitempty"` // replay --bench of a broken recording only: what it lost; runs are its whole races
@@ -495,6 +501,9 @@ func Build(in Input) *Bench {
 	b.referee, b.workload = metrics.RefereeOf(cfg.Providers, in.Races), cfg.Workload
 	b.Races = races(in.Races, b.referee)
 	perRun := len(cfg.Workload.Steps())
+	if perRun > 1 {
+		b.RacesPerRun = perRun
+	}
 	var pooled []metrics.Run
 	for i, p := range cfg.Providers {
 		pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Runs: []Run{}}
@@ -533,7 +542,7 @@ func Build(in Input) *Bench {
 		sum := wr.All
 		pr.Summary = summary(sum, wr.Races)
 		pr.Summary.MemoryRoofline = roofline(metrics.MemoryRoofline(sum.ServerTPS.P50, sum.ServerTPS.Has(), p.Box))
-		pr.Summary.Flags, pr.Summary.Evidence = providerFlags(b.referee, i, len(in.Races))
+		pr.Summary.Flags, pr.Summary.Evidence = providerFlags(b.referee, cfg.Workload, i, b.WorkloadRuns())
 		pr.Summary.Goodput = goodput(p.SLO, all, wr.Races, b.Concurrency)
 		switch {
 		case cfg.Workload.Is(workload.MultiTurn):
@@ -564,6 +573,13 @@ func Build(in Input) *Bench {
 	}
 	b.Verdict = verdict(b, stop)
 	return b
+}
+
+// WorkloadRuns is how many runs b's races make: a run of a multi-step
+// workload is RacesPerRun races (the last one begun counts, cut or not).
+func (b *Bench) WorkloadRuns() int {
+	per := max(b.RacesPerRun, 1)
+	return (b.Runs + per - 1) / per
 }
 
 // goodput is a provider's streams (all) under slo, raced in runs.
@@ -601,13 +617,15 @@ func flagsJSON(f metrics.Flags) ([]string, map[string]string) {
 	return names, evidence
 }
 
-// providerFlags are the flags on any of provider p's runs, the evidence
-// saying in how many: "3/5 runs: 1,920 of 2,006 prompt tokens …".
-func providerFlags(ref metrics.Referee, p, runs int) ([]string, map[string]string) {
+// providerFlags are the flags on any of provider p's runs of workload w,
+// as the verdict takes them (Referee.WorkloadRunFlags: every race of a
+// run, cached-prefix's warm cache hit not a flaw), the evidence saying in
+// how many: "3/5 runs: 1,920 of 2,006 prompt tokens …".
+func providerFlags(ref metrics.Referee, w workload.Workload, p, runs int) ([]string, map[string]string) {
 	count := map[string]int{}
 	all := metrics.Flags{}
 	for run := range runs {
-		f := ref.RunFlags(run, p)
+		f, _ := ref.WorkloadRunFlags(w, run, p)
 		for _, name := range f.Names() {
 			count[name]++
 			if _, ok := all[name]; !ok {

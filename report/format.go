@@ -192,8 +192,12 @@ func (b *Bench) flagNotes() []string {
 		}
 	}
 	for _, r := range b.Races {
+		where := "run " + strconv.Itoa(r.Run+1)
+		if per := b.RacesPerRun; per > 1 { // r.Run indexes races
+			where = "run " + strconv.Itoa(r.Run/per+1) + " · race " + strconv.Itoa(r.Run%per+1)
+		}
 		for _, f := range r.Flags {
-			notes = append(notes, "⚑ run "+strconv.Itoa(r.Run+1)+" "+f+": "+r.Evidence[f])
+			notes = append(notes, "⚑ "+where+" "+f+": "+r.Evidence[f])
 		}
 	}
 	return notes
@@ -361,10 +365,19 @@ func (b *Bench) conversations() int {
 	return most
 }
 
+// runs says how many runs, and the races they make under a multi-step
+// workload: "3 runs", "2 runs (4 races)".
+func (b *Bench) runs() string {
+	if b.RacesPerRun > 1 {
+		return plural(b.WorkloadRuns(), "run") + " (" + plural(b.Runs, "race") + ")"
+	}
+	return plural(b.Runs, "run")
+}
+
 // heading says what was raced: the prompt, when, how many users (C) and runs.
 func (b *Bench) heading(markdown bool) string {
 	parts := []string{quotedPrompt(b.Prompt), b.StartedAt.Format("2006-01-02 15:04 MST"),
-		fmt.Sprintf("C=%d", b.Concurrency), plural(b.Runs, "run"), fmt.Sprintf("max_tokens %s", format.Count(b.MaxTokens))}
+		fmt.Sprintf("C=%d", b.Concurrency), b.runs(), fmt.Sprintf("max_tokens %s", format.Count(b.MaxTokens))}
 	if b.Workload != "" {
 		parts = append(parts, "workload "+b.Workload)
 	}

