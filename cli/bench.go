@@ -17,6 +17,7 @@ import (
 	"tpsrace/recording"
 	"tpsrace/report"
 	"tpsrace/safetext"
+	"tpsrace/tokens"
 )
 
 // benchCmd is `tpsrace bench`: races without the dashboard and prints the
@@ -221,6 +222,8 @@ func (p *progress) update(run int, u probes.Update) {
 	switch {
 	case u.Event != nil:
 		p.tokens += u.Event.Tokens
+	case u.Tool != nil: // a tool call's arguments are its output: "0 tokens" would read as nothing came
+		p.tokens += tokens.Count(u.Tool.Arguments)
 	case u.Done != nil:
 		p.done++
 		if !u.Done.OK() {
