@@ -19,14 +19,15 @@ import (
 // "-" on the dashboard as in bench's table and Markdown.
 const Undefined = "-"
 
-// Duration is "850ms", "1.24s", "12.4s" or "2m05s".
+// Duration is "850ms", "1.24s", "12.4s" or "2m05s", rounded (as TPS) to
+// the precision shown: 280.969ms reads "281ms", 999.6ms "1.00s".
 func Duration(d time.Duration) string {
 	d = d.Truncate(time.Microsecond) // bench JSON's precision, as TPS
 	switch {
 	case d < 0:
 		return "-" + Duration(-d)
-	case d < time.Second:
-		return strconv.FormatInt(d.Milliseconds(), 10) + "ms"
+	case d.Round(time.Millisecond) < time.Second: // 999.6ms reads "1.00s", not "1000ms"
+		return strconv.FormatInt(d.Round(time.Millisecond).Milliseconds(), 10) + "ms"
 	case d.Round(10*time.Millisecond) < 10*time.Second: // 9.996s reads "10.0s", not "10.00s"
 		return strconv.FormatFloat(d.Seconds(), 'f', 2, 64) + "s"
 	case d.Round(100*time.Millisecond) < time.Minute:
@@ -44,7 +45,7 @@ func Precise(d time.Duration) string {
 		return "-" + Precise(-d)
 	case d < time.Millisecond:
 		return strconv.FormatInt(d.Microseconds(), 10) + "µs"
-	case d < 10*time.Millisecond:
+	case d.Round(100*time.Microsecond) < 10*time.Millisecond: // 9.96ms reads "10ms", as Duration, not "10.0ms"
 		return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', 1, 64) + "ms"
 	}
 	return Duration(d)

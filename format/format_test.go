@@ -25,6 +25,18 @@ func TestFormats(t *testing.T) {
 		{Times(math.Inf(1)), "∞×"},
 		{Duration(9996 * time.Millisecond), "10.0s"},
 		{Duration(59960 * time.Millisecond), "1m00s"},
+		// Rounded to the precision shown, as speeds, never truncated:
+		// bench JSON's 280.969ms reads "281ms"; 999.6ms rolls to seconds.
+		{Duration(280969 * time.Microsecond), "281ms"},
+		{Duration(280499 * time.Microsecond), "280ms"},
+		{Duration(1310 * time.Microsecond), "1ms"},
+		{Duration(999400 * time.Microsecond), "999ms"},
+		{Duration(999600 * time.Microsecond), "1.00s"},
+		{Duration(-280969 * time.Microsecond), "-281ms"},
+		{Precise(38 * time.Microsecond), "38µs"},
+		{Precise(1310 * time.Microsecond), "1.3ms"},
+		{Precise(9940 * time.Microsecond), "9.9ms"},
+		{Precise(9960 * time.Microsecond), "10ms"},
 		{Short(1820), "1.8k"},
 		{Short(12000), "12k"},
 		{Short(950), "950"},

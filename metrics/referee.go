@@ -5,6 +5,7 @@ import (
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -253,9 +254,25 @@ func saturation(load *probes.ClientLoad) string {
 		why = append(why, fmt.Sprintf("tpsrace used %.0f%% of %d cores", load.CPU*100, load.GOMAXPROCS))
 	}
 	if load.SchedP99 > SaturatedSchedP99 {
-		why = append(why, "goroutines waited up to "+format.Duration(load.SchedP99)+" to run (p99, over "+format.Duration(SaturatedSchedP99)+")")
+		why = append(why, "goroutines waited up to "+overLimit(load.SchedP99, SaturatedSchedP99)+" to run (p99, over "+format.Duration(SaturatedSchedP99)+")")
 	}
 	return strings.Join(why, "; ")
+}
+
+// overLimit is d, which exceeds limit, as format.Duration writes it, or in
+// milliseconds to as many decimals (to the µs) as it takes to read over
+// limit: "3ms", "1.3ms", "1.05ms" (the runtime's scheduling bucket just
+// over 1ms), never "1ms, over 1ms".
+func overLimit(d, limit time.Duration) string {
+	d = d.Truncate(time.Microsecond) // bench JSON's precision, as format.Duration
+	if d >= time.Second || d.Round(time.Millisecond) > limit {
+		return format.Duration(d)
+	}
+	dec, unit := 1, 100*time.Microsecond
+	for dec < 3 && d.Round(unit) <= limit {
+		dec, unit = dec+1, unit/10
+	}
+	return strconv.FormatFloat(float64(d.Round(unit))/float64(time.Millisecond), 'f', dec, 64) + "ms"
 }
 
 // streamFlags: what one stream saw (StreamFlags), and what only the race

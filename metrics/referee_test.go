@@ -45,6 +45,22 @@ func TestRefereeOfRaceFlags(t *testing.T) {
 	if ev := ref.Streams[0][0][0][FlagClientSaturated]; ev != "tpsrace used 95% of 2 cores; goroutines waited up to 3ms to run (p99, over 1ms)" {
 		t.Errorf("client_saturated evidence %q", ev)
 	}
+	// The figure reads over the limit it exceeds: not "1ms, over 1ms"
+	// for a p99 of 1.31ms, nor for the runtime's bucket at 1.048576ms.
+	for _, c := range []struct {
+		p99  time.Duration
+		want string
+	}{
+		{1310 * time.Microsecond, "goroutines waited up to 1.3ms to run (p99, over 1ms)"},
+		{1048576 * time.Nanosecond, "goroutines waited up to 1.05ms to run (p99, over 1ms)"},
+		{1001 * time.Microsecond, "goroutines waited up to 1.001ms to run (p99, over 1ms)"},
+		{280969 * time.Microsecond, "goroutines waited up to 281ms to run (p99, over 1ms)"},
+		{2 * time.Second, "goroutines waited up to 2.00s to run (p99, over 1ms)"},
+	} {
+		if got := saturation(&probes.ClientLoad{CPU: 0.3, GOMAXPROCS: 2, SchedP99: c.p99}); got != c.want {
+			t.Errorf("p99 %v: client_saturated evidence %q, want %q", c.p99, got, c.want)
+		}
+	}
 	alpha, bravo := ref.Streams[0][0][0], ref.Streams[0][1][0]
 	if _, ok := alpha[FlagColdConnection]; !ok {
 		t.Errorf("alpha connected while bravo reused: %v", alpha)

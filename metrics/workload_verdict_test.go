@@ -48,7 +48,7 @@ func TestOneRaceLevel(t *testing.T) {
 		{Verdict{Metric: FinishMetric, FinishAt: 20, Winner: "a", RunnerUp: "b", Runs: 1, Ratio: 1.005, WinnerSpeed: 10.05, RunnerUpSpeed: 10},
 			"a and b are level to 20 tokens (1.99s vs 2.00s; within 1%, one race cannot separate them)"},
 		{Verdict{Metric: ToolCallMetric, Winner: "a", RunnerUp: "b", Runs: 1, Ratio: 1.005, WinnerSpeed: 10.05, RunnerUpSpeed: 10},
-			"a and b are level to a complete tool call (99ms vs 100ms; within 1%, one race cannot separate them)"},
+			"a and b are level to a complete tool call (100ms vs 100ms; within 1%, one race cannot separate them)"},
 	} {
 		if got := tc.v.Text(); got != tc.want {
 			t.Errorf("ratio %.4f: %q, want %q", tc.v.Ratio, got, tc.want)

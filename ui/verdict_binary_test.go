@@ -44,15 +44,18 @@ func replayedVerdictIsBenchs(t *testing.T, bin string) {
 	}
 	live := verdict("bench", "--concurrency", "4", "--finish-at", "60", "--record", "race.tpsr", "--format", "json")
 	replayed := verdict("replay", "race.tpsr", "--bench", "--finish-at", "60", "--format", "json")
-	if live != replayed || !strings.Contains(live, "faster than") {
+	// Under load the jittered streams can end within 1% ("are level"):
+	// what is held is that every view says the same verdict.
+	decided := func(s string) bool { return strings.Contains(s, "faster than") || strings.Contains(s, " are level ") }
+	if live != replayed || !decided(live) {
 		t.Fatalf("bench said %q, replay --bench %q", live, replayed)
 	}
 
 	tr := startTmux(t, bin, work, 240, 60, nil, "replay", "race.tpsr", "--finish-at", "60")
-	s := tr.waitScreen("the settled verdict", func(s string) bool { return strings.Contains(s, "faster than") })
+	s := tr.waitScreen("the settled verdict", decided)
 	var line string
 	for l := range strings.Lines(s) {
-		if strings.Contains(l, "faster than") {
+		if decided(l) {
 			line = strings.TrimSpace(l)
 		}
 	}
