@@ -54,17 +54,20 @@ func TestEveryViewTellsTheSameWorkloadStory(t *testing.T) {
 			const runs = 2
 			races := raceWorkload(t, cfg, runs)
 			perRun := len(w.Steps())
-			for run := range runs {
-				runRaces := races[run*perRun : (run+1)*perRun]
-				one := benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: runRaces})
-				dash, figs := dashboardRun(cfg, runRaces)
-				if m := dash[0].Ranked.Metric(); one.Verdict.Metric != m || m == metrics.VerdictMetric {
-					t.Errorf("run %d: bench's verdict compares %s, the dashboard %s", run, one.Verdict.Metric, m)
+			// With --finish-at too: the workload's own figure still decides.
+			for _, finishAt := range []int{0, 5} {
+				for run := range runs {
+					runRaces := races[run*perRun : (run+1)*perRun]
+					one := benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: runRaces, FinishAt: finishAt})
+					dash, figs := dashboardRun(cfg, runRaces, finishAt)
+					if m := dash[0].Ranked.Metric(); one.Verdict.Metric != m || m == metrics.VerdictMetric || m == metrics.FinishMetric {
+						t.Errorf("run %d, --finish-at %d: bench's verdict compares %s, the dashboard %s", run, finishAt, one.Verdict.Metric, m)
+					}
+					sameWorkloadFigures(t, run, one, dash)
+					_, said := sameRankingAndVerdict(t, run, cfg, one, figs) // once the run's last race has ended
+					sameFlags(t, run, one, said)
+					sameWorkloadGauges(t, run, one, dash)
 				}
-				sameWorkloadFigures(t, run, one, dash)
-				_, said := sameRankingAndVerdict(t, run, cfg, one, figs) // once the run's last race has ended
-				sameFlags(t, run, one, said)
-				sameWorkloadGauges(t, run, one, dash)
 			}
 			sameReplay(t, cfg, 1, 0, races, benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: races}))
 		})
@@ -126,7 +129,7 @@ func raceWorkload(t *testing.T, cfg *config.Config, runs int) [][][]probes.Resul
 // dashboardRun is each provider's figures over one run as the dashboard
 // settles them: its races fed one after the other into ui/live's Run; and
 // the leaderboard's figures once the run's last race has ended.
-func dashboardRun(cfg *config.Config, races [][][]probes.Result) ([]*live.WorkloadRun, []live.Figures) {
+func dashboardRun(cfg *config.Config, races [][][]probes.Result, finishAt int) ([]*live.WorkloadRun, []live.Figures) {
 	var tool, answer *workload.Schema
 	if cfg.Workload.Tool != nil {
 		tool, _ = cfg.Workload.Tool.Compile()
@@ -139,7 +142,7 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result) ([]*live.Worklo
 	figs := make([]live.Figures, len(cfg.Providers))
 	for _, race := range races {
 		step, _ := seq.Next(time.Now())
-		run.Start(step, cfg.Prompt, 1, cfg.Providers, 0)
+		run.Start(step, cfg.Prompt, 1, cfg.Providers, finishAt)
 		var providers []*live.Provider
 		for i, p := range cfg.Providers {
 			lp := live.NewProvider(i, p, 1, tokens.Count(cfg.Prompt))
@@ -155,6 +158,9 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result) ([]*live.Worklo
 				end = max(end, race[i][s].End)
 			}
 			providers, figs[i] = append(providers, lp), lp.Figures(end)
+			if finishAt > 0 {
+				lp.RaceTo(&figs[i], finishAt)
+			}
 		}
 		run.Finish(providers, race)
 	}

@@ -77,13 +77,13 @@ func verdictParts(names []string, figs []live.Figures) (verdict, flagged string)
 	for _, i := range Order(figs) {
 		f, speed := figs[i], math.NaN()
 		finishAt = f.FinishAt
-		switch {
+		switch { // a workload's own figure before the finish line, as metrics.Run.Metric
 		case f.Status == live.Failed:
-		case finishAt > 0 && f.HasTimeToN:
-			speed = float64(finishAt) / f.TimeToN.Seconds() // bigger is better, as metrics.Contender wants
 		case f.Metric != "" && f.HasRate:
 			speed = f.Rate
 		case f.Metric != "": // no valid call or JSON: no rate
+		case finishAt > 0 && f.HasTimeToN:
+			speed = float64(finishAt) / f.TimeToN.Seconds() // bigger is better, as metrics.Contender wants
 		case finishAt == 0 && f.HasSpeed:
 			speed = f.Speed
 		}
