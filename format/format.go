@@ -97,6 +97,18 @@ func Count(n int) string {
 	return s
 }
 
+// Percent is a share (0.82) as a whole percentage, "82%", rounded from the
+// bench JSON's precision (0.001) as TPS is, so the dashboard's exact share
+// and a report's JSON one read the same.
+func Percent(share float64) string {
+	share = math.Round(share*1000) / 1000
+	return strconv.Itoa(int(math.Round(share*100))) + "%"
+}
+
+// Tokens is a token count that may be a median of several (1920.5) as a
+// whole number, rounded half away from zero: "1,921".
+func Tokens(v float64) string { return Count(int(math.Round(v))) }
+
 // USD is a cost, with enough digits to tell small costs apart: "$0.00042", "$1.25".
 func USD(v float64) string {
 	v, _ = strconv.ParseFloat(strconv.FormatFloat(v, 'g', 8, 64), 64) // bench JSON's 8 significant digits, as TPS

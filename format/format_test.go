@@ -37,6 +37,15 @@ func TestFormats(t *testing.T) {
 		{Precise(1310 * time.Microsecond), "1.3ms"},
 		{Precise(9940 * time.Microsecond), "9.9ms"},
 		{Precise(9960 * time.Microsecond), "10ms"},
+		// A share and a median token count read the same from the exact
+		// value (the dashboard) and from the JSON's (a report): cold 800ms,
+		// warm 700ms is a saving of 0.125, 13%, however it is stored.
+		{Percent(1 - 0.7/0.8), "13%"},
+		{Percent(0.125), "13%"},
+		{Percent(0.1244), "12%"},
+		{Percent(0.82), "82%"},
+		{Tokens(1920.5), "1,921"},
+		{Tokens(1920.4), "1,920"},
 		{Short(1820), "1.8k"},
 		{Short(12000), "12k"},
 		{Short(950), "950"},

@@ -160,13 +160,13 @@ func (b *Bench) workloadColumns() []column {
 			{"warm TTFT", true, func(_ int, p Provider) string { return duration(cache(p).WarmTTFTms.P50) }},
 			{"saving", true, func(_ int, p Provider) string {
 				if s := cache(p).Saving; s != nil {
-					return strconv.FormatFloat(*s*100, 'f', 0, 64) + "%"
+					return format.Percent(*s)
 				}
 				return format.Undefined
 			}},
 			{"cached", true, func(_ int, p Provider) string {
 				if c := cache(p).CachedTokens; c != nil {
-					return format.Count(int(*c))
+					return format.Tokens(*c)
 				}
 				return format.Undefined
 			}},

@@ -1,7 +1,6 @@
 package leaderboard
 
 import (
-	"math"
 	"strconv"
 	"time"
 
@@ -131,13 +130,13 @@ func (m *Model) workloadColumns(dash string) []column {
 			{header: "warm", width: 6, right: true, priority: 0, cell: side(2, func(c metrics.PrefixCache) metrics.Dist[time.Duration] { return c.Warm })},
 			{header: "saving", width: 6, right: true, priority: 1, cell: func(r row) string {
 				if w := r.f.Workload; w != nil && w.PrefixCache.HasSaving {
-					return strconv.Itoa(int(math.Round(w.PrefixCache.Saving*100))) + "%"
+					return format.Percent(w.PrefixCache.Saving)
 				}
 				return dash
 			}},
 			{header: "cached", width: 6, right: true, priority: 2, cell: func(r row) string {
 				if w := r.f.Workload; w != nil && w.PrefixCache.Cached.Has() {
-					return format.Count(int(math.Round(w.PrefixCache.Cached.P50)))
+					return format.Tokens(w.PrefixCache.Cached.P50)
 				}
 				return dash
 			}},

@@ -2,7 +2,6 @@ package workloadview
 
 import (
 	"math"
-	"strconv"
 	"strings"
 
 	"tpsrace/format"
@@ -25,10 +24,10 @@ func (m *Model) cachedPrefix() []string {
 		c := p.PrefixCache
 		cold.cells = append(cold.cells, ttft(c.Cold))
 		warm.cells = append(warm.cells, ttft(c.Warm))
-		saving.cells = append(saving.cells, figure(percent(c.Saving), c.HasSaving))
+		saving.cells = append(saving.cells, figure(format.Percent(c.Saving), c.HasSaving))
 		switch {
 		case c.Cached.Has():
-			cached.cells = append(cached.cells, itoa(int(math.Round(c.Cached.P50)))+" tok")
+			cached.cells = append(cached.cells, format.Tokens(c.Cached.P50)+" tok")
 		case c.Warm.Has():
 			cached.cells = append(cached.cells, "none reported")
 		default:
@@ -73,9 +72,6 @@ func (m *Model) cacheBars(width int) column {
 }
 
 const barsHeader = "warm █ of cold ░"
-
-// percent is a share as a whole percentage: "82%".
-func percent(share float64) string { return strconv.Itoa(int(math.Round(share*100))) + "%" }
 
 // multiTurn is the title (the turn on screen) and, a provider a line, each
 // finished turn's TTFT, speed and input tokens and the conversation time
