@@ -346,7 +346,9 @@ func ratioBaseline(ratios [][]float64, p int) float64 {
 }
 
 // coldConnection: r opened a new connection in the race while some other
-// provider's streams all reused theirs (named in others).
+// provider's streams all reused theirs (named in others). Only a stream that
+// completed on its first request shows reuse: a failed or retried one's last
+// request reused the connection its own first request opened in this race.
 func coldConnection(race [][]probes.Result, p int, r *probes.Result) (bool, []string) {
 	if r.Phases.Connected == 0 {
 		return false, nil
@@ -358,7 +360,8 @@ func coldConnection(race [][]probes.Result, p int, r *probes.Result) (bool, []st
 		}
 		reused := true
 		for i := range streams {
-			reused = reused && streams[i].Phases.Connected == 0 && streams[i].Phases.FirstByte > 0
+			s := &streams[i]
+			reused = reused && s.Err == nil && s.Retries == 0 && s.Phases.Connected == 0 && s.Phases.FirstByte > 0
 		}
 		if reused {
 			others = append(others, streams[0].Provider)

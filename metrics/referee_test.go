@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"errors"
 	"math"
 	"testing"
 	"time"
@@ -67,6 +68,16 @@ func TestRefereeOfRaceFlags(t *testing.T) {
 	}
 	if _, ok := bravo[FlagColdConnection]; ok {
 		t.Errorf("bravo reused: %v", bravo)
+	}
+	// A provider that failed, or retried over the connection its first
+	// request opened, reused nothing another lane could have.
+	failed, retried := stream("charlie", 0, 0), stream("delta", 0, 0)
+	failed.Err, retried.Retries = errors.New("500"), 1
+	for _, other := range []probes.Result{failed, retried} {
+		cold := RefereeOf([]config.Provider{{Name: "alpha"}, {Name: other.Provider}}, [][][]probes.Result{{{stream("alpha", 0, 9*ms)}, {other}}})
+		if ev, ok := cold.Streams[0][0][0][FlagColdConnection]; ok {
+			t.Errorf("alpha flagged cold beside %s: %s", other.Provider, ev)
+		}
 	}
 	if ev := alpha[FlagShortAnswer]; ev != "1 tokens after the first event (under 20)" {
 		t.Errorf("short_answer %q", ev)
