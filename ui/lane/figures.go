@@ -194,16 +194,29 @@ func (m *Model) networkLine(width int) string {
 	return lead + draw.Join(parts, label(" · "), width-draw.Width(lead))
 }
 
-// badges go in the bottom border: how the speed feels, and how it
-// compares with reading speed.
+// badges go in the bottom border: the stalls its streams had, once
+// settled (the leaderboard's feel column, which a narrow terminal drops,
+// and the gap strip, which shows only the last events: a stall shows here
+// at any size); how the speed feels, and how it compares with reading
+// speed.
 func (m *Model) badges(width int) string {
 	f := m.figures
+	stalls := ""
+	if f.Stalls > 0 {
+		stalls = m.styles.Stall.Render(f.Feel)
+	}
 	if !f.HasSpeed {
-		return ""
+		return stalls
 	}
 	feel := metrics.Feel(f.Speed)
 	style := map[string]draw.Paint{"slow": m.styles.Slow, "conversational": m.styles.Conversational, "voice-ready": m.styles.VoiceReady}[feel]
 	badge := style.Render(feel)
+	switch { // a stall outranks the speed's feel: the figures show the speed
+	case stalls != "" && draw.Width(stalls)+2+draw.Width(badge) <= width:
+		badge = stalls + "  " + badge
+	case stalls != "":
+		badge = stalls
+	}
 	if r := f.Speed / metrics.ReadingTPS; r >= 1 {
 		for _, words := range []string{" reading speed", " reading"} {
 			reading := m.styles.ReadingMarker.Render(format.Times(r) + words)

@@ -286,3 +286,27 @@ func TestFlaggedLane(t *testing.T) {
 		t.Errorf("a short zoomed lane does not name its flags:\n%s", v)
 	}
 }
+
+// A stall shows on the lane itself, whatever its size: the leaderboard's
+// feel column gives way on a narrow terminal, and the gap strip shows only
+// the last events, long after an early stall scrolled off.
+func TestEarlyStallShowsInTheBorder(t *testing.T) {
+	p := live.NewProvider(0, config.Provider{Name: "sim-stall", Model: "sim:gpu"}, 1, 12)
+	var events []probes.Event
+	for i := range 300 {
+		at := 100*ms + time.Duration(i)*5*ms
+		if i >= 3 {
+			at += 600 * ms // one stall of 605ms, after the third event
+		}
+		events = append(events, probes.Event{At: at, Content: " w" + strconv.Itoa(i), Tokens: 1})
+	}
+	for i := range events {
+		p.Record(probes.Update{Event: &events[i]})
+	}
+	p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(events...), End: 2300 * ms, Usage: &probes.Usage{CompletionTokens: 300}}})
+	for _, size := range []struct{ w, h int }{{40, 8}, {80, 22}} {
+		if v := flat(view(p, size.w, size.h, 2300*ms)); !strings.Contains(v, "1 stall · 605ms") {
+			t.Errorf("%dx%d: no stall in\n%s", size.w, size.h, v)
+		}
+	}
+}

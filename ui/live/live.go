@@ -255,15 +255,17 @@ type Figures struct {
 	HasRoofline bool
 	RateLimited bool
 	// Feel is how the streams felt, once settled (metrics.Felt.Label of
-	// metrics.Run's): "smooth", "bursty", "2 stalls · 1.20s"; "" before.
+	// metrics.Run's): "smooth", "bursty", "2 stalls · 1.20s"; "" before;
+	// Stalls is its stall count.
 	// Flags: the referee's flags its streams raised by themselves
 	// (metrics.StreamFlags), once settled, with their evidence
 	// (metrics.Flags.Text: "" for none, a string keeps Figures comparable); once the whole
 	// race has ended, every flag touching the provider (Referee.RunFlags),
 	// with Load, tpsrace's own load, for the verdict. The lane marks them ⚑.
-	Feel  string
-	Flags string
-	Load  *probes.ClientLoad
+	Feel   string
+	Stalls int
+	Flags  string
+	Load   *probes.ClientLoad
 	// E2E is the median end-to-end time of the completed streams, once settled.
 	E2E time.Duration
 	// SLOMet of SLOStreams met the provider's SLO (metrics.MeetsSLO), once
@@ -414,7 +416,7 @@ func (p *Provider) settled(run metrics.Run) Figures {
 		Tokens: run.Tokens, O200kTokens: run.O200kTokens, UserTokens: run.EventTokens, TokenSource: run.TokenSource,
 		Elapsed: run.End, CostUSD: run.CostUSD.P50, HasCost: run.CostUSD.Has(), ServerTPS: run.ServerTPS.P50, HasServerTPS: run.ServerTPS.Has(),
 		ServerPromptTPS: run.ServerPromptTPS.P50, HasServerPromptTPS: run.ServerPromptTPS.Has(),
-		Feel: run.Felt.Label(), Flags: p.flags(), E2E: run.E2E.P50}
+		Feel: run.Felt.Label(), Stalls: run.Felt.Stalls, Flags: p.flags(), E2E: run.E2E.P50}
 	f.Roofline, f.HasRoofline = metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, p.box)
 	if run.Completed == 0 {
 		f.Status = Failed
