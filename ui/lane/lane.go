@@ -75,8 +75,9 @@ type Model struct {
 	answerLen, reasoningLen int // bytes of the provider's text already wrapped
 	following               int // the stream that text is from
 	viewport                viewport.Model
-	viewportText            int // answerLen+reasoningLen when the viewport was filled
-	viewportWidth           int // and its width then
+	viewportText            int    // answerLen+reasoningLen when the viewport was filled
+	viewportWidth           int    // and its width then
+	viewportFailure         string // and the failure it showed
 	view                    string
 }
 
@@ -240,9 +241,6 @@ func (m *Model) renderBox() string {
 		if line := m.networkLine(iw); m.zoomed && line != "" {
 			body = append(body, line)
 		}
-		if m.zoomed { // the referee's flags, each with its evidence: what the ⚑ in the title means here
-			body = append(body, m.flagLines(iw, ih)...)
-		}
 		if events := m.provider.Streams[0].Events; m.zoomed && events.Len() > 0 && ih >= 10 {
 			body = append(body, m.styles.Label.Render("chunks    ")+m.styles.Value.Render(ChunkStrip(events, iw-10)))
 			if ih >= 12 { // the gap strip under the chunk strip, cell for cell, where the text keeps room
@@ -252,6 +250,9 @@ func (m *Model) renderBox() string {
 		if sparkRows > 0 {
 			body = append(body, m.sparkLines(iw, sparkRows)...)
 		}
+	}
+	if m.zoomed { // the referee's flags, each with its evidence: what the ⚑ in the title means, a failed lane's too (retried, rate_limited)
+		body = append(body, m.flagLines(iw, ih)...)
 	}
 	textRows := max(ih-len(body), 0)
 	if m.zoomed {

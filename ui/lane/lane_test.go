@@ -103,6 +103,24 @@ func TestShowsTheFailure(t *testing.T) {
 	}
 }
 
+// A lane that failed before any text says, zoomed, why its title has a ⚑,
+// and its failure, though it was zoomed before the failure came.
+func TestFailedLaneSaysWhyItIsFlagged(t *testing.T) {
+	p := live.NewProvider(0, config.Provider{Name: "groq", Model: "llama"}, 1, 0)
+	fail := &probes.Failure{Kind: probes.KindHTTP, Status: 429, Message: "Rate limit reached"}
+	p.Record(probes.Update{Done: &probes.Result{End: 30 * ms, Err: fail, Retries: 2}})
+	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+	m.SetZoomed(true)
+	m.SetSize(90, 14)
+	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	v := m.View()
+	for _, want := range []string{"1 groq ⚑", "⚑ retried  sent 2 more times before its first byte", "Rate limit reached"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("zoomed failed lane does not say %q:\n%s", want, v)
+		}
+	}
+}
+
 func TestZoomScrollsTheWholeAnswer(t *testing.T) {
 	p := streamed(true)
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))

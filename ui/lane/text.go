@@ -74,11 +74,12 @@ func (m *Model) thinkingNote() string {
 // and following the tail while it is at the bottom.
 func (m *Model) viewportLines(width, rows int) []string {
 	m.viewport.Width, m.viewport.Height = width, rows
-	if text := m.answerLen + m.reasoningLen; text != m.viewportText || width != m.viewportWidth {
+	failure := failureText(m.figures)
+	if text := m.answerLen + m.reasoningLen; text != m.viewportText || width != m.viewportWidth || failure != m.viewportFailure {
 		follow := m.viewport.AtBottom()
 		var lines []string
-		if f := m.figures; f.Err != nil {
-			lines = append(lines, m.styles.Error.RenderLines(wrapOnce(failureText(f), width, 1000))...)
+		if failure != "" {
+			lines = append(lines, m.styles.Error.RenderLines(wrapOnce(failure, width, 1000))...)
 		}
 		if m.reasoningLen > 0 {
 			lines = append(lines, m.thinkingNote())
@@ -90,7 +91,7 @@ func (m *Model) viewportLines(width, rows int) []string {
 		if follow {
 			m.viewport.GotoBottom()
 		}
-		m.viewportText, m.viewportWidth = text, width
+		m.viewportText, m.viewportWidth, m.viewportFailure = text, width, failure
 	}
 	return strings.Split(m.viewport.View(), "\n")
 }
