@@ -13,7 +13,8 @@ import (
 
 // trackLine is the lane's race track: its per-user tokens so far as a bar
 // toward the finish line (┃), on the scale every lane shares, and past
-// the line the finish time once the provider is done.
+// the line the finish time once the provider is done: with --finish-at N,
+// its time to N (the bottom border keeps the whole answer's).
 func (m *Model) trackLine(width int) string {
 	const suffixW = 10
 	trackW := width - suffixW - 1
@@ -30,6 +31,8 @@ func (m *Model) trackLine(width int) string {
 	switch {
 	case f.StoppedShort(): // ended, but not at the line
 		suffix = m.styles.Failed.Render("✗ " + format.Duration(f.Elapsed))
+	case f.Status == live.Done && f.HasTimeToN: // --finish-at N: when it crossed the line, as the leaderboard ranks
+		suffix = m.styles.Done.Render("✓ " + format.Duration(f.TimeToN))
 	case f.Status == live.Done:
 		suffix = m.styles.Done.Render("✓ " + format.Duration(f.Elapsed))
 	case f.Status == live.Failed:

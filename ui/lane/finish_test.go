@@ -35,3 +35,29 @@ func TestStoppedShortBadge(t *testing.T) {
 		}
 	}
 }
+
+// With --finish-at N, the track's finish time is when the lane crossed the
+// line (its time to N, as the leaderboard ranks), not its whole answer's.
+func TestTrackFinishesAtTheLine(t *testing.T) {
+	p := streamed(true) // 3 reasoning tokens at 100ms, then a token every 5ms from 400ms; ends at 1.50s
+	for _, c := range []struct {
+		finishAt int
+		want     string
+	}{
+		{100, "┃ ✓ 880ms"}, // the 100th token: the 97th of the answer, at 400ms + 96×5ms
+		{0, "┃ ✓ 1.50s"},
+	} {
+		m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+		m.SetSize(60, 12)
+		f := p.Figures(1500 * ms)
+		finish := 203
+		if c.finishAt > 0 {
+			p.RaceTo(&f, c.finishAt)
+			finish = c.finishAt
+		}
+		m, _ = m.Update(FrameMsg{Now: 1500 * ms, Figures: f, Place: 1, Finish: finish})
+		if v := m.View(); !strings.Contains(v, c.want) {
+			t.Errorf("--finish-at %d: no %q in\n%s", c.finishAt, c.want, v)
+		}
+	}
+}
