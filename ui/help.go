@@ -58,11 +58,19 @@ func (m *Model) helpPage() []string {
 		// A narrow window loses a definition's last words, never part of a number.
 		lines = append(lines, s.Status.Render(format.PadRight(f[0], labelW))+s.Label.Render(draw.Words(f[1], max(m.c.width-labelW, 0))))
 	}
-	// A short window keeps every line by dropping the blank lines under the titles.
-	if len(lines) > m.c.layout.Body {
+	// A short window keeps every line by dropping the blank lines under the
+	// titles, then, if need be (a header with a "skipped:" line), the ones
+	// between the sections too.
+	for _, under := range []func(i int) bool{
+		func(i int) bool { return i > 0 && (lines[i-1] == keysTitle || lines[i-1] == figuresTitle) },
+		func(int) bool { return true },
+	} {
+		if len(lines) <= m.c.layout.Body {
+			break
+		}
 		var kept []string
 		for i, l := range lines {
-			if l == "" && i > 0 && (lines[i-1] == keysTitle || lines[i-1] == figuresTitle) {
+			if l == "" && under(i) {
 				continue
 			}
 			kept = append(kept, l)

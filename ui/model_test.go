@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -243,11 +244,18 @@ func TestHelpExplainsTheFigures(t *testing.T) {
 	if m = update(m, press("esc")); m.state != stateGrid {
 		t.Errorf("esc leaves the help: mode %v", m.state)
 	}
-	// At 80x24 too every figure shows, its label apart from its line.
-	m = update(finishedRace(80, 24), press("?"))
-	for _, f := range figureHelp() {
-		if !strings.Contains(m.View(), f[0]+" ") || !strings.Contains(m.View(), f[1]) {
-			t.Errorf("80x24: help lacks %q, a space, then %q:\n%s", f[0], f[1], m.View())
+	// At 80x24 too every figure shows, its label apart from its line, under
+	// a header with a "skipped:" line as well.
+	cfg, updates, results := recordedRace()
+	cfg.Skipped = []config.Notice{{Provider: "groq", Where: "providers.yaml:3:5", Reason: "GROQ_API_KEY is not set"}}
+	skipped := raceAt(Options{Config: cfg}, updates, time.Hour, 80, 24)
+	skipped = update(skipped, raceDoneMsg{race: skipped.s.id, results: results})
+	for name, m := range map[string]Model{"80x24": finishedRace(80, 24), "80x24 with a skipped provider": skipped} {
+		m = update(m, press("?"))
+		for _, f := range figureHelp() {
+			if !strings.Contains(m.View(), f[0]+" ") || !strings.Contains(m.View(), f[1]) {
+				t.Errorf("%s: help lacks %q, a space, then %q:\n%s", name, f[0], f[1], m.View())
+			}
 		}
 	}
 }
