@@ -235,7 +235,7 @@ func (m *Model) renderBox() string {
 		if m.provider.Detail != "" && ih >= 6 {
 			body = append(body, m.styles.Label.Render(ansi.Truncate(m.provider.Detail, iw, "…")))
 		}
-		if m.finish > 0 && ih >= 4 {
+		if m.finish > 0 && ih >= 4 && !m.toolOnly() {
 			body = append(body, m.trackLine(iw))
 		}
 		if line := m.networkLine(iw); m.zoomed && line != "" {
@@ -247,7 +247,7 @@ func (m *Model) renderBox() string {
 				body = append(body, m.styles.Label.Render("gaps, log ")+GapStrip(events, iw-10, m.styles.Value, m.styles.Stall))
 			}
 		}
-		if sparkRows > 0 {
+		if sparkRows > 0 && !m.toolOnly() {
 			body = append(body, m.sparkLines(iw, sparkRows)...)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 	"tpsrace/probes"
 	"tpsrace/ui/live"
 	"tpsrace/ui/theme"
+	"tpsrace/workload"
 )
 
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
@@ -325,6 +326,36 @@ func TestEarlyStallShowsInTheBorder(t *testing.T) {
 	for _, size := range []struct{ w, h int }{{40, 8}, {80, 22}} {
 		if v := flat(view(p, size.w, size.h, 2300*ms)); !strings.Contains(v, "1 stall · 605ms") {
 			t.Errorf("%dx%d: no stall in\n%s", size.w, size.h, v)
+		}
+	}
+}
+
+// A tool-call lane that wrote no text shows its call's figures in the
+// place of TTFT and speed, "…" until the run has them, and no track or
+// sparkline, which would stand empty.
+func TestToolOnlyLaneShowsTheCallsFigures(t *testing.T) {
+	p := live.NewProvider(0, config.Provider{Name: "sim-lpu", Model: "sim:lpu"}, 1, 12)
+	p.Record(probes.Update{Tool: &probes.ToolDelta{At: 180 * ms, Index: 0, ID: "call_1", Name: "get_weather", Arguments: `{"city":`}})
+	p.Record(probes.Update{Tool: &probes.ToolDelta{At: 191 * ms, Index: 0, Arguments: `"Paris"}`}})
+	for _, c := range []struct {
+		finished int
+		want     string
+	}{
+		{0, "1st call … complete … args … tok/s"},
+		{1, "1st call 180ms complete 191ms args 893 tok/s 1/1 valid"},
+	} {
+		f := p.Figures(200 * ms)
+		f.Workload = &live.WorkloadRun{Name: workload.ToolCall, Step: 1, Steps: 1, Finished: c.finished,
+			WorkloadRuns: metrics.WorkloadRuns{Ranked: metrics.Run{ToolStreams: 1, ToolValid: 1,
+				ToolFirst:    metrics.DistOf([]time.Duration{180 * ms}),
+				ToolComplete: metrics.DistOf([]time.Duration{191 * ms}),
+				ArgsTPS:      metrics.DistOf([]float64{893})}}}
+		m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+		m.SetSize(60, 14)
+		m, _ = m.Update(FrameMsg{Now: 200 * ms, Figures: f, Finish: 400})
+		v := m.View()
+		if !strings.Contains(flat(v), c.want) || strings.Contains(v, "TTFT") || strings.Contains(v, "┃") {
+			t.Errorf("finished %d: want %q, no TTFT and no track, in\n%s", c.finished, c.want, v)
 		}
 	}
 }
