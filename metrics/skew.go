@@ -102,6 +102,9 @@ func (s Skew) String() string {
 		return "unknown" + across + " (" + which + " not synchronised)"
 	case s.Hosts > 0:
 		return millis(s.Spread) + " ± " + millis(s.Bound) + across
+	case s.Spread > StartSkewLimit && s.Spread.Round(100*time.Microsecond) <= StartSkewLimit:
+		// a flagged skew reads over the limit: not "5.0ms, over 5ms"
+		return overLimit(s.Spread, StartSkewLimit)
 	}
 	return format.Precise(s.Spread)
 }

@@ -17,6 +17,18 @@ func TestStartSkewOnOneMachine(t *testing.T) {
 	if _, ok := StartSkewOf(streams[:1]); ok {
 		t.Error("one stream has no skew")
 	}
+	// A skew over the flag's 5ms limit reads over it, in the header as in
+	// start_skew's evidence: not "5.0ms, over 5ms".
+	for sent, want := range map[time.Duration]string{5040 * us: "5.04ms", 5000 * us: "5.0ms", 7200 * us: "7.2ms"} {
+		skew, _ := StartSkewOf([]probes.Result{{Release: release}, {Release: release, Sent: sent}})
+		if skew.String() != want {
+			t.Errorf("start skew %v reads %q, want %q", sent, skew, want)
+		}
+	}
+	flagged := RefereeOf(nil, [][][]probes.Result{{{{Release: release}}, {{Release: release, Sent: 5040 * us}}}}).Races[0]
+	if ev := flagged[FlagStartSkew]; ev != "start skew 5.04ms, over 5ms" {
+		t.Errorf("start_skew evidence %q", ev)
+	}
 }
 
 // Across hosts each stream's instant is its host's release after the common
