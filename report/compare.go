@@ -21,6 +21,9 @@ type Change struct {
 	Figure          string   // e.g. "TTFT p50"
 	Unit            string   // "ms", "tok/s" or "%"
 	A, B            *float64 // nil where the result lacks the provider or the figure
+	// Simulated: A's and B's figure came from races of the built-in
+	// simulated providers (some of them).
+	Simulated [2]bool
 }
 
 // Delta is B − A, when both are defined.
@@ -113,10 +116,10 @@ func compareSetup(a, b Overview, setups [2]Setup) []Change {
 		for _, f := range comparedFigures {
 			c := Change{Setups: setups, Provider: p.Provider, Model: p.Model, Figure: f.name, Unit: f.unit}
 			if ga != nil {
-				c.A = f.of(ga)
+				c.A, c.Simulated[0] = f.of(ga), ga.Simulated
 			}
 			if gb != nil {
-				c.B = f.of(gb)
+				c.B, c.Simulated[1] = f.of(gb), gb.Simulated
 			}
 			changes = append(changes, c)
 		}
@@ -195,6 +198,9 @@ func (c Change) cells() []string {
 func WriteComparison(w io.Writer, changes []Change, nameA, nameB, format string) error {
 	switch format {
 	case "markdown", "md":
+		if sides := simulatedSides(changes, nameA, nameB); sides != "" {
+			fmt.Fprintf(w, "Includes SIMULATED providers (built-in simulator) in %s: not real measurements of any provider.\n\n", sides)
+		}
 		for i, c := range changes {
 			if i > 0 && c.Setups == changes[i-1].Setups {
 				continue
@@ -216,7 +222,8 @@ func WriteComparison(w io.Writer, changes []Change, nameA, nameB, format string)
 	case "csv":
 		cw := csv.NewWriter(w)
 		cw.Write([]string{"provider", "model", "figure", "unit", "a", "b", "change", "change_pct",
-			"concurrency_a", "concurrency_b", "max_tokens_a", "max_tokens_b", "prompt_a", "prompt_b", "workload_a", "workload_b"})
+			"concurrency_a", "concurrency_b", "max_tokens_a", "max_tokens_b", "prompt_a", "prompt_b", "workload_a", "workload_b",
+			"simulated_a", "simulated_b"})
 		for _, c := range changes {
 			var d, r *float64
 			if v, ok := c.Delta(); ok {
@@ -228,12 +235,26 @@ func WriteComparison(w io.Writer, changes []Change, nameA, nameB, format string)
 			writeCSVRow(cw, []string{c.Provider, c.Model, c.Figure, c.Unit, csvNum(c.A), csvNum(c.B), csvNum(d), csvNum(r),
 				strconv.Itoa(c.Setups[0].Concurrency), strconv.Itoa(c.Setups[1].Concurrency),
 				strconv.Itoa(c.Setups[0].MaxTokens), strconv.Itoa(c.Setups[1].MaxTokens), c.Setups[0].Prompt, c.Setups[1].Prompt,
-				workload.Workload{Name: c.Setups[0].Workload}.Label(), workload.Workload{Name: c.Setups[1].Workload}.Label()})
+				workload.Workload{Name: c.Setups[0].Workload}.Label(), workload.Workload{Name: c.Setups[1].Workload}.Label(),
+				strconv.FormatBool(c.Simulated[0]), strconv.FormatBool(c.Simulated[1])})
 		}
 		cw.Flush()
 		return cw.Error()
 	}
 	return fmt.Errorf("unknown format %q for --compare (want markdown or csv)", format)
+}
+
+// simulatedSides names the sides whose compared figures include races of
+// the simulated providers ("A: x.json", "A: x.json and B: y.json"), "" for
+// none.
+func simulatedSides(changes []Change, nameA, nameB string) string {
+	var sides []string
+	for k, name := range []string{"A: " + nameA, "B: " + nameB} {
+		if slices.ContainsFunc(changes, func(c Change) bool { return c.Simulated[k] }) {
+			sides = append(sides, name)
+		}
+	}
+	return strings.Join(sides, " and ")
 }
 
 // setupsLabel heads a comparison's table in Markdown: "**Setup** C=1 · …",

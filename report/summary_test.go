@@ -170,3 +170,44 @@ func TestOverviewCSVMarksSimulatedRows(t *testing.T) {
 		t.Errorf("%d rows, want a header and 3", len(rows))
 	}
 }
+
+// --compare says which side's figures came from simulated races: in
+// Markdown above its tables, in CSV on every row.
+func TestComparisonMarksSimulatedSides(t *testing.T) {
+	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	sim := record("eu", day, okRun(100, 50, 1000))
+	sim.Simulated = true
+	a, b := Summarise([]Record{record("eu", day, okRun(200, 100, 2000))}), Summarise([]Record{sim})
+	changes, err := Compare(a, b, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var md bytes.Buffer
+	if err := WriteComparison(&md, changes, "real.json", "sim.json", "markdown"); err != nil {
+		t.Fatal(err)
+	}
+	if want := "Includes SIMULATED providers (built-in simulator) in B: sim.json: not real measurements of any provider.\n\n"; !strings.HasPrefix(md.String(), want) {
+		t.Errorf("markdown does not start with %q:\n%s", want, md.String())
+	}
+	var out bytes.Buffer
+	if err := WriteComparison(&out, changes, "real.json", "sim.json", "csv"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&out).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(rows[0])
+	if rows[0][n-2] != "simulated_a" || rows[0][n-1] != "simulated_b" {
+		t.Fatalf("last columns %q, want simulated_a, simulated_b", rows[0][n-2:])
+	}
+	for _, row := range rows[1:] {
+		if row[n-2] != "false" || row[n-1] != "true" {
+			t.Errorf("row %q: simulated %s, %s; want false, true", row, row[n-2], row[n-1])
+		}
+	}
+	var real bytes.Buffer
+	if err := WriteComparison(&real, changes[:0], "a", "b", "markdown"); err != nil || strings.Contains(real.String(), "SIMULATED") {
+		t.Errorf("no simulated side, yet %q", real.String())
+	}
+}
