@@ -60,7 +60,8 @@ type session struct {
 	end    time.Duration
 	live   []*live.Provider // provider index → its streams and figures
 
-	// referee is the flags of the race on screen once it has finished.
+	// referee is the flags of the history once the race on screen (its
+	// last race) has finished.
 	referee *metrics.Referee
 
 	// Finished races since the prompt or concurrency last changed: what `s` saves.
@@ -219,7 +220,10 @@ func (s *session) finish(raced [][]probes.Result) {
 		s.history, s.historyPrompt, s.historyConc = nil, s.prompt, s.conc
 	}
 	s.history = append(s.history, results)
-	ref := metrics.RefereeOf(s.providers, [][][]probes.Result{results})
+	// Refereed over the history, as `s` saves it and bench referees its
+	// runs: a token count off the provider's usual, or who answered
+	// changing, needs the races before this one.
+	ref := metrics.RefereeOf(s.providers, s.history)
 	s.referee = &ref
 }
 
@@ -251,9 +255,10 @@ func (s *session) figures(now time.Duration) []live.Figures {
 	for i, p := range s.live {
 		figs[i] = p.Figures(now)
 		if s.phase == phaseFinished && s.referee != nil && figs[i].Settled {
-			figs[i].Flags = s.referee.RunFlags(0, i).Text()
-			if len(s.referee.Loads) > 0 && i < len(s.referee.Loads[0]) {
-				figs[i].Load = s.referee.Loads[0][i]
+			last := len(s.referee.Races) - 1 // the race on screen
+			figs[i].Flags = s.referee.RunFlags(last, i).Text()
+			if last >= 0 && i < len(s.referee.Loads[last]) {
+				figs[i].Load = s.referee.Loads[last][i]
 			}
 		}
 		if s.finishAt > 0 {

@@ -3,9 +3,11 @@ package ui
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 	"time"
 
+	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
@@ -50,6 +52,32 @@ func TestSessionLifecycle(t *testing.T) {
 	s.finish(results)
 	if len(s.history) != 1 || s.historyPrompt != "another prompt" {
 		t.Errorf("a new prompt starts a new history: %d races of %q", len(s.history), s.historyPrompt)
+	}
+}
+
+// The race on screen is refereed over the history, as `s` saves it and
+// bench referees its runs: who answered changing between races flags the
+// second, which alone looks clean.
+func TestSessionRefereesTheHistory(t *testing.T) {
+	cfg, updates, results := recordedRace()
+	served := func(fingerprint string) [][]probes.Result {
+		race := make([][]probes.Result, len(results))
+		for p := range results {
+			race[p] = slices.Clone(results[p])
+		}
+		race[0][0].Served.Fingerprint = fingerprint
+		return race
+	}
+	s := newSession(cfg, 1, false)
+	for k, fingerprint := range []string{"fp_a", "fp_b"} {
+		s.begin(0, nil)
+		s.released(fixedClock(0))
+		s.record(updates)
+		s.finish(served(fingerprint))
+		flags := metrics.FlagsOfText(s.figures(s.now())[0].Flags)
+		if _, changed := flags[metrics.FlagModelSubstituted]; changed != (k == 1) {
+			t.Errorf("race %d: flags %v; want model_substituted only once the fingerprint changed", k+1, flags)
+		}
 	}
 }
 
