@@ -16,6 +16,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"tpsrace/benchdoc"
+	"tpsrace/probes"
 	"tpsrace/recording"
 	"tpsrace/report"
 	"tpsrace/ui"
@@ -182,7 +183,11 @@ func (c *replayCmd) pick(rec *recording.Recording) (*ui.Replay, error) {
 	if c.race < 1 || c.race > len(races) {
 		return nil, usageError{fmt.Errorf("--race %d: the recording holds %d race(s)", c.race, len(races))}
 	}
-	return &ui.Replay{Results: races[c.race-1].Results, RecordedAt: rec.Header.RecordedAt, Made: rec.Header.Made(),
+	var before [][][]probes.Result
+	for _, r := range races[:c.race-1] {
+		before = append(before, r.Results)
+	}
+	return &ui.Replay{Results: races[c.race-1].Results, Before: before, RecordedAt: rec.Header.RecordedAt, Made: rec.Header.Made(),
 		Truncation: rec.Truncation(), Cut: c.race > len(rec.Races), Interrupted: rec.Interrupted && c.race == len(rec.Races)}, nil
 }
 

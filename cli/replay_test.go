@@ -6,10 +6,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"tpsrace/buildinfo"
+	"tpsrace/probes"
+	"tpsrace/recording"
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
 	"tpsrace/testenv"
@@ -214,6 +218,47 @@ providers:
 	for _, want := range wants {
 		if !strings.Contains(string(cast), want) {
 			t.Errorf("the dashboard replay lacks %q", want)
+		}
+	}
+}
+
+// The dashboard replay of race k gets the recording's races before it, the
+// history the live dashboard refereed race k over.
+func TestReplayPickGivesTheRacesBefore(t *testing.T) {
+	one, err := recording.Open("../testdata/race.tpsr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := one.Report().Config
+	var races [][][]probes.Result
+	for _, fingerprint := range []string{"fp_1", "fp_2", "fp_3"} { // three races told apart
+		race := make([][]probes.Result, len(one.Races[0].Results))
+		for p, streams := range one.Races[0].Results {
+			race[p] = slices.Clone(streams)
+		}
+		race[0][0].Served.Fingerprint = fingerprint
+		races = append(races, race)
+	}
+	path := filepath.Join(t.TempDir(), "three.tpsr")
+	if err := recording.WriteFile(path, recording.NewHeader(cfg, one.Header.Concurrency, time.Time{}), cfg, races, false); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := recording.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 1; k <= 3; k++ {
+		rp, err := (&replayCmd{race: k}).pick(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := rp.Results[0][0].Served.Fingerprint; got != races[k-1][0][0].Served.Fingerprint || len(rp.Before) != k-1 {
+			t.Fatalf("race %d: the race of %s after %d races, want race %d after %d", k, got, len(rp.Before), k, k-1)
+		}
+		for j := range rp.Before {
+			if got := rp.Before[j][0][0].Served.Fingerprint; got != races[j][0][0].Served.Fingerprint {
+				t.Errorf("race %d: race %d before is the one of %s", k, j+1, got)
+			}
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -191,6 +192,7 @@ func newModel(ctx context.Context, opts Options) Model {
 	m.s.finishAt, m.s.unsaved = opts.FinishAt, opts.Replay != nil && opts.Replay.Cut
 	if opts.Replay != nil {
 		m.replay = newReplayer(c, opts.Replay)
+		m.s.history, m.s.historyPrompt, m.s.historyConc = slices.Clone(opts.Replay.Before), m.s.prompt, m.s.concurrency
 		if c.source == nil {
 			c.source = m.replay.source
 		}

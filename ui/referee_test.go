@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest"
 
+	"tpsrace/metrics"
+	"tpsrace/probes"
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
 )
@@ -74,5 +77,30 @@ func TestStallShowsInTheFeelColumnAt160x48(t *testing.T) {
 	}
 	if stall, err := time.ParseDuration(strings.TrimPrefix(feel, "1 stall · ")); err != nil || stall < 500*time.Millisecond || stall > 2*time.Second {
 		t.Errorf("the planned 600ms pause measured as %q (%v)", feel, err)
+	}
+}
+
+// A replay referees its race over the recording's races before it, as the
+// live dashboard did: a fingerprint that changed since the race before
+// flags the replayed race, which alone looks clean.
+func TestReplayRefereesOverTheRacesBefore(t *testing.T) {
+	noLeaks(t)
+	cfg, _, results := recordedRace()
+	served := func(fingerprint string) [][]probes.Result {
+		race := make([][]probes.Result, len(results))
+		for p := range results {
+			race[p] = slices.Clone(results[p])
+		}
+		race[0][0].Served.Fingerprint = fingerprint
+		return race
+	}
+	for _, before := range [][][][]probes.Result{nil, {served("fp_a")}} {
+		tm := startProgram(t, Options{Config: cfg, Replay: &Replay{Results: served("fp_b"), Before: before, RecordedAt: time.Now()}})
+		waitFor(t, tm, "faster than")
+		m := quit(t, tm)
+		flags := metrics.FlagsOfText(m.figures()[0].Flags)
+		if _, changed := flags[metrics.FlagModelSubstituted]; changed != (before != nil) {
+			t.Errorf("%d races before: flags %v; want model_substituted only after fp_a", len(before), flags)
+		}
 	}
 }

@@ -18,7 +18,11 @@ import (
 // its events reach the lanes at their recorded times on a clock that can
 // pause, scrub and run from 0.1× to 10×. Nothing is sent over a network.
 type Replay struct {
-	Results    [][]probes.Result // [provider][stream], in Config.Providers order
+	Results [][]probes.Result // [provider][stream], in Config.Providers order
+	// Before are the recording's races before this one: the history the
+	// live dashboard refereed this race over (session.finish), so the
+	// replay flags it as the live screen did.
+	Before     [][][]probes.Result
 	RecordedAt time.Time
 	// Made says when and by which tpsrace build it was recorded
 	// (recording.Header.Made), for the help page; "" says nothing.
