@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -86,14 +85,7 @@ func TestStallShowsInTheFeelColumnAt160x48(t *testing.T) {
 func TestReplayRefereesOverTheRacesBefore(t *testing.T) {
 	noLeaks(t)
 	cfg, _, results := recordedRace()
-	served := func(fingerprint string) [][]probes.Result {
-		race := make([][]probes.Result, len(results))
-		for p := range results {
-			race[p] = slices.Clone(results[p])
-		}
-		race[0][0].Served.Fingerprint = fingerprint
-		return race
-	}
+	served := func(fingerprint string) [][]probes.Result { return servedBy(results, fingerprint) }
 	for _, before := range [][][][]probes.Result{nil, {served("fp_a")}} {
 		tm := startProgram(t, Options{Config: cfg, Replay: &Replay{Results: served("fp_b"), Before: before, RecordedAt: time.Now()}})
 		waitFor(t, tm, "faster than")

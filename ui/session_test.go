@@ -60,14 +60,7 @@ func TestSessionLifecycle(t *testing.T) {
 // second, which alone looks clean.
 func TestSessionRefereesTheHistory(t *testing.T) {
 	cfg, updates, results := recordedRace()
-	served := func(fingerprint string) [][]probes.Result {
-		race := make([][]probes.Result, len(results))
-		for p := range results {
-			race[p] = slices.Clone(results[p])
-		}
-		race[0][0].Served.Fingerprint = fingerprint
-		return race
-	}
+	served := func(fingerprint string) [][]probes.Result { return servedBy(results, fingerprint) }
 	s := newSession(cfg, 1, false)
 	for k, fingerprint := range []string{"fp_a", "fp_b"} {
 		s.begin(0, nil)
@@ -79,6 +72,17 @@ func TestSessionRefereesTheHistory(t *testing.T) {
 			t.Errorf("race %d: flags %v; want model_substituted only once the fingerprint changed", k+1, flags)
 		}
 	}
+}
+
+// servedBy is a copy of results whose first provider's first stream says
+// the system_fingerprint it was served by.
+func servedBy(results [][]probes.Result, fingerprint string) [][]probes.Result {
+	race := make([][]probes.Result, len(results))
+	for p := range results {
+		race[p] = slices.Clone(results[p])
+	}
+	race[0][0].Served.Fingerprint = fingerprint
+	return race
 }
 
 // A stopped race keeps the time it stopped at; a countdown sends nothing
