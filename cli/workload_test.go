@@ -166,7 +166,7 @@ providers:
 		if est != nil && *est >= 19000 && *est <= 21000 || time.Now().After(deadline) {
 			break
 		}
-		t.Logf("retrying: prefill estimate %v", est)
+		t.Logf("retrying: prefill estimate %s", orNone(est))
 	}
 	srv.Close()
 	p := doc.Providers[1]
@@ -182,7 +182,7 @@ providers:
 		}
 	}
 	if est := p.Summary.PrefillTPS; est == nil || *est < 19000 || *est > 21000 {
-		t.Errorf("prefill estimate %v, want 20,000 tok/s ± 5%%", est)
+		t.Errorf("prefill estimate %s, want 20,000 tok/s ± 5%%", orNone(est))
 	}
 	code, _, errOut = run(t, dir, "replay", "race.tpsr", "--bench", "--format", "json", "--out", "replayed.json")
 	if code != 0 {
@@ -196,7 +196,10 @@ providers:
 // The built-in profiles prefill at their documented rates (jitter and
 // contention stretch their TTFT, not the prefill), so a --simulated sweep
 // estimates each within 5%, and the laptop's llama-server reports exactly
-// its rate as its own prompt speed.
+// its rate as its own prompt speed. The sizes span 31,000 tokens so that
+// the wafer's prefill grows by 775 ms: a late timer on a busy box moves
+// its estimate by a fraction of the 5%, where a span of 7,000 tokens
+// (175 ms) failed CI.
 func TestBenchSimulatedProfilesPrefill(t *testing.T) {
 	dir := t.TempDir()
 	want := map[string]float64{"sim-wafer": 40000, "sim-lpu": 20000, "sim-gpu": 8000, "sim-laptop": 3000}
@@ -211,8 +214,8 @@ func TestBenchSimulatedProfilesPrefill(t *testing.T) {
 	}
 	// Another process can only delay a first token, never hasten it: the
 	// bound holds if any bench meets it (as TestBenchLongContextSweep).
-	for deadline := time.Now().Add(time.Minute); ; {
-		code, out, errOut := run(t, dir, "bench", "--simulated", "--workload", "long-context", "--input-tokens", "1000,4000,8000",
+	for deadline := time.Now().Add(90 * time.Second); ; {
+		code, out, errOut := run(t, dir, "bench", "--simulated", "--workload", "long-context", "--input-tokens", "1000,16000,32000",
 			"--max-tokens", "3", "--format", "json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
@@ -224,7 +227,7 @@ func TestBenchSimulatedProfilesPrefill(t *testing.T) {
 		var off []string
 		for _, p := range doc.Providers {
 			if est := p.Summary.PrefillTPS; est == nil || *est < want[p.Name]*0.95 || *est > want[p.Name]*1.05 {
-				off = append(off, fmt.Sprintf("%s: prefill estimate %v, want %.0f tok/s ± 5%%", p.Name, est, want[p.Name]))
+				off = append(off, fmt.Sprintf("%s: prefill estimate %s, want %.0f tok/s ± 5%%", p.Name, orNone(est), want[p.Name]))
 			}
 		}
 		if len(doc.Providers) != len(want) {
@@ -241,7 +244,7 @@ func TestBenchSimulatedProfilesPrefill(t *testing.T) {
 	for _, p := range doc.Providers {
 		server := p.Summary.ServerPromptTPS
 		if p.Name == "sim-laptop" && (server == nil || *server != 3000) || p.Name != "sim-laptop" && server != nil {
-			t.Errorf("%s: server prompt tok/s %v, want 3,000 from the laptop's llama-server only", p.Name, server)
+			t.Errorf("%s: server prompt tok/s %s, want 3,000 from the laptop's llama-server only", p.Name, orNone(server))
 		}
 	}
 }
@@ -612,4 +615,12 @@ providers:
 	if code != 0 || replayed != live {
 		t.Errorf("replay: exit %d %s; the same report: %v", code, errOut, replayed == live)
 	}
+}
+
+// orNone prints a JSON number that may be null.
+func orNone(f *float64) string {
+	if f == nil {
+		return "none"
+	}
+	return strconv.FormatFloat(*f, 'f', -1, 64)
 }

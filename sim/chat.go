@@ -43,12 +43,12 @@ func readChatRequest(w http.ResponseWriter, r *http.Request) (chatRequest, strin
 }
 
 func (h *handler) chat(w http.ResponseWriter, r *http.Request) {
+	received := time.Now() // headers read: reading and decoding a long body is the server's time, not the client's
 	if h.loading() {
 		writeRawJSON(w, http.StatusServiceUnavailable, loadingBody)
 		return
 	}
 	req, prompt, err := readChatRequest(w, r)
-	received := time.Now()
 	if err != nil {
 		writeError(w, http.StatusBadRequest, apiError{Message: err.Error(), Type: "invalid_request_error"})
 		return

@@ -32,10 +32,10 @@ type generation struct {
 }
 
 // begin waits for a slot (nil when the request ended meanwhile) and
-// starts the clock at the request's receipt: when its body was read
-// (received; the prompt's tokenizing since then costs a long prompt
-// milliseconds that are not on the schedule), or when it got a slot it
-// queued for.
+// starts the clock at the request's receipt: when its headers were read
+// (received; reading, decoding and tokenizing a long prompt since then
+// cost milliseconds that are not on the schedule, more on a busy box), or
+// when it got a slot it queued for.
 func (h *handler) begin(ctx context.Context, req chatRequest, s Schedule, promptTokens int, received time.Time) *generation {
 	queuedUntil, ok := h.acquireSlot(ctx)
 	if !ok {
