@@ -117,7 +117,7 @@ func parseCommand(line string) (docCommand, error) {
 	}
 	var c docCommand
 	switch {
-	case len(words) > 3 && words[0] == "go" && words[1] == "run" && words[2] == ".":
+	case len(words) >= 3 && words[0] == "go" && words[1] == "run" && words[2] == ".":
 		c.args = words[3:]
 	case len(words) > 1 && words[0] == "tpsrace":
 		c.args = words[1:]

@@ -50,8 +50,10 @@ func TestDocsCommands(t *testing.T) {
 // a file one writes is there for the next), then checks its quoted output.
 func runPage(t *testing.T, bin, repo string, doc page) {
 	dir := t.TempDir()
-	if err := os.Symlink(filepath.Join(repo, "testdata"), filepath.Join(dir, "testdata")); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"testdata", "providers.yaml"} {
+		if err := os.Symlink(filepath.Join(repo, name), filepath.Join(dir, name)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	printed := map[string][2]string{} // command → stdout, stderr
 	for _, c := range doc.commands {
@@ -80,10 +82,10 @@ func runPage(t *testing.T, bin, repo string, doc page) {
 }
 
 // runDocCommand runs one command as a user without keys would: no API key
-// in its environment, no providers.yaml in its folder. A bench that gives
+// in its environment (so the repo's providers.yaml skips every provider). A bench that gives
 // no --max-tokens gets a short one, so the page's races take a second.
 func runDocCommand(t *testing.T, bin, dir string, args []string) (stdout, stderr string, code int) {
-	if args[0] == "bench" && !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--max-tokens") }) {
+	if len(args) > 0 && args[0] == "bench" && !slices.ContainsFunc(args, func(a string) bool { return strings.HasPrefix(a, "--max-tokens") }) {
 		args = append(args, "--max-tokens", "24")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 45*time.Second)
