@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -87,6 +89,10 @@ func TestBenchJSONFollowsTheSchema(t *testing.T) {
 		}
 		validate(t, s, "replay --bench of a broken recording", run(t, bin, t.TempDir(), 1, "replay", cut, "--bench", "--format", "json"))
 	})
+	t.Run("watch history", func(t *testing.T) {
+		t.Parallel()
+		validate(t, s, "a watch --history line", watchHistoryLine(t, bin))
+	})
 	t.Run("merge", func(t *testing.T) {
 		t.Parallel()
 		merged := mergedRace(t, bin)
@@ -109,6 +115,37 @@ func mergedRace(t *testing.T, bin string) string {
 	wg.Wait()
 	run(t, bin, dir, 0, "merge", "a.tpsr", "b.tpsr", "--out", "m.tpsr")
 	return filepath.Join(dir, "m.tpsr")
+}
+
+// watchHistoryLine runs watch until it has written its first history line,
+// then stops it as a service manager would (SIGTERM: it flushes and exits 0).
+func watchHistoryLine(t *testing.T, bin string) []byte {
+	history := filepath.Join(t.TempDir(), "h.jsonl")
+	cmd := exec.Command(bin, "watch", "--simulated", "--only", "sim-wafer", "--max-tokens", "24",
+		"--metrics-addr", "127.0.0.1:0", "--interval", "1h", "--history", history)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var line []byte
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		raw, _ := os.ReadFile(history)
+		if first, _, whole := bytes.Cut(raw, []byte("\n")); whole {
+			line = first
+			break
+		}
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("watch after SIGTERM: %v\n%s", err, stderr.String())
+	}
+	if line == nil {
+		t.Fatalf("watch wrote no history line in 30s\n%s", stderr.String())
+	}
+	return line
 }
 
 // run runs tpsrace in dir as a user without keys would and returns its
