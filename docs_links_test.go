@@ -72,3 +72,31 @@ func hasAnchor(t *testing.T, path, anchor string) bool {
 	}
 	return false
 }
+
+// .ci/run runs exactly the test command the README gives.
+func TestCIRunsTheReadmeTestCommand(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile(".ci/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var command string
+	for line := range strings.Lines(string(readme)) {
+		if strings.HasPrefix(line, "go vet ") {
+			command = strings.TrimSpace(strings.SplitN(line, "#", 2)[0])
+			break
+		}
+	}
+	if command == "" {
+		t.Fatal("README.md gives no test command (a line starting go vet)")
+	}
+	for line := range strings.Lines(string(ci)) {
+		if strings.TrimSpace(line) == command {
+			return
+		}
+	}
+	t.Errorf(".ci/run does not run the README's test command %q", command)
+}
