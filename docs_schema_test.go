@@ -58,6 +58,7 @@ func validate(t *testing.T, s *jsonschema.Schema, what string, out []byte) {
 // every workload, replay --bench of the demo, of a merged race (per lane
 // and --by provider) and of a broken recording.
 func TestBenchJSONFollowsTheSchema(t *testing.T) {
+	t.Parallel()
 	s := benchSchema(t)
 	bin := tpsraceBinary(t)
 	fast := []string{"--simulated", "--only", "sim-wafer,sim-lpu", "--max-tokens", "24", "--format", "json"}

@@ -20,6 +20,7 @@ import (
 // COMMAND, run earlier on the same page, must print (docs/TESTING.md,
 // "The docs' commands"). So an example cannot go stale unseen.
 func TestDocsCommands(t *testing.T) {
+	t.Parallel()
 	pages, err := filepath.Glob("docs/*.md")
 	if err != nil {
 		t.Fatal(err)
