@@ -194,6 +194,10 @@ func TestParseDocMarks(t *testing.T) {
 	if !containsLine("x\ntpsrace: --max-tokens must be at least 1, got 0 (…)\n", doc.outputs[0].lines[0]) {
 		t.Error("… does not stand for what varies")
 	}
+	if containsLine("tpsrace: --max-tokens must be\nat least 1, got 0\n", doc.outputs[0].lines[0]) ||
+		containsLine("tpsrace: 0 --max-tokens must be\n", doc.outputs[0].lines[0]) {
+		t.Error("a quoted line matches across lines or out of order")
+	}
 	for _, bad := range []string{"```sh\nls -l\n```\n", "```sh\ngo run . bench > x\n```\n", "<!-- not run: -->\n```sh\ngo run .\n```\n"} {
 		if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
 			t.Fatal(err)
