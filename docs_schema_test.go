@@ -6,7 +6,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -205,4 +207,19 @@ func TestBenchSchemaIsStrict(t *testing.T) {
 	if !slices.Equal(schema.Defs.Workload.Enum, workload.Names) {
 		t.Errorf("the schema's workloads are %v, package workload's %v", schema.Defs.Workload.Enum, workload.Names)
 	}
+}
+
+// The annotated example in docs/BENCH.md is a document the schema accepts,
+// so it shows every key a document has.
+func TestBenchExampleFollowsTheSchema(t *testing.T) {
+	raw, err := os.ReadFile("docs/BENCH.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, example, ok := strings.Cut(string(raw), "```jsonc\n")
+	example, _, closed := strings.Cut(example, "```")
+	if !ok || !closed {
+		t.Fatal("docs/BENCH.md has no ```jsonc example")
+	}
+	validate(t, benchSchema(t), "docs/BENCH.md's example", regexp.MustCompile(`\s//[^\n]*`).ReplaceAll([]byte(example), nil))
 }
