@@ -104,10 +104,11 @@ func TestBenchJSONFollowsTheSchema(t *testing.T) {
 	})
 }
 
-// mergedRace records one --start-at instant as two probes and merges them.
+// mergedRace records one --start-at instant as two probes and merges them;
+// the instant leaves a loaded machine 5 s to start both.
 func mergedRace(t *testing.T, bin string) string {
 	dir := t.TempDir()
-	at := time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339Nano)
+	at := time.Now().Add(5 * time.Second).UTC().Format(time.RFC3339Nano)
 	var wg sync.WaitGroup
 	for _, probe := range []string{"a", "b"} {
 		wg.Go(func() {
