@@ -30,7 +30,7 @@ func TestLayoutBreakpoints(t *testing.T) {
 		{160, 48, 5, "grid cols=3 widths=[54 53 53] last=[80 80] rows=[17 17] board=96x11 chart=64x11 side"},
 		{240, 60, 7, "grid cols=4 widths=[60 60 60 60] last=[80 80 80] rows=[22 21] board=144x14 chart=96x14 side"},
 	} {
-		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, PanelRows{})
+		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, 1, PanelRows{})
 		if got := describe(l); got != c.want {
 			t.Errorf("%dx%d with %d lanes:\n got %s\nwant %s", c.w, c.h, c.lanes, got, c.want)
 		}
@@ -57,7 +57,7 @@ func TestLayoutWorkloadPanel(t *testing.T) {
 		{60, 20, 4, "list cols=1 widths=[60] rows=[3 3 3 2] board=60x6 chart=-"},
 		{39, 40, 2, "grid cols=1 widths=[39] rows=[17 16] board=39x4 chart=-"},
 	} {
-		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, PanelRows{c.lanes + 2, 14})
+		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, 1, PanelRows{c.lanes + 2, 14})
 		if got := describe(l); got != c.want {
 			t.Errorf("%dx%d with %d lanes:\n got %s\nwant %s", c.w, c.h, c.lanes, got, c.want)
 		}
@@ -66,7 +66,7 @@ func TestLayoutWorkloadPanel(t *testing.T) {
 }
 
 func TestLayoutZoomed(t *testing.T) {
-	l := ComputeLayout(80, 24, 4, true, 1, PanelRows{})
+	l := ComputeLayout(80, 24, 4, true, 1, 1, PanelRows{})
 	if !l.Zoomed || l.Header+l.Rows[0]+l.Footer != 24 || l.Widths[0] != 80 || l.Board.Show {
 		t.Fatalf("zoomed layout %+v", l)
 	}
@@ -78,9 +78,9 @@ func TestLayoutNeverOverflows(t *testing.T) {
 	for lanes := 0; lanes <= 10; lanes++ {
 		for w := 0; w <= 250; w += 7 {
 			for h := 0; h <= 70; h += 3 {
-				checkFits(t, ComputeLayout(w, h, lanes, false, 1, PanelRows{}), lanes)
-				checkFits(t, ComputeLayout(w, h, lanes, true, 4, PanelRows{}), lanes)
-				checkFits(t, ComputeLayout(w, h, lanes, false, 1, PanelRows{lanes + 2, 14}), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, false, 1, 1, PanelRows{}), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, true, 4, 1, PanelRows{}), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, false, 1, 1, PanelRows{lanes + 2, 14}), lanes)
 			}
 		}
 	}

@@ -255,11 +255,12 @@ func (m *Model) speedPlot() (string, []tick, []draw.Line) {
 	return title, ticks, lines
 }
 
-// titleLine is the plot's title, and the other plot's key at the right.
+// titleLine is the plot's title, and at the right the key that shows the
+// other plot, said as the footer says keys ("v shows tok/s").
 func (m *Model) titleLine(title string) string {
-	other := "v: tok/s"
+	other := "v shows tok/s"
 	if m.Plot == Speed {
-		other = "v: tokens"
+		other = "v shows tokens"
 	}
 	t := " " + m.styles.Title.Render(ansi.Truncate(title, m.width-1, "…")) // apart from the pane beside it
 	if gap := m.width - draw.Width(t) - len(other); gap >= 2 {

@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"fmt"
+
+	"tpsrace/format"
+	"tpsrace/metrics"
+)
+
+// Term is a label the dashboard can show and what it means, in the words
+// the help page (?) and docs/DASHBOARD.md give it. Every label on screen is
+// one of vocabulary's (TestEveryLabelIsDefined), so the page that defines
+// them and the screen cannot drift apart.
+type Term struct {
+	Label string // as drawn; N stands for a number
+	Means string
+}
+
+// vocabulary is every label the dashboard draws, by where it shows,
+// defined in place. The numbers in it are metrics' own constants.
+func vocabulary() []Term {
+	return []Term{
+		// The header.
+		{"SIMULATED", "the built-in simulated providers: not real measurements"},
+		{"racing N · finished in N", "the race's time since the release; its end"},
+		{"N providers C=N", "providers racing, and simultaneous users (streams) each; \"next N\" from the next race"},
+		{"start skew", "how far apart the providers' requests left the barrier"},
+		{"heat N/N", "--heats: the heat racing now, of how many"},
+		{"prompt · max N tokens", "the prompt raced and its max_tokens"},
+		{"N skipped", "providers left out (no key set, nothing listening): listed on this page"},
+		// A lane's figures.
+		{"TTFT", "time to first token: release → the first streamed text"},
+		{"TTFA", "time to first answer: TTFT + a reasoning model's thinking"},
+		{"speed, tok/s", "output tokens per second per user: tokens after the first ÷ first-to-last token time"},
+		{"now", "live tok/s: tokens that arrived in the last " + format.Duration(metrics.LiveWindow)},
+		{"N tok", "output tokens so far (~: an o200k estimate)"},
+		{fmt.Sprintf("%d agent calls ≈", metrics.AgentCalls), fmt.Sprintf("%d chained calls × (TTFT + %d tokens): what an agent waits", metrics.AgentCalls, metrics.AgentCallTokens)},
+		{"per-user · aggregate", "C > 1: the median stream's tok/s · all the provider's streams together"},
+		{"tok/user", "the median stream's output tokens"},
+		{"queued", "streams that waited for a server slot (first token after 2× the fastest one's)"},
+		{"prefill · decode", "a llama.cpp server's own prompt and generation speeds"},
+		{"thought for", "a reasoning model's thinking: its time and tokens"},
+		{"┃ finish", "the race track: tokens so far toward the finish line every lane shares"},
+		{"tok/s · log scale", "the sparkline's top, on the scale all lanes share; logarithmic when speeds span over 10×"},
+		{"reading speed", fmt.Sprintf("the dotted line: %.0f words/min ≈ %.1f tok/s; N× reading speed = N times that", metrics.ReadingTPS*metrics.WordsPerToken*60, metrics.ReadingTPS)},
+		{"speed badge", fmt.Sprintf("what the speed is good for: slow < %d tok/s · conversational ≥ %d · voice-ready ≥ %d", metrics.ConversationalTPS, metrics.ConversationalTPS, metrics.VoiceReadyTPS)},
+		{"waiting · thinking · streaming", "the stream's status before its first token, while it reasons, while text arrives"},
+		{"✓ 1st · ✗ failed", "finished in that place; failed, and why under it"},
+		{"⚑", "the referee flagged this provider's race (cached prompt, another model, a stall…): zoom (1-9) says why"},
+		// Workloads.
+		{"1st call · complete", "tool-call: time to the first tool-call delta · to the complete, valid call"},
+		{"args tok/s", "tool-call: the arguments' streaming speed"},
+		{"valid · valid at", "the call or JSON answer parsed and met the schema (✓ / ✗) · when it did"},
+		{"1st byte", "json: time to the answer's first byte"},
+		{"input · prefill tok/s", "long-context: the prompt's size · the prompt speed estimated over the sizes"},
+		{"cold · warm · saving · cached", "cached-prefix: TTFT without and with the cache · 1 − warm ÷ cold · cached tokens reported"},
+		{"turn · conversation", "multi-turn: the turn racing · the finished turns' times added up"},
+		// The leaderboard.
+		{"# · provider · finish", "rank · provider · place by the time its last stream ended"},
+		{"words/s", fmt.Sprintf("tok/s in English words (× %.2f)", metrics.WordsPerToken)},
+		{"total · tokens", "release to the end of the last stream · output tokens (~: estimated)"},
+		{"feel", fmt.Sprintf("how the stream flowed: smooth · bursty · N stalls (gaps over %s) and their time", format.Duration(metrics.StallGap))},
+		{"SLO · cost/req", "streams within the SLO bounds · the price of one request"},
+		{"heats tok/s · heats TTFT · heats total", "--heats: the median over the heats ± how far they spread"},
+		{"finish N tok", "the finish line: --finish-at, else max_tokens, else the longest answer"},
+		// The chart and the verdicts.
+		{"tokens so far · steeper is faster", "the chart: each provider's tokens over time; v shows live tok/s instead"},
+		{"▶ A is N× faster than B (a vs b)", "the verdict: the winner against the runner-up, in the race's own figure"},
+		{"this race · heat N/N", "--heats: the race on screen · the verdict over the heats so far"},
+	}
+}
