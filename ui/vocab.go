@@ -43,7 +43,7 @@ func vocabulary() []Term {
 		{"┃ finish", "the race track: tokens so far toward the finish line every lane shares"},
 		{"tok/s · log scale", "the sparkline's top, on the scale all lanes share; logarithmic when speeds span over 10×"},
 		{"reading speed", fmt.Sprintf("the dotted line: %.0f words/min ≈ %.1f tok/s; N× reading speed = N times that", metrics.ReadingTPS*metrics.WordsPerToken*60, metrics.ReadingTPS)},
-		{"speed badge", fmt.Sprintf("what the speed is good for: slow < %d tok/s · conversational ≥ %d · voice-ready ≥ %d", metrics.ConversationalTPS, metrics.ConversationalTPS, metrics.VoiceReadyTPS)},
+		{"slow · conversational · voice-ready", fmt.Sprintf("the speed badge, what the speed is good for: slow < %d tok/s · conversational ≥ %d · voice-ready ≥ %d", metrics.ConversationalTPS, metrics.ConversationalTPS, metrics.VoiceReadyTPS)},
 		{"waiting · thinking · streaming", "the stream's status before its first token, while it reasons, while text arrives"},
 		{"✓ 1st · ✗ failed", "finished in that place; failed, and why under it"},
 		{"⚑", "the referee flagged this provider's race (cached prompt, another model, a stall…): zoom (1-9) says why"},
@@ -64,7 +64,9 @@ func vocabulary() []Term {
 		{"heats tok/s · heats TTFT · heats total", "--heats: the median over the heats ± how far they spread"},
 		{"finish N tok", "the finish line: --finish-at, else max_tokens, else the longest answer"},
 		// The chart and the verdicts.
-		{"tokens so far · steeper is faster", "the chart: each provider's tokens over time; v shows live tok/s instead"},
+		{"tokens so far · steeper is faster", "the chart: each provider's tokens over time"},
+		{"live tok/s per user", "the chart after v: each provider's live tok/s over time, on the lanes' scale"},
+		{"v shows tok/s · v shows tokens", "the key that switches the chart to the other plot"},
 		{"▶ A is N× faster than B (a vs b)", "the verdict: the winner against the runner-up, in the race's own figure"},
 		{"this race · heat N/N", "--heats: the race on screen · the verdict over the heats so far"},
 	}

@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// vocabularyWords are the words of vocabulary's labels: what a label on
+// screen may be made of.
+func vocabularyWords() map[string]bool {
+	words := map[string]bool{}
+	for _, t := range vocabulary() {
+		for _, w := range strings.Fields(t.Label) {
+			words[w] = true
+		}
+	}
+	return words
+}
+
+// labelsOn are the labels a screen draws in its fixed places: the
+// leaderboard's column names, the chart's title line and the words of
+// the lanes' bottom borders (the badges), each split into words; numbers
+// are figures, not labels.
+func labelsOn(screen string) []string {
+	var labels []string
+	add := func(text string) {
+		for _, w := range strings.Fields(text) {
+			if !regexp.MustCompile(`[0-9]`).MatchString(w) && strings.Trim(w, "─│┤┃╰╯ ") != "" {
+				labels = append(labels, w)
+			}
+		}
+	}
+	for _, line := range strings.Split(ansi.Strip(screen), "\n") {
+		switch {
+		case strings.HasPrefix(line, "   #  provider"):
+			table, chart, _ := strings.Cut(line, "┤")
+			add(table)
+			add(chart)
+			if title, ok := strings.CutPrefix(strings.TrimSpace(line[strings.LastIndex(line, "  ")+2:]), ""); ok {
+				add(title)
+			}
+		case strings.HasPrefix(line, "╰─"):
+			for _, border := range strings.Split(line, "╯") {
+				add(strings.Trim(border, "╰─ "))
+			}
+		}
+	}
+	return labels
+}
+
+// Every label the dashboard draws in its fixed places, in every golden
+// state at every golden size, is made of the words the help page defines
+// (vocabulary): a new code on screen fails here until ? explains it.
+func TestEveryLabelIsDefined(t *testing.T) {
+	words := vocabularyWords()
+	for _, s := range goldenStates {
+		for _, size := range goldenSizes {
+			t.Run(fmt.Sprintf("%s/%dx%d", s.name, size[0], size[1]), func(t *testing.T) {
+				screen := s.build(size[0], size[1]).View()
+				for _, w := range labelsOn(screen) {
+					if !words[w] {
+						t.Errorf("%q is on screen but not in the help page's vocabulary:\n%s", w, ansi.Strip(screen))
+					}
+				}
+			})
+		}
+	}
+}
+
+// vocabularyTable is vocabulary as docs/DASHBOARD.md's Markdown table.
+func vocabularyTable() string {
+	var sb strings.Builder
+	sb.WriteString("| label | means |\n|---|---|\n")
+	for _, t := range vocabulary() {
+		sb.WriteString("| `" + t.Label + "` | " + strings.ReplaceAll(t.Means, "|", "\\|") + " |\n")
+	}
+	return sb.String()
+}
+
+// docs/DASHBOARD.md's vocabulary is the help page's, word for word
+// (go test ./ui -update rewrites it between its markers).
+func TestDashboardDocHasTheVocabulary(t *testing.T) {
+	const path, begin, end = "../docs/DASHBOARD.md", "<!-- vocabulary: begin -->\n", "<!-- vocabulary: end -->"
+	doc, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head, rest, ok1 := strings.Cut(string(doc), begin)
+	_, tail, ok2 := strings.Cut(rest, end)
+	if !ok1 || !ok2 {
+		t.Fatalf("%s lacks the vocabulary markers", path)
+	}
+	want := head + begin + vocabularyTable() + end + tail
+	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+		if err := os.WriteFile(path, []byte(want), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if string(doc) != want {
+		t.Errorf("%s's vocabulary differs from the help page's: go test ./ui -update -run TestDashboardDocHasTheVocabulary", path)
+	}
+}
