@@ -43,7 +43,8 @@ func (m *Model) helpPages() [][]string {
 	for i, line := range lines {
 		lines[i] = ansi.Truncate(line, m.c.width, "…")
 	}
-	return pages(lines, m.c.layout.Body, s.Label.Render)
+	turn := func(text string) string { return s.Label.Render(ansi.Truncate(text, m.c.width, "")) }
+	return pages(lines, m.c.layout.Body, turn)
 }
 
 // termLines are terms, the labels in a column of their own and each
@@ -58,7 +59,7 @@ func (m *Model) termLines(terms []Term) []string {
 	var lines []string
 	for _, t := range terms {
 		if m.c.width-labelW < 40 {
-			lines = append(lines, s.Status.Render(t.Label))
+			lines = append(lines, s.Status.Render(t.Label+":")) // a label alone on its line, not a figure cut short
 			for _, l := range wrapAtSpaces(t.Means, m.c.width-2) {
 				lines = append(lines, s.Label.Render("  "+l))
 			}
@@ -94,7 +95,7 @@ func wrapAtSpaces(s string, width int) []string {
 
 // pages splits lines into pages height lines high, each but the last
 // ending with how to turn to the next.
-func pages(lines []string, height int, label func(...string) string) [][]string {
+func pages(lines []string, height int, turn func(string) string) [][]string {
 	if height < 2 || len(lines) <= height {
 		return [][]string{lines}
 	}
@@ -104,7 +105,7 @@ func pages(lines []string, height int, label func(...string) string) [][]string 
 	for k := 0; k < len(lines); k += per {
 		page := slices.Clone(lines[k:min(k+per, len(lines))])
 		if len(out) < n-1 {
-			page = append(page, label("? next page ("+itoa(len(out)+1)+"/"+itoa(n)+") · esc closes"))
+			page = append(page, turn("? next page ("+itoa(len(out)+1)+"/"+itoa(n)+") · esc closes"))
 		}
 		out = append(out, page)
 	}
