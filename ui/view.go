@@ -91,7 +91,7 @@ func (m *Model) refresh() {
 	}
 	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs, Finish: finish})
 	if m.c.layout.Chart.Show {
-		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: now, Providers: m.s.live, Finish: finish, Scale: scale})
+		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: now, Providers: m.s.live, Finish: finish, Scale: scale, Timeline: timeline(figs)})
 	}
 	if m.c.layout.Panel.Show {
 		m.panel, _ = m.panel.Update(workloadview.FrameMsg{Figures: m.panelFigures(figs)})

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"regexp"
 	"strings"
 	"testing"
@@ -31,7 +32,7 @@ func labelsOn(screen string) []string {
 	var labels []string
 	add := func(text string) {
 		for _, w := range strings.Fields(text) {
-			if !regexp.MustCompile(`[0-9]`).MatchString(w) && strings.Trim(w, "─│┤┃╰╯ ") != "" {
+			if !regexp.MustCompile(`[0-9]`).MatchString(w) && strings.Trim(w, "─│┤┃╰╯… ") != "" { // "…": words gave way
 				labels = append(labels, w)
 			}
 		}
@@ -55,11 +56,19 @@ func labelsOn(screen string) []string {
 }
 
 // Every label the dashboard draws in its fixed places, in every golden
-// state at every golden size, is made of the words the help page defines
-// (vocabulary): a new code on screen fails here until ? explains it.
+// state and every workload's screens at every golden size, is made of the
+// words the help page defines (vocabulary): a new code on screen fails
+// here until ? explains it.
 func TestEveryLabelIsDefined(t *testing.T) {
 	words := vocabularyWords()
-	for _, s := range goldenStates {
+	states := slices.Clone(goldenStates)
+	for _, w := range workloadScreens {
+		states = append(states, struct {
+			name  string
+			build func(w, h int) Model
+		}{w.name, w.build})
+	}
+	for _, s := range states {
 		for _, size := range goldenSizes {
 			t.Run(fmt.Sprintf("%s/%dx%d", s.name, size[0], size[1]), func(t *testing.T) {
 				screen := s.build(size[0], size[1]).View()

@@ -78,6 +78,10 @@ type FrameMsg struct {
 	Providers []*live.Provider
 	Finish    int
 	Scale     live.Scale
+	// Timeline is set in a race whose figure is a time (tool-call, json):
+	// the Tokens plot shows it instead (a call's arguments are no text to
+	// count; a json answer is a few tokens).
+	Timeline *Timeline
 }
 
 // Model is the chart.
@@ -135,6 +139,10 @@ func (m *Model) render() {
 	plotH := m.height - 2 // the title and the time axis
 	if m.width < 20 || plotH < 2 {
 		m.view = strings.TrimSuffix(strings.Repeat(strings.Repeat(" ", max(m.width, 0))+"\n", max(m.height, 0)), "\n")
+		return
+	}
+	if m.frame.Timeline != nil && m.Plot == Tokens {
+		m.view = m.timelineView()
 		return
 	}
 	title, ticks, lines := m.tokensPlot()
