@@ -4,8 +4,8 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"slices"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 

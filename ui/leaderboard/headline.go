@@ -81,10 +81,27 @@ func (m *Model) headlineLines(rows, width int) []string {
 		}
 		lines[k] = m.styles.Verdict.Render(verdictLine(line, f, width))
 	}
-	if ownLine {
+	switch {
+	case ownLine:
 		lines = append(lines, m.styles.Flagged.Render(draw.Words("⚑ "+flagged, width)))
+	case len(lines) < rows && m.anyFlagged():
+		// A ⚑ in a lane's title the verdict does not explain: the glyph's legend.
+		lines = append(lines, m.styles.Muted.Render(draw.Words(FlagLegend, width)))
 	}
 	return lines
+}
+
+// FlagLegend says what a lane's ⚑ means, where the headline has a row for it.
+const FlagLegend = "⚑ the referee flagged a provider's race: zoom its lane (1-9) to see why"
+
+// anyFlagged is whether the referee flagged any provider (its lane shows ⚑).
+func (m *Model) anyFlagged() bool {
+	for _, f := range m.figures {
+		if f.Flags != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // fitVerdict is prefix and the verdict decide gives for names, with the
