@@ -13,9 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 )
 
 // LlamaServerEnv names a llama-server binary, as llamacpp reads it (a path,
@@ -109,27 +107,4 @@ func fixtures() (string, bool) {
 		}
 		dir = parent
 	}
-}
-
-// BestOf runs measure until it reports no problem, for up to a minute (at
-// least five times), and fails t with the last attempt's problems. It is for
-// tests that hold a figure measured on the wall clock (a speed, a gap)
-// against a server whose timing is known: another process on the machine
-// can only add error, never remove it, so the claim "tpsrace measures
-// within the bound" holds if any attempt meets it. On a quiet machine the
-// first attempt does; under `go test ./...` on 2 cores a second of
-// streaming can be late by 5–20 ms for several seconds in a row, so the
-// attempts wait out such a burst instead of counting to five.
-func BestOf(t testing.TB, measure func() []string) {
-	t.Helper()
-	var problems []string
-	deadline := time.Now().Add(time.Minute)
-	for attempt := 1; attempt <= 5 || time.Now().Before(deadline); attempt++ {
-		if problems = measure(); len(problems) == 0 {
-			return
-		}
-		t.Log("retrying:", problems)
-		time.Sleep(time.Second) // let a burst of other packages' tests pass; not a measurement
-	}
-	t.Error(strings.Join(problems, "\n"))
 }
