@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"tpsrace/testenv"
 )
 
 // env returns a getenv over name, value pairs.
@@ -391,7 +392,7 @@ func TestLiteralKeyWarnings(t *testing.T) {
 	}
 
 	if runtime.GOOS == "windows" {
-		t.Skip("no permission bits on Windows")
+		testenv.OtherOS(t, "no permission bits on Windows")
 	}
 	path := filepath.Join(t.TempDir(), "providers.yaml")
 	if err := os.WriteFile(path, []byte(yaml), 0o600); err != nil {

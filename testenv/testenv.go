@@ -88,18 +88,27 @@ func Missing(t testing.TB, name, reason string) {
 	t.Skipf("skipped, it needs %s: %s (to install: %s; under CI this test fails instead)", name, reason, how)
 }
 
-// fixtures finds ../shared/fixtures beside the module's root, from the
-// package directory a test runs in.
+// fixtures finds ../shared/fixtures beside the module's root.
 func fixtures() (string, bool) {
+	root, ok := moduleRoot()
+	if !ok {
+		return "", false
+	}
+	shared := filepath.Join(root, "..", "shared", "fixtures")
+	info, err := os.Stat(shared)
+	return shared, err == nil && info.IsDir()
+}
+
+// moduleRoot is the folder holding go.mod, above the package directory a
+// test runs in.
+func moduleRoot() (string, bool) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", false
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			shared := filepath.Join(dir, "..", "shared", "fixtures")
-			info, err := os.Stat(shared)
-			return shared, err == nil && info.IsDir()
+			return dir, true
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {

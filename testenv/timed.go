@@ -11,9 +11,14 @@ import (
 // Attempts is the most times Timed measures.
 const Attempts = 3
 
-// retryPause lets a burst of other packages' tests pass before the next
-// attempt; it is not part of any measurement.
-var retryPause = time.Second
+// Between attempts Timed lets a burst of other packages' tests pass: it
+// waits for a quiet quarter second (the threads waiting for a core less
+// than RunQueueShare of it), for at most quietWait; where the kernel does
+// not say, it waits a second. Not part of any measurement.
+const (
+	quietWindow = 250 * time.Millisecond
+	quietWait   = 3 * time.Second
+)
 
 // RunQueueShare: the test process's threads waiting on the kernel's run
 // queue for this share of an attempt's wall time, in all, is load. The
@@ -100,8 +105,28 @@ func Timed(t testing.TB, measure func(a *Attempt)) {
 			t.Errorf("missed on %d attempts, each under load (the last: %s):\n%s", n, a.Load, strings.Join(a.misses, "\n"))
 			return
 		}
-		time.Sleep(retryPause)
+		if waited := waitQuiet(); waited > quietWindow {
+			t.Logf("waited %v for a quiet moment", waited.Round(time.Millisecond))
+		}
 	}
+}
+
+// waitQuiet waits for a quiet window, at most quietWait, and says how long
+// it waited.
+func waitQuiet() time.Duration {
+	began := time.Now()
+	for time.Since(began) < quietWait {
+		w := runQueueWait()
+		if w < 0 {
+			time.Sleep(time.Second)
+			break
+		}
+		time.Sleep(quietWindow)
+		if runQueueWait()-w < time.Duration(RunQueueShare*float64(quietWindow)) {
+			break
+		}
+	}
+	return time.Since(began)
 }
 
 // kernelLoad is the evidence that the test's threads waited for a core
