@@ -1,8 +1,7 @@
 package config
 
 // Keys and files: a key written in the file is warned about, a file that is
-// missing is named (TestLoadMissingFile), and no
-// key shows in any printing path.
+// missing is named, and no key shows in any printing path.
 
 import (
 	"errors"
