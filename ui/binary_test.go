@@ -38,7 +38,7 @@ func TestBinaryInTmux(t *testing.T) {
 		for _, env := range [][]string{{"COLORTERM=truecolor"}, {"COLORTERM=truecolor", "NO_COLOR=1"}} {
 			tr := terminal.Start(t, bin, terminal.Options{Dir: t.TempDir(), Width: 120, Height: 40, Env: env, Args: []string{"--theme", "light"}})
 			tr.WaitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
-			coloured, _ := tr.Tmux("capture-pane", "-p", "-e", "-t", "race")
+			coloured := tr.Screen("-e")
 			if has := strings.Contains(coloured, "\x1b[38;2;"); has == (len(env) > 1) {
 				t.Errorf("%v: colours on screen %v", env, has)
 			}
@@ -46,8 +46,13 @@ func TestBinaryInTmux(t *testing.T) {
 		}
 	})
 
-	// A providers.yaml with two providers on a simulator, one whose key is
-	// not set and one whose server is down, at 80×24.
+	providersFile(t, bin)
+}
+
+// providersFile: the binary bin with a providers.yaml of two providers on
+// a simulator, one whose key is not set and one whose server is down, at
+// 80×24; then in presenter mode.
+func providersFile(t *testing.T, bin string) {
 	srv := simtest.Start(t, sim.Options{})
 	yaml := "providers:\n" +
 		"  - {name: quick, base_url: " + srv.URL() + ", model: \"sim:ttft=20ms,tps=800,tokens=200\"}\n" +

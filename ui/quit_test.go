@@ -37,9 +37,9 @@ func TestStopKeepsTheRaceInFlight(t *testing.T) {
 		stop  func(tr *terminal.Terminal)
 		exit  string
 	}{
-		{"ctrl+c in heat 2", 3, func(tr *terminal.Terminal) { tr.Tmux("send-keys", "-t", "race", "C-c") }, "130"},
+		{"ctrl+c in heat 2", 3, func(tr *terminal.Terminal) { tr.Keys("C-c") }, "130"},
 		{"SIGTERM in the first race", 1, func(tr *terminal.Terminal) { tr.Signal(syscall.SIGTERM) }, "130"},
-		{"q in the first race", 1, func(tr *terminal.Terminal) { tr.Tmux("send-keys", "-t", "race", "q") }, "0"},
+		{"q in the first race", 1, func(tr *terminal.Terminal) { tr.Keys("q") }, "0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url, held := holdingSim(t, tc.heats-1, 20)
