@@ -7,6 +7,11 @@
 //
 //	tmux := testenv.Require(t, "tmux")
 //	dir := testenv.Require(t, "fixtures") // ../shared/fixtures
+//
+// It also holds the suite's other shared rules (docs/TESTING.md): every
+// other skip (Unavailable, OtherOS, Short), the retry rule for wall-clock
+// tests (Timed), and the real binary in a real terminal (Binary,
+// StartTerminal).
 package testenv
 
 import (

@@ -3,6 +3,7 @@ package testenv
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -26,7 +27,7 @@ const (
 // goroutines' wait for a thread, not a thread's wait for a core: with
 // other packages' tests holding both cores (load average 5 on 2 cores) a
 // TTFT came 27 ms late with no client_saturated, while the threads waited
-// 75–330 ms per second here; on a quiet machine they wait a few ms.
+// 75–330 ms per second for a core.
 const RunQueueShare = 0.01
 
 // runQueueWait is osRunQueueWait, replaced in Timed's own tests.
@@ -58,15 +59,8 @@ func (a *Attempt) Within(what string, got, want, tol float64, unit string) {
 		if d < 0 {
 			side = "below"
 		}
-		a.Missf("%s %.3g %s is %.2f%% %s %.4g, want within ±%.4g%%", what, got, unit, 100*abs(d), side, want, 100*tol)
+		a.Missf("%s %.6g %s is %.2f%% %s %.6g, want within ±%.4g%%", what, got, unit, 100*math.Abs(d), side, want, 100*tol)
 	}
-}
-
-func abs(x float64) float64 {
-	if x < 0 {
-		return -x
-	}
-	return x
 }
 
 // Timed is the rule for a test that holds a figure measured on the wall

@@ -8,7 +8,6 @@ import (
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
 	"tpsrace/testenv"
-	"tpsrace/testenv/terminal"
 )
 
 // The real binary in a real terminal: built from the repository root, run
@@ -20,7 +19,7 @@ func TestBinaryInTmux(t *testing.T) {
 	// In an empty directory (no providers.yaml) it races the built-in
 	// simulated providers, at 120×40.
 	t.Run("simulated", func(t *testing.T) {
-		tr := terminal.Start(t, bin, terminal.Options{Dir: t.TempDir(), Width: 120, Height: 40, Env: []string{"COLORTERM=truecolor"}})
+		tr := testenv.StartTerminal(t, bin, testenv.TerminalOptions{Dir: t.TempDir(), Width: 120, Height: 40, Env: []string{"COLORTERM=truecolor"}})
 		s := tr.WaitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
 		// Settled: every provider has its finish place, and the verdict is up.
 		for _, want := range []string{"SIMULATED", "finished in", "sim-wafer", "sim-laptop", "1st", "2nd", "3rd", "4th", "▶ sim-"} {
@@ -36,7 +35,7 @@ func TestBinaryInTmux(t *testing.T) {
 	// NO_COLOR drops every colour, whatever the theme.
 	t.Run("NO_COLOR", func(t *testing.T) {
 		for _, env := range [][]string{{"COLORTERM=truecolor"}, {"COLORTERM=truecolor", "NO_COLOR=1"}} {
-			tr := terminal.Start(t, bin, terminal.Options{Dir: t.TempDir(), Width: 120, Height: 40, Env: env, Args: []string{"--theme", "light"}})
+			tr := testenv.StartTerminal(t, bin, testenv.TerminalOptions{Dir: t.TempDir(), Width: 120, Height: 40, Env: env, Args: []string{"--theme", "light"}})
 			tr.WaitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
 			coloured := tr.Screen("-e")
 			if has := strings.Contains(coloured, "\x1b[38;2;"); has == (len(env) > 1) {
@@ -65,7 +64,7 @@ func providersFile(t *testing.T, bin string) {
 	}
 
 	t.Run("skipped and footer at 80x24", func(t *testing.T) {
-		tr := terminal.Start(t, bin, terminal.Options{Dir: work, Width: 80, Height: 24})
+		tr := testenv.StartTerminal(t, bin, testenv.TerminalOptions{Dir: work, Width: 80, Height: 24})
 		s := tr.WaitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
 		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
 		if want := "skipped: groq — TPSRACE_TEST_UNSET_KEY is not set; my-vllm — nothing is"; len(lines) < 3 ||
@@ -89,7 +88,7 @@ func providersFile(t *testing.T, bin string) {
 
 	t.Run("present releases after the countdown", func(t *testing.T) {
 		before := promptTokensServed(t, srv)
-		tr := terminal.Start(t, bin, terminal.Options{Dir: work, Width: 80, Height: 24, Args: []string{"--present"}})
+		tr := testenv.StartTerminal(t, bin, testenv.TerminalOptions{Dir: work, Width: 80, Height: 24, Args: []string{"--present"}})
 		s := tr.WaitScreen("the countdown", func(s string) bool { return strings.Contains(s, "every provider gets the prompt") })
 		if n := promptTokensServed(t, srv); n != before {
 			t.Errorf("during the countdown the simulator got %d prompt tokens", n-before)

@@ -17,7 +17,6 @@ import (
 	"tpsrace/recording"
 	"tpsrace/sim"
 	"tpsrace/testenv"
-	"tpsrace/testenv/terminal"
 	"tpsrace/tokens"
 )
 
@@ -34,12 +33,12 @@ func TestStopKeepsTheRaceInFlight(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		heats int
-		stop  func(tr *terminal.Terminal)
+		stop  func(tr *testenv.Terminal)
 		exit  string
 	}{
-		{"ctrl+c in heat 2", 3, func(tr *terminal.Terminal) { tr.Keys("C-c") }, "130"},
-		{"SIGTERM in the first race", 1, func(tr *terminal.Terminal) { tr.Signal(syscall.SIGTERM) }, "130"},
-		{"q in the first race", 1, func(tr *terminal.Terminal) { tr.Keys("q") }, "0"},
+		{"ctrl+c in heat 2", 3, func(tr *testenv.Terminal) { tr.Keys("C-c") }, "130"},
+		{"SIGTERM in the first race", 1, func(tr *testenv.Terminal) { tr.Signal(syscall.SIGTERM) }, "130"},
+		{"q in the first race", 1, func(tr *testenv.Terminal) { tr.Keys("q") }, "0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url, held := holdingSim(t, tc.heats-1, 20)
@@ -48,7 +47,7 @@ func TestStopKeepsTheRaceInFlight(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(work, "providers.yaml"), []byte(yaml), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			tr := terminal.Start(t, bin, terminal.Options{Dir: work, Width: 120, Height: 40, Args: []string{"--heats", strconv.Itoa(tc.heats), "--record", "d.tpsr"}})
+			tr := testenv.StartTerminal(t, bin, testenv.TerminalOptions{Dir: work, Width: 120, Height: 40, Args: []string{"--heats", strconv.Itoa(tc.heats), "--record", "d.tpsr"}})
 			select {
 			case <-held:
 			case <-time.After(60 * time.Second):

@@ -18,7 +18,6 @@ import (
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
 	"tpsrace/testenv"
-	"tpsrace/testenv/terminal"
 )
 
 // TestRealDashboard runs the tpsrace binary in tmux on a providers.yaml
@@ -62,7 +61,7 @@ providers:
 	if err := os.WriteFile(filepath.Join(dir, "providers.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	term := terminal.Start(t, testenv.Binary(t), terminal.Options{Dir: dir, Width: 120, Height: 40, Args: []string{"--concurrency", "3"}})
+	term := testenv.StartTerminal(t, testenv.Binary(t), testenv.TerminalOptions{Dir: dir, Width: 120, Height: 40, Args: []string{"--concurrency", "3"}})
 
 	s := term.WaitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
 	if w := term.Written(); !strings.Contains(w, "◌ loading") || !strings.Contains(w, "loading model…") {

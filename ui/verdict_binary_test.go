@@ -10,7 +10,7 @@ import (
 
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
-	"tpsrace/testenv/terminal"
+	"tpsrace/testenv"
 )
 
 // replayedVerdictIsBenchs: the real binary bin tells one story: a
@@ -52,7 +52,7 @@ func replayedVerdictIsBenchs(t *testing.T, bin string) {
 		t.Fatalf("bench said %q, replay --bench %q", live, replayed)
 	}
 
-	tr := terminal.Start(t, bin, terminal.Options{Dir: work, Width: 240, Height: 60, Args: []string{"replay", "race.tpsr", "--finish-at", "60"}})
+	tr := testenv.StartTerminal(t, bin, testenv.TerminalOptions{Dir: work, Width: 240, Height: 60, Args: []string{"replay", "race.tpsr", "--finish-at", "60"}})
 	s := tr.WaitScreen("the settled verdict", decided)
 	var line string
 	for l := range strings.Lines(s) {

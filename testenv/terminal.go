@@ -1,13 +1,4 @@
-// Package terminal runs the real tpsrace binary in a real terminal for a
-// test: a tmux pane on a tmux server of its own (so no other session is
-// touched), read back with capture-pane, every byte the program writes
-// recorded with pipe-pane.
-//
-//	bin := testenv.Binary(t)
-//	term := terminal.Start(t, bin, terminal.Options{Dir: dir, Width: 120, Height: 40})
-//	term.WaitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
-//	term.Quit("faster than")
-package terminal
+package testenv
 
 import (
 	"os"
@@ -16,22 +7,25 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
-
-	"tpsrace/testenv"
 )
 
-// Options: where and how the binary runs.
-type Options struct {
+// TerminalOptions: where and how StartTerminal runs the binary.
+type TerminalOptions struct {
 	Dir           string   // the working folder
 	Width, Height int      // the terminal's size in cells
 	Env           []string // VAR=value, set for the binary
 	Args          []string // the binary's arguments (no quoting: keep them plain)
 }
 
-// Terminal is the binary running in its tmux pane.
+// Terminal is the real tpsrace binary in a real terminal: a tmux pane on a
+// tmux server of its own (so no other session is touched), read back with
+// capture-pane, every byte the program writes recorded with pipe-pane.
+//
+//	term := testenv.StartTerminal(t, testenv.Binary(t), testenv.TerminalOptions{Dir: dir, Width: 120, Height: 40})
+//	term.WaitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
+//	term.Quit("faster than")
 type Terminal struct {
 	t        testing.TB
 	socket   string
@@ -40,19 +34,19 @@ type Terminal struct {
 	output   string // every byte the program wrote
 }
 
-// sockets numbers the tests' tmux servers: a name used again could reach a
+// tmuxSockets numbers the tests' tmux servers: a name used again could reach a
 // server that an earlier test's cleanup is still shutting down.
-var sockets atomic.Int64
+var tmuxSockets atomic.Int64
 
-// Start runs bin in a terminal of its own, with CI and
+// StartTerminal runs bin in a terminal of its own, with CI and
 // TPSRACE_TEST_UNSET_KEY unset (as in a user's terminal: termenv takes a
 // set CI for "no terminal" and drops colour) and TERM=xterm-256color. The
-// test ends through testenv where tmux is missing.
-func Start(t testing.TB, bin string, o Options) *Terminal {
+// test ends through Require where tmux is missing.
+func StartTerminal(t testing.TB, bin string, o TerminalOptions) *Terminal {
 	t.Helper()
-	testenv.Require(t, "tmux")
+	Require(t, "tmux")
 	tmp := t.TempDir()
-	term := &Terminal{t: t, socket: "tpsrace-test-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(sockets.Add(1), 10),
+	term := &Terminal{t: t, socket: "tpsrace-test-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(tmuxSockets.Add(1), 10),
 		exitFile: filepath.Join(tmp, "exit"), pidFile: filepath.Join(tmp, "pid"), output: filepath.Join(tmp, "output")}
 	t.Cleanup(func() { term.Tmux("kill-server") })
 	// The pane waits for the go file, so that pipe-pane records from the
@@ -114,19 +108,6 @@ func (term *Terminal) Keys(keys ...string) {
 	term.t.Helper()
 	if out, err := term.Tmux(append([]string{"send-keys", "-t", "race"}, keys...)...); err != nil {
 		term.t.Fatalf("send-keys: %v\n%s", err, out)
-	}
-}
-
-// Signal sends sig to the binary.
-func (term *Terminal) Signal(sig syscall.Signal) {
-	term.t.Helper()
-	b, err := os.ReadFile(term.pidFile)
-	pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || perr != nil {
-		term.t.Fatalf("no process id: %v %v", err, perr)
-	}
-	if err := syscall.Kill(pid, sig); err != nil {
-		term.t.Fatal(err)
 	}
 }
 
