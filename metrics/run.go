@@ -160,6 +160,8 @@ type Run struct {
 	// Felt: FeltOfRun of the streams' (the most stalls any user saw, the
 	// median user's burstiness and reader wait).
 	Felt Felt
+	// RunPhases: thinking and answering apart (RunPhasesOf).
+	RunPhases
 }
 
 // RunOf is the figures of one provider's streams; finishAt is --finish-at's
@@ -267,6 +269,7 @@ func RunOf(streams []Stream, finishAt int) Run {
 	r.StoppedShort = finishAt > 0 && r.Completed > 0 && !r.TimeToN.Has()
 	r.AggregateTPS, r.HasAggregateTPS = AggregateTPS(figs)
 	r.Felt = FeltOfRun(felt)
+	r.RunPhases = RunPhasesOf(streams)
 	return r
 }
 
