@@ -174,3 +174,34 @@ func RunPhasesOf(streams []Stream) RunPhases {
 	r.ThinkingTokens, r.HiddenReasoningTokens = RoundedMedian(thinking), RoundedMedian(hidden)
 	return r
 }
+
+// ByAnswer makes a race of reasoning models compare time to answer (TTFA):
+// when every provider that completed a stream thought (Phases.Reasons), it
+// sets Run.ByAnswer on each of runs, every provider's runs, and says so.
+// A reasoning model's user waits for the thinking and then reads the
+// answer, so who answers first is the race; a race with one model that
+// does not think keeps output speed (its TTFA would win by not thinking),
+// as do a workload's own figure and --finish-at.
+func ByAnswer(runs ...[]Run) bool {
+	reasons := false
+	for _, provider := range runs {
+		for _, r := range provider {
+			if m := r.Metric(); m != VerdictMetric && m != AnswerMetric { // a workload's figure, --finish-at
+				return false
+			}
+			if r.Completed > 0 && !r.Reasons() {
+				return false
+			}
+			reasons = reasons || r.Reasons()
+		}
+	}
+	if !reasons {
+		return false
+	}
+	for _, provider := range runs {
+		for i := range provider {
+			provider[i].ByAnswer = true
+		}
+	}
+	return true
+}

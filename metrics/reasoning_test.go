@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -129,5 +130,31 @@ func TestRunPhasesOf(t *testing.T) {
 	}
 	if run.ThinkingTPS.N != 2 || !near(run.ThinkingTPS.P50, 100) || run.AnswerTPS.N != 3 || !near(run.AnswerTPS.P50, 100) {
 		t.Errorf("thinking %+v, answer %+v; want 100 over 2 and 100 (the median) over 3", run.ThinkingTPS, run.AnswerTPS)
+	}
+}
+
+func TestByAnswerRanksAReasoningRaceByTimeToAnswer(t *testing.T) {
+	thinker := func(think time.Duration) Run {
+		r := &probes.Result{Events: probes.EventsOf(answerAt(think, 50, 100)...),
+			Usage: &probes.Usage{CompletionTokens: 150, ReasoningTokens: 100}, End: think + 500*ms}
+		return RunOf([]Stream{StreamOf(r, 0, 0)}, 0)
+	}
+	fast := &probes.Result{Events: probes.EventsOf(answerAt(100*ms, 50, 200)...), End: 400 * ms}
+	plain := RunOf([]Stream{StreamOf(fast, 0, 0)}, 0)
+
+	mixed := []Run{thinker(time.Second), plain}
+	if ByAnswer(mixed) || mixed[0].Metric() != VerdictMetric {
+		t.Errorf("a race with a model that does not think ranks by %s, want output speed", mixed[0].Metric())
+	}
+	// Both decode at 100 tok/s; the one that thought 2 s answers later.
+	slow, quick := []Run{thinker(2 * time.Second)}, []Run{thinker(time.Second)}
+	if !ByAnswer(slow, quick) || slow[0].Metric() != AnswerMetric || quick[0].Metric() != AnswerMetric {
+		t.Fatalf("a race of reasoning models ranks by %s, want %s", slow[0].Metric(), AnswerMetric)
+	}
+	if order := Order([]Run{slow[0], quick[0]}); order[0] != 1 {
+		t.Errorf("order %v, want the quicker answer first", order)
+	}
+	if v := Decide([]Contender{ContenderOf("quick", quick), ContenderOf("slow", slow)}, 0); !strings.Contains(v.Text(), "to the answer (1.00s vs 2.00s)") {
+		t.Errorf("verdict %q, want the times to answer", v.Text())
 	}
 }

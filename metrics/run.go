@@ -147,6 +147,9 @@ type Run struct {
 	Turns           int
 	Conversation    time.Duration
 	HasConversation bool
+	// ByAnswer: the verdict compares time to answer (ByAnswer sets it on
+	// a race of reasoning models).
+	ByAnswer bool
 	// Warm: the streams are cached-prefix's warm requests (set by the
 	// caller, who knows which race was which); the verdict compares their TTFT.
 	Warm bool
@@ -295,6 +298,8 @@ func (r Run) Metric() string {
 		return ConversationMetric
 	case r.Sized > 0:
 		return PrefillMetric
+	case r.ByAnswer:
+		return AnswerMetric
 	case r.FinishAt > 0:
 		return FinishMetric
 	}
@@ -327,6 +332,10 @@ func (r Run) Rate() float64 {
 		if r.TTFT.Has() && r.TTFT.P50 > 0 {
 			return 1 / r.TTFT.P50.Seconds()
 		}
+	case AnswerMetric:
+		if r.TTFA.Has() && r.TTFA.P50 > 0 {
+			return 1 / r.TTFA.P50.Seconds()
+		}
 	case JSONMetric:
 		if r.JSONValidAt.Has() && r.JSONValidAt.P50 > 0 {
 			return 1 / r.JSONValidAt.P50.Seconds()
@@ -349,7 +358,7 @@ func (r Run) Rate() float64 {
 
 // workloadMetric reports whether m is a workload's own figure.
 func workloadMetric(m string) bool {
-	return m == ToolCallMetric || m == PrefillMetric || m == WarmMetric || m == JSONMetric || m == ConversationMetric
+	return m == ToolCallMetric || m == PrefillMetric || m == WarmMetric || m == JSONMetric || m == ConversationMetric || m == AnswerMetric
 }
 
 // Order ranks providers by their runs (one run each, or each one's streams
