@@ -68,3 +68,37 @@ func TestNoReasoningNoThinkingColumns(t *testing.T) {
 		t.Errorf("thinking columns without reasoning:\n%s", out.String())
 	}
 }
+
+// `tpsrace report` over streams that thought has a Reasoning table in
+// Markdown and HTML and the phases in its CSV.
+func TestOverviewReasoning(t *testing.T) {
+	thought := func(ttfa, thinking, answer float64, hidden int) Run {
+		r := okRun(ttfa, answer, ttfa+500)
+		r.TTFAms, r.ThinkingTPS, r.AnswerTPS = &ttfa, &thinking, &answer
+		r.ThinkingTokens, r.HiddenReasoningTokens = hidden, hidden
+		return r
+	}
+	day := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	o := Summarise([]Record{record("", day, thought(1000, 100, 100, 100), thought(3000, 100, 110, 300))})
+	var md, out, page bytes.Buffer
+	o.Write(&md, "markdown")
+	o.Write(&out, "csv")
+	if err := o.WriteHTML(&page, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if want := "| p | m | 2 | 2.00s | 100 | 105 | 200 |"; !strings.Contains(md.String(), "### Reasoning") || !strings.Contains(md.String(), want) {
+		t.Errorf("no Reasoning table with %q in:\n%s", want, md.String())
+	}
+	if !strings.Contains(page.String(), "<h3>Reasoning</h3>") {
+		t.Error("no Reasoning table in the HTML")
+	}
+	rows, _ := csv.NewReader(&out).ReadAll()
+	if col := slices.Index(rows[0], "hidden_reasoning_tokens_p50"); col < 0 || rows[1][col] != "200.000" {
+		t.Errorf("CSV hidden_reasoning_tokens_p50 column %d: %v", col, rows)
+	}
+	var plain bytes.Buffer
+	Summarise([]Record{record("", day, okRun(100, 50, 1000))}).Write(&plain, "markdown")
+	if strings.Contains(plain.String(), "Reasoning") {
+		t.Errorf("a Reasoning table without reasoning:\n%s", plain.String())
+	}
+}
