@@ -566,10 +566,7 @@ func Build(in Input) *Bench {
 		b.runs = append(b.runs, wr.Runs)
 		pooled = append(pooled, wr.Ranked)
 	}
-	metrics.ByAnswer(slices.Concat(b.runs, [][]metrics.Run{pooled})...) // a race of reasoning models: by time to answer
-	for rank, i := range metrics.Order(pooled) {
-		b.Providers[i].Rank = rank + 1
-	}
+	b.rank(pooled)
 	var stop *metrics.Stop
 	if in.Interrupted {
 		stop = ptr(stopOf(in.Races, perRun, in.Planned))

@@ -271,8 +271,7 @@ func RunOf(streams []Stream, finishAt int) Run {
 	r.Tokens, r.O200kTokens, r.EventTokens = RoundedMedian(tokens), RoundedMedian(o200k), RoundedMedian(events)
 	r.StoppedShort = finishAt > 0 && r.Completed > 0 && !r.TimeToN.Has()
 	r.AggregateTPS, r.HasAggregateTPS = AggregateTPS(figs)
-	r.Felt = FeltOfRun(felt)
-	r.RunPhases = RunPhasesOf(streams)
+	r.Felt, r.RunPhases = FeltOfRun(felt), RunPhasesOf(streams)
 	return r
 }
 
