@@ -3,8 +3,9 @@
 // (Compute), a provider's figures for a run (RunOf, the one aggregation,
 // with the one Median), the ranking and the verdict. The dashboard, `bench`,
 // replays, `watch` and `report` call these functions, so they cannot
-// disagree. README.md ("What the numbers mean") documents the same
-// definitions; keep them in step. Example shows the path from recorded
+// disagree. README.md ("What the numbers mean") and docs/METRICS.md
+// (reasoning's phases: reasoning.go) document the same definitions; keep
+// them in step. Example shows the path from recorded
 // events to a provider's figures.
 package metrics
 
