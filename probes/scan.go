@@ -31,7 +31,7 @@ func (s *chunkScanner) decode(payload []byte, served *Served) (delta, error) {
 
 // scannedChunk is what scan found, applied only once the whole chunk is read.
 type scannedChunk struct {
-	seen                                          uint32 // members read, by bit (memberBit)
+	seen                                          uint32 // members read, by bit (once)
 	index                                         int
 	content, refusal, reasoningContent, reasoning string
 	finish                                        string
@@ -45,7 +45,7 @@ const maxSkipDepth = 16
 func (s *chunkScanner) scan(payload []byte, served *Served) (delta, bool) {
 	s.p, s.i, s.scratch = payload, 0, s.scratch[:0]
 	var c scannedChunk
-	if !s.object(&c, (*chunkScanner).topMember) || !s.atEnd() {
+	if !s.object(&c, topLevel) || !s.atEnd() {
 		return delta{}, false
 	}
 	setFirst(&served.Model, c.model)
@@ -60,20 +60,39 @@ func (s *chunkScanner) scan(payload []byte, served *Served) (delta, bool) {
 	return d, true
 }
 
-// object reads an object whose members read reads, key by key; each key
-// may appear once.
-func (s *chunkScanner) object(c *scannedChunk, read func(*chunkScanner, *scannedChunk, string) bool) bool {
+// The objects of a chunk the scanner reads member by member.
+type chunkLevel int
+
+const (
+	topLevel chunkLevel = iota
+	choiceLevel
+	deltaLevel
+)
+
+// object reads an object of the given level, key by key.
+func (s *chunkScanner) object(c *scannedChunk, level chunkLevel) bool {
 	s.space()
 	if !s.eat('{') {
 		return false
 	}
 	for first := true; ; first = false {
 		key, plain, more, ok := s.member(first)
-		if !ok || more && (!plain || !read(s, c, key)) {
+		if !ok || more && !plain {
 			return false
 		}
 		if !more {
 			return true
+		}
+		switch level {
+		case topLevel:
+			ok = s.topMember(c, key)
+		case choiceLevel:
+			ok = s.choiceMember(c, key)
+		case deltaLevel:
+			ok = s.deltaMember(c, key)
+		}
+		if !ok {
+			return false
 		}
 	}
 }
@@ -113,7 +132,7 @@ func (s *chunkScanner) choices(c *scannedChunk) bool {
 	if s.eat(']') {
 		return true
 	}
-	if !s.object(c, (*chunkScanner).choiceMember) {
+	if !s.object(c, choiceLevel) {
 		return false
 	}
 	s.space()
@@ -125,7 +144,7 @@ func (s *chunkScanner) choiceMember(c *scannedChunk, key string) bool {
 	case "index":
 		return c.once(1<<4) && s.index(&c.index)
 	case "delta":
-		return c.once(1<<5) && (s.null() || s.object(c, (*chunkScanner).deltaMember))
+		return c.once(1<<5) && (s.null() || s.object(c, deltaLevel))
 	case "finish_reason":
 		// ASCII without escapes, as every finish reason is: the full
 		// decoder's own string decoding is not text's.
@@ -215,7 +234,6 @@ func (s *chunkScanner) plainString(dst *string) bool {
 // raw reads any value and keeps its JSON text.
 func (s *chunkScanner) raw(dst *[]byte) bool {
 	start := s.i
-	*dst = s.p[start:s.i]
 	if !s.skip(0) {
 		return false
 	}

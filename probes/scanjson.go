@@ -51,9 +51,14 @@ func (s *chunkScanner) scanString() (raw []byte, escaped, nonASCII, ok bool) {
 		return nil, false, false, false
 	}
 	start := s.i
-	for s.i < len(s.p) {
-		c := s.p[s.i]
-		switch {
+	for {
+		for s.i < len(s.p) && plainStringByte[s.p[s.i]] {
+			s.i++
+		}
+		if s.i == len(s.p) {
+			return nil, false, false, false
+		}
+		switch c := s.p[s.i]; {
 		case c == '"':
 			s.i++
 			return s.p[start : s.i-1], escaped, nonASCII, true
@@ -62,15 +67,22 @@ func (s *chunkScanner) scanString() (raw []byte, escaped, nonASCII, ok bool) {
 			if !s.escape() {
 				return nil, false, false, false
 			}
-		case c < 0x20:
-			return nil, false, false, false
-		default:
-			nonASCII = nonASCII || c >= utf8.RuneSelf
+		case c >= utf8.RuneSelf:
+			nonASCII = true
 			s.i++
+		default: // a control character
+			return nil, false, false, false
 		}
 	}
-	return nil, false, false, false
 }
+
+// plainStringByte: the bytes a string holds as they are, ASCII only.
+var plainStringByte = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // escape reads one escape sequence, at its backslash.
 func (s *chunkScanner) escape() bool {

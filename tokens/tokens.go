@@ -60,13 +60,17 @@ func validUTF8(s string) string {
 }
 
 // Counter counts a text that arrives in parts (a stream's deltas) as it
-// arrives: Total is always Count of everything added so far, but each Add
-// only pre-tokenises the text since the last settled piece. A piece is
-// settled once two more pieces follow it: no alternative of the o200k
-// expression looks further than the piece after next before deciding where
-// a piece ends (see pretokenize.go), so later text cannot move its end.
-// Text is held back while it ends inside a UTF-8 sequence. A Counter is
-// used by one goroutine; counters share nothing but the read-only vocabulary.
+// arrives: Total is always Count of everything added so far, but the text is
+// pre-tokenised once, in batches, not again at every Add. A piece is settled
+// once two more pieces follow it: no alternative of the o200k expression
+// looks further than the piece after next before deciding where a piece ends
+// (see pretokenize.go), so later text cannot move its end. Add only appends
+// until settleBatch bytes wait, then settles all but the last two pieces:
+// a stream's one-token deltas cost a copy each and a share of one pass over
+// the text, where settling at every Add went over the last pieces again each
+// time (BenchmarkCounter). Text is held back while it ends inside a UTF-8
+// sequence. A Counter is used by one goroutine; counters share nothing but
+// the read-only vocabulary.
 type Counter struct {
 	settled int    // tokens of the settled pieces
 	tail    []byte // valid UTF-8 since the last settled piece
@@ -75,22 +79,35 @@ type Counter struct {
 	parts   []bpePart
 }
 
+// settleBatch is how much text a Counter holds before settling it: a few
+// dozen deltas, and at most one batch more memory a stream.
+const settleBatch = 256
+
 // Add appends s to the counted text.
 func (c *Counter) Add(s string) {
 	if s == "" {
 		return
 	}
-	c.partial = append(c.partial, s...)
-	complete := len(c.partial) - incompleteSuffix(c.partial)
-	if whole := c.partial[:complete]; utf8.Valid(whole) {
-		c.tail = append(c.tail, whole...)
+	if len(c.partial) == 0 && incompleteSuffix(s) == 0 && utf8.ValidString(s) {
+		c.tail = append(c.tail, s...) // the common case: whole characters
 	} else {
-		c.tail = append(c.tail, validUTF8(string(whole))...)
+		c.partial = append(c.partial, s...)
+		complete := len(c.partial) - incompleteSuffix(c.partial)
+		if whole := c.partial[:complete]; utf8.Valid(whole) {
+			c.tail = append(c.tail, whole...)
+		} else {
+			c.tail = append(c.tail, validUTF8(string(whole))...)
+		}
+		c.partial = c.partial[:copy(c.partial, c.partial[complete:])]
 	}
-	c.partial = c.partial[:copy(c.partial, c.partial[complete:])]
+	if len(c.tail) >= settleBatch {
+		c.settle()
+	}
+}
 
-	// Find where the last two pieces start; everything before is settled.
-	// tail views c.tail's bytes, which do not change until Add returns.
+// settle counts every piece of tail but the last two.
+func (c *Counter) settle() {
+	// tail views c.tail's bytes, which do not change until settle returns.
 	tail := unsafe.String(unsafe.SliceData(c.tail), len(c.tail))
 	c.starts = c.starts[:0]
 	for i := 0; i < len(tail); i = nextPiece(tail, i) {
@@ -113,10 +130,10 @@ func (c *Counter) Total() int {
 
 // incompleteSuffix is the length of a UTF-8 sequence at the end of b that
 // more bytes could still complete (0 when b ends on a whole character).
-func incompleteSuffix(b []byte) int {
+func incompleteSuffix[T string | []byte](b T) int {
 	for n := 1; n <= min(utf8.UTFMax-1, len(b)); n++ {
 		if c := b[len(b)-n]; c >= 0xC0 { // a leading byte
-			if !utf8.FullRune(b[len(b)-n:]) {
+			if !utf8.FullRune([]byte(b[len(b)-n:])) {
 				return n
 			}
 			return 0

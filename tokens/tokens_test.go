@@ -3,6 +3,7 @@ package tokens
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -238,6 +239,9 @@ func TestCounterEqualsCount(t *testing.T) {
 	for range 3000 {
 		check("random", randomCuts(rng, randomText(rng, 1+rng.IntN(60))))
 	}
+	for range 200 { // several batches of settleBatch
+		check("long random", randomCuts(rng, randomText(rng, 100+rng.IntN(1000))))
+	}
 }
 
 // randomCuts cuts s at random byte offsets, UTF-8 sequences included.
@@ -248,6 +252,33 @@ func randomCuts(rng *rand.Rand, s string) []string {
 		parts, s = append(parts, s[:n]), s[n:]
 	}
 	return parts
+}
+
+// BenchmarkCounter is the whole-answer count of a stream, per delta of 1 or
+// 4 one-token words (with Count of each delta beside it, as a stream does).
+func BenchmarkCounter(b *testing.B) {
+	words := strings.Fields("the cache keeps recently used lines close to the core so that a load finds its data in a few cycles instead of hundreds")
+	for _, perDelta := range []int{1, 4} {
+		deltas := make([]string, 2000)
+		for i := range deltas {
+			for k := range perDelta {
+				deltas[i] += " " + words[(i*perDelta+k)%len(words)]
+			}
+		}
+		b.Run(fmt.Sprintf("tokens=%d", perDelta), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var c Counter
+				for _, d := range deltas {
+					c.Add(d)
+				}
+				if c.Total() != len(deltas)*perDelta {
+					b.Fatal(c.Total())
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed())/float64(b.N*len(deltas)), "ns/delta")
+		})
+	}
 }
 
 func FuzzCounter(f *testing.F) {
