@@ -191,7 +191,7 @@ func (s *chunkScanner) member(first bool) (key string, plain, more, ok bool) {
 		}
 		s.space()
 	}
-	raw, escaped, _, ok := s.scanString()
+	raw, plain, ok := s.key()
 	if !ok {
 		return "", false, false, false
 	}
@@ -200,12 +200,32 @@ func (s *chunkScanner) member(first bool) (key string, plain, more, ok bool) {
 		return "", false, false, false
 	}
 	s.space()
-	plain = !escaped
-	for _, b := range raw {
-		plain = plain && ('a' <= b && b <= 'z' || '0' <= b && b <= '9' || b == '_')
-	}
 	return view(raw), plain, true, true
 }
+
+// key reads a member's key; plain says it is made of a-z, 0-9 and _ only.
+func (s *chunkScanner) key() (raw []byte, plain, ok bool) {
+	start := s.i + 1
+	if !s.eat('"') {
+		return nil, false, false
+	}
+	for s.i < len(s.p) && plainKeyByte[s.p[s.i]] {
+		s.i++
+	}
+	if s.eat('"') {
+		return s.p[start : s.i-1], true, true
+	}
+	s.i = start - 1
+	raw, _, _, ok = s.scanString()
+	return raw, false, ok
+}
+
+var plainKeyByte = func() (t [256]bool) {
+	for c := range t {
+		t[c] = 'a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_'
+	}
+	return t
+}()
 
 // nullOrString reads null (leaving *dst "") or a string into *dst, as the
 // full decoder's text does.

@@ -1,6 +1,7 @@
 package probes
 
 import (
+	"encoding/binary"
 	"strings"
 	"unicode/utf8"
 )
@@ -52,6 +53,7 @@ func (s *chunkScanner) scanString() (raw []byte, escaped, nonASCII, ok bool) {
 	}
 	start := s.i
 	for {
+		s.skipPlain()
 		for s.i < len(s.p) && plainStringByte[s.p[s.i]] {
 			s.i++
 		}
@@ -73,6 +75,24 @@ func (s *chunkScanner) scanString() (raw []byte, escaped, nonASCII, ok bool) {
 		default: // a control character
 			return nil, false, false, false
 		}
+	}
+}
+
+// skipPlain moves past the bytes of a string that need no second look,
+// eight at a time while none of the eight is a quote, a backslash, a control
+// character or outside ASCII.
+func (s *chunkScanner) skipPlain() {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	for s.i+8 <= len(s.p) {
+		x := binary.LittleEndian.Uint64(s.p[s.i:])
+		quote, backslash := x^(ones*'"'), x^(ones*'\\')
+		// (v − ones) &^ v & highs is not 0 when a byte of v is 0 (or, for
+		// x itself, below 0x20 once bytes ≥ 0x80 are ruled out by x & highs).
+		special := (quote-ones)&^quote | (backslash-ones)&^backslash | (x-ones*0x20)&^x | x
+		if special&highs != 0 {
+			return
+		}
+		s.i += 8
 	}
 }
 
