@@ -13,16 +13,22 @@ import "unsafe"
 // capitals, a string with \u surrogates or escapes beside non-ASCII bytes,
 // a repeated member, invalid JSON) goes to decodeChunk, the full decoder,
 // which is the definition: where scan answers it answers as decodeChunk
-// does (FuzzChunkScanner).
+// does (FuzzChunkScanner, and FuzzChunkTemplate for the template).
 type chunkScanner struct {
-	p       []byte // the data being read
-	i       int    // the next byte of p
-	scratch []byte // the unescaped strings of the data being read
+	p        []byte // the data being read
+	i        int    // the next byte of p
+	scratch  []byte // the unescaped strings of the data being read
+	template chunkTemplate
 }
 
-// decode reads one event's data. The delta's texts may be views of payload
-// or of the scanner's own buffer: they are valid until the next call.
+// decode reads one event's data: by the template of the chunk before
+// (template.go), else by scan, else by the full decoder. served is the
+// stream's, the same at every call. The delta's texts may be views of
+// payload or of the scanner's own buffer: they are valid until the next call.
 func (s *chunkScanner) decode(payload []byte, served *Served) (delta, error) {
+	if d, ok := s.fromTemplate(payload); ok {
+		return d, nil
+	}
 	if d, ok := s.scan(payload, served); ok {
 		return d, nil
 	}
@@ -31,12 +37,28 @@ func (s *chunkScanner) decode(payload []byte, served *Served) (delta, error) {
 
 // scannedChunk is what scan found, applied only once the whole chunk is read.
 type scannedChunk struct {
-	seen                                          uint32 // members read, by bit (once)
-	index                                         int
-	content, refusal, reasoningContent, reasoning string
-	finish                                        string
-	model, fingerprint, provider                  []byte // raw JSON values
+	seen                         uint32 // members read, by bit (once)
+	index                        int
+	texts                        [4]deltaText // by textContent, ...
+	finish                       string
+	model, fingerprint, provider []byte // raw JSON values
 }
+
+// deltaText is one of a delta's text members: its value, and where its
+// string is in the chunk (from its opening quote to after its closing one;
+// at == end when it is null or absent).
+type deltaText struct {
+	value   string
+	at, end int
+}
+
+// The text members of a delta, as scannedChunk.texts holds them.
+const (
+	textContent = iota
+	textRefusal
+	textReasoningContent
+	textReasoning
+)
 
 // maxSkipDepth bounds the nesting of a skipped value; deeper goes to the
 // full decoder.
@@ -51,10 +73,11 @@ func (s *chunkScanner) scan(payload []byte, served *Served) (delta, bool) {
 	setFirst(&served.Model, c.model)
 	setFirst(&served.Fingerprint, c.fingerprint)
 	setFirst(&served.Provider, c.provider)
+	s.keepTemplate(&c)
 	var d delta
 	if c.index == 0 {
-		d.Content = c.content + c.refusal
-		d.Reasoning = c.reasoningContent + c.reasoning
+		d.Content = c.texts[textContent].value + c.texts[textRefusal].value
+		d.Reasoning = c.texts[textReasoningContent].value + c.texts[textReasoning].value
 		d.FinishReason = finishReason(c.finish)
 	}
 	return d, true
@@ -156,13 +179,13 @@ func (s *chunkScanner) choiceMember(c *scannedChunk, key string) bool {
 func (s *chunkScanner) deltaMember(c *scannedChunk, key string) bool {
 	switch key {
 	case "content":
-		return c.once(1<<7) && s.nullOrString(&c.content)
+		return c.once(1<<7) && s.text(&c.texts[textContent])
 	case "refusal":
-		return c.once(1<<8) && s.nullOrString(&c.refusal)
+		return c.once(1<<8) && s.text(&c.texts[textRefusal])
 	case "reasoning_content":
-		return c.once(1<<9) && s.nullOrString(&c.reasoningContent)
+		return c.once(1<<9) && s.text(&c.texts[textReasoningContent])
 	case "reasoning":
-		return c.once(1<<10) && s.nullOrString(&c.reasoning)
+		return c.once(1<<10) && s.text(&c.texts[textReasoning])
 	case "tool_calls": // null or [] carries no call
 		if s.null() {
 			return true
@@ -227,20 +250,22 @@ var plainKeyByte = func() (t [256]bool) {
 	return t
 }()
 
-// nullOrString reads null (leaving *dst "") or a string into *dst, as the
-// full decoder's text does.
-func (s *chunkScanner) nullOrString(dst *string) bool {
+// text reads null (leaving t's value "") or a string into t, as the full
+// decoder's text does.
+func (s *chunkScanner) text(t *deltaText) bool {
 	if s.null() {
 		return true
 	}
+	t.at = s.i
 	raw, escaped, nonASCII, ok := s.scanString()
+	t.end = s.i
 	switch {
 	case !ok || escaped && nonASCII:
 		return false
 	case escaped:
-		return s.unescape(raw, dst)
+		return s.unescape(raw, &t.value)
 	}
-	*dst = view(raw)
+	t.value = view(raw)
 	return true
 }
 

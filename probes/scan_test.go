@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"tpsrace/testenv"
@@ -108,3 +109,59 @@ func FuzzChunkScanner(f *testing.F) {
 }
 
 func bytesReader(b []byte) io.Reader { return &stepReader{b, len(b)} }
+
+// FuzzChunkTemplate: a chunk read by the template of the one before reads
+// as the full decoder reads it. The fuzzer's text goes where the first
+// chunk's string was, so it meets the template's bytes on both sides, and
+// may break out of its string.
+func FuzzChunkTemplate(f *testing.F) {
+	const openai, tail = `{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":`, `},"logprobs":null,"finish_reason":null}]}`
+	for _, seed := range [][3]string{
+		{openai, `" the"`, tail},
+		{openai, `"a\n\"b\""`, tail},
+		{openai, `"é\n"`, tail},
+		{openai, `"x","content":"y"`, tail},
+		{openai, `"x"},"finish_reason":"stop"}],"model":"n","y":{"a":"`, tail},
+		{openai, `null`, tail},
+		{`{"choices":[{"index":0,"delta":{"content":null,"reasoning_content":`, `"think"`, `}}],"usage":null}`},
+	} {
+		f.Add([]byte(seed[0]), []byte(seed[1]), []byte(seed[2]))
+	}
+	f.Fuzz(func(t *testing.T, before, text, after []byte) {
+		first := slices.Concat(before, []byte(`"first"`), after)
+		second := slices.Concat(before, text, after)
+		var s chunkScanner
+		var scanServed, fullServed Served
+		for _, payload := range [][]byte{first, second} {
+			got, gotErr := s.decode(payload, &scanServed)
+			want, wantErr := decodeChunk(payload, &fullServed)
+			if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) || scanServed != fullServed {
+				t.Fatalf("%s:\nscanned %+v %v %+v\n   full %+v %v %+v", payload, got, gotErr, scanServed, want, wantErr, fullServed)
+			}
+		}
+	})
+}
+
+// A stream's text chunks after its first are read by the template.
+func TestChunkTemplateReadsTheStream(t *testing.T) {
+	body := streamBody(100, 1)
+	r := newSSEReader(bytesReader(body), nil)
+	var s chunkScanner
+	var served Served
+	templated := 0
+	for {
+		data, err := r.next()
+		if err != nil {
+			break
+		}
+		if _, ok := s.fromTemplate(data); ok {
+			templated++
+		}
+		if _, err := s.decode(data, &served); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if templated < 99 {
+		t.Errorf("%d of 100 text chunks read by the template", templated)
+	}
+}
