@@ -83,8 +83,9 @@ type wireUsage struct {
 	PromptCacheHitTokens *int `json:"prompt_cache_hit_tokens"` // DeepSeek
 }
 
-// chunkJSON decodes chunks: the hot path of a stream, where json-iterator
-// costs about half of encoding/json (BenchmarkMeasuringCost).
+// chunkJSON decodes the chunks the scanner leaves to the full decoder
+// (usage, tool calls, content parts, errors): json-iterator costs about half
+// of encoding/json (BenchmarkDecodeChunk/full).
 var chunkJSON = jsoniter.ConfigCompatibleWithStandardLibrary
 
 // warmCodecs builds, by reflection, the JSON codec of a stream's chunks,
