@@ -117,9 +117,9 @@ func (rd *streamReader) record(content, reasoning string) {
 	if content == "" && reasoning == "" {
 		return
 	}
-	ev := Event{At: rd.since(), Content: content, Reasoning: reasoning, Tokens: tokens.Count(content) + tokens.Count(reasoning)}
-	rd.answerCount.Add(content)
-	rd.reasoningCount.Add(reasoning)
+	// The delta's own count (the event's figure) and the whole answer's: one
+	// lookup for both where the delta is a token.
+	ev := Event{At: rd.since(), Content: content, Reasoning: reasoning, Tokens: rd.answerCount.AddCounted(content) + rd.reasoningCount.AddCounted(reasoning)}
 	if rd.res.Events.Len() == 0 {
 		rd.firstToken.Stop()
 	}

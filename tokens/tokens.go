@@ -75,9 +75,13 @@ type Counter struct {
 	settled int    // tokens of the settled pieces
 	tail    []byte // valid UTF-8 since the last settled piece
 	partial []byte // an incomplete UTF-8 sequence at the end, held back
+	known   []span // where in tail AddCounted put a delta that is one token
 	starts  []int  // scratch: piece starts in tail
 	parts   []bpePart
 }
+
+// span is a part of a Counter's tail, [start, end).
+type span struct{ start, end int }
 
 // settleBatch is how much text a Counter holds before settling it: a few
 // dozen deltas, and at most one batch more memory a stream.
@@ -105,6 +109,28 @@ func (c *Counter) Add(s string) {
 	}
 }
 
+// AddCounted appends s, as Add does, and returns Count(s), the figure of
+// the delta itself. A delta that is one token (most are) is looked up once
+// for both counts: where a piece of the text turns out to be exactly that
+// delta, the piece is a token and counts 1 without a second lookup. (A
+// token that is part of a UTF-8 sequence takes Add's way.)
+func (c *Counter) AddCounted(s string) int {
+	if s == "" {
+		return 0
+	}
+	v := loadVocab()
+	if r := v.rank(s); r >= 0 && v.single(r) && len(c.partial) == 0 && utf8.ValidString(s) {
+		c.known = append(c.known, span{len(c.tail), len(c.tail) + len(s)})
+		c.tail = append(c.tail, s...)
+		if len(c.tail) >= settleBatch {
+			c.settle()
+		}
+		return 1
+	}
+	c.Add(s)
+	return Count(s)
+}
+
 // settle counts every piece of tail but the last two.
 func (c *Counter) settle() {
 	// tail views c.tail's bytes, which do not change until settle returns.
@@ -116,11 +142,28 @@ func (c *Counter) settle() {
 	if len(c.starts) <= 2 {
 		return
 	}
+	v, known := loadVocab(), c.known
+	for k := range len(c.starts) - 2 {
+		piece := span{c.starts[k], c.starts[k+1]}
+		for len(known) > 0 && known[0].start < piece.start {
+			known = known[1:]
+		}
+		if len(known) > 0 && known[0] == piece {
+			c.settled++
+			continue
+		}
+		var n int
+		n, c.parts = v.count(tail[piece.start:piece.end], c.parts)
+		c.settled += n
+	}
 	keep := c.starts[len(c.starts)-2]
-	var n int
-	n, c.parts = loadVocab().countPieces(tail, keep, c.parts)
-	c.settled += n
 	c.tail = append(c.tail[:0], c.tail[keep:]...)
+	c.known = c.known[:0]
+	for _, sp := range known {
+		if sp.start >= keep {
+			c.known = append(c.known, span{sp.start - keep, sp.end - keep})
+		}
+	}
 }
 
 // Total returns Count of all the text added.

@@ -204,11 +204,16 @@ func TestEveryTokenCountsOne(t *testing.T) {
 	}
 }
 
-// counted feeds parts to a Counter and returns its total.
+// counted feeds parts to a Counter and returns its total: by Add and by
+// AddCounted in turn, each AddCounted's own figure checked against Count.
 func counted(parts []string) int {
 	var c Counter
-	for _, p := range parts {
-		c.Add(p)
+	for i, p := range parts {
+		if i%2 == 0 {
+			c.Add(p)
+		} else if n := c.AddCounted(p); n != Count(p) {
+			panic(fmt.Sprintf("AddCounted(%q) = %d, Count %d", p, n, Count(p)))
+		}
 	}
 	return c.Total()
 }
@@ -239,6 +244,11 @@ func TestCounterEqualsCount(t *testing.T) {
 	for range 3000 {
 		check("random", randomCuts(rng, randomText(rng, 1+rng.IntN(60))))
 	}
+	var words []string // one-token deltas, as most streams send: AddCounted's known pieces
+	for i := range 600 {
+		words = append(words, []string{" the", " cache", "\n\n", "Hello", ",", " world"}[i%6])
+	}
+	check("one-token deltas", words)
 	for range 200 { // several batches of settleBatch
 		check("long random", randomCuts(rng, randomText(rng, 100+rng.IntN(1000))))
 	}
@@ -254,8 +264,8 @@ func randomCuts(rng *rand.Rand, s string) []string {
 	return parts
 }
 
-// BenchmarkCounter is the whole-answer count of a stream, per delta of 1 or
-// 4 one-token words (with Count of each delta beside it, as a stream does).
+// BenchmarkCounter is a stream's two counts per delta of 1 or 4 one-token
+// words: the delta's own and the whole answer's (AddCounted).
 func BenchmarkCounter(b *testing.B) {
 	words := strings.Fields("the cache keeps recently used lines close to the core so that a load finds its data in a few cycles instead of hundreds")
 	for _, perDelta := range []int{1, 4} {
@@ -270,7 +280,7 @@ func BenchmarkCounter(b *testing.B) {
 			for b.Loop() {
 				var c Counter
 				for _, d := range deltas {
-					c.Add(d)
+					c.AddCounted(d)
 				}
 				if c.Total() != len(deltas)*perDelta {
 					b.Fatal(c.Total())
