@@ -197,7 +197,7 @@ func (g *generation) stream(ctx context.Context, w http.ResponseWriter) {
 	case FaultError:
 		out.data(errorEvent{apiError{Message: fmt.Sprintf("simulated server error after %d tokens", g.next), Type: "server_error", Code: 500}})
 	case FaultEventError:
-		out.raw("event: error\n")
+		out.line("event: error")
 		out.data(errorEvent{apiError{Message: "simulated tool call validation failure", Type: "invalid_request_error", Code: "tool_use_failed"}})
 	case FaultClose:
 		out.flush()
@@ -302,10 +302,14 @@ func (g *generation) finish(out *sseWriter) {
 	if g.s.Timings {
 		chunks[len(chunks)-1].Timings = g.timings()
 	}
-	for _, c := range chunks {
+	for i, c := range chunks {
+		if i == len(chunks)-1 && !g.s.Done {
+			out.lastEvent()
+		}
 		out.data(c)
 	}
 	if g.s.Done {
+		out.lastEvent()
 		out.rawData("[DONE]")
 	}
 }
