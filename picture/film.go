@@ -106,7 +106,9 @@ func NewFilm(o Options) (*Film, error) {
 }
 
 // sampleAt is when sample k is taken.
-func (f *Film) sampleAt(k int) time.Duration { return time.Duration(k) * time.Second / time.Duration(f.o.FPS) }
+func (f *Film) sampleAt(k int) time.Duration {
+	return time.Duration(k) * time.Second / time.Duration(f.o.FPS)
+}
 
 // Add shows view (a frame's ANSI text) from at on; frames come in time order.
 func (f *Film) Add(at time.Duration, view string) {

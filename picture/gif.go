@@ -31,7 +31,7 @@ func (f *Film) WriteGIF(w io.Writer) error {
 	}
 	pal := f.palette()
 	canvas := image.NewPaletted(image.Rect(0, 0, f.o.Width, f.o.Height), pal.colors) // all background: index 0
-	shown := slices.Clone(canvas.Pix)                                                 // the picture as the frames so far leave it
+	shown := slices.Clone(canvas.Pix)                                                // the picture as the frames so far leave it
 	out := &gif.GIF{Config: image.Config{ColorModel: pal.colors, Width: f.o.Width, Height: f.o.Height}}
 	var before []cell
 	for i, s := range f.scenes {
