@@ -86,9 +86,11 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	pictures, err := c.pictureOptions(width, height)
-	if err != nil {
-		return err
+	var pictures picture.Options
+	if c.gif != "" || c.svg != "" {
+		if pictures, err = c.pictureOptions(width, height); err != nil {
+			return err
+		}
 	}
 	for flag, out := range map[string]string{"--out": c.out, "--cast": c.cast, "--gif": c.gif, "--svg": c.svg} {
 		if err := checkOutput(flag, out, "the recording was not read"); err != nil {
