@@ -40,7 +40,7 @@ func testFilm(t *testing.T, fps int) *Film {
 	}
 	f.Add(0, screen("⡀                 ", "▏                 "))
 	f.Add(300*time.Millisecond, screen("⡀⠄⠂               ", "████▌             "))
-	f.Add(320*time.Millisecond, screen("⡀⠄⠂⠁⠈            ", "████▌             ")) // gone before the next sample: never shown
+	f.Add(320*time.Millisecond, screen("⡀⠄⠂⠁⠈            ", "████▌             "))  // gone before the next sample: never shown
 	f.Add(350*time.Millisecond, screen("⡀⠄⠂               ", "████▌             ")) // the same screen again: the same scene
 	f.Add(600*time.Millisecond, screen("⡀⠄⠂⠁⠈⠐⠠⢀         ", "██████████▊       "))
 	f.End(time.Second)
@@ -98,7 +98,6 @@ func TestGIF(t *testing.T) {
 		t.Errorf("the reversed banner's background is %v", c)
 	}
 }
-
 
 // An SVG of the film is XML, shows each scene in turn (a keyframe at each
 // scene's start), and draws the shapes as paths, not text.
