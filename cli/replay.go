@@ -86,16 +86,9 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	var pictures picture.Options
-	if c.gif != "" || c.svg != "" {
-		if pictures, err = c.pictureOptions(width, height); err != nil {
-			return err
-		}
-	}
-	for flag, out := range map[string]string{"--out": c.out, "--cast": c.cast, "--gif": c.gif, "--svg": c.svg} {
-		if err := checkOutput(flag, out, "the recording was not read"); err != nil {
-			return err
-		}
+	pictures, err := c.checkOutputs(width, height)
+	if err != nil {
+		return err
 	}
 	// A broken file replays what it holds, says so on screen and in the
 	// report, and the command ends with its error (exit 1): where it broke.
@@ -159,6 +152,24 @@ func (c *replayCmd) castSize() (width, height int, err error) {
 		return 0, 0, usageError{fmt.Errorf("--speed %v: want 0.1 to 10", c.speed)}
 	}
 	return width, height, nil
+}
+
+// checkOutputs checks the files to write and the pictures' options before
+// the recording is read, and returns those options.
+func (c *replayCmd) checkOutputs(width, height int) (picture.Options, error) {
+	var pictures picture.Options
+	if c.gif != "" || c.svg != "" {
+		var err error
+		if pictures, err = c.pictureOptions(width, height); err != nil {
+			return pictures, err
+		}
+	}
+	for flag, out := range map[string]string{"--out": c.out, "--cast": c.cast, "--gif": c.gif, "--svg": c.svg} {
+		if err := checkOutput(flag, out, "the recording was not read"); err != nil {
+			return pictures, err
+		}
+	}
+	return pictures, nil
 }
 
 // pick is the race --race names, for the dashboard: a whole race, or the

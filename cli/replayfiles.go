@@ -10,6 +10,7 @@ import (
 
 	"tpsrace/picture"
 	"tpsrace/ui"
+	"tpsrace/ui/theme"
 )
 
 // writeFiles renders the replay into the files asked for: --cast, --gif,
@@ -66,11 +67,11 @@ func (c *replayCmd) pictureOptions(width, height int) (picture.Options, error) {
 }
 
 // writePicture renders the replay into path with write: in true colour, the
-// theme's own (dark by default), on the theme's background.
+// theme's own (dark unless --theme light), on the theme's background.
 func (c *replayCmd) writePicture(opts ui.Options, width, height int, o picture.Options, path string,
 	write func(*picture.Film, io.Writer) error, stderr io.Writer) error {
 	lipgloss.SetColorProfile(termenv.TrueColor)
-	lipgloss.SetHasDarkBackground(true)
+	lipgloss.SetHasDarkBackground(opts.Theme != theme.Light)
 	palette := opts.Palette()
 	o.Background, o.Foreground = palette.Background, palette.Text
 	film, err := picture.NewFilm(o)
