@@ -42,7 +42,7 @@ func (f *Film) WriteSVG(w io.Writer) error {
 	s.style(b, placed)
 	fmt.Fprintf(b, "<defs>\n%s</defs>\n<rect width=\"%d\" height=\"%d\" class=\"c0\"/>\n", s.defs.String(), f.o.Width, f.o.Height)
 	for _, p := range placed {
-		fmt.Fprintf(b, `<use href="#%s" y="%d"%s/>`+"\n", p.id, p.y, s.classOf(p))
+		fmt.Fprintf(b, `<use href="#%s" x="%d" y="%d"%s/>`+"\n", p.id, p.x, p.y, s.classOf(p))
 	}
 	b.WriteString("</svg>\n")
 	return b.Flush()
@@ -52,7 +52,7 @@ func (f *Film) WriteSVG(w io.Writer) error {
 // shown numbers that interval among the film's distinct ones.
 type placing struct {
 	id       string
-	y        int
+	x, y     int
 	from, to int
 	shown    int
 }
@@ -76,9 +76,9 @@ func (s *svgWriter) place() []*placing {
 		seen := map[spot]bool{}
 		for r := range f.o.Rows {
 			row := sc.cells[r*f.o.Cols : (r+1)*f.o.Cols]
-			for _, span := range panes(row) {
+			for _, span := range pieces(row) {
 				at := spot{r, span[0], span[1]}
-				id := s.row(row[span[0]:span[1]], span[0])
+				id := s.row(row[span[0]:span[1]])
 				p := on[at]
 				if p != nil && p.id == id {
 					seen[at] = true
@@ -89,7 +89,7 @@ func (s *svgWriter) place() []*placing {
 					delete(on, at)
 				}
 				if id != "" {
-					p := &placing{id: id, y: l.y + r*l.cellH, from: i, to: len(f.scenes)}
+					p := &placing{id: id, x: l.x + span[0]*l.cellW, y: l.y + r*l.cellH, from: i, to: len(f.scenes)}
 					on[at], seen[at] = p, true
 					placed = append(placed, p)
 				}
@@ -122,8 +122,8 @@ func (s *svgWriter) classOf(p *placing) string {
 // piece is shown for (step-end: each holds until the next).
 func (s *svgWriter) style(b *bufio.Writer, placed []*placing) {
 	f := s.f
-	fmt.Fprintf(b, "<style>\ntext{font-family:%s;font-size:%spx}.b{font-weight:bold}.i{font-style:italic}.u{text-decoration:underline}\n",
-		svgFonts, num(s.l.fontPx))
+	fmt.Fprintf(b, "<style>\ntext{font-family:%s;font-size:%spx;fill:#%02x%02x%02x}.b{font-weight:bold}.i{font-style:italic}.u{text-decoration:underline}\n",
+		svgFonts, num(s.l.fontPx), f.colors[1].R, f.colors[1].G, f.colors[1].B)
 	for i, c := range f.colors {
 		fmt.Fprintf(b, ".c%d{fill:#%02x%02x%02x}", i, c.R, c.G, c.B)
 	}
@@ -152,12 +152,12 @@ func (s *svgWriter) style(b *bufio.Writer, placed []*placing) {
 
 // row is the id of a row of cells in <defs>, written the first time it is
 // seen; "" for a row that shows only the background.
-func (s *svgWriter) row(cells []cell, c0 int) string {
-	key := fmt.Sprint(c0, cells)
+func (s *svgWriter) row(cells []cell) string {
+	key := fmt.Sprint(cells)
 	if id, ok := s.rows[key]; ok {
 		return id
 	}
-	body := s.rowBody(cells, c0)
+	body := s.rowBody(cells)
 	id := ""
 	if body != "" {
 		id = strconv.FormatInt(int64(len(s.rows)), 36)
@@ -168,10 +168,10 @@ func (s *svgWriter) row(cells []cell, c0 int) string {
 }
 
 // rowBody is a row's backgrounds, text runs and shapes.
-func (s *svgWriter) rowBody(cells []cell, c0 int) string {
+func (s *svgWriter) rowBody(cells []cell) string {
 	var b strings.Builder
 	l := s.l
-	x := func(i int) int { return l.x + (c0+i)*l.cellW }
+	x := func(i int) int { return i * l.cellW }
 	// Backgrounds, a rectangle a run of one colour.
 	for i := 0; i < len(cells); {
 		j := i + 1
@@ -211,12 +211,15 @@ func (s *svgWriter) rowBody(cells []cell, c0 int) string {
 		if n := end - i; n > 1 {
 			fmt.Fprintf(&b, ` textLength="%d"`, n*l.cellW)
 		}
-		fmt.Fprintf(&b, ` class="c%d%s">`, c.fg, attrClasses(c.attrs))
+		if class := attrClasses(c.fg, c.attrs); class != "" { // the foreground is text's own fill
+			fmt.Fprintf(&b, ` class="%s"`, class)
+		}
+		b.WriteString(">")
 		xml.EscapeText(&b, []byte(run))
 		b.WriteString("</text>")
 		i = end
 	}
-	b.WriteString(s.shapes(cells, c0))
+	b.WriteString(s.shapes(cells))
 	return b.String()
 }
 
@@ -226,8 +229,13 @@ func drawnCell(c cell) bool {
 	return len(r) == 1 && drawn(r[0])
 }
 
-func attrClasses(a attrs) string {
+// attrClasses is a text run's classes: its colour unless it is the
+// foreground (text's own fill), and its attributes.
+func attrClasses(fg uint16, a attrs) string {
 	var s string
+	if fg != 1 {
+		s = " c" + strconv.Itoa(int(fg))
+	}
 	for _, c := range []struct {
 		a    attrs
 		name string
@@ -236,25 +244,33 @@ func attrClasses(a attrs) string {
 			s += c.name
 		}
 	}
-	return s
+	return strings.TrimPrefix(s, " ")
 }
 
 // num is v with at most two decimals and no trailing zeros.
 func num(v float64) string { return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64) }
 
-// panes splits a row after each vertical line (a pane's border), so a
-// pane's line that scrolls up, or stays while its neighbour's changes, is
-// the same piece of <defs> again.
-func panes(row []cell) [][2]int {
+// pieces splits a row where a change in one part leaves the others as
+// they were: after each vertical line (a pane's border) and around each gap
+// of two or more empty cells (between a lane's figures, a table's columns),
+// so a pane's line that scrolls up, or a figure that stays while its
+// neighbour changes, is the same piece of <defs> again.
+func pieces(row []cell) [][2]int {
 	var spans [][2]int
-	start := 0
+	empty := func(i int) bool { return i < len(row) && row[i].text == " " && row[i].bg == 0 }
+	start := -1 // the piece's first cell; -1 between pieces
 	for i, c := range row {
-		if c.text == "│" || c.text == "┃" || c.text == "║" {
-			spans = append(spans, [2]int{start, i + 1})
-			start = i + 1
+		switch {
+		case start < 0 && !empty(i):
+			start = i
+		case start >= 0 && empty(i) && empty(i+1):
+			spans, start = append(spans, [2]int{start, i}), -1
+		}
+		if start >= 0 && (c.text == "│" || c.text == "┃" || c.text == "║") {
+			spans, start = append(spans, [2]int{start, i + 1}), -1
 		}
 	}
-	if start < len(row) {
+	if start >= 0 {
 		spans = append(spans, [2]int{start, len(row)})
 	}
 	return spans

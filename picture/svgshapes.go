@@ -2,6 +2,7 @@ package picture
 
 import (
 	"fmt"
+	"math"
 	"strings"
 )
 
@@ -14,16 +15,22 @@ type ink struct {
 // shapes is a row's drawn cells as paths, one a colour and coverage, in
 // the order the colours first appear. Rectangles that continue one another
 // along the row (a border's ─ ─ ─) become one.
-func (s *svgWriter) shapes(cells []cell, c0 int) string {
+func (s *svgWriter) shapes(cells []cell) string {
 	l := s.l
 	var order []ink
 	rects := map[ink][][4]float64{}
 	polys := map[ink][]polygon{}
-	for i, c := range cells {
+	var b strings.Builder
+	for i := 0; i < len(cells); i++ {
+		c := cells[i]
 		if !drawnCell(c) {
 			continue
 		}
-		x0 := float64(l.x + (c0+i)*l.cellW)
+		if n := s.dashedRun(&b, cells[i:], i); n > 0 {
+			i += n - 1
+			continue
+		}
+		x0 := float64(i * l.cellW)
 		r := []rune(c.text)[0]
 		for _, p := range shapeOf(r, float64(l.cellW*int(max(c.width, 1))), float64(l.cellH), l.lineW) {
 			k := ink{c.fg, p.alpha}
@@ -44,7 +51,6 @@ func (s *svgWriter) shapes(cells []cell, c0 int) string {
 			}
 		}
 	}
-	var b strings.Builder
 	for _, k := range order {
 		fmt.Fprintf(&b, `<path class="c%d"`, k.fg)
 		if k.alpha < 1 {
@@ -93,4 +99,30 @@ func moveTo(first bool, from, to point) string {
 		return "M" + num(to.X) + " " + num(to.Y)
 	}
 	return "m" + num(to.X-from.X) + " " + num(to.Y-from.Y)
+}
+
+// dashedRun writes a run of one horizontal dashed line (┈┈┈, the reading
+// speed's line) as one stroked line whose dash pattern puts each dash where
+// dashShape puts it, a cell's dashes otherwise costing an outline each; it
+// returns how many cells the run covers (0: cells[0] is not such a line).
+func (s *svgWriter) dashedRun(b *strings.Builder, cells []cell, col int) int {
+	r := []rune(cells[0].text)[0]
+	d, ok := dashes[r]
+	if !ok || d.vertical {
+		return 0
+	}
+	n := 1
+	for n < len(cells) && cells[n].text == cells[0].text && cells[n].fg == cells[0].fg {
+		n++
+	}
+	l := s.l
+	t := l.lineW
+	if d.heavy {
+		t *= 2
+	}
+	step := float64(l.cellW) / float64(d.n)
+	c := s.f.colors[cells[0].fg]
+	fmt.Fprintf(b, `<path d="M%d %sh%d" stroke="#%02x%02x%02x" stroke-width="%s" stroke-dasharray="%s" stroke-dashoffset="%s"/>`,
+		col*l.cellW, num(math.Round((float64(l.cellH)-t)/2)+t/2), n*l.cellW, c.R, c.G, c.B, num(t), num(step/2), num(step*3/4))
+	return n
 }
