@@ -6,9 +6,9 @@
 //		Background: bg, Foreground: fg})
 //	film.Add(0, view)        // each frame's ANSI text, in time order
 //	film.End(13 * time.Second)
-//	film.WriteGIF(w)         // or film.WriteSVG(w)
+//	film.WriteGIF(w)         // or film.WriteSVG(w); ExampleFilm runs this
 //
-// (ExampleFilm runs it.) Each frame's text goes through a terminal-cell model (charmbracelet's
+// Each frame's text goes through a terminal-cell model (charmbracelet's
 // cellbuf, the cell buffer lipgloss's own family renders with, at the
 // version this module already builds with): SGR colours and attributes
 // become cells on the Cols×Rows grid, laid out by the same width rules the
