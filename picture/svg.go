@@ -34,7 +34,7 @@ func (f *Film) WriteSVG(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	s := &svgWriter{f: f, l: l, rows: map[string]string{}}
+	s := &svgWriter{f: f, l: l, pieces: map[string]string{}}
 	placed := s.place()
 	b := bufio.NewWriter(w)
 	fmt.Fprintf(b, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" viewBox="0 0 %d %d">`+"\n",
@@ -59,10 +59,10 @@ type placing struct {
 
 // svgWriter writes one film's SVG.
 type svgWriter struct {
-	f    *Film
-	l    layout
-	defs strings.Builder
-	rows map[string]string // a piece's key → its id in <defs>
+	f      *Film
+	l      layout
+	defs   strings.Builder
+	pieces map[string]string // a piece's cells → its id in <defs>
 }
 
 // place draws every scene's pieces into <defs> and says where and when
@@ -78,7 +78,7 @@ func (s *svgWriter) place() []*placing {
 			row := sc.cells[r*f.o.Cols : (r+1)*f.o.Cols]
 			for _, span := range pieces(row) {
 				at := spot{r, span[0], span[1]}
-				id := s.row(row[span[0]:span[1]])
+				id := s.piece(row[span[0]:span[1]])
 				p := on[at]
 				if p != nil && p.id == id {
 					seen[at] = true
@@ -150,25 +150,26 @@ func (s *svgWriter) style(b *bufio.Writer, placed []*placing) {
 	b.WriteString("@media (prefers-reduced-motion:reduce){use[class]{animation:none!important;visibility:hidden}.e{visibility:visible}}\n</style>\n")
 }
 
-// row is the id of a row of cells in <defs>, written the first time it is
-// seen; "" for a row that shows only the background.
-func (s *svgWriter) row(cells []cell) string {
+// piece is the id of a piece of a row in <defs>, written the first time
+// it is seen; "" for one that shows only the background.
+func (s *svgWriter) piece(cells []cell) string {
 	key := fmt.Sprint(cells)
-	if id, ok := s.rows[key]; ok {
+	if id, ok := s.pieces[key]; ok {
 		return id
 	}
-	body := s.rowBody(cells)
+	body := s.pieceBody(cells)
 	id := ""
 	if body != "" {
-		id = strconv.FormatInt(int64(len(s.rows)), 36)
+		id = strconv.FormatInt(int64(len(s.pieces)), 36)
 		fmt.Fprintf(&s.defs, "<g id=\"%s\">%s</g>\n", id, body)
 	}
-	s.rows[key] = id
+	s.pieces[key] = id
 	return id
 }
 
-// rowBody is a row's backgrounds, text runs and shapes.
-func (s *svgWriter) rowBody(cells []cell) string {
+// pieceBody is a piece's backgrounds, text runs and shapes, from its
+// top left corner.
+func (s *svgWriter) pieceBody(cells []cell) string {
 	var b strings.Builder
 	l := s.l
 	x := func(i int) int { return i * l.cellW }

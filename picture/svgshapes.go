@@ -12,7 +12,7 @@ type ink struct {
 	alpha float64
 }
 
-// shapes is a row's drawn cells as paths, one a colour and coverage, in
+// shapes is a piece's drawn cells as paths, one a colour and coverage, in
 // the order the colours first appear. Rectangles that continue one another
 // along the row (a border's ─ ─ ─) become one.
 func (s *svgWriter) shapes(cells []cell) string {
