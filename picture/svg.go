@@ -11,8 +11,8 @@ import (
 	"strings"
 )
 
-// svgFonts is the text's font: the monospace fonts viewers have, widest
-// spread last. Only letters, figures and punctuation come from it (every
+// svgFonts is the text's font: monospace fonts that viewers have, the one
+// every system has last. Only letters, figures and punctuation come from it (every
 // monospace font has them); box drawing, blocks, braille and the symbols
 // are the shapes the GIF draws (shapes.go), as paths, because fonts lack
 // them or draw them to other measures, and a chart would not line up. Each
@@ -21,8 +21,8 @@ import (
 const svgFonts = `"DejaVu Sans Mono","Menlo","Consolas","Liberation Mono","Go Mono",monospace`
 
 // WriteSVG writes the film as an animated SVG that GitHub and browsers
-// play (in an <img> too). Each piece of a row (a row split at pane borders)
-// is drawn once in <defs>; a <use> puts it on screen for as long as it
+// play (in an <img> too). Each piece of a row (cut at pane borders and
+// gaps, pieces) is drawn once in <defs>; a <use> puts it on screen for as long as it
 // stays, and a CSS animation shows it only then, so a line that does not
 // change costs one element for the whole film. A viewer that asks for
 // reduced motion sees the last scene, the final leaderboard.
