@@ -62,6 +62,7 @@ func vocabulary() []Term {
 		{"feel", fmt.Sprintf("how the stream flowed: smooth · bursty · N stalls (gaps over %s) and their time", format.Duration(metrics.StallGap))},
 		{"SLO · cost/req", "streams within the SLO bounds · the price of one request"},
 		{"heats tok/s · heats TTFT · heats total", "--heats: the median over the heats ± how far they spread"},
+		{"heats call · heats valid · heats prefill · heats warm · heats conv · heats to N", "--heats under a workload (or --finish-at): the verdict's figure (complete call, valid JSON, prefill speed, warm TTFT, conversation time, time to N tokens), median ± spread over the heats"},
 		{"finish N tok", "the finish line: --finish-at, else max_tokens, else the longest answer"},
 		// The chart and the verdicts.
 		{"tokens so far · steeper is faster", "the chart: each provider's tokens over time"},
