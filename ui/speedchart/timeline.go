@@ -42,7 +42,14 @@ func (m *Model) timelineView() string {
 	nameW = min(nameW, m.width/3)
 	const figureW = 9 // " ✓ 1.25s"
 	barW := m.width - nameW - 2 - figureW
-	out := []string{" " + m.styles.Title.Render(draw.Words("time "+t.Title+" · ┄ waiting ━ writing", m.width-1))}
+	// The legend goes on a row of its own above the time axis where one is
+	// free, else at the title's end where it fits whole.
+	title, legend := "time "+t.Title, "┄ waiting ━ writing"
+	own := len(t.Spans)+2 < m.height-1
+	if !own && draw.Width(title+" · "+legend) <= m.width-1 {
+		title += " · " + legend
+	}
+	out := []string{" " + m.styles.Title.Render(draw.Words(title, m.width-1))}
 	col := func(d time.Duration) int { return int(fraction(d, until)*float64(barW-1) + 0.5) }
 	for i, s := range t.Spans {
 		if len(out) >= m.height-1 || i >= len(m.names) {
@@ -74,6 +81,12 @@ func (m *Model) timelineView() string {
 		name := format.PadRight(ansi.Truncate(m.names[i], nameW, "…"), nameW)
 		line := m.styles.provider(i).Render(name+" "+string(bar)) + " " + figure
 		out = append(out, " "+line)
+	}
+	for len(out) < m.height-2 {
+		out = append(out, "")
+	}
+	if own {
+		out = append(out, " "+format.PadLeft(m.styles.Label.Render(legend), nameW+1+barW))
 	}
 	for len(out) < m.height-1 {
 		out = append(out, "")
