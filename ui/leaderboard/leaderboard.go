@@ -104,8 +104,8 @@ func New(names []string, concurrency int, styles Styles) Model {
 }
 
 // SetSize sets the leaderboard's size: one line for the column names, one
-// per provider, one for the verdict. Rows that do not fit are cut from the
-// bottom; the verdict stays.
+// per provider, then the headline's (HeadlineRows: the verdicts, the
+// flags). Rows that do not fit are cut from the bottom; the headline stays.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
 	m.render()
@@ -400,6 +400,13 @@ func (m *Model) render() {
 		lines = append(lines, line)
 	}
 
+	m.view = strings.Join(m.withHeadline(lines), "\n")
+}
+
+// withHeadline is the table's lines cut to the room the headline leaves
+// and padded to the table's width, then the headline's lines: m.height
+// lines in all.
+func (m *Model) withHeadline(lines []string) []string {
 	rows, width := m.headline.rows, m.headline.width
 	if rows <= 0 {
 		rows = HeadlineRows(len(m.names), m.height, m.heats.Of > 0)
@@ -428,5 +435,5 @@ func (m *Model) render() {
 	for len(lines) < m.height {
 		lines = append(lines, "")
 	}
-	m.view = strings.Join(lines[:m.height], "\n")
+	return lines[:m.height]
 }
