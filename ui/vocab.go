@@ -35,6 +35,8 @@ func vocabulary() []Term {
 		{"now", "live tok/s: tokens that arrived in the last " + format.Duration(metrics.LiveWindow)},
 		{"N tok", "output tokens so far (~: an o200k estimate)"},
 		{fmt.Sprintf("%d agent calls ≈", metrics.AgentCalls), fmt.Sprintf("%d chained calls × (TTFT + %d tokens): what an agent waits", metrics.AgentCalls, metrics.AgentCallTokens)},
+		{"TTFT p50 · max", "C > 1: the median stream's TTFT · the slowest one's"},
+		{"N streams", "C > 1: the provider's streams (simultaneous users) in this race"},
 		{"per-user · aggregate", "C > 1: the median stream's tok/s · all the provider's streams together"},
 		{"tok/user", "the median stream's output tokens"},
 		{"queued", "streams that waited for a server slot (first token after 2× the fastest one's)"},
@@ -64,6 +66,7 @@ func vocabulary() []Term {
 		{"heats tok/s · heats TTFT · heats total", "--heats: the median over the heats ± how far they spread"},
 		{"heats call · heats valid · heats prefill · heats warm · heats conv · heats to N", "--heats under a workload (or --finish-at): the verdict's figure (complete call, valid JSON, prefill speed, warm TTFT, conversation time, time to N tokens), median ± spread over the heats"},
 		{"finish N tok", "the finish line: --finish-at, else max_tokens, else the longest answer"},
+		{"- · …", "no such figure (never a 0: a failed provider's speed) · a figure that waits for the race's end, or words that gave way"},
 		// The chart and the verdicts.
 		{"tokens so far · steeper is faster", "the chart: each provider's tokens over time"},
 		{"time to a complete tool call · time to valid JSON", "the chart of a tool-call or json race: a row per provider, its bar as long as the time"},
