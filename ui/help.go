@@ -47,18 +47,22 @@ func (m *Model) helpPages() [][]string {
 	return pages(lines, m.c.layout.Body, turn)
 }
 
-// termLines are terms, the labels in a column of their own and each
-// meaning wrapped beside its label; where that leaves under 40 columns,
-// under it.
+// termLines are terms, the labels in a column of their own (as wide as
+// the labels up to maxLabel) and each meaning wrapped beside its label;
+// a longer label, or a window that leaves its meanings under 40 columns,
+// has its meaning under it.
 func (m *Model) termLines(terms []Term) []string {
+	const maxLabel = 36
 	s := m.c.styles
 	labelW := 0
 	for _, t := range terms {
-		labelW = max(labelW, draw.Width(t.Label)+2)
+		if w := draw.Width(t.Label) + 2; w <= maxLabel {
+			labelW = max(labelW, w)
+		}
 	}
 	var lines []string
 	for _, t := range terms {
-		if m.c.width-labelW < 40 {
+		if m.c.width-labelW < 40 || draw.Width(t.Label)+2 > labelW {
 			lines = append(lines, s.Status.Render(t.Label+":")) // a label alone on its line, not a figure cut short
 			for _, l := range wrapAtSpaces(t.Means, m.c.width-2) {
 				lines = append(lines, s.Label.Render("  "+l))

@@ -105,31 +105,42 @@ func (m *Model) anyFlagged() bool {
 }
 
 // fitVerdict is prefix and the verdict decide gives for names, with the
-// names shortened ("groq-llama-3…") until "▶ " and it fit width: a name
-// gives way before a figure does. The flags come with it, in the same
+// names shortened ("groq-llama-3…") as far as it takes for "▶ " and it to
+// keep the most of its words in width: a name gives way before a figure
+// does, and no further than it must. The flags come with it, in the same
 // names.
 func fitVerdict(width int, prefix string, decide func(names []string) (string, string), names []string) (verdict, flagged string) {
 	longest := 0
 	for _, n := range names {
 		longest = max(longest, draw.Width(n))
 	}
-	for limit := longest; ; limit-- {
+	kept := -1
+	for limit := longest; limit >= min(minName, longest); limit-- {
 		short := make([]string, len(names))
 		for i, n := range names {
 			short[i] = ansi.Truncate(n, limit, "…")
 		}
-		verdict, flagged = decide(short)
+		v, f := decide(short)
+		if v == "" {
+			return "", ""
+		}
 		mark := "" // the bare ⚑ that stands for flags with no room (verdictLine)
-		if flagged != "" {
+		if f != "" {
 			mark = " ⚑"
 		}
-		if verdict == "" || draw.Width("▶ "+prefix+verdict+mark) <= width || limit <= minName {
-			if verdict == "" {
-				return "", ""
-			}
-			return prefix + verdict, flagged
+		text := "▶ " + prefix + v + mark
+		words := len(strings.Fields(draw.Words(text, width)))
+		if strings.HasSuffix(draw.Words(text, width), "…") {
+			words-- // the ellipsis is no word of the verdict's
+		}
+		if words > kept { // longer names win ties: they come first
+			kept, verdict, flagged = words, prefix+v, f
+		}
+		if draw.Width(text) <= width {
+			break
 		}
 	}
+	return verdict, flagged
 }
 
 // minName is the shortest a name gets in the verdict: a few letters and
