@@ -99,6 +99,7 @@ type Bench struct {
 	Workload string             `json:"workload,omitempty"`
 	Tool     *workload.Function `json:"tool,omitempty"`
 	Answer   *workload.Function `json:"answer,omitempty"` // json: the schema asked for (in parameters)
+	*Sweep                      // bench --sweep: every level, the knees (sweep.go); absent without
 
 	// runs are each provider's figures per run, the verdict's input
 	// (Contenders), and referee the flags on them: a document read back
@@ -596,6 +597,11 @@ func goodput(slo config.SLO, all []metrics.Stream, runs []metrics.Run, concurren
 	if !ok {
 		return nil
 	}
+	return goodputJSON(slo, g)
+}
+
+// goodputJSON is g, under slo, in the JSON's units.
+func goodputJSON(slo config.SLO, g metrics.Goodput) *Goodput {
 	out := &Goodput{SLO: sloJSON(slo), Met: g.Met, Streams: g.Streams, Share: round(g.Share, 1000)}
 	if g.HasPerSecond {
 		out.PerSecond = ptr(round(g.PerSecond, 1000))

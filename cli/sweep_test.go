@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"tpsrace/benchdoc"
+	"tpsrace/sim"
+	"tpsrace/sim/simtest"
+	"tpsrace/testenv"
+)
+
+// The check: a server with 8 full-speed decode slots at 100 tok/s
+// (each user gets 100 × 8/C past 8), swept over 1,2,4,8,16,32: per user
+// about 100 up to C=8, then 50 and 25; aggregate about 100·C, then 800;
+// the knee at 8. Each figure within 7% (the aggregate's own window
+// includes the request's way in and out, a few ms of 640). The figures
+// are wall-clock speeds on a shared machine, so the sweep is measured
+// best of several (testenv.BestOf): load only adds error.
+func TestSweepFindsTheSlotsKnee(t *testing.T) {
+	srv := simtest.Start(t, sim.Options{})
+	dir := t.TempDir()
+	const model = "sim:ttft=0s,tps=100,tokens=64,batch=8"
+	cfg := write(t, dir, "p.yaml", "max_tokens: 64\nproviders:\n  - name: slots\n    base_url: "+srv.URL()+"\n    model: \""+model+"\"\n")
+	sched, _ := sim.ParseSchedule(model)
+	testenv.BestOf(t, func() []string {
+		code, out, errOut := run(t, dir, "bench", "--config", cfg, "--sweep", "1,2,4,8,16,32", "--format", "json")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		var doc benchdoc.Bench
+		if err := json.Unmarshal([]byte(out), &doc); err != nil || doc.Sweep == nil {
+			t.Fatalf("no sweep in the document (%v):\n%s", err, out)
+		}
+		var problems []string
+		if doc.SweepStopped != nil {
+			problems = append(problems, *doc.SweepStopped)
+		}
+		for _, level := range doc.Levels {
+			p := level.Providers[0]
+			for _, fig := range []struct {
+				name string
+				got  *float64
+				want float64
+			}{
+				{"per user", p.PerUserTPS, sched.PerUserTPS(level.Concurrency)},
+				{"aggregate", p.AggregateTPS, sched.AggregateTPS(level.Concurrency)},
+			} {
+				if fig.got == nil || math.Abs(*fig.got/fig.want-1) > 0.07 {
+					problems = append(problems, fmt.Sprintf("C=%d: %s %v tok/s, want %.0f within 7%%", level.Concurrency, fig.name, value(fig.got), fig.want))
+				}
+			}
+		}
+		if k := doc.Knees[0]; k.Concurrency == nil || *k.Concurrency != 8 {
+			problems = append(problems, fmt.Sprintf("knee %v, want 8 (%s)", value(k.Concurrency), doc.SweepVerdict))
+		}
+		if !strings.HasPrefix(doc.SweepVerdict, "slots holds ") || !strings.Contains(doc.SweepVerdict, " at C=8") {
+			problems = append(problems, "verdict: "+doc.SweepVerdict)
+		}
+		return problems
+	})
+}
+
+func value[T any](p *T) any {
+	if p == nil {
+		return "null"
+	}
+	return *p
+}
+
+// --sweep's levels are checked before anything is sent, and the dashboard
+// says it does not sweep yet.
+func TestSweepFlagErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "--simulated", "--sweep", "4,2"}, "--sweep \"4,2\": levels must rise"},
+		{[]string{"bench", "--simulated", "--sweep", "1,4", "--concurrency", "2"}, "give one of them"},
+		{[]string{"bench", "--simulated", "--sweep", "1,4", "--workload", "tool-call"}, "a concurrency sweep races the chat workload"},
+		{[]string{"--simulated", "--sweep", "1,4"}, "--sweep is not yet on the dashboard"},
+	} {
+		if code, _, errOut := run(t, t.TempDir(), c.args...); code != 2 || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
