@@ -10,6 +10,7 @@ import (
 
 	"tpsrace/config"
 	"tpsrace/format"
+	"tpsrace/probes"
 )
 
 // KneeGain is the knee's threshold: a level whose doubling of users gains
@@ -261,4 +262,30 @@ func (k Knee) within() string {
 		return " (within the spread: C=" + strconv.Itoa(k.Low) + " or later)"
 	}
 	return " (within the spread: C=" + strconv.Itoa(k.Low) + "–" + strconv.Itoa(k.High) + ")"
+}
+
+// ClientSaturatedIn is the evidence that tpsrace itself was saturated in
+// one of races (the referee's client_saturated rule), "" when it was not in
+// any: a sweep stops climbing there (SweepStopped).
+func ClientSaturatedIn(races [][][]probes.Result) string {
+	for _, race := range races {
+		for _, streams := range race {
+			if why := saturation(providerLoad(streams)); why != "" {
+				return why
+			}
+		}
+	}
+	return ""
+}
+
+// SweepStopped says why a sweep stopped climbing at level: tpsrace was
+// saturated there (evidence), so the levels after it (rest) would have
+// measured tpsrace, not the providers.
+func SweepStopped(level int, evidence string, rest []int) string {
+	skipped := make([]string, len(rest))
+	for i, c := range rest {
+		skipped[i] = "C=" + strconv.Itoa(c)
+	}
+	return "tpsrace itself saturated at C=" + strconv.Itoa(level) + " (" + evidence + "): the sweep stopped there, " +
+		strings.Join(skipped, ", ") + " not raced"
 }
