@@ -241,6 +241,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		notes = append(notes, "Referee: "+b.Verdict.FlaggedText)
 	}
 	notes = append(notes, b.flagNotes()...)
+	notes = append(notes, b.sweepNotes()...)
 	for i := range notes {
 		if markdown {
 			notes[i] = safetext.Markdown(notes[i])
@@ -258,6 +259,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		fmt.Fprintf(w, "\n%s\n\n", title)
 		writeTable(w, turnRows, turnRight, markdown)
 	}
+	b.writeSweep(w, markdown)
 	if markdown {
 		fmt.Fprintln(w)
 		for _, n := range notes {
@@ -485,8 +487,12 @@ var csvHeader = []string{"provider", "model", "run", "stream", "ok", "error", "t
 
 // WriteCSV writes one row per stream, the columns of the JSON runs: a
 // figure that is null in the JSON, or absent under the race's workload, is
-// a blank cell, never 0.
+// a blank cell, never 0. A sweep's CSV is its curve instead: one row per
+// level and provider (writeSweepCSV).
 func (b *Bench) WriteCSV(w io.Writer) error {
+	if b.Sweep != nil {
+		return b.writeSweepCSV(w)
+	}
 	cw := csv.NewWriter(w)
 	cw.Write(csvHeader)
 	for _, p := range b.Providers {
