@@ -35,6 +35,7 @@ func (o Overview) WriteHTML(w io.Writer, records []Record, sources []string) err
 		total.Races += sr.Races
 	}
 	page.Count = total.count()
+	page.Sweeps = sweepsOf(records)
 	series := seriesOf(records)
 	for _, sr := range o.Setups {
 		s := htmlSetup{Label: sr.label(safetext.Line), Count: sr.count()}
@@ -75,6 +76,7 @@ type htmlPage struct {
 	Sources, From, To string
 	Count             string // "7 records, 9 races": what the tables count
 	Notes             []string
+	Sweeps            []htmlSweep // bench documents with a concurrency sweep (sweep_html.go)
 	Setups            []htmlSetup
 }
 
