@@ -121,4 +121,3 @@ func newSweepChart(rows []sweepRow) sweepChart {
 
 // Empty says no level had both figures.
 func (c sweepChart) Empty() bool { return len(c.YGrid) == 0 }
-
