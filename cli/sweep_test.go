@@ -88,3 +88,36 @@ func TestSweepFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// A recorded sweep replays to the same sweep: every level, the knees, the
+// verdict and why it stopped (asked again of the recorded loads); the
+// dashboard replay says it has no sweep view yet.
+func TestSweepRecordingReplays(t *testing.T) {
+	srv := simtest.Start(t, sim.Options{})
+	dir := t.TempDir()
+	cfg := write(t, dir, "p.yaml", "max_tokens: 20\nproviders:\n  - name: a\n    base_url: "+srv.URL()+"\n    model: \"sim:ttft=0s,tps=800,tokens=20,batch=2\"\n"+
+		"  - name: b\n    base_url: "+srv.URL()+"\n    model: \"sim:ttft=5ms,tps=400,tokens=20\"\nsweep: [1, 2, 4]\n")
+	code, live, errOut := run(t, dir, "bench", "--config", cfg, "--runs", "2", "--format", "json", "--record", "s.tpsr")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	code, replayed, errOut := run(t, dir, "replay", "s.tpsr", "--bench", "--format", "json")
+	if code != 0 {
+		t.Fatalf("replay: exit %d: %s", code, errOut)
+	}
+	var a, b benchdoc.Bench
+	if json.Unmarshal([]byte(live), &a) != nil || json.Unmarshal([]byte(replayed), &b) != nil || a.Sweep == nil || b.Sweep == nil {
+		t.Fatalf("documents without a sweep:\n%s\n%s", live, replayed)
+	}
+	want, _ := json.Marshal(a.Sweep)
+	got, _ := json.Marshal(b.Sweep)
+	if string(got) != string(want) {
+		t.Errorf("replayed sweep\n%s\nwant the live one\n%s", got, want)
+	}
+	if len(a.Levels) == 0 || len(a.Levels[0].Providers) != 2 || a.Levels[0].Providers[0].OK != 2 {
+		t.Errorf("levels %+v: want 2 providers with 2 streams (2 runs) at C=1", a.Levels)
+	}
+	if code, _, errOut := run(t, dir, "replay", "s.tpsr"); code != 2 || !strings.Contains(errOut, "not yet on the dashboard") {
+		t.Errorf("dashboard replay: exit %d, %q", code, errOut)
+	}
+}
