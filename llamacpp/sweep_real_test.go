@@ -1,0 +1,60 @@
+//go:build unix
+
+package llamacpp
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/llamacpp/llamacpptest"
+	"tpsrace/metrics"
+	"tpsrace/probes"
+	"tpsrace/testenv"
+)
+
+// TestRealSweepRisesToItsSlots sweeps a real llama-server with 4 slots
+// (--parallel 4) over 1, 2, 4 and 8 users, as bench --sweep races it
+// (warmed, one race per level): up to its slots the server decodes the
+// users in one batch, so its aggregate speed rises with each doubling;
+// past them the extra users queue, and the curve's knee (metrics.KneeOf)
+// is at the slots or before. Wall-clock speeds on a shared machine, so
+// best of several (load only slows a level).
+func TestRealSweepRisesToItsSlots(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	p, _ := startReal(t, ctx, llamacpptest.Model(t), "4", oneThread)
+	race := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "Say something.", MaxTokens: 64}, Warm: true, Clients: &probes.Clients{}}
+	defer race.Clients.Close()
+	testenv.BestOf(t, func() []string {
+		var points []metrics.SweepPoint
+		for _, level := range []int{1, 2, 4, 8} {
+			race.Concurrency = level
+			results := race.Run(ctx, nil)
+			var streams []metrics.Stream
+			for i := range results[0] {
+				if !results[0][i].OK() {
+					t.Fatalf("C=%d stream %d: %v", level, i, results[0][i].Err)
+				}
+				streams = append(streams, metrics.StreamOf(&results[0][i], 0, 0))
+			}
+			points = append(points, metrics.SweepPointOf(level, [][]metrics.Stream{streams}, config.SLO{}, metrics.Flags{}))
+		}
+		var problems []string
+		for i := 1; i < 3; i++ { // 1 → 2 → 4 users: within the slots
+			lo, hi := points[i-1].Aggregate.Median, points[i].Aggregate.Median
+			t.Logf("C=%d → C=%d: aggregate %.0f → %.0f tok/s", points[i-1].Concurrency, points[i].Concurrency, lo, hi)
+			if hi < 1.2*lo {
+				problems = append(problems, fmt.Sprintf("C=%d → C=%d: aggregate %.0f → %.0f tok/s, want a rise of 20%% or more within the slots",
+					points[i-1].Concurrency, points[i].Concurrency, lo, hi))
+			}
+		}
+		t.Logf("C=8 (4 queue): aggregate %.0f tok/s", points[3].Aggregate.Median)
+		if k := metrics.KneeOf(points); k.Found && k.At > 4 {
+			problems = append(problems, fmt.Sprintf("knee at C=%d, past the 4 slots", k.At))
+		}
+		return problems
+	})
+}
