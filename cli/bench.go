@@ -149,7 +149,11 @@ func (c *benchCmd) parse(args []string, stdout, stderr io.Writer) error {
 // --record - stdout carries the recording alone, and the report goes to
 // stderr (the stdout returned).
 func (c *benchCmd) recorder(s *session, in benchdoc.Input, stdout, stderr io.Writer) (*recording.Writer, io.Writer, error) {
-	header := c.fleet.header(recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt))
+	concurrency := c.race.concurrency
+	if s.levels != nil {
+		concurrency = s.levels[0] // the document's body is the first level's
+	}
+	header := c.fleet.header(recording.NewHeader(s.cfg, concurrency, in.StartedAt))
 	header.FinishAt = c.finish
 	header.Sweep = s.levels
 	switch c.record {

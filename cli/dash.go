@@ -85,7 +85,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return err
 	}
 	defer s.close()
-	c.race.preflight(s.cfg, c.race.concurrency, 1, stderr)
+	c.race.preflight(s.cfg, []int{c.race.concurrency}, 1, stderr)
 	// The dashboard starts the local servers itself, loading in their lanes,
 	// and applies what start found to its own copy of the providers: start
 	// works on a copy of the config, never on the one the dashboard reads.

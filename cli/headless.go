@@ -22,12 +22,12 @@ func (f *raceFlags) startHeadless(ctx context.Context, runs int, stderr io.Write
 		s.close()
 		return nil, probes.Race{}, err
 	}
-	most := f.concurrency
-	if s.levels != nil {
-		most = s.levels[len(s.levels)-1]
+	levels := s.levels
+	if levels == nil {
+		levels = []int{f.concurrency}
 	}
-	f.preflight(s.cfg, most, runs, stderr)
-	s.local.startForBench(ctx, s.cfg, most, stderr)
+	f.preflight(s.cfg, levels, runs, stderr)
+	s.local.startForBench(ctx, s.cfg, levels[len(levels)-1], stderr)
 	if len(s.cfg.Providers) == 0 {
 		s.close()
 		return nil, probes.Race{}, errAllFailed

@@ -302,10 +302,15 @@ func plural(n int, one, many string) string {
 }
 
 // preflight says, before anything is sent, what a large race may cost and
-// whether this process may open enough sockets for it.
-func (f *raceFlags) preflight(cfg *config.Config, concurrency, runs int, stderr io.Writer) {
-	noticeCost(cfg, concurrency, runs, stderr)
-	ensureOpenFiles(len(cfg.Providers)*concurrency, stderr)
+// whether this process may open enough sockets for it: a race at each of
+// levels (one level without a sweep), runs times.
+func (f *raceFlags) preflight(cfg *config.Config, levels []int, runs int, stderr io.Writer) {
+	streams, most := 0, 0
+	for _, c := range levels {
+		streams, most = streams+c, max(most, c)
+	}
+	noticeCost(cfg, streams, runs, stderr)
+	ensureOpenFiles(len(cfg.Providers)*most, stderr)
 }
 
 func (f *raceFlags) onlyNames() []string {
