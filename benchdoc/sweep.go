@@ -1,6 +1,7 @@
 package benchdoc
 
 import (
+	"context"
 	"slices"
 
 	"tpsrace/config"
@@ -175,6 +176,26 @@ func kneeJSON(name string, k metrics.Knee) Knee {
 		j.High = ptr(k.High)
 	}
 	return j
+}
+
+// Climb races a sweep, the one loop bench and watch share: each of
+// levels in turn, race at that concurrency with every connection warmed
+// before each race (a new level's set-up is not measured), raceLevel
+// running the level's races. It stops climbing after a level at which
+// tpsrace itself was saturated (Stop: why, in stopped), or when ctx ends.
+func Climb(ctx context.Context, race probes.Race, levels []int, raceLevel func(probes.Race) [][][]probes.Result) (raced []Level, stopped string) {
+	race.Warm = true
+	for _, c := range levels {
+		if ctx.Err() != nil {
+			break
+		}
+		race.Concurrency = c
+		raced = append(raced, Level{Concurrency: c, Races: raceLevel(race)})
+		if stopped = Stop(raced, levels); stopped != "" {
+			break
+		}
+	}
+	return raced, stopped
 }
 
 // Stop says why a sweep stopped climbing after the last of levels: tpsrace

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"tpsrace/benchdoc"
 	"tpsrace/config"
@@ -44,26 +45,17 @@ func (f *raceFlags) levels(cfg *config.Config) ([]int, error) {
 	return levels, nil
 }
 
-// sweep races each level in turn, --runs races at each, every connection
-// warmed before each race (a new level's set-up is not measured). It stops
-// climbing after a level at which tpsrace itself was saturated, saying so:
-// the levels above would measure this machine. record is called with each
-// race.
+// sweep races each level in turn (benchdoc.Climb), --runs races at each,
+// saying on stderr which level it is at and why it stopped climbing, if it
+// did. record is called with each race.
 func (c *benchCmd) sweep(ctx context.Context, cfg *config.Config, race probes.Race, levels []int, record func([][]probes.Result), stderr io.Writer) benchdoc.SweepInput {
 	in := benchdoc.SweepInput{Asked: levels}
-	race.Warm = true
-	for i, level := range levels {
-		if ctx.Err() != nil {
-			break
-		}
-		fmt.Fprintf(stderr, "sweep: C=%d (%d of %d)\n", level, i+1, len(levels))
-		race.Concurrency = level
-		races := c.raceRuns(ctx, cfg, race, record, stderr)
-		in.Levels = append(in.Levels, benchdoc.Level{Concurrency: level, Races: races})
-		if in.Stopped = benchdoc.Stop(in.Levels, levels); in.Stopped != "" {
-			fmt.Fprintln(stderr, "sweep:", in.Stopped)
-			break
-		}
+	in.Levels, in.Stopped = benchdoc.Climb(ctx, race, levels, func(race probes.Race) [][][]probes.Result {
+		fmt.Fprintf(stderr, "sweep: C=%d (%d of %d)\n", race.Concurrency, slices.Index(levels, race.Concurrency)+1, len(levels))
+		return c.raceRuns(ctx, cfg, race, record, stderr)
+	})
+	if in.Stopped != "" {
+		fmt.Fprintln(stderr, "sweep:", in.Stopped)
 	}
 	return in
 }

@@ -101,25 +101,17 @@ func (e *Exporter) ObserveSweep(probe string, b *benchdoc.Bench) {
 	}
 }
 
-// sweepOnce races the sweep's levels in turn (every connection warmed
-// before each race), feeding each race to the exporter's stream series,
-// and stops climbing where tpsrace itself saturates (benchdoc.Stop).
+// sweepOnce races the sweep's levels in turn (benchdoc.Climb), one race
+// at each, feeding each race to the exporter's stream series.
 func (w *Watcher) sweepOnce(ctx context.Context, started time.Time) *benchdoc.Bench {
 	in := benchdoc.SweepInput{Input: benchdoc.Input{Config: w.Config, StartedAt: started}, Asked: w.Sweep}
-	race := w.Race
-	race.Warm = true
-	for _, level := range w.Sweep {
-		race.Concurrency = level
+	in.Levels, in.Stopped = benchdoc.Climb(ctx, w.Race, w.Sweep, func(race probes.Race) [][][]probes.Result {
 		results := race.Run(ctx, nil)
 		w.Exporter.Observe(w.Probe, w.Config.Providers, results)
-		in.Levels = append(in.Levels, benchdoc.Level{Concurrency: level, Races: [][][]probes.Result{results}})
-		if ctx.Err() != nil {
-			break
-		}
-		if in.Stopped = benchdoc.Stop(in.Levels, w.Sweep); in.Stopped != "" {
-			w.Log.Warn("sweep stopped climbing", "probe", w.Probe, "why", in.Stopped)
-			break
-		}
+		return [][][]probes.Result{results}
+	})
+	if in.Stopped != "" {
+		w.Log.Warn("sweep stopped climbing", "probe", w.Probe, "why", in.Stopped)
 	}
 	in.Interrupted = ctx.Err() != nil
 	b := benchdoc.BuildSweep(in)
