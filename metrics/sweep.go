@@ -24,9 +24,10 @@ const KneeGain = 0.10
 //     rule: over the completed streams).
 //   - Aggregate: AggregateTPS of each race of the level: the median over
 //     the races, and the range its uncertainty is read from. With two or
-//     more races the range is theirs; with one, the aggregate scaled by the
-//     users' own spread (slowest ÷ median and fastest ÷ median per-user
-//     speed), since the aggregate is as sure as the users it adds up.
+//     more races the range is theirs; with one, the users' own spread (how
+//     far the slowest and the fastest per-user speed lie from the median)
+//     shrunk by √C, since the aggregate adds C users up and their
+//     deviations partly cancel (one user, one race: no range to read).
 //   - TTFT and E2E in Run (queueing shows as TTFT growing with the level).
 //   - Goodput under the provider's SLO (HasGoodput false without one).
 //   - Flags: the referee's flags touching the provider at this level;
@@ -67,7 +68,9 @@ func SweepPointOf(concurrency int, races [][]Stream, slo config.SLO, flags Flags
 	p.Run = RunOf(all, 0)
 	p.Aggregate = SpreadOf(aggregates)
 	if s := p.Run.Speed; p.Aggregate.Runs == 1 && s.Has() && s.P50 > 0 {
-		p.Aggregate.Min, p.Aggregate.Max = p.Aggregate.Median*s.Min/s.P50, p.Aggregate.Median*s.Max/s.P50
+		shrink := math.Sqrt(float64(s.N))
+		p.Aggregate.Min = p.Aggregate.Median * (1 - (s.P50-s.Min)/s.P50/shrink)
+		p.Aggregate.Max = p.Aggregate.Median * (1 + (s.Max-s.P50)/s.P50/shrink)
 	}
 	figs := make([]Figures, len(all))
 	for i, s := range all {

@@ -2,6 +2,9 @@ package metrics
 
 import (
 	"testing"
+	"time"
+
+	"tpsrace/config"
 )
 
 // point is a level with its aggregate known to within ±share.
@@ -73,5 +76,30 @@ func TestSweepVerdict(t *testing.T) {
 	if got, want := s.Verdict(), "cerebras holds 12,000 tok/s aggregate at 1,500 tok/s per user at C=8; gpu still gains at C=16; "+
 		"groq saturates at C=4 (within the spread: C=4 or later). tpsrace saturated at C=16"; got != want {
 		t.Errorf("verdict\n %q, want\n %q", got, want)
+	}
+}
+
+// One race at a level: its aggregate's range is its users' spread shrunk
+// by √C; two races: theirs. Goodput is over the level's streams.
+func TestSweepPointOf(t *testing.T) {
+	user := func(tps float64) Stream {
+		return Stream{Figures: Figures{OutputTPS: tps, HasOutputTPS: true, Completed: true, OutputTokens: 100, E2E: time.Second, TTFT: time.Millisecond, HasTTFT: true}}
+	}
+	race := []Stream{user(80), user(100), user(100), user(120)}
+	p := SweepPointOf(4, [][]Stream{race}, config.SLO{OutputTPS: 90}, Flags{})
+	if u, ok := p.PerUser(); !ok || u != 100 {
+		t.Errorf("per user %v", u)
+	}
+	if a := p.Aggregate; a.Median != 400 || !near(a.Min, 360) || !near(a.Max, 440) || a.Runs != 1 {
+		t.Errorf("aggregate %+v, want 400 within 360–440 (±20%% ÷ √4)", a)
+	}
+	if !p.HasGoodput || p.Goodput.Met != 3 || p.Goodput.Streams != 4 {
+		t.Errorf("goodput %+v", p.Goodput)
+	}
+	slow := []Stream{user(50), user(50), user(50), user(50)}
+	slow[0].E2E = 2 * time.Second
+	p = SweepPointOf(4, [][]Stream{race, slow}, config.SLO{}, Flags{FlagClientSaturated: "busy"})
+	if a := p.Aggregate; a.Median != 300 || a.Min != 200 || a.Max != 400 || !p.ClientBent || p.HasGoodput {
+		t.Errorf("two races: %+v, bent %v, goodput %v", a, p.ClientBent, p.HasGoodput)
 	}
 }

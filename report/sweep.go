@@ -159,7 +159,7 @@ func (b *Bench) sweepNotes() []string {
 	}
 	notes := []string{"Sweep: " + b.SweepVerdict}
 	notes = append(notes, fmt.Sprintf("Knee: the lowest level C whose doubling to 2C gains under %s aggregate tok/s (docs/SWEEP.md); "+
-		"± is the aggregate's spread over the level's races (one race: its users' spread); ⚑ client_saturated levels are left out of it.",
+		"± is the aggregate's spread over the level's races (one race: its users' spread ÷ √C); ⚑ client_saturated levels are left out of it.",
 		format.Percent(metrics.KneeGain)))
 	return notes
 }
