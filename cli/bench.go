@@ -57,7 +57,9 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		return err
 	}
 	defer s.close()
-
+	if s.levels != nil && c.fleet.startAt != "" {
+		return usageError{errors.New("--start-at releases one race at one instant; a sweep races one per level, the others unsynchronised")}
+	}
 	if err := c.fleet.stillAhead(time.Now()); err != nil {
 		return err
 	}
@@ -125,8 +127,8 @@ func (c *benchCmd) parse(args []string, stdout, stderr io.Writer) error {
 	if err := checkFormat(c.format); err != nil {
 		return err
 	}
-	if c.fleet.startAt != "" && (c.runs > 1 || c.race.given("sweep")) {
-		return usageError{fmt.Errorf("--start-at releases one race at one instant; --runs %d or --sweep would start the others unsynchronised (run again with a new --start-at)", c.runs)}
+	if c.fleet.startAt != "" && c.runs > 1 {
+		return usageError{fmt.Errorf("--start-at releases one race at one instant; --runs %d would start the others unsynchronised (run again with a new --start-at)", c.runs)}
 	}
 	if err := c.fleet.resolve(time.Now(), stderr); err != nil {
 		return err

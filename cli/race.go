@@ -73,7 +73,7 @@ func (f *raceFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.warm, "warm", false, "open every stream's connection (TLS included) before each release, so TTFT measures the model, not the handshake")
 	fs.StringVar(&f.workload, "workload", "", "what to race: "+strings.Join(workload.Names, ", ")+" (default: the file's, else chat)")
 	fs.StringVar(&f.inputTokens, "input-tokens", "", "long-context: comma-separated prompt sizes in o200k tokens, raced one after the other (default 1000,8000,32000); cached-prefix: the prefix's size (default 8000)")
-	fs.StringVar(&f.sweepText, "sweep", "", "race each concurrency in turn, every provider at once at each, such as 1,4,16,64: a concurrency sweep and each provider's knee (docs/SWEEP.md; overrides the file's sweep:)")
+	fs.StringVar(&f.sweepText, "sweep", "", "bench and watch: race each concurrency in turn, every provider at once at each, such as 1,4,16,64: a concurrency sweep and each provider's knee (docs/SWEEP.md; overrides the file's sweep:)")
 	fs.DurationVar(&f.timeouts.Connect, "connect-timeout", 0, "limit until response headers (default from file, else 10s)")
 	fs.DurationVar(&f.timeouts.FirstToken, "first-token-timeout", 0, "limit until the first token (default from file, else 60s)")
 	fs.DurationVar(&f.timeouts.Stall, "stall-timeout", 0, "longest silence between bytes (default from file, else 20s)")

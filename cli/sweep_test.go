@@ -82,6 +82,7 @@ func TestSweepFlagErrors(t *testing.T) {
 		{[]string{"bench", "--simulated", "--sweep", "1,4", "--concurrency", "2"}, "give one of them"},
 		{[]string{"bench", "--simulated", "--sweep", "1,4", "--workload", "tool-call"}, "a concurrency sweep races the chat workload"},
 		{[]string{"--simulated", "--sweep", "1,4"}, "--sweep is not yet on the dashboard"},
+		{[]string{"bench", "--simulated", "--sweep", "1,4", "--start-at", "+1m"}, "a sweep races one per level"},
 	} {
 		if code, _, errOut := run(t, t.TempDir(), c.args...); code != 2 || !strings.Contains(errOut, c.want) {
 			t.Errorf("%v: exit %d, %q; want 2 and %q", c.args, code, errOut, c.want)
