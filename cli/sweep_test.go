@@ -19,14 +19,15 @@ import (
 // the knee at 8. Each figure within 7% (the aggregate's own window
 // includes the request's way in and out, a few ms of 640). The figures
 // are wall-clock speeds on a shared machine, so the sweep is measured
-// best of several (testenv.BestOf): load only adds error.
+// best of several (testenv.BestOf): load only adds error, and a level at
+// which tpsrace itself saturated stops the sweep, which is retried.
 func TestSweepFindsTheSlotsKnee(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{})
 	dir := t.TempDir()
 	const model = "sim:ttft=0s,tps=100,tokens=64,batch=8"
 	cfg := write(t, dir, "p.yaml", "max_tokens: 64\nproviders:\n  - name: slots\n    base_url: "+srv.URL()+"\n    model: \""+model+"\"\n")
 	sched, _ := sim.ParseSchedule(model)
-	testenv.BestOf(t, func() []string {
+	measure := func() []string {
 		code, out, errOut := run(t, dir, "bench", "--config", cfg, "--sweep", "1,2,4,8,16,32", "--format", "json")
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
@@ -61,7 +62,12 @@ func TestSweepFindsTheSlotsKnee(t *testing.T) {
 			problems = append(problems, "verdict: "+doc.SweepVerdict)
 		}
 		return problems
-	})
+	}
+	if !timingAsserted { // the race detector's own load saturates tpsrace: the sweep stops, as it should
+		t.Log("under the race detector, logged and not held:", measure())
+		return
+	}
+	testenv.BestOf(t, measure)
 }
 
 func value[T any](p *T) any {
