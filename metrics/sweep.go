@@ -196,6 +196,17 @@ func (c Curve) Headline() (SweepPoint, bool) {
 	return best, found
 }
 
+// bentOnly is whether the curve's only aggregates are at levels the client
+// may have bent.
+func (c Curve) bentOnly() bool {
+	for _, p := range c.Points {
+		if p.Aggregate.Runs > 0 && p.ClientBent {
+			return true
+		}
+	}
+	return false
+}
+
 // Sweep is a concurrency sweep: the levels raced, in order, each
 // provider's curve, and, when tpsrace stopped climbing because it was
 // itself saturated, why (Stopped, "" otherwise).
@@ -235,6 +246,9 @@ func (s Sweep) Verdict() string {
 func (c Curve) sentence(leader bool) string {
 	p, ok := c.Headline()
 	if !ok {
+		if c.bentOnly() {
+			return c.Name + " was measured only where tpsrace was saturated"
+		}
 		return c.Name + " has no aggregate figure"
 	}
 	level := "C=" + strconv.Itoa(p.Concurrency)

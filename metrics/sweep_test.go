@@ -73,8 +73,11 @@ func TestSweepVerdict(t *testing.T) {
 	s.Stopped = "tpsrace saturated at C=16"
 	unsure := CurveOf("groq", points(0.05, []int{1, 2, 4, 8}, 100, 200, 380, 400))
 	s.Curves = append(s.Curves, unsure)
+	bent := CurveOf("busy", points(0, []int{1}, 100))
+	bent.Points[0].ClientBent = true
+	s.Curves = append(s.Curves, bent, CurveOf("failed", []SweepPoint{{Concurrency: 1}}))
 	if got, want := s.Verdict(), "cerebras holds 12,000 tok/s aggregate at 1,500 tok/s per user at C=8; gpu still gains at C=16; "+
-		"groq saturates at C=4 (within the spread: C=4 or later). tpsrace saturated at C=16"; got != want {
+		"groq saturates at C=4 (within the spread: C=4 or later); busy was measured only where tpsrace was saturated; failed has no aggregate figure. tpsrace saturated at C=16"; got != want {
 		t.Errorf("verdict\n %q, want\n %q", got, want)
 	}
 }
