@@ -17,6 +17,7 @@ type sweepRow struct {
 	concurrency int
 	p           benchdoc.SweepPoint
 	knee        bool // this level is the provider's knee
+	oneUser     bool // one race of one user: its aggregate has no spread to read
 }
 
 // sweepColumn is one figure of a sweep row: its table header and cell, its
@@ -39,7 +40,7 @@ func sweepColumns(slo bool) []sweepColumn {
 		{"", "failed", true, nil, func(r sweepRow) string { return strconv.Itoa(r.p.Failed) }},
 		{"per user tok/s", "per_user_tps", true, func(r sweepRow) string { return speed(r.p.PerUserTPS) }, func(r sweepRow) string { return csvOpt(r.p.PerUserTPS) }},
 		{"aggregate tok/s", "aggregate_tps", true, func(r sweepRow) string { return speed(r.p.AggregateTPS) }, func(r sweepRow) string { return csvOpt(r.p.AggregateTPS) }},
-		{"±", "", true, func(r sweepRow) string { return within(r.p) }, nil},
+		{"±", "", true, within, nil},
 		{"", "aggregate_min", true, nil, func(r sweepRow) string { return csvOpt(r.p.AggregateMin) }},
 		{"", "aggregate_max", true, nil, func(r sweepRow) string { return csvOpt(r.p.AggregateMax) }},
 		{"TTFT p50", "ttft_p50_ms", true, func(r sweepRow) string { return duration(r.p.TTFTms.P50) }, func(r sweepRow) string { return csvOpt(r.p.TTFTms.P50) }},
@@ -75,9 +76,11 @@ func sweepColumns(slo bool) []sweepColumn {
 }
 
 // within is the aggregate's uncertainty as the share its range reaches
-// from the median: "±2%"; "-" without an aggregate.
-func within(p benchdoc.SweepPoint) string {
-	if p.AggregateTPS == nil || *p.AggregateTPS == 0 {
+// from the median: "±2%"; "-" without an aggregate, or for one race of one
+// user, whose range (none) says nothing.
+func within(r sweepRow) string {
+	p := r.p
+	if p.AggregateTPS == nil || *p.AggregateTPS == 0 || r.oneUser {
 		return format.Undefined
 	}
 	s := metrics.Spread{Median: *p.AggregateTPS, Min: *p.AggregateMin, Max: *p.AggregateMax, Runs: 2}
@@ -103,7 +106,7 @@ func (b *Bench) sweepRows() []sweepRow {
 	var rows []sweepRow
 	for _, level := range b.Levels {
 		for _, p := range level.Providers {
-			rows = append(rows, sweepRow{level.Concurrency, p, knees[p.Name] == level.Concurrency})
+			rows = append(rows, sweepRow{level.Concurrency, p, knees[p.Name] == level.Concurrency, level.Concurrency == 1 && b.Runs == 1})
 		}
 	}
 	return rows
