@@ -2,24 +2,26 @@ package report
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"strings"
-
-	"tpsrace/format"
 )
 
 // htmlSweep is one bench document's concurrency sweep on the report page:
-// its verdict and the trade-off chart, per-user tok/s against aggregate
-// tok/s, one curve per provider, each point labelled with its C.
+// its verdict and two charts, the trade-off (per-user against aggregate
+// tok/s) and the queueing (TTFT against C), one curve per provider, each
+// point labelled with its C.
 type htmlSweep struct {
 	Title, Verdict string
-	Chart          sweepChart
+	Charts         []sweepChart
 }
 
-// sweepChart is the trade-off laid out in SVG pixels (G): aggregate tok/s
-// across, per-user tok/s up, both from 0 to a round maximum.
+// sweepChart is one chart laid out in SVG pixels (G): X across, Y up, both
+// from 0 (X from the lowest level on a log scale) to a round maximum.
 type sweepChart struct {
 	G              geometry
+	Title          string
 	XGrid, YGrid   []gridLine // XGrid's Y is the line's x
 	Axis           float64
 	XTitle, YTitle string
@@ -40,7 +42,30 @@ type sweepDot struct {
 	Knee, Bent           bool
 }
 
-var sweepGeometry = geometry{W: 640, H: 360, Left: 56, Right: 24, Top: 36, Bottom: 40}
+// sweepAxis is what an axis of a sweep chart reads of a row: its title,
+// its value (ok false where undefined), and whether it is the levels
+// themselves (a log2 scale, labelled at each level).
+type sweepAxis struct {
+	title  string
+	value  func(r sweepRow) (float64, bool)
+	levels bool
+}
+
+var (
+	aggregateAxis = sweepAxis{"aggregate tok/s (all users)", func(r sweepRow) (float64, bool) { return opt(r.p.AggregateTPS) }, false}
+	perUserAxis   = sweepAxis{"per-user tok/s", func(r sweepRow) (float64, bool) { return opt(r.p.PerUserTPS) }, false}
+	levelAxis     = sweepAxis{"users (C, log scale)", func(r sweepRow) (float64, bool) { return float64(r.concurrency), true }, true}
+	ttftAxis      = sweepAxis{"TTFT p50 (ms)", func(r sweepRow) (float64, bool) { return opt(r.p.TTFTms.P50) }, false}
+)
+
+func opt(v *float64) (float64, bool) {
+	if v == nil {
+		return 0, false
+	}
+	return *v, true
+}
+
+var sweepGeometry = geometry{W: 640, H: 360, Left: 56, Right: 110, Top: 36, Bottom: 40} // the legend in the right margin
 
 // XTitleX and XTitleY place the x axis' title.
 func (g geometry) XTitleX() int { return g.Left + (g.W-g.Left-g.Right)/2 }
@@ -53,70 +78,118 @@ func sweepsOf(records []Record) []htmlSweep {
 		if rec.Sweep == nil {
 			continue
 		}
-		b := Bench{&rec.Bench}
+		rows := (&Bench{&rec.Bench}).sweepRows()
 		title := "Concurrency sweep, " + rec.StartedAt.UTC().Format("2006-01-02 15:04") + " UTC"
 		if rec.Probe != "" {
 			title += ", probe " + rec.Probe
 		}
-		out = append(out, htmlSweep{Title: title, Verdict: rec.SweepVerdict, Chart: newSweepChart(b.sweepRows())})
+		out = append(out, htmlSweep{Title: title, Verdict: rec.SweepVerdict, Charts: []sweepChart{
+			newSweepChart("per-user against aggregate tok/s", rows, aggregateAxis, perUserAxis),
+			newSweepChart("TTFT as users are added (queueing)", rows, levelAxis, ttftAxis),
+		}})
 	}
 	return out
 }
 
-// newSweepChart draws each provider's levels in the order raced.
-func newSweepChart(rows []sweepRow) sweepChart {
+// newSweepChart draws each provider's levels, in the order raced, at
+// (x, y) of each row that defines both.
+func newSweepChart(title string, rows []sweepRow, xAxis, yAxis sweepAxis) sweepChart {
 	g := sweepGeometry
-	c := sweepChart{G: g, XTitle: "aggregate tok/s (all users)", YTitle: "per-user tok/s"}
+	c := sweepChart{G: g, Title: title, XTitle: xAxis.title, YTitle: yAxis.title}
 	var xTop, yTop float64
+	xLow := math.Inf(1)
 	for _, r := range rows {
-		if r.p.AggregateTPS != nil && r.p.PerUserTPS != nil {
-			xTop, yTop = max(xTop, *r.p.AggregateTPS), max(yTop, *r.p.PerUserTPS)
+		xv, okX := xAxis.value(r)
+		yv, okY := yAxis.value(r)
+		if okX && okY {
+			xTop, yTop, xLow = max(xTop, xv), max(yTop, yv), min(xLow, xv)
 		}
 	}
 	if xTop == 0 || yTop == 0 {
 		return c
 	}
-	xTop, yTop = roundUp(xTop), roundUp(yTop)
+	yTop = roundUp(yTop)
 	plotW, plotH := float64(g.W-g.Left-g.Right), float64(g.H-g.Top-g.Bottom)
-	x := func(v float64) float64 { return tenth(float64(g.Left) + plotW*v/xTop) }
+	x, xTicks := linearX(g, plotW, roundUp(xTop))
+	if xAxis.levels {
+		x, xTicks = levelX(g, plotW, xLow, xTop, rows)
+	}
 	y := func(v float64) float64 { return tenth(float64(g.Top) + plotH*(1-v/yTop)) }
 	for _, frac := range []float64{0, 0.5, 1} {
 		c.YGrid = append(c.YGrid, gridLine{Y: y(yTop * frac), LabelY: y(yTop*frac) + 4, Label: trimFloat(yTop * frac)})
-		c.XGrid = append(c.XGrid, gridLine{Y: x(xTop * frac), LabelY: float64(g.H - g.Bottom + 14), Label: trimFloat(xTop * frac)})
+	}
+	for _, v := range xTicks {
+		c.XGrid = append(c.XGrid, gridLine{Y: x(v), LabelY: float64(g.H - g.Bottom + 14), Label: trimFloat(v)})
 	}
 	c.Axis = y(0)
+	c.Series = sweepSeriesOf(rows, func(r sweepRow) (float64, float64, bool) {
+		xv, okX := xAxis.value(r)
+		yv, okY := yAxis.value(r)
+		return x(xv), y(yv), okX && okY
+	})
+	return c
+}
+
+// linearX places 0 to top across the plot, ticks at 0, half and top.
+func linearX(g geometry, plotW, top float64) (func(float64) float64, []float64) {
+	return func(v float64) float64 { return tenth(float64(g.Left) + plotW*v/top) }, []float64{0, top / 2, top}
+}
+
+// levelX places the levels from low to high on a log2 scale (the middle
+// when there is one level), a tick at each level.
+func levelX(g geometry, plotW, low, high float64, rows []sweepRow) (func(float64) float64, []float64) {
+	var ticks []float64
+	for _, r := range rows {
+		if c := float64(r.concurrency); !slices.Contains(ticks, c) {
+			ticks = append(ticks, c)
+		}
+	}
+	span := math.Log2(high) - math.Log2(low)
+	return func(v float64) float64 {
+		if span == 0 {
+			return tenth(float64(g.Left) + plotW/2)
+		}
+		return tenth(float64(g.Left) + plotW*(math.Log2(v)-math.Log2(low))/span)
+	}, ticks
+}
+
+// sweepSeriesOf is a series per provider (in the rows' order), a dot per
+// row that at places, joined by a line.
+func sweepSeriesOf(rows []sweepRow, at func(sweepRow) (x, y float64, ok bool)) []sweepSeries {
+	var series []sweepSeries
 	index := map[string]int{}
 	for _, r := range rows {
 		i, ok := index[r.p.Name]
 		if !ok {
-			i = len(c.Series)
+			i = len(series)
 			index[r.p.Name] = i
-			c.Series = append(c.Series, sweepSeries{Color: seriesColors[i%len(seriesColors)], Name: r.p.Name})
+			series = append(series, sweepSeries{Color: seriesColors[i%len(seriesColors)], Name: r.p.Name})
 		}
-		if r.p.AggregateTPS == nil || r.p.PerUserTPS == nil {
+		x, y, ok := at(r)
+		if !ok {
 			continue
 		}
-		a, u := *r.p.AggregateTPS, *r.p.PerUserTPS
-		d := sweepDot{X: x(a), Y: y(u), LabelX: x(a) + 6, LabelY: y(u) - 6, Label: "C=" + strconv.Itoa(r.concurrency), Knee: r.knee, Bent: r.p.ClientBent,
-			Title: fmt.Sprintf("%s at C=%d: %s tok/s per user, %s tok/s aggregate", r.p.Name, r.concurrency, format.TPS(u), format.TPS(a))}
+		d := sweepDot{X: x, Y: y, LabelX: x + 6, LabelY: y - 6, Label: "C=" + strconv.Itoa(r.concurrency), Knee: r.knee, Bent: r.p.ClientBent,
+			Title: fmt.Sprintf("%s at C=%d: %s tok/s per user, %s tok/s aggregate, TTFT %s", r.p.Name, r.concurrency,
+				speed(r.p.PerUserTPS), speed(r.p.AggregateTPS), duration(r.p.TTFTms.P50))}
 		if r.knee {
 			d.Title += " (knee)"
 		}
 		if d.Bent {
 			d.Title += " (⚑ client_saturated: tpsrace may have bent it)"
 		}
-		c.Series[i].Dots = append(c.Series[i].Dots, d)
+		series[i].Dots = append(series[i].Dots, d)
 	}
-	for i, s := range c.Series {
+	for i, s := range series {
 		if len(s.Dots) > 1 {
 			pts := make([]string, len(s.Dots))
 			for k, d := range s.Dots {
 				pts[k] = fmt.Sprintf("%.1f,%.1f", d.X, d.Y)
 			}
-			c.Series[i].Points = strings.Join(pts, " ")
+			series[i].Points = strings.Join(pts, " ")
 		}
 	}
-	return c
+	return series
 }
 
 // Empty says no level had both figures.
