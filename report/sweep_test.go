@@ -83,7 +83,7 @@ func TestSweepChartInHTML(t *testing.T) {
 	}
 	html := page.String()
 	for _, want := range []string{"Concurrency sweep, 2026-12-06 05:00 UTC", ">C=8</text>", ">C=16</text>", `r="6"`, `fill="#fff"`,
-		"aggregate tok/s (all users)", "&lt;b&gt;gpu&lt;/b&gt;", "<polyline"} {
+		"aggregate tok/s (all users)", "&lt;b&gt;gpu&lt;/b&gt;", "<polyline", "TTFT as users are added (queueing)", "users (C, log scale)"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("page lacks %q", want)
 		}
