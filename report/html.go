@@ -14,9 +14,10 @@ import (
 	"tpsrace/safetext"
 )
 
-// WriteHTML renders o as one self-contained page: per setup, the tables of
-// the Markdown report and, per provider, inline SVG charts of output speed
-// and TTFT over time (one series per probe). It loads nothing: no script, no
+// WriteHTML renders o as one self-contained page: each bench document's
+// concurrency sweep (its verdict and charts, sweep_html.go), then per setup,
+// the tables of the Markdown report and, per provider, inline SVG charts of
+// output speed and TTFT over time (one series per probe). It loads nothing: no script, no
 // font, no image, and a Content-Security-Policy that lets the browser
 // refuse anything else, so it reads the same offline; print CSS keeps each
 // provider's charts on one page. records are those o summarises; sources
