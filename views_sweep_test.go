@@ -36,7 +36,7 @@ func TestEveryViewTellsTheSameSweep(t *testing.T) {
 				for _, p := range cfg.Providers {
 					var streams []probes.Result
 					for s := range c {
-						r := randomStream(rng, p)
+						r := randomStream(rng, p, false)
 						r.Provider, r.Model, r.Stream, r.Release = p.Name, p.Model, s, time.Date(2026, 12, 6, 5, c, run, 0, time.UTC)
 						streams = append(streams, r)
 					}

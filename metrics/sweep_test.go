@@ -42,13 +42,13 @@ func TestKneeOf(t *testing.T) {
 	} {
 		got := KneeOf(c.pts)
 		if got.Found != c.want.Found || got.At != c.want.At || got.Low != c.want.Low || got.High != c.want.High ||
-			got.HasGain != c.want.HasGain || !near(got.Gain, c.want.Gain) {
+			got.HasGain != c.want.HasGain || !nearly(got.Gain, c.want.Gain) {
 			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
 		}
 	}
 }
 
-func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+func nearly(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 
 // A level tpsrace may have bent is not read: its flat aggregate is the
 // client's, not the provider's knee.
@@ -93,7 +93,7 @@ func TestSweepPointOf(t *testing.T) {
 	if u, ok := p.PerUser(); !ok || u != 100 {
 		t.Errorf("per user %v", u)
 	}
-	if a := p.Aggregate; a.Median != 400 || !near(a.Min, 360) || !near(a.Max, 440) || a.Runs != 1 {
+	if a := p.Aggregate; a.Median != 400 || !nearly(a.Min, 360) || !nearly(a.Max, 440) || a.Runs != 1 {
 		t.Errorf("aggregate %+v, want 400 within 360–440 (±20%% ÷ √4)", a)
 	}
 	if !p.HasGoodput || p.Goodput.Met != 3 || p.Goodput.Streams != 4 {
