@@ -71,17 +71,32 @@ var sweepGeometry = geometry{W: 640, H: 360, Left: 56, Right: 110, Top: 36, Bott
 func (g geometry) XTitleX() int { return g.Left + (g.W-g.Left-g.Right)/2 }
 func (g geometry) XTitleY() int { return g.H - 8 }
 
-// sweepsOf are the sweeps among records, in their order.
+// sweepsOf are the sweeps among records: each probe's latest (a watch
+// --history sweeps on its schedule, and a page of every one would bury
+// them), in the order of the records, saying of how many it is the latest.
 func sweepsOf(records []Record) []htmlSweep {
-	var out []htmlSweep
-	for _, rec := range records {
+	latest, count := map[string]int{}, map[string]int{}
+	for i, rec := range records {
 		if rec.Sweep == nil {
+			continue
+		}
+		count[rec.Probe]++
+		if j, ok := latest[rec.Probe]; !ok || rec.StartedAt.After(records[j].StartedAt) {
+			latest[rec.Probe] = i
+		}
+	}
+	var out []htmlSweep
+	for i, rec := range records {
+		if j, ok := latest[rec.Probe]; !ok || j != i {
 			continue
 		}
 		rows := (&Bench{&rec.Bench}).sweepRows()
 		title := "Concurrency sweep, " + rec.StartedAt.UTC().Format("2006-01-02 15:04") + " UTC"
 		if rec.Probe != "" {
 			title += ", probe " + rec.Probe
+		}
+		if n := count[rec.Probe]; n > 1 {
+			title += " (the latest of " + strconv.Itoa(n) + " sweeps)"
 		}
 		out = append(out, htmlSweep{Title: title, Verdict: rec.SweepVerdict, Charts: []sweepChart{
 			newSweepChart("per-user against aggregate tok/s", rows, aggregateAxis, perUserAxis),

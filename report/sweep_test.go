@@ -91,4 +91,15 @@ func TestSweepChartInHTML(t *testing.T) {
 	if strings.Contains(html, "<b>gpu") {
 		t.Error("a provider's name reached the page as markup")
 	}
+	// A probe's history of sweeps: its latest is drawn, saying of how many.
+	later := *b.Bench
+	later.StartedAt = later.StartedAt.Add(time.Hour)
+	records = []Record{{Bench: *b.Bench, Probe: "eu"}, {Bench: later, Probe: "eu"}}
+	page.Reset()
+	if err := Summarise(records).WriteHTML(&page, records, []string{"h.jsonl"}); err != nil {
+		t.Fatal(err)
+	}
+	if html := page.String(); strings.Count(html, "<h2>Concurrency sweep") != 1 || !strings.Contains(html, "06:00 UTC, probe eu (the latest of 2 sweeps)") {
+		t.Errorf("a history of two sweeps: want the latest alone, got %d sections", strings.Count(html, "<h2>Concurrency sweep"))
+	}
 }
