@@ -18,15 +18,16 @@ import (
 // TestRealSweepRisesToItsSlots sweeps a real llama-server with 4 slots
 // (--parallel 4) over 1, 2, 4 and 8 users, as bench --sweep races it
 // (warmed, one race per level): up to its slots the server decodes the
-// users in one batch, so its aggregate speed rises with each doubling;
-// past them the extra users queue, and the curve's knee (metrics.KneeOf)
-// is at the slots or before. Wall-clock speeds on a shared machine, so
-// best of several (load only slows a level).
+// users in one batch, so its aggregate speed rises with each doubling, by
+// 30% or more from one user to the slots (the tiny model on one thread:
+// 1.3× to 2× measured); past them the extra users queue, and the curve's
+// knee (metrics.KneeOf) is at the slots or before. Wall-clock speeds on a
+// shared machine, so best of several (load only slows a level).
 func TestRealSweepRisesToItsSlots(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	p, _ := startReal(t, ctx, llamacpptest.Model(t), "4", oneThread)
-	race := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "Say something.", MaxTokens: 64}, Warm: true, Clients: &probes.Clients{}}
+	race := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "Say something.", MaxTokens: 256}, Warm: true, Clients: &probes.Clients{}}
 	defer race.Clients.Close()
 	testenv.BestOf(t, func() []string {
 		var points []metrics.SweepPoint
@@ -46,10 +47,13 @@ func TestRealSweepRisesToItsSlots(t *testing.T) {
 		for i := 1; i < 3; i++ { // 1 → 2 → 4 users: within the slots
 			lo, hi := points[i-1].Aggregate.Median, points[i].Aggregate.Median
 			t.Logf("C=%d → C=%d: aggregate %.0f → %.0f tok/s", points[i-1].Concurrency, points[i].Concurrency, lo, hi)
-			if hi < 1.2*lo {
-				problems = append(problems, fmt.Sprintf("C=%d → C=%d: aggregate %.0f → %.0f tok/s, want a rise of 20%% or more within the slots",
+			if hi <= lo {
+				problems = append(problems, fmt.Sprintf("C=%d → C=%d: aggregate %.0f → %.0f tok/s, want it to rise within the slots",
 					points[i-1].Concurrency, points[i].Concurrency, lo, hi))
 			}
+		}
+		if one, full := points[0].Aggregate.Median, points[2].Aggregate.Median; full < 1.3*one {
+			problems = append(problems, fmt.Sprintf("4 users (the slots) %.0f tok/s, one user %.0f: want 30%% more or better", full, one))
 		}
 		t.Logf("C=8 (4 queue): aggregate %.0f tok/s", points[3].Aggregate.Median)
 		if k := metrics.KneeOf(points); k.Found && k.At > 4 {
