@@ -90,6 +90,7 @@ func WorkloadRunsOf(w workload.Workload, races [][]Stream, finishAt int) Workloa
 		wr.Runs, run, turns = append(wr.Runs, r), nil, nil
 	}
 	wr.All = RunOf(all, finishAt)
+	wr.All.Goodput = wr.All.Goodput.withPerSecond(raceTime(wr.Races))
 	wr.Ranked = wr.All
 	switch {
 	case w.Is(workload.LongContext):
@@ -106,4 +107,16 @@ func WorkloadRunsOf(w workload.Workload, races [][]Stream, finishAt int) Workloa
 		wr.PrefixCache, wr.HasPrefixCache = PrefixCacheOf(cold, warm), true
 	}
 	return wr
+}
+
+// raceTime is the races' time added up (each one's release to its last
+// stream's end) and the most streams a provider had in one: its concurrency.
+func raceTime(races []Run) (time.Duration, int) {
+	var total time.Duration
+	most := 0
+	for _, r := range races {
+		total += r.End
+		most = max(most, r.Streams)
+	}
+	return total, most
 }
