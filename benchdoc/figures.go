@@ -1,6 +1,7 @@
 package benchdoc
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -110,7 +111,9 @@ func (r Run) MetricStream() metrics.Stream {
 	return s
 }
 
-func fromMS(ms float64) time.Duration { return time.Duration(ms * float64(time.Millisecond)) }
+func fromMS(ms float64) time.Duration {
+	return time.Duration(math.Round(ms * float64(time.Millisecond)))
+}
 
 func optMS(ms *float64) (time.Duration, bool) {
 	if ms == nil {
