@@ -3,27 +3,31 @@ package watch
 import (
 	"testing"
 
-	"tpsrace/benchdoc"
+	"tpsrace/metrics"
+	"tpsrace/workload"
 )
 
-// Every figure a summary can give has its gauge, and a summary without a
-// workload gives none.
+// Every workload figure whose description names a gauge has it, once, with
+// help; a chat race has none to set.
 func TestEveryWorkloadFigureHasItsGauge(t *testing.T) {
-	v := 1.0
-	pv := &v
-	full := benchdoc.Summary{ToolCall: &benchdoc.ToolSummary{}, JSON: &benchdoc.JSONSummary{}, PrefillTPS: &pv,
-		PrefixCache: &benchdoc.PrefixCache{}, ConversationMS: &benchdoc.Percentiles2{}}
 	e := NewExporter(false)
-	figures := workloadFigures(full)
-	if len(figures) != len(workloadGauges) {
-		t.Errorf("%d figures, %d gauges", len(figures), len(workloadGauges))
-	}
-	for name := range figures {
-		if e.workload[name] == nil {
-			t.Errorf("%s has no gauge", name)
+	seen := map[string]string{}
+	for _, name := range workload.Names {
+		w, _ := workload.Named(name)
+		for _, f := range metrics.FiguresOf(w, false, 1) {
+			if f.Gauge == "" {
+				continue
+			}
+			if other, ok := seen[f.Gauge]; ok {
+				t.Errorf("%s: %s is %s's gauge too", name, f.Gauge, other)
+			}
+			seen[f.Gauge] = name + " " + f.Header
+			if e.workload[f.Gauge] == nil {
+				t.Errorf("%s %s: no gauge %s", name, f.Header, f.Gauge)
+			}
 		}
 	}
-	if chat := workloadFigures(benchdoc.Summary{}); len(chat) != 0 {
-		t.Errorf("chat: %v", chat)
+	if len(seen) != len(e.workload) || len(seen) < 10 {
+		t.Errorf("%d figures with a gauge, %d gauges", len(seen), len(e.workload))
 	}
 }
