@@ -120,6 +120,10 @@ type Description struct {
 	// Waiting is the verdict's line after a race that is not its run's
 	// last; of is "1/3".
 	Waiting func(of string) string
+	// NoText: the answer is no text (a tool call's arguments): no race
+	// track, and a lane without text shows the figures in place of TTFT
+	// and speed.
+	NoText bool
 }
 
 var descriptions = map[string]Description{}

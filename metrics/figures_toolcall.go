@@ -22,5 +22,5 @@ func init() {
 				Unit: Count, Better: HigherIsBetter, Help: "Streams whose call named the function with arguments that validate, of the streams.",
 				Of: func(wr WorkloadRuns) Reading { return count(wr.Ranked.ToolValid, wr.Ranked.ToolStreams) }},
 		}
-	}})
+	}, NoText: true})
 }

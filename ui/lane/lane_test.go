@@ -341,11 +341,13 @@ func TestToolOnlyLaneShowsTheCallsFigures(t *testing.T) {
 		finished int
 		want     string
 	}{
-		{0, "1st call … complete … args … tok/s"},
-		{1, "1st call 180ms complete 191ms args 893 tok/s 1/1 valid"},
+		{0, "1st call … complete … args tok/s … valid …"},
+		{1, "1st call 180ms complete 191ms args tok/s 893 valid 1/1"},
 	} {
 		f := p.Figures(200 * ms)
+		w, _ := workload.Named(workload.ToolCall)
 		f.Workload = &live.WorkloadRun{Name: workload.ToolCall, Step: 1, Steps: 1, Finished: c.finished,
+			Spec: w,
 			WorkloadRuns: metrics.WorkloadRuns{Ranked: metrics.Run{ToolStreams: 1, ToolValid: 1,
 				ToolFirst:    metrics.DistOf([]time.Duration{180 * ms}),
 				ToolComplete: metrics.DistOf([]time.Duration{191 * ms}),

@@ -30,7 +30,6 @@ import (
 	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 	"tpsrace/ui/theme"
-	"tpsrace/workload"
 )
 
 // Styles of the leaderboard, each a lipgloss style with its escape
@@ -120,7 +119,7 @@ func (m *Model) SetFocus(i int, ok bool) {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if msg, ok := msg.(FrameMsg); ok && len(msg.Figures) == len(m.names) {
 		m.figures, m.finish = msg.Figures, msg.Finish
-		if w := m.workload(); w != nil && w.Name == workload.ToolCall {
+		if w := m.workload(); w != nil && w.Description().NoText {
 			m.finish = 0 // a call's arguments are no answer text: no track to race along
 		}
 		m.render()

@@ -24,6 +24,7 @@ func sweepOf(sizes []int, ttft ...time.Duration) live.Figures {
 			E2E: ttft[k] + time.Second, Completed: true}, InputTokens: n}}
 	}
 	run := &live.WorkloadRun{Name: workload.LongContext, Step: len(sizes), Steps: 3, InputTokens: sizes[len(sizes)-1], Finished: len(sizes),
+		OnScreen: w.Steps()[(len(sizes)-1)%3], Spec: w,
 		WorkloadRuns: metrics.WorkloadRunsOf(w, races, 0)}
 	return live.Figures{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, HasTTFT: true, TTFT: ttft[len(ttft)-1],
 		Elapsed: ttft[len(ttft)-1] + time.Second, Tokens: 100, Workload: run}

@@ -76,7 +76,8 @@ func (r *Run) settle() {
 	ref := metrics.RefereeOf(r.providers, r.results)
 	r.figures = make([]*WorkloadRun, len(r.races))
 	for i, races := range r.races {
-		r.figures[i] = &WorkloadRun{Name: r.workload.Label(), Step: r.step.Index + 1, Steps: r.steps,
+		r.figures[i] = &WorkloadRun{Name: r.workload.Label(), Step: r.step.Index + 1, Steps: r.steps, OnScreen: r.step,
+			Spec: r.workload, Concurrency: r.conc,
 			InputTokens: r.step.InputTokens, Finished: len(races), WorkloadRuns: metrics.WorkloadRunsOf(r.workload, races, r.finishAt)}
 		r.figures[i].Flags, r.figures[i].Load = ref.WorkloadRunFlags(r.workload, 0, i)
 	}

@@ -2,7 +2,6 @@ package live
 
 import (
 	"math"
-	"time"
 
 	"tpsrace/metrics"
 	"tpsrace/probes"
@@ -95,6 +94,13 @@ func workloadRate(run metrics.Run) (metric string, rate float64, ok bool) {
 type WorkloadRun struct {
 	Name        string // the workload (workload.Label)
 	Step, Steps int    // the race on screen is step Step (from 1) of Steps
+	// OnScreen is the race on screen's step; Spec the workload raced and
+	// Concurrency its streams per provider: whose description
+	// (Description, Figures) the leaderboard, the lanes and the presenter
+	// show.
+	OnScreen    workload.Step
+	Spec        workload.Workload
+	Concurrency int
 	// InputTokens is the race on screen's padded prompt size in o200k
 	// tokens (long-context, cached-prefix); 0 for a prompt sent as written.
 	InputTokens int
@@ -110,30 +116,14 @@ type WorkloadRun struct {
 	Load  *probes.ClientLoad
 }
 
+// Description is the workload's (metrics.Describe).
+func (w *WorkloadRun) Description() metrics.Description { return metrics.Describe(w.Spec) }
+
+// Figures are the workload's figures (metrics.FiguresOf; the SLO's are
+// the leaderboard's referee columns).
+func (w *WorkloadRun) Figures() []metrics.Figure {
+	return metrics.FiguresOf(w.Spec, false, w.Concurrency)
+}
+
 // Settled is whether the race on screen is among the run's finished races.
 func (w *WorkloadRun) Settled() bool { return w.Finished >= w.Step }
-
-// Conversation is a multi-turn provider's conversation time so far, f its
-// figures of the turn on screen: its finished turns' (the last of Runs,
-// metrics.ConversationTime) and, while the turn on screen has not
-// finished, that turn's time so far (its E2E once its own streams have
-// ended). final: the turn on screen is among the finished. ok is false
-// once a turn failed: the conversation never finishes.
-func (w *WorkloadRun) Conversation(f Figures) (d time.Duration, final, ok bool) {
-	if n := len(w.Runs); n > 0 {
-		last := w.Runs[n-1]
-		if !last.HasConversation {
-			return 0, false, false
-		}
-		d = last.Conversation
-	}
-	switch {
-	case w.Settled():
-		return d, true, true
-	case f.Status == Failed:
-		return 0, false, false
-	case f.Settled:
-		return d + f.E2E, false, true
-	}
-	return d + f.Elapsed, false, true
-}
