@@ -26,12 +26,13 @@ import (
 
 // One race tells one story: random races (providers × streams × schedules,
 // failures before and after the first token, answers that stop short, C = 1
-// and C > 1, with and without --finish-at, one run and several) give the
-// same figures, ranking and verdict on the dashboard (ui/live's settled
-// figures, the leaderboard's order and verdict), in bench's JSON and table,
-// after a recording's round trip (replay --bench), and in watch's
-// Prometheus series. The races are built directly, so every case is
-// reproducible from its seed.
+// and C > 1, with and without --finish-at, under an SLO or not, one run and
+// several) give the same figures, goodput, ranking and verdict on the
+// dashboard (ui/live's figures settled and at a random moment mid-race,
+// the leaderboard's order and verdict), in bench's JSON and table, in
+// `report`'s overview of the JSON, after a recording's round trip (replay
+// --bench), and in watch's Prometheus series. The races are built
+// directly, so every case is reproducible from its seed.
 func TestEveryViewTellsTheSameStory(t *testing.T) {
 	cases := 150
 	if testing.Short() {
@@ -51,6 +52,9 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 				sameFigures(t, run, one, figs)
 				sameVerdict(t, run, cfg, one, figs)
 				sameWatch(t, run, cfg, race, figs, one)
+				sameGoodput(t, run, one, figs)
+				sameReport(t, run, one)
+				sameInFlight(t, run, cfg, conc, finishAt, race, rng)
 				seen["a flagged verdict"] += b2i(one.Verdict.FlaggedText != "")
 				for _, f := range figs {
 					seen["C>1"] += min(f.Streams-1, 1)
@@ -60,6 +64,7 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 					seen["stopped short"] += b2i(f.StoppedShort())
 					seen["reached N"] += b2i(f.HasTimeToN)
 					seen["several runs"] += b2i(len(races) > 1)
+					seen["an SLO"] += min(f.SLOStreams, 1)
 				}
 				for i, f := range figs { // --heats and bench --runs: each run's figure, as the dashboard settled it
 					if got, want := contenders[i].Speeds[run], rate(f); !(got == want || math.IsNaN(got) && math.IsNaN(want)) {
@@ -70,7 +75,7 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 			sameReplay(t, cfg, conc, finishAt, races, b)
 		})
 	}
-	for _, what := range []string{"C>1", "some stream failed", "every stream failed", "rate-limited", "stopped short", "reached N", "several runs"} {
+	for _, what := range []string{"C>1", "some stream failed", "every stream failed", "rate-limited", "stopped short", "reached N", "several runs", "an SLO"} {
 		if seen[what] == 0 {
 			t.Errorf("no case had %s: the generator no longer covers it", what)
 		}
@@ -91,6 +96,9 @@ func randomRaces(rng *rand.Rand) (*config.Config, int, int, [][][]probes.Result)
 		p := config.Provider{Name: "p" + strconv.Itoa(i), Model: "m" + strconv.Itoa(i), BaseURL: "http://127.0.0.1:1/v1"}
 		if rng.IntN(2) == 0 {
 			p.Price = &config.Price{InputPerMTok: 0.5, OutputPerMTok: 1.5}
+		}
+		if rng.IntN(3) == 0 {
+			p.SLO = config.SLO{TTFT: 500 * time.Millisecond, OutputTPS: []float64{0, 60}[rng.IntN(2)]}
 		}
 		cfg.Providers = append(cfg.Providers, p)
 	}
@@ -175,8 +183,7 @@ func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) [
 			end = max(end, race[i][s].End)
 		}
 		figs[i] = lp.Figures(end)
-		// The referee's flags, as the session gives them to a finished race.
-		figs[i].Flags, figs[i].Load = ref.RunFlags(0, i).Text(), ref.Loads[0][i]
+		figs[i].Referee(ref, 0, i) // as the session referees a finished race
 		if finishAt > 0 {
 			lp.RaceTo(&figs[i], finishAt)
 		}

@@ -254,12 +254,8 @@ func (s *session) figures(now time.Duration) []live.Figures {
 	figs := make([]live.Figures, len(s.live))
 	for i, p := range s.live {
 		figs[i] = p.Figures(now)
-		if s.phase == phaseFinished && s.referee != nil && figs[i].Settled {
-			last := len(s.referee.Races) - 1 // the race on screen
-			figs[i].Flags = s.referee.RunFlags(last, i).Text()
-			if last >= 0 && i < len(s.referee.Loads[last]) {
-				figs[i].Load = s.referee.Loads[last][i]
-			}
+		if s.phase == phaseFinished && s.referee != nil {
+			figs[i].Referee(*s.referee, len(s.referee.Races)-1, i) // the race on screen: the history's last
 		}
 		if s.finishAt > 0 {
 			p.RaceTo(&figs[i], s.finishAt)

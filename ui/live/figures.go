@@ -224,3 +224,16 @@ func (p *Provider) MetricStreams(finishAt int) (streams []metrics.Stream, ok boo
 	}
 	return streams, true
 }
+
+// Referee gives f, provider i's figures of race k of ref's races, once
+// settled, every flag touching it (metrics.Referee.RunFlags) and
+// tpsrace's own load during the race, which the verdict weighs them by.
+func (f *Figures) Referee(ref metrics.Referee, k, i int) {
+	if !f.Settled || k < 0 || k >= len(ref.Races) {
+		return
+	}
+	f.Flags = ref.RunFlags(k, i).Text()
+	if i < len(ref.Loads[k]) {
+		f.Load = ref.Loads[k][i]
+	}
+}
