@@ -26,8 +26,8 @@ import (
 
 // One race tells one story: random races (providers × streams × schedules,
 // failures before and after the first token, answers that stop short, C = 1
-// and C > 1, with and without --finish-at, under an SLO or not, one run and
-// several) give the same figures, goodput, ranking and verdict on the
+// and C > 1, with and without --finish-at, under an SLO or not, one host's
+// race or a merged one, one run and several) give the same figures, goodput, ranking and verdict on the
 // dashboard (ui/live's figures settled and at a random moment mid-race,
 // the leaderboard's order and verdict), in bench's JSON and table, in
 // `report`'s overview of the JSON, after a recording's round trip (replay
@@ -65,6 +65,7 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 					seen["reached N"] += b2i(f.HasTimeToN)
 					seen["several runs"] += b2i(len(races) > 1)
 					seen["an SLO"] += min(f.SLOStreams, 1)
+					seen["a merged race"] += b2i(strings.Contains(cfg.Providers[0].Name, "@"))
 				}
 				for i, f := range figs { // --heats and bench --runs: each run's figure, as the dashboard settled it
 					if got, want := contenders[i].Speeds[run], rate(f); !(got == want || math.IsNaN(got) && math.IsNaN(want)) {
@@ -75,7 +76,7 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 			sameReplay(t, cfg, conc, finishAt, races, b)
 		})
 	}
-	for _, what := range []string{"C>1", "some stream failed", "every stream failed", "rate-limited", "stopped short", "reached N", "several runs", "an SLO"} {
+	for _, what := range []string{"C>1", "some stream failed", "every stream failed", "rate-limited", "stopped short", "reached N", "several runs", "an SLO", "a merged race"} {
 		if seen[what] == 0 {
 			t.Errorf("no case had %s: the generator no longer covers it", what)
 		}
@@ -92,8 +93,12 @@ func b2i(b bool) int {
 // randomRaces is a random setup and its races: [run][provider][stream].
 func randomRaces(rng *rand.Rand) (*config.Config, int, int, [][][]probes.Result) {
 	cfg := &config.Config{Prompt: "Explain caches.", MaxTokens: 100}
+	merged := rng.IntN(4) == 0 // a merged race: one provider's lanes on several hosts, released a few ms apart
 	for i := range 2 + rng.IntN(3) {
 		p := config.Provider{Name: "p" + strconv.Itoa(i), Model: "m" + strconv.Itoa(i), BaseURL: "http://127.0.0.1:1/v1"}
+		if merged {
+			p.Name, p.Model = "p@host"+strconv.Itoa(i), "m"
+		}
 		if rng.IntN(2) == 0 {
 			p.Price = &config.Price{InputPerMTok: 0.5, OutputPerMTok: 1.5}
 		}
@@ -112,11 +117,14 @@ func randomRaces(rng *rand.Rand) (*config.Config, int, int, [][][]probes.Result)
 	races := make([][][]probes.Result, runs)
 	for run := range races {
 		release := start.Add(time.Duration(run) * time.Minute)
-		for _, p := range cfg.Providers {
+		for i, p := range cfg.Providers {
 			var streams []probes.Result
 			for s := range conc {
 				r := randomStream(rng, p)
 				r.Provider, r.Model, r.Stream, r.Release = p.Name, p.Model, s, release
+				if merged {
+					r.Release = release.Add(time.Duration(i*3) * time.Millisecond)
+				}
 				streams = append(streams, r)
 			}
 			races[run] = append(races[run], streams)
