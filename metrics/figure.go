@@ -147,3 +147,22 @@ func FiguresOf(w workload.Workload, slo bool, concurrency int) []Figure {
 func dist(d Dist[time.Duration]) Reading { return Reading{Value: d.P50.Seconds(), OK: d.Has()} }
 func speed(d Dist[float64]) Reading      { return Reading{Value: d.P50, OK: d.Has()} }
 func count(n, of int) Reading            { return Reading{Value: float64(n), Of: of, OK: of > 0} }
+
+// WorkloadGauges are every workload's figures that name a gauge, each
+// gauge once, in workload.Names' order: the series watch exports, at zero
+// before the first race. Help is led by the workload's name.
+func WorkloadGauges() []Figure {
+	var out []Figure
+	seen := map[string]bool{}
+	for _, name := range workload.Names {
+		w, _ := workload.Named(name)
+		for _, f := range FiguresOf(w, false, 1) {
+			if f.Gauge != "" && !seen[f.Gauge] {
+				seen[f.Gauge] = true
+				f.Help = name + ": " + f.Help
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}

@@ -5,29 +5,20 @@ import (
 
 	"tpsrace/benchdoc"
 	"tpsrace/metrics"
-	"tpsrace/workload"
 )
 
-// gaugeFigure is a workload's figure that watch exports (metrics.Figure.Gauge).
-type gaugeFigure struct {
-	name, help string
-}
-
-// workloadGauges are every workload's figures with a gauge, from their
-// descriptions (metrics.Describe), each once: the series exist, at zero,
-// before the first race.
+// workloadGauges are the workloads' figures watch exports
+// (metrics.WorkloadGauges), the help saying the gauge's unit.
 func workloadGauges() []gaugeFigure {
 	var out []gaugeFigure
-	for _, name := range workload.Names {
-		w, _ := workload.Named(name)
-		for _, f := range metrics.FiguresOf(w, false, 1) {
-			if f.Gauge != "" {
-				out = append(out, gaugeFigure{f.Gauge, name + ": " + f.Help + unitNote(f.Unit)})
-			}
-		}
+	for _, f := range metrics.WorkloadGauges() {
+		out = append(out, gaugeFigure{f.Gauge, f.Help + unitNote(f.Unit)})
 	}
 	return out
 }
+
+// gaugeFigure is a gauge's name and help.
+type gaugeFigure struct{ name, help string }
 
 // unitNote says the gauge's unit where the help's words do not.
 func unitNote(u metrics.Unit) string {
