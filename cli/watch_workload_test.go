@@ -75,4 +75,3 @@ func gaugeValue(exposed, name string) (float64, bool) {
 	}
 	return 0, false
 }
-
