@@ -103,7 +103,7 @@ func sameFlags(t *testing.T, run int, b *benchdoc.Bench, said string) {
 			}
 		}
 	}
-	if steps := len(b.Providers[0].Runs); b.RacesPerRun != steps && !(steps == 1 && b.RacesPerRun == 0) {
+	if steps := len(b.Providers[0].Streams); b.RacesPerRun != steps && !(steps == 1 && b.RacesPerRun == 0) {
 		t.Errorf("run %d: races_per_run %d for %d races of one run", run, b.RacesPerRun, steps)
 	}
 }

@@ -133,12 +133,12 @@ type Record struct {
 
 // Provider is one provider's streams and their summary.
 type Provider struct {
-	Name    string  `json:"name"`
-	Model   string  `json:"model"`
-	Rank    int     `json:"rank"`     // 1 is the best (metrics.Order)
-	BaseURL string  `json:"base_url"` // credentials redacted
-	Runs    []Run   `json:"runs"`     // one per stream: runs × concurrency
-	Summary Summary `json:"summary"`
+	Name    string   `json:"name"`
+	Model   string   `json:"model"`
+	Rank    int      `json:"rank"`     // 1 is the best (metrics.Order)
+	BaseURL string   `json:"base_url"` // credentials redacted
+	Streams []Stream `json:"runs"`     // every stream: races × concurrency
+	Summary Summary  `json:"summary"`
 }
 
 // Build computes every figure of in.
@@ -193,7 +193,7 @@ func (b *Bench) provider(in Input, i int, p config.Provider) (Provider, metrics.
 	w, perRun := in.Config.Workload, len(in.Config.Workload.Steps())
 	tool, answer := schemas(w)
 	promptTokens := tokens.Count(in.Config.Prompt)
-	pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Runs: []Run{}}
+	pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Streams: []Stream{}}
 	races := make([][]metrics.Stream, len(in.Races))
 	for run, race := range in.Races {
 		if i >= len(race) {
@@ -208,7 +208,7 @@ func (b *Bench) provider(in Input, i int, p config.Provider) (Provider, metrics.
 				s.JSON = ptr(metrics.JSONAnswerOf(&res, answer))
 			}
 			races[run] = append(races[run], s)
-			r := newRun(run, &res, s, promptTokens, in.FinishAt)
+			r := newStream(run, &res, s, promptTokens, in.FinishAt)
 			r.Flags, r.Evidence = flagsJSON(b.referee.Streams[run][i][k])
 			if s.UnderSLO {
 				r.SLOMissed = append([]string{}, s.SLOMissed...)
@@ -220,7 +220,7 @@ func (b *Bench) provider(in Input, i int, p config.Provider) (Provider, metrics.
 			if w.Is(workload.MultiTurn) {
 				r.Turn = ptr(run%perRun + 1)
 			}
-			pr.Runs = append(pr.Runs, r)
+			pr.Streams = append(pr.Streams, r)
 		}
 	}
 	wr := metrics.WorkloadRunsOf(w, races, in.FinishAt)

@@ -22,7 +22,7 @@ func TestFeelAgainstKnownRhythms(t *testing.T) {
 			return []string{"sim:ttft=5ms,tps=2000,tokens=30,pause=400ms@10", "sim:ttft=5ms,tps=2,tokens=4", "sim:ttft=5ms,tps=100,tokens=20",
 				"sim:ttft=5ms,tps=100,tokens=20,fault=close,after=10"}
 		}, 0)
-		paused, slow, steady := b.Providers[0].Runs[0], b.Providers[1].Runs[0], b.Providers[2].Runs[0]
+		paused, slow, steady := b.Providers[0].Streams[0], b.Providers[1].Streams[0], b.Providers[2].Streams[0]
 
 		// The client reads the paused event a little earlier or later than the
 		// one before it, so the gap is the pause within a few ms.
@@ -55,7 +55,7 @@ func TestFeelAgainstKnownRhythms(t *testing.T) {
 		// The same steady rhythm, dropped after 10 tokens: its figures are what
 		// arrived, but a stream that failed is not called smooth.
 		dropped := b.Providers[3]
-		if run := dropped.Runs[0]; dropped.Summary.Failed != 1 || run.Burstiness == nil || run.Stalls == nil || *run.Stalls != 0 {
+		if run := dropped.Streams[0]; dropped.Summary.Failed != 1 || run.Burstiness == nil || run.Stalls == nil || *run.Stalls != 0 {
 			errorf("fault=close,after=10: failed %d, burstiness %v, stalls %v", dropped.Summary.Failed, deref(run.Burstiness), deref(run.Stalls))
 		}
 		if label := dropped.Summary.FeelLabel; label != nil {

@@ -32,9 +32,9 @@ func (b *Bench) Figures() []metrics.WorkloadRuns {
 // (the document's Runs), none for a race it was not in.
 func (p Provider) Races(n int) [][]metrics.Stream {
 	races := make([][]metrics.Stream, n)
-	for _, r := range p.Runs {
-		if r.Run >= 0 && r.Run < n {
-			races[r.Run] = append(races[r.Run], r.MetricStream())
+	for _, r := range p.Streams {
+		if r.Race >= 0 && r.Race < n {
+			races[r.Race] = append(races[r.Race], r.MetricStream())
 		}
 	}
 	return races
@@ -59,9 +59,9 @@ func (b *Bench) WorkloadOf() workload.Workload {
 	case w.Is(workload.LongContext), w.Is(workload.CachedPrefix):
 		sizes := make([]int, per)
 		for _, p := range b.Providers {
-			for _, r := range p.Runs {
-				if r.InputTokens != nil && sizes[r.Run%per] == 0 {
-					sizes[r.Run%per] = *r.InputTokens
+			for _, r := range p.Streams {
+				if r.InputTokens != nil && sizes[r.Race%per] == 0 {
+					sizes[r.Race%per] = *r.InputTokens
 				}
 			}
 		}
@@ -78,7 +78,7 @@ func (b *Bench) WorkloadOf() workload.Workload {
 // MetricStream is r as package metrics reads a stream (newRun's inverse, at the
 // JSON's precision): what `report` and a document read back aggregate.
 // The JSON keeps no per-event counts, so EventTokens is its o200k count.
-func (r Run) MetricStream() metrics.Stream {
+func (r Stream) MetricStream() metrics.Stream {
 	f := metrics.Figures{E2E: fromMS(r.E2Ems), OutputTokens: r.OutputTokens, TokenSource: r.TokenSource, O200kTokens: r.O200kTokens,
 		Completed: r.OK, ContentChars: r.ContentChars, ReasoningChars: r.ReasoningChars,
 		PromptTokens: r.PromptTokens, HasPromptTokens: r.PromptTokens > 0}

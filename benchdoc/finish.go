@@ -7,7 +7,7 @@ import (
 )
 
 // finishRun fills r's time to n tokens (metrics.TimeToTokens) when n > 0.
-func finishRun(r *Run, s metrics.Stream, n int) {
+func finishRun(r *Stream, s metrics.Stream, n int) {
 	switch {
 	case n <= 0:
 	case s.ReachedN:

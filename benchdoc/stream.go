@@ -5,13 +5,17 @@ import (
 	"tpsrace/probes"
 )
 
-// Run is one stream. Pointers are null where a figure is undefined (no text
+// Stream is one stream. Pointers are null where a figure is undefined (no text
 // arrived, a one-event answer has no output speed or ITL, no price, no server
 // figure, no finish_reason sent). Times are in ms to the µs, speeds in tok/s
 // to 0.01, costs in USD to 8 significant digits.
-type Run struct {
-	Run            int           `json:"run"`
-	Stream         int           `json:"stream"`
+//
+// The JSON keeps its names, which scripts read: a provider's streams are
+// "runs", and a stream's race is "run" (its index among the document's
+// races, which a multi-step workload's run makes several of).
+type Stream struct {
+	Race           int           `json:"run"`    // the race's index
+	Index          int           `json:"stream"` // the stream's among its provider's in the race
 	OK             bool          `json:"ok"`
 	Error          *string       `json:"error"`
 	ErrorKind      *string       `json:"error_kind"`
@@ -166,9 +170,9 @@ func toolCall(t *metrics.ToolCall) *ToolCall {
 	return j
 }
 
-func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishAt int) Run {
+func newStream(run int, res *probes.Result, s metrics.Stream, promptTokens, finishAt int) Stream {
 	f := s.Figures
-	r := Run{Run: run, Stream: res.Stream, OK: res.OK(), Interrupted: res.Interrupted, Retries: res.Retries,
+	r := Stream{Race: run, Index: res.Stream, OK: res.OK(), Interrupted: res.Interrupted, Retries: res.Retries,
 		E2Ems: ms(f.E2E), OutputTokens: f.OutputTokens, TokenSource: f.TokenSource, O200kTokens: f.O200kTokens,
 		PromptTokens: metrics.PromptEstimate(res, promptTokens), ContentChars: f.ContentChars, ReasoningChars: f.ReasoningChars,
 		Events:   res.Events.Len(),

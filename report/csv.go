@@ -28,12 +28,12 @@ func (b *Bench) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	cw.Write(csvHeader)
 	for _, p := range b.Providers {
-		for _, r := range p.Runs {
+		for _, r := range p.Streams {
 			var itl [3]*float64
 			if r.ITLms != nil {
 				itl = [3]*float64{&r.ITLms.P50, &r.ITLms.P95, &r.ITLms.P99}
 			}
-			row := []string{p.Name, p.Model, strconv.Itoa(r.Run), strconv.Itoa(r.Stream), strconv.FormatBool(r.OK), deref(r.Error),
+			row := []string{p.Name, p.Model, strconv.Itoa(r.Race), strconv.Itoa(r.Index), strconv.FormatBool(r.OK), deref(r.Error),
 				csvOpt(r.TTFTms), csvOpt(r.TTFAms), csvFloat(r.E2Ems), strconv.Itoa(r.OutputTokens), r.TokenSource, strconv.Itoa(r.O200kTokens),
 				csvOpt(r.OutputTPS), csvOpt(itl[0]), csvOpt(itl[1]), csvOpt(itl[2]), strconv.Itoa(r.ContentChars),
 				strconv.Itoa(r.ReasoningChars), deref(r.FinishReason), csvOpt(r.ServerTPS), csvOpt(r.CostUSD), strconv.Itoa(r.Retries),

@@ -346,7 +346,7 @@ func (b *Bench) failures() []string {
 	for _, p := range b.Providers {
 		var order []string
 		count := map[string]int{}
-		for _, r := range p.Runs {
+		for _, r := range p.Streams {
 			if r.Error == nil {
 				continue
 			}

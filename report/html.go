@@ -186,7 +186,7 @@ func seriesOf(records []Record) map[seriesKey][]probeSeries {
 			if byProbe[k] == nil {
 				byProbe[k] = map[string][]point{}
 			}
-			for _, r := range p.Runs {
+			for _, r := range p.Streams {
 				if !r.OK {
 					continue
 				}

@@ -68,12 +68,12 @@ func Summarise(records []Record) Overview {
 		sr.Races += rec.Runs
 		sr.slo = sr.slo || rec.UnderSLO()
 		for _, p := range rec.Providers {
-			for _, r := range p.Runs {
+			for _, r := range p.Streams {
 				if r.Interrupted {
 					s.Interrupted++
 					continue
 				}
-				race := raceKey{ri, r.Run, max(rec.RacesPerRun, 1)}
+				race := raceKey{ri, r.Race, max(rec.RacesPerRun, 1)}
 				accumulate(all, groupKey{setup, p.Name, p.Model, "", ""}, race, r, rec.Simulated)
 				accumulate(detail, groupKey{setup, p.Name, p.Model, rec.Probe, day}, race, r, rec.Simulated)
 			}
@@ -102,7 +102,7 @@ type groupAcc struct {
 	races map[raceKey][]metrics.Stream
 }
 
-func accumulate(groups map[groupKey]*groupAcc, k groupKey, race raceKey, r Run, simulated bool) {
+func accumulate(groups map[groupKey]*groupAcc, k groupKey, race raceKey, r Stream, simulated bool) {
 	a := groups[k]
 	if a == nil {
 		a = &groupAcc{g: Group{Setup: k.setup, Provider: k.provider, Model: k.model, Probe: k.probe, Day: k.day, Failures: map[string]int{}, Errors: map[string]int{}},
