@@ -52,7 +52,7 @@ func sameInFlight(t *testing.T, run int, cfg *config.Config, conc, finishAt int,
 				streams = append(streams, metrics.StreamSoFar(arrived, finishAt).JudgeSLO(p.SLO))
 			}
 		}
-		f := lp.Figures(at)
+		f := lp.Snapshot(at)
 		if finishAt > 0 {
 			lp.RaceTo(&f, finishAt)
 		}
@@ -80,7 +80,7 @@ func sameInFlight(t *testing.T, run int, cfg *config.Config, conc, finishAt int,
 
 // sameGoodput: the dashboard's goodput is bench's, and bench's table
 // writes it in the SLO's column as the description reads it.
-func sameGoodput(t *testing.T, run int, b *benchdoc.Bench, figs []live.Figures) {
+func sameGoodput(t *testing.T, run int, b *benchdoc.Bench, figs []live.Snapshot) {
 	t.Helper()
 	var table bytes.Buffer
 	if err := report.Of(b).Write(&table, "table"); err != nil {

@@ -174,10 +174,10 @@ func randomStream(rng *rand.Rand, p config.Provider) probes.Result {
 
 // dashboard is every provider's settled figures, fed one update at a time
 // as a race feeds the lanes.
-func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) []live.Figures {
+func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) []live.Snapshot {
 	promptTokens := tokens.Count(cfg.Prompt)
 	ref := metrics.RefereeOf(cfg.Providers, [][][]probes.Result{race})
-	figs := make([]live.Figures, len(cfg.Providers))
+	figs := make([]live.Snapshot, len(cfg.Providers))
 	for i, p := range cfg.Providers {
 		lp := live.NewProvider(i, p, conc, promptTokens)
 		var end time.Duration
@@ -190,7 +190,7 @@ func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) [
 			lp.Record(probes.Update{Provider: i, Stream: s, Done: &race[i][s]})
 			end = max(end, race[i][s].End)
 		}
-		figs[i] = lp.Figures(end)
+		figs[i] = lp.Snapshot(end)
 		figs[i].Referee(ref, 0, i) // as the session referees a finished race
 		if finishAt > 0 {
 			lp.RaceTo(&figs[i], finishAt)
@@ -200,7 +200,7 @@ func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) [
 }
 
 // rate is what the dashboard's verdict compares of f.
-func rate(f live.Figures) float64 {
+func rate(f live.Snapshot) float64 {
 	switch {
 	case f.Status == live.Failed:
 	case f.FinishAt > 0 && f.HasTimeToN:
@@ -213,7 +213,7 @@ func rate(f live.Figures) float64 {
 
 // sameFigures: bench's JSON summary of one run is the dashboard's settled
 // figures, in the JSON's units and precision.
-func sameFigures(t *testing.T, run int, b *benchdoc.Bench, figs []live.Figures) {
+func sameFigures(t *testing.T, run int, b *benchdoc.Bench, figs []live.Snapshot) {
 	t.Helper()
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	tps := func(v float64) float64 { return math.Round(v*100) / 100 }
@@ -260,7 +260,7 @@ func sameFigures(t *testing.T, run int, b *benchdoc.Bench, figs []live.Figures) 
 // dashboard's verdict line is bench's verdict, then what the race adds for
 // the audience (" · stopped short of N tokens: …", " · 2 failed", " · ⚑ …").
 // It returns the providers' names and the dashboard's line.
-func sameRankingAndVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Figures) (names []string, dash string) {
+func sameRankingAndVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Snapshot) (names []string, dash string) {
 	t.Helper()
 	names = make([]string, len(cfg.Providers))
 	for i, p := range cfg.Providers {
@@ -278,7 +278,7 @@ func sameRankingAndVerdict(t *testing.T, run int, cfg *config.Config, b *benchdo
 
 // sameVerdict: the leaderboard ranks and decides as bench does, and bench's
 // table says the same verdict.
-func sameVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Figures) {
+func sameVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Snapshot) {
 	t.Helper()
 	names, dash := sameRankingAndVerdict(t, run, cfg, b, figs)
 	if f := b.Verdict.FlaggedText; f != "" && !strings.HasSuffix(dash, " · ⚑ "+f) {
@@ -318,7 +318,7 @@ func sameVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, f
 
 // sameWatch: watch's gauges of the race are the dashboard's figures (and
 // bench's E2E, which the dashboard does not show).
-func sameWatch(t *testing.T, run int, cfg *config.Config, race [][]probes.Result, figs []live.Figures, b *benchdoc.Bench) {
+func sameWatch(t *testing.T, run int, cfg *config.Config, race [][]probes.Result, figs []live.Snapshot, b *benchdoc.Bench) {
 	t.Helper()
 	exp := watch.NewExporter(false)
 	exp.Observe("probe", cfg.Providers, race)

@@ -136,7 +136,7 @@ func raceWorkload(t *testing.T, cfg *config.Config, runs int) [][][]probes.Resul
 // dashboardRun is each provider's figures over one run as the dashboard
 // settles them: its races fed one after the other into ui/live's Run; and
 // the leaderboard's figures once the run's last race has ended.
-func dashboardRun(cfg *config.Config, races [][][]probes.Result, finishAt int) ([]*live.WorkloadRun, []live.Figures) {
+func dashboardRun(cfg *config.Config, races [][][]probes.Result, finishAt int) ([]*live.WorkloadRun, []live.Snapshot) {
 	var tool, answer *workload.Schema
 	if cfg.Workload.Tool != nil {
 		tool, _ = cfg.Workload.Tool.Compile()
@@ -146,7 +146,7 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result, finishAt int) (
 	}
 	run := live.NewRun(cfg.Workload)
 	seq := cfg.Workload.Sequence()
-	figs := make([]live.Figures, len(cfg.Providers))
+	figs := make([]live.Snapshot, len(cfg.Providers))
 	for _, race := range races {
 		step, _ := seq.Next(time.Now())
 		run.Start(step, cfg.Prompt, 1, cfg.Providers, finishAt)
@@ -164,7 +164,7 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result, finishAt int) (
 				lp.Record(probes.Update{Provider: i, Stream: s, Done: &race[i][s]})
 				end = max(end, race[i][s].End)
 			}
-			providers, figs[i] = append(providers, lp), lp.Figures(end)
+			providers, figs[i] = append(providers, lp), lp.Snapshot(end)
 			if finishAt > 0 {
 				lp.RaceTo(&figs[i], finishAt)
 			}

@@ -12,7 +12,7 @@ import (
 // description's, over the run's finished races, as every view writes it),
 // before it has a value the race on screen's TTFT; output tok/s under
 // chat. ok is false while it is undefined (text is then format.Undefined).
-func headline(f live.Figures) (text, label string, ok bool) {
+func headline(f live.Snapshot) (text, label string, ok bool) {
 	w := f.Workload
 	if w == nil || len(w.Figures()) == 0 {
 		if !f.HasSpeed {

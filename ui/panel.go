@@ -19,7 +19,7 @@ func (m *Model) panelRows() PanelRows {
 // panelFigures are the workload panel's figures: each provider's figures
 // over the run of the race on screen, as the session keeps them (none
 // before the first race).
-func (m *Model) panelFigures(figs []live.Figures) workloadview.Figures {
+func (m *Model) panelFigures(figs []live.Snapshot) workloadview.Figures {
 	f := workloadview.Figures{Workload: m.c.config.Workload.Name}
 	for i, fig := range figs {
 		p := workloadview.Provider{Name: m.s.live[i].Name}

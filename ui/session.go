@@ -250,10 +250,10 @@ func (s *session) now() time.Duration {
 }
 
 // figures are every provider's figures at race time now.
-func (s *session) figures(now time.Duration) []live.Figures {
-	figs := make([]live.Figures, len(s.live))
+func (s *session) figures(now time.Duration) []live.Snapshot {
+	figs := make([]live.Snapshot, len(s.live))
 	for i, p := range s.live {
-		figs[i] = p.Figures(now)
+		figs[i] = p.Snapshot(now)
 		if s.phase == phaseFinished && s.referee != nil {
 			figs[i].Referee(*s.referee, len(s.referee.Races)-1, i) // the race on screen: the history's last
 		}

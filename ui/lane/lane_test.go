@@ -50,7 +50,7 @@ func flat(v string) string {
 func view(p *live.Provider, w, h int, now time.Duration) string {
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(w, h)
-	m, _ = m.Update(FrameMsg{Now: now, Figures: p.Figures(now), Place: 1})
+	m, _ = m.Update(FrameMsg{Now: now, Figures: p.Snapshot(now), Place: 1})
 	return m.View()
 }
 
@@ -113,7 +113,7 @@ func TestFailedLaneSaysWhyItIsFlagged(t *testing.T) {
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetZoomed(true)
 	m.SetSize(90, 14)
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0)})
 	v := m.View()
 	for _, want := range []string{"1 groq ⚑", "⚑ retried  sent 2 more times before its first byte", "Rate limit reached"} {
 		if !strings.Contains(v, want) {
@@ -127,7 +127,7 @@ func TestZoomScrollsTheWholeAnswer(t *testing.T) {
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(40, 12)
 	m.SetZoomed(true)
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0)})
 	if strings.Contains(m.View(), "let me think") {
 		t.Fatalf("zoomed lane should start at the tail:\n%s", m.View())
 	}
@@ -148,15 +148,15 @@ func TestPreparingShowsLoadingOrWaiting(t *testing.T) {
 	p := live.NewProvider(0, config.Provider{Name: "laptop", Model: "qwen"}, 1, 12)
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(50, 8)
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0), Preparing: true, Loading: "loading model… 3.2s"})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0), Preparing: true, Loading: "loading model… 3.2s"})
 	if v := flat(m.View()); !strings.Contains(v, "◌ loading") || !strings.Contains(v, "loading model… 3.2s") || strings.Contains(v, "TTFT") {
 		t.Errorf("loading lane: %s", v)
 	}
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0), Preparing: true})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0), Preparing: true})
 	if v := flat(m.View()); !strings.Contains(v, "◌ waiting") || !strings.Contains(v, "waiting for local servers…") {
 		t.Errorf("waiting lane: %s", v)
 	}
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0)})
 	if v := flat(m.View()); !strings.Contains(v, "waiting for the first token…") || !strings.Contains(v, "TTFT") {
 		t.Errorf("lane in the race: %s", v)
 	}
@@ -169,7 +169,7 @@ func TestZoomRewrapsAtItsWidth(t *testing.T) {
 	p.Record(probes.Update{Done: &probes.Result{Err: errors.New(strings.Repeat("word ", 30) + "the-end")}})
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(20, 10)
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0)})
 	m.SetZoomed(true)
 	m.SetSize(200, 10)
 	if v := m.View(); !strings.Contains(v, "word word the-end") {
@@ -288,7 +288,7 @@ func TestFlaggedLane(t *testing.T) {
 		Usage: &probes.Usage{PromptTokens: 1000, CompletionTokens: 2, TotalTokens: 1002, CachedPromptTokens: &cached}}})
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(60, 14)
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0)})
 	if title := strings.Split(m.View(), "\n")[0]; !strings.Contains(title, "1 cached ⚑") {
 		t.Errorf("title %q lacks the ⚑", title)
 	}
@@ -344,7 +344,7 @@ func TestToolOnlyLaneShowsTheCallsFigures(t *testing.T) {
 		{0, "1st call … complete … args tok/s … valid …"},
 		{1, "1st call 180ms complete 191ms args tok/s 893 valid 1/1"},
 	} {
-		f := p.Figures(200 * ms)
+		f := p.Snapshot(200 * ms)
 		w, _ := workload.Named(workload.ToolCall)
 		f.Workload = &live.WorkloadRun{Name: workload.ToolCall, Step: 1, Steps: 1, Finished: c.finished,
 			Spec: w,

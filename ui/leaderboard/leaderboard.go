@@ -74,7 +74,7 @@ func (s Styles) provider(i int) draw.Paint { return s.Providers[i%len(s.Provider
 // the race track's finish line in per-user tokens (live.FinishLine; 0
 // draws no track).
 type FrameMsg struct {
-	Figures []live.Figures
+	Figures []live.Snapshot
 	Finish  int
 }
 
@@ -88,7 +88,7 @@ type Model struct {
 	height      int
 	focus       int  // the focused provider's index, when focused
 	focused     bool // a row is focused
-	figures     []live.Figures
+	figures     []live.Snapshot
 	finish      int
 	heats       Heats // --heats: the standing over the heats so far
 	view        string
@@ -96,7 +96,7 @@ type Model struct {
 
 // New is a leaderboard for these providers (in config order).
 func New(names []string, concurrency int, styles Styles) Model {
-	m := Model{styles: styles, names: names, concurrency: max(concurrency, 1), figures: make([]live.Figures, len(names))}
+	m := Model{styles: styles, names: names, concurrency: max(concurrency, 1), figures: make([]live.Snapshot, len(names))}
 	m.render()
 	return m
 }
@@ -134,7 +134,7 @@ func (m Model) View() string { return m.view }
 // Once a workload's run has ended, by metrics.Order of the providers' runs
 // (bench's ranking of the same races); before, by the workload's figure so
 // far where a provider has one (soFar), else by TTFT.
-func Order(figs []live.Figures) []int {
+func Order(figs []live.Snapshot) []int {
 	if runs, ok := rankedRuns(figs); ok {
 		return metrics.Order(runs)
 	}
@@ -145,7 +145,7 @@ func Order(figs []live.Figures) []int {
 	for i, f := range figs {
 		standings[i] = metrics.Standing{Speed: f.Speed, HasSpeed: f.HasSpeed, TTFT: f.TTFT, HasTTFT: f.HasTTFT, Failed: f.Status == live.Failed}
 	}
-	if slices.ContainsFunc(figs, func(f live.Figures) bool { return f.Metric != "" || isWorkload(f) }) { // a workload's figure (Run.Rate)
+	if slices.ContainsFunc(figs, func(f live.Snapshot) bool { return f.Metric != "" || isWorkload(f) }) { // a workload's figure (Run.Rate)
 		for i, f := range figs {
 			standings[i].Speed, standings[i].HasSpeed = soFar(f)
 		}
@@ -157,7 +157,7 @@ func Order(figs []live.Figures) []int {
 // 0 = not finished, failed, stopped short of --finish-at's N (no place is
 // won by writing less), or some of its streams lost to a broken recording
 // (when its last stream ended is unknown)).
-func Places(figs []live.Figures) []int {
+func Places(figs []live.Snapshot) []int {
 	var finished []int
 	for i, f := range figs {
 		if f.Status == live.Done && !f.StoppedShort() && f.Lost == 0 {
@@ -184,7 +184,7 @@ type column struct {
 // row is what a cell is drawn from.
 type row struct {
 	index, rank, place int
-	f                  live.Figures
+	f                  live.Snapshot
 }
 
 func (m *Model) columns() []column {
@@ -289,7 +289,7 @@ func (m *Model) columns() []column {
 // tokensCell is the output token count, with the o200k count beside it
 // when the provider's usage differs from it by more than 5%; "~" marks an
 // o200k estimate (no usage reported, or still streaming).
-func tokensCell(f live.Figures) string {
+func tokensCell(f live.Snapshot) string {
 	if f.Status == live.Failed && f.Tokens == 0 {
 		return format.Undefined
 	}

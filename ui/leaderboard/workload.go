@@ -89,12 +89,12 @@ func (m *Model) figureColumn(fig metrics.Figure, dash string) column {
 
 // isWorkload is whether f is of a workload's race with figures of its own
 // (not chat).
-func isWorkload(f live.Figures) bool { return f.Workload != nil && len(f.Workload.Figures()) > 0 }
+func isWorkload(f live.Snapshot) bool { return f.Workload != nil && len(f.Workload.Figures()) > 0 }
 
 // rankedRuns are the providers' runs the verdict ranks
 // (live.WorkloadRun.Ranked), once a workload's run has ended: its last
 // race has finished (ok false before, and under chat).
-func rankedRuns(figs []live.Figures) ([]metrics.Run, bool) {
+func rankedRuns(figs []live.Snapshot) ([]metrics.Run, bool) {
 	runs := make([]metrics.Run, len(figs))
 	for i, f := range figs {
 		if !isWorkload(f) || !f.Workload.Settled() || f.Workload.Step < f.Workload.Steps {
@@ -109,7 +109,7 @@ func rankedRuns(figs []live.Figures) ([]metrics.Run, bool) {
 // workload run's last has finished: the verdict waits for the run's last
 // race, in the description's words ("" when the race is a run's last, or
 // under chat).
-func nextStep(figs []live.Figures) string {
+func nextStep(figs []live.Snapshot) string {
 	if len(figs) == 0 || !isWorkload(figs[0]) {
 		return ""
 	}
@@ -128,8 +128,8 @@ func nextStep(figs []live.Figures) string {
 // as a rate (bigger is better): the figure the verdict compares over the
 // run's races so far (the prefill estimate over the sizes raced, the
 // conversations finished), else a tool call's or JSON answer's figure
-// once judged (Figures.Rate); ok false without one (then TTFT ranks).
-func soFar(f live.Figures) (rate float64, ok bool) {
+// once judged (Snapshot.Rate); ok false without one (then TTFT ranks).
+func soFar(f live.Snapshot) (rate float64, ok bool) {
 	if w := f.Workload; w != nil {
 		for _, fig := range w.Figures() {
 			if r := fig.Of(w.WorkloadRuns); fig.Decides && r.OK && r.Value > 0 {

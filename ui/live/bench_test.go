@@ -78,7 +78,7 @@ func BenchmarkProviderFrame(b *testing.B) {
 	p.TokenSeries(now)
 	b.ResetTimer()
 	for range b.N {
-		p.Figures(now)
+		p.Snapshot(now)
 		p.Series(now)
 		p.TokenSeries(now)
 	}
@@ -90,7 +90,7 @@ func BenchmarkProviderRaceTo(b *testing.B) {
 	p := halfWay()
 	for _, n := range []int{benchEvents / 4, benchEvents} {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			var f Figures
+			var f Snapshot
 			for range b.N {
 				p.RaceTo(&f, n)
 			}

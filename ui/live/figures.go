@@ -7,9 +7,9 @@ import (
 	"tpsrace/probes"
 )
 
-// Figures are one provider's figures at a moment of the race. With several
+// Snapshot is one provider's figures at a moment of the race. With several
 // streams, per-user figures are medians across them.
-type Figures struct {
+type Snapshot struct {
 	Status  Status
 	Settled bool // every stream ended: the figures are metrics.Compute's and final
 
@@ -74,7 +74,7 @@ type Figures struct {
 	// Stalls is its stall count.
 	// Flags: the referee's flags its streams raised by themselves
 	// (metrics.StreamFlags), once settled, with their evidence
-	// (metrics.Flags.Text: "" for none, a string keeps Figures comparable); once the whole
+	// (metrics.Flags.Text: "" for none, a string keeps Snapshot comparable); once the whole
 	// race has ended, every flag touching the provider (Referee.RunFlags),
 	// with Load, tpsrace's own load, for the verdict. The lane marks them ⚑.
 	Feel   string
@@ -114,11 +114,11 @@ type Figures struct {
 	Err  error // the first failure, to show in the lane
 }
 
-// Figures evaluates the provider at now (time since release): metrics.RunOf
+// Snapshot evaluates the provider at now (time since release): metrics.RunOf
 // of its streams so far, the same function bench and the verdict read
 // once they have ended, with what only a race in flight has (its status,
 // the streams queued, the speed of the last second).
-func (p *Provider) Figures(now time.Duration) Figures {
+func (p *Provider) Snapshot(now time.Duration) Snapshot {
 	streams, settled := p.streamsSoFar(0)
 	run := metrics.RunOf(streams, 0)
 	f := p.figuresOf(run)
@@ -151,8 +151,8 @@ func (p *Provider) Figures(now time.Duration) Figures {
 }
 
 // figuresOf are run's figures, in flight or settled.
-func (p *Provider) figuresOf(run metrics.Run) Figures {
-	f := Figures{Streams: run.Streams, Failed: run.Failed, RateLimited: run.RateLimited,
+func (p *Provider) figuresOf(run metrics.Run) Snapshot {
+	f := Snapshot{Streams: run.Streams, Failed: run.Failed, RateLimited: run.RateLimited,
 		TTFT: run.TTFT.P50, HasTTFT: run.TTFT.Has(), TTFTMax: run.TTFT.Max, TTFA: run.TTFA.P50, HasTTFA: run.TTFA.Has(),
 		Speed: run.Speed.P50, HasSpeed: run.Speed.Has(), AggregateTPS: run.AggregateTPS, HasAggregateTPS: run.HasAggregateTPS,
 		Tokens: run.Tokens, O200kTokens: run.O200kTokens, UserTokens: run.EventTokens, TokenSource: run.TokenSource,
@@ -171,7 +171,7 @@ func (p *Provider) figuresOf(run metrics.Run) Figures {
 // settled adds to f, the figures of run, p's streams once all have
 // ended, what only an ended race has: its end, feel, flags, and the
 // workload's figure to rank by.
-func (p *Provider) settled(f Figures, run metrics.Run) Figures {
+func (p *Provider) settled(f Snapshot, run metrics.Run) Snapshot {
 	f.Settled, f.Status, f.Elapsed, f.E2E = true, Done, run.End, run.E2E.P50
 	f.Feel, f.Stalls, f.Flags = run.Felt.Label(), run.Felt.Stalls, p.flags()
 	if run.Completed == 0 {
@@ -228,7 +228,7 @@ func (p *Provider) MetricStreams(finishAt int) (streams []metrics.Stream, ok boo
 // Referee gives f, provider i's figures of race k of ref's races, once
 // settled, every flag touching it (metrics.Referee.RunFlags) and
 // tpsrace's own load during the race, which the verdict weighs them by.
-func (f *Figures) Referee(ref metrics.Referee, k, i int) {
+func (f *Snapshot) Referee(ref metrics.Referee, k, i int) {
 	if !f.Settled || k < 0 || k >= len(ref.Races) {
 		return
 	}

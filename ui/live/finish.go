@@ -7,7 +7,7 @@ import (
 // RaceTo adds the race to n tokens (--finish-at) to f, p's figures:
 // metrics.RunOf's TimeToN of p's streams so far (the median time over
 // those that have got there), as bench reads it once they have ended.
-func (p *Provider) RaceTo(f *Figures, n int) {
+func (p *Provider) RaceTo(f *Snapshot, n int) {
 	f.FinishAt = n
 	streams, _ := p.streamsSoFar(n)
 	run := metrics.RunOf(streams, n)
@@ -17,6 +17,6 @@ func (p *Provider) RaceTo(f *Figures, n int) {
 // StoppedShort is whether f's provider ended its answer before --finish-at's
 // N: done, with no stream at N. Such a provider ranks after those that got
 // there (metrics.RankFinish), so nobody wins by writing less.
-func (f Figures) StoppedShort() bool {
+func (f Snapshot) StoppedShort() bool {
 	return f.FinishAt > 0 && f.Status == Done && !f.HasTimeToN
 }

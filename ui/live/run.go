@@ -86,7 +86,7 @@ func (r *Run) settle() {
 // Apply gives each provider's figures (by provider index) its figures over
 // the run and, once the race on screen has finished, the run's Metric and
 // Rate to rank by (WorkloadRuns.Ranked).
-func (r *Run) Apply(figs []Figures) {
+func (r *Run) Apply(figs []Snapshot) {
 	for i := range figs {
 		if i < len(r.figures) {
 			w := r.figures[i]

@@ -77,7 +77,7 @@ func (p *Provider) liveAt(t time.Duration) (perUser, aggregate float64) {
 }
 
 // TokenSeries is per-user o200k tokens so far (the median across every
-// stream, as Figures.UserTokens) every SamplePeriod from the release to
+// stream, as Snapshot.UserTokens) every SamplePeriod from the release to
 // until, and a last point at until itself: the race's cumulative tokens,
 // whose slope is the speed. It stops at the end of the provider's last
 // stream (a line ends where the provider finished) and is empty when
