@@ -34,7 +34,7 @@ func sameInFlight(t *testing.T, run int, cfg *config.Config, conc, finishAt int,
 	at := time.Duration(rng.Int64N(int64(last) + 1))
 	promptTokens := tokens.Count(cfg.Prompt)
 	for i, p := range cfg.Providers {
-		lp := live.NewProvider(i, p, conc, promptTokens)
+		lp := live.NewLane(i, p, conc, promptTokens)
 		var streams []metrics.Stream
 		for s := range race[i] {
 			r := &race[i][s]

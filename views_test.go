@@ -179,7 +179,7 @@ func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) [
 	ref := metrics.RefereeOf(cfg.Providers, [][][]probes.Result{race})
 	figs := make([]live.Snapshot, len(cfg.Providers))
 	for i, p := range cfg.Providers {
-		lp := live.NewProvider(i, p, conc, promptTokens)
+		lp := live.NewLane(i, p, conc, promptTokens)
 		var end time.Duration
 		for s := range race[i] {
 			for e := range race[i][s].Events.Values() {

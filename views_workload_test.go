@@ -150,9 +150,9 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result, finishAt int) (
 	for _, race := range races {
 		step, _ := seq.Next(time.Now())
 		run.Start(step, cfg.Prompt, 1, cfg.Providers, finishAt)
-		var providers []*live.Provider
+		var providers []*live.Lane
 		for i, p := range cfg.Providers {
-			lp := live.NewProvider(i, p, 1, tokens.Count(cfg.Prompt))
+			lp := live.NewLane(i, p, 1, tokens.Count(cfg.Prompt))
 			if tool != nil {
 				lp.OfferTool(tool)
 			}

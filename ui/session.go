@@ -58,7 +58,7 @@ type session struct {
 	racing []int // its providers, by provider index: those ready
 	clock  Clock // its race time, nil until released
 	end    time.Duration
-	live   []*live.Provider // provider index → its streams and figures
+	live   []*live.Lane // provider index → its streams and figures
 
 	// referee is the flags of the history once the race on screen (its
 	// last race) has finished.
@@ -115,13 +115,13 @@ func (s *session) prepared(results []Prepared) {
 func (s *session) reset() {
 	s.conc, s.clock, s.end, s.racing, s.referee = s.concurrency, nil, 0, nil, nil
 	promptTokens := tokens.Count(s.prompt)
-	s.live = make([]*live.Provider, len(s.providers))
+	s.live = make([]*live.Lane, len(s.providers))
 	for i, p := range s.providers {
 		if err := s.notReadyErr(i); err != nil {
-			s.live[i] = live.NewProvider(i, p, 1, promptTokens)
+			s.live[i] = live.NewLane(i, p, 1, promptTokens)
 			s.live[i].Record(probes.Update{Done: &probes.Result{Provider: p.Name, Model: p.Model, Err: err}})
 		} else {
-			s.live[i] = live.NewProvider(i, p, s.conc, promptTokens)
+			s.live[i] = live.NewLane(i, p, s.conc, promptTokens)
 			s.racing = append(s.racing, i)
 		}
 		s.live[i].Detail = s.details[i]

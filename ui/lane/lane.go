@@ -56,7 +56,7 @@ type Model struct {
 	KeyMap KeyMap
 	styles Styles
 
-	provider *live.Provider
+	provider *live.Lane
 	number   int // shown before the name: the key that zooms this lane
 	width    int
 	height   int
@@ -82,7 +82,7 @@ type Model struct {
 }
 
 // New is a lane for provider p, numbered p.Index+1.
-func New(p *live.Provider, styles Styles) Model {
+func New(p *live.Lane, styles Styles) Model {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = viewport.KeyMap{} // the lane's KeyMap drives it
 	vp.MouseWheelEnabled = true

@@ -118,7 +118,7 @@ type Snapshot struct {
 // of its streams so far, the same function bench and the verdict read
 // once they have ended, with what only a race in flight has (its status,
 // the streams queued, the speed of the last second).
-func (p *Provider) Snapshot(now time.Duration) Snapshot {
+func (p *Lane) Snapshot(now time.Duration) Snapshot {
 	streams, settled := p.streamsSoFar(0)
 	run := metrics.RunOf(streams, 0)
 	f := p.figuresOf(run)
@@ -151,7 +151,7 @@ func (p *Provider) Snapshot(now time.Duration) Snapshot {
 }
 
 // figuresOf are run's figures, in flight or settled.
-func (p *Provider) figuresOf(run metrics.Run) Snapshot {
+func (p *Lane) figuresOf(run metrics.Run) Snapshot {
 	f := Snapshot{Streams: run.Streams, Failed: run.Failed, RateLimited: run.RateLimited,
 		TTFT: run.TTFT.P50, HasTTFT: run.TTFT.Has(), TTFTMax: run.TTFT.Max, TTFA: run.TTFA.P50, HasTTFA: run.TTFA.Has(),
 		Speed: run.Speed.P50, HasSpeed: run.Speed.Has(), AggregateTPS: run.AggregateTPS, HasAggregateTPS: run.HasAggregateTPS,
@@ -171,7 +171,7 @@ func (p *Provider) figuresOf(run metrics.Run) Snapshot {
 // settled adds to f, the figures of run, p's streams once all have
 // ended, what only an ended race has: its end, feel, flags, and the
 // workload's figure to rank by.
-func (p *Provider) settled(f Snapshot, run metrics.Run) Snapshot {
+func (p *Lane) settled(f Snapshot, run metrics.Run) Snapshot {
 	f.Settled, f.Status, f.Elapsed, f.E2E = true, Done, run.End, run.E2E.P50
 	f.Feel, f.Stalls, f.Flags = run.Felt.Label(), run.Felt.Stalls, p.flags()
 	if run.Completed == 0 {
@@ -195,7 +195,7 @@ func (p *Provider) settled(f Snapshot, run metrics.Run) Snapshot {
 // one's figures (metrics.StreamOf's, with the workload's), a running
 // one's so far (metrics.StreamSoFar), each under p's SLO; settled once
 // every one has ended. finishAt is --finish-at's N (0: none).
-func (p *Provider) streamsSoFar(finishAt int) (streams []metrics.Stream, settled bool) {
+func (p *Lane) streamsSoFar(finishAt int) (streams []metrics.Stream, settled bool) {
 	streams, settled = make([]metrics.Stream, len(p.Streams)), true
 	for i := range p.Streams {
 		s := &p.Streams[i]
@@ -217,7 +217,7 @@ func (p *Provider) streamsSoFar(finishAt int) (streams []metrics.Stream, settled
 // MetricStreams are p's streams as package metrics reads them
 // (streamsSoFar), once every one has ended (ok false before); finishAt is
 // --finish-at's N (0: none).
-func (p *Provider) MetricStreams(finishAt int) (streams []metrics.Stream, ok bool) {
+func (p *Lane) MetricStreams(finishAt int) (streams []metrics.Stream, ok bool) {
 	streams, ok = p.streamsSoFar(finishAt)
 	if !ok {
 		return nil, false

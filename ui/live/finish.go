@@ -7,7 +7,7 @@ import (
 // RaceTo adds the race to n tokens (--finish-at) to f, p's figures:
 // metrics.RunOf's TimeToN of p's streams so far (the median time over
 // those that have got there), as bench reads it once they have ended.
-func (p *Provider) RaceTo(f *Snapshot, n int) {
+func (p *Lane) RaceTo(f *Snapshot, n int) {
 	f.FinishAt = n
 	streams, _ := p.streamsSoFar(n)
 	run := metrics.RunOf(streams, n)

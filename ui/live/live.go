@@ -67,8 +67,10 @@ func (s *Stream) tokens() int { return s.Events.TokensBefore(s.Events.Len()) }
 // tokensAt is the o200k tokens of the events that arrived by t.
 func (s *Stream) tokensAt(t time.Duration) int { return s.Events.TokensBefore(s.Events.Search(t)) }
 
-// Provider is one lane of the race.
-type Provider struct {
+// Lane is what the dashboard knows of one provider in the race (its lane):
+// its streams so far and the text the lane follows. config.Provider is the
+// provider itself.
+type Lane struct {
 	Index   int
 	Name    string
 	Model   string
@@ -87,14 +89,14 @@ type Provider struct {
 	tokenSamples []float64 // final samples of per-user tokens so far, one per SamplePeriod
 }
 
-// NewProvider is provider p (index i of the race) with concurrency streams.
+// NewLane is the lane of provider p (index i of the race) with concurrency streams.
 // promptTokens is the o200k count of the prompt.
-func NewProvider(i int, p config.Provider, concurrency, promptTokens int) *Provider {
-	return &Provider{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, slo: p.SLO, promptTokens: promptTokens, box: p.Box}
+func NewLane(i int, p config.Provider, concurrency, promptTokens int) *Lane {
+	return &Lane{Index: i, Name: p.Name, Model: p.Model, Streams: make([]Stream, max(concurrency, 1)), kind: p.Kind, slo: p.SLO, promptTokens: promptTokens, box: p.Box}
 }
 
 // Record adds one update of the race that belongs to this provider.
-func (p *Provider) Record(u probes.Update) {
+func (p *Lane) Record(u probes.Update) {
 	if u.Stream < 0 || u.Stream >= len(p.Streams) {
 		return
 	}
@@ -131,7 +133,7 @@ func (p *Provider) Record(u probes.Update) {
 // stream i when the one followed has failed, or is still running and
 // stream i has more than a quarter more tokens (so the text does not flip
 // between streams racing neck and neck).
-func (p *Provider) follow(i int) {
+func (p *Lane) follow(i int) {
 	cur, next := &p.Streams[p.following], &p.Streams[i]
 	switch {
 	case i == p.following || next.failed():
@@ -141,7 +143,7 @@ func (p *Provider) follow(i int) {
 }
 
 // Following is the index of the stream whose text Answer and Reasoning are.
-func (p *Provider) Following() int { return p.following }
+func (p *Lane) Following() int { return p.following }
 
 // followedText is the followed stream's texts, the only ones a lane shows:
 // read from its record as the lane asks for them, the new events each
@@ -156,7 +158,7 @@ type followedText struct {
 	answer, reasoning strings.Builder
 }
 
-func (p *Provider) followed() *followedText {
+func (p *Lane) followed() *followedText {
 	s, t := &p.Streams[p.following], &p.text
 	if t.stream != p.following || t.record != s.Events {
 		*t = followedText{record: s.Events, stream: p.following}
@@ -171,16 +173,16 @@ func (p *Provider) followed() *followedText {
 }
 
 // Answer is the followed stream's answer text so far.
-func (p *Provider) Answer() string { return p.followed().answer.String() }
+func (p *Lane) Answer() string { return p.followed().answer.String() }
 
 // Reasoning is the followed stream's reasoning text so far.
-func (p *Provider) Reasoning() string { return p.followed().reasoning.String() }
+func (p *Lane) Reasoning() string { return p.followed().reasoning.String() }
 
 // ReasoningTokens counts the o200k tokens of the followed stream's reasoning-only events.
-func (p *Provider) ReasoningTokens() int { return p.Streams[p.following].reasoningTokens }
+func (p *Lane) ReasoningTokens() int { return p.Streams[p.following].reasoningTokens }
 
 // Results are the recorded results of every stream; ok is false until all ended.
-func (p *Provider) Results() (results []probes.Result, ok bool) {
+func (p *Lane) Results() (results []probes.Result, ok bool) {
 	for _, s := range p.Streams {
 		if s.Result == nil {
 			return nil, false
@@ -191,7 +193,7 @@ func (p *Provider) Results() (results []probes.Result, ok bool) {
 }
 
 // flags are the flags any of p's streams raised (metrics.Flags.Text).
-func (p *Provider) flags() string {
+func (p *Lane) flags() string {
 	all := metrics.Flags{}
 	for i := range p.Streams {
 		for name, ev := range p.Streams[i].flags {
@@ -202,7 +204,7 @@ func (p *Provider) flags() string {
 }
 
 // firstTokens are the first-token times of p's streams that had text.
-func (p *Provider) firstTokens() []time.Duration {
+func (p *Lane) firstTokens() []time.Duration {
 	var t []time.Duration
 	for i := range p.Streams {
 		if first, ok := p.Streams[i].Events.First(); ok {
@@ -214,7 +216,7 @@ func (p *Provider) firstTokens() []time.Duration {
 
 // End is the race time of the provider's last stream's end once settled
 // (every stream ended); ok is false when every stream failed.
-func (p *Provider) End() (end time.Duration, settled, ok bool) {
+func (p *Lane) End() (end time.Duration, settled, ok bool) {
 	settled = true
 	for i := range p.Streams {
 		s := &p.Streams[i]

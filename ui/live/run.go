@@ -52,7 +52,7 @@ func (r *Run) Start(step workload.Step, prompt string, conc int, providers []con
 // (a provider whose streams have not all ended adds none), and its results
 // as the race returned them (with the client load the updates lack), for
 // the referee.
-func (r *Run) Finish(providers []*Provider, results [][]probes.Result) {
+func (r *Run) Finish(providers []*Lane, results [][]probes.Result) {
 	for i := range r.races {
 		for len(r.races[i]) < r.step.Index { // a stopped step: no streams
 			r.races[i] = append(r.races[i], nil)

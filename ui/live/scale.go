@@ -26,7 +26,7 @@ const (
 // SharedScale is the scale of every provider's live tok/s (Series) up to
 // until: the peaks of those that streamed set its top and whether it is
 // logarithmic.
-func SharedScale(providers []*Provider, until time.Duration) Scale {
+func SharedScale(providers []*Lane, until time.Duration) Scale {
 	top, low := metrics.ReadingTPS, math.Inf(1)
 	for _, p := range providers {
 		peak := 0.0

@@ -11,17 +11,17 @@ import (
 // OfferTool says the race offers fn (the tool-call workload): the lane's
 // text then shows each call as it fills in, and once the stream ends
 // whether it was valid.
-func (p *Provider) OfferTool(fn *workload.Schema) { p.tool = fn }
+func (p *Lane) OfferTool(fn *workload.Schema) { p.tool = fn }
 
 // AskJSON says the race asks for JSON following schema (the json
 // workload): once a stream ends, its lane's text says whether the answer
 // was valid JSON (✓ valid JSON, or ✗ and why).
-func (p *Provider) AskJSON(schema *workload.Schema) { p.answerSchema = schema }
+func (p *Lane) AskJSON(schema *workload.Schema) { p.answerSchema = schema }
 
 // writeWorkload adds to the followed stream's answer text what the
 // workload shows: the calls of a tool-call race, the verdict on a json
 // race's answer.
-func (t *followedText) writeWorkload(s *Stream, p *Provider) {
+func (t *followedText) writeWorkload(s *Stream, p *Lane) {
 	if p.tool != nil {
 		t.writeCalls(s)
 	}
