@@ -20,7 +20,7 @@ import (
 )
 
 // sameInFlight: at a random moment of the race, the dashboard's figures
-// are metrics.RunOf of the streams so far, built here from what had
+// are metrics.SummaryOf of the streams so far, built here from what had
 // arrived by then (metrics.StreamSoFar for a stream still running,
 // metrics.StreamOf for one that had ended): one rule, mid-race too.
 func sameInFlight(t *testing.T, run int, cfg *config.Config, conc, finishAt int, race [][]probes.Result, rng *rand.Rand) {
@@ -56,7 +56,7 @@ func sameInFlight(t *testing.T, run int, cfg *config.Config, conc, finishAt int,
 		if finishAt > 0 {
 			lp.RaceTo(&f, finishAt)
 		}
-		want := metrics.RunOf(streams, finishAt)
+		want := metrics.SummaryOf(streams, finishAt)
 		for _, c := range []struct {
 			name      string
 			dash, run any
@@ -72,7 +72,7 @@ func sameInFlight(t *testing.T, run int, cfg *config.Config, conc, finishAt int,
 			{"aggregate", [2]any{f.HasAggregateTPS, f.AggregateTPS}, [2]any{want.HasAggregateTPS, want.AggregateTPS}},
 		} {
 			if c.dash != c.run {
-				t.Errorf("run %d %s at %v: the dashboard's %s %v, RunOf of the streams so far %v", run, p.Name, at, c.name, c.dash, c.run)
+				t.Errorf("run %d %s at %v: the dashboard's %s %v, SummaryOf of the streams so far %v", run, p.Name, at, c.name, c.dash, c.run)
 			}
 		}
 	}

@@ -183,7 +183,7 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result, finishAt int) (
 // figures of that run: its rank order and the per-turn and per-size figures.
 func sameWorkloadFigures(t *testing.T, run int, b *benchdoc.Bench, dash []*live.WorkloadRun) {
 	t.Helper()
-	ranked := make([]metrics.Run, len(dash))
+	ranked := make([]metrics.Summary, len(dash))
 	for i, w := range dash {
 		ranked[i] = w.Ranked
 	}

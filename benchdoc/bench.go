@@ -1,6 +1,6 @@
 // Package benchdoc is the bench document: recorded races turned into one
 // JSON document (the contract for scripts, schema tpsrace.bench/v1), its
-// ranking and its verdict. Every figure comes from package metrics (RunOf,
+// ranking and its verdict. Every figure comes from package metrics (SummaryOf,
 // the one aggregation); this package only arranges them. The dashboard's
 // --heats, watch's history and recording's replay build the same document;
 // package report renders it (table, Markdown, CSV, HTML).
@@ -103,7 +103,7 @@ type Bench struct {
 	// runs are each provider's figures per run, the verdict's input
 	// (Contenders), and referee the flags on them: a document read back
 	// from JSON has neither.
-	runs     [][]metrics.Run
+	runs     [][]metrics.Summary
 	referee  metrics.Referee
 	workload workload.Workload      // whose steps make a run of runs
 	figures  []metrics.WorkloadRuns // each provider's, by index
@@ -169,7 +169,7 @@ func Build(in Input) *Bench {
 	if perRun > 1 {
 		b.RacesPerRun = perRun
 	}
-	ranked := make([]metrics.Run, len(cfg.Providers))
+	ranked := make([]metrics.Summary, len(cfg.Providers))
 	for i, p := range cfg.Providers {
 		pr, wr := b.provider(in, i, p)
 		b.Providers = append(b.Providers, pr)

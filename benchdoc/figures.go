@@ -13,7 +13,7 @@ import (
 // (metrics.WorkloadRunsOf), by provider index: what the views render
 // through the workload's description (metrics.FiguresOf). A document read
 // back from JSON computes them again, by the same function, from its
-// streams (Run.MetricStream).
+// streams (Summary.MetricStream).
 func (b *Bench) Figures() []metrics.WorkloadRuns {
 	if b.figures != nil {
 		return b.figures

@@ -6,7 +6,7 @@ import (
 	"tpsrace/workload"
 )
 
-// Goodput is a provider's streams under its SLO (metrics.Run.Goodput): the
+// Goodput is a provider's streams under its SLO (metrics.Summary.Goodput): the
 // SLO, how many of the streams met every bound and their share, and at
 // C > 1 the good streams per second of race (null at C = 1).
 type Goodput struct {
@@ -47,7 +47,7 @@ type JSONSummary struct {
 }
 
 // ToolSummary is the tool-call figures over a provider's streams
-// (metrics.Run): first and complete times over the streams that measured
+// (metrics.Summary): first and complete times over the streams that measured
 // them, valid of how many streams.
 type ToolSummary struct {
 	FirstMS    Percentiles2 `json:"first_ms"`
@@ -63,7 +63,7 @@ type Percentiles2 struct {
 	P95 *float64 `json:"p95"`
 }
 
-// Summary over a provider's streams: metrics.RunOf of all its streams,
+// Summary over a provider's streams: metrics.SummaryOf of all its streams,
 // every run's pooled (one run: exactly that run's figures). Each figure is
 // over the streams that measured it (README, "What the numbers mean"):
 // TTFT over those with text, time to N over those that reached N, speed
@@ -127,7 +127,7 @@ type Turn struct {
 	InputTokens *float64     `json:"input_tokens"`
 }
 
-func turns(byTurn []metrics.Run) []Turn {
+func turns(byTurn []metrics.Summary) []Turn {
 	var out []Turn
 	for i, r := range byTurn {
 		t := Turn{Turn: i + 1, TTFTms: durations(r.TTFT), OutputTPS: speeds(r.Speed), E2Ems: durations(r.E2E)}
@@ -190,9 +190,9 @@ type SizeTTFT struct {
 	TTFTms      Percentiles2 `json:"ttft_ms"`
 }
 
-// goodput is a provider's streams under slo (metrics.Run.Goodput); nil
+// goodput is a provider's streams under slo (metrics.Summary.Goodput); nil
 // without an SLO.
-func goodput(slo config.SLO, run metrics.Run) *Goodput {
+func goodput(slo config.SLO, run metrics.Summary) *Goodput {
 	if !run.HasGoodput {
 		return nil
 	}

@@ -24,7 +24,7 @@ type Figure struct {
 	Key, Gauge string
 	Unit       Unit
 	Better     Better
-	// Decides: the workload's verdict compares this figure (Run.Metric).
+	// Decides: the workload's verdict compares this figure (Summary.Metric).
 	Decides bool
 	// Detail: a figure a narrow view drops first.
 	Detail bool

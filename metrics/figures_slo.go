@@ -1,6 +1,6 @@
 package metrics
 
-// SLOFigures are the figures of a race under an SLO (Run.Goodput), after
+// SLOFigures are the figures of a race under an SLO (Summary.Goodput), after
 // its workload's: how many streams met it, and at C > 1 how many good
 // answers a second the provider served.
 func SLOFigures(concurrency int) []Figure {

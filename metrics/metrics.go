@@ -1,6 +1,6 @@
 // Package metrics holds every figure tpsrace shows, each defined once, as a
 // pure function of what package probes recorded: a stream's figures
-// (Compute), a provider's figures over its streams (RunOf, the one
+// (Compute), a provider's figures over its streams (SummaryOf, the one
 // aggregation, with the one Median, mid-race too), a workload's figures
 // over its races (WorkloadRunsOf) and their descriptions (Figure,
 // Describe), the ranking and the verdict. The dashboard, `bench`,
@@ -20,12 +20,15 @@
 //     (workload.Steps): one race for chat, tool-call and json, a sweep of
 //     sizes for long-context, a cold and a warm race for cached-prefix, a
 //     conversation for multi-turn. `bench --runs N` races N runs.
-//     Run (the type) is a provider's figures over some of its streams:
-//     a race's, a run's, or every run's pooled.
+//   - summary: a provider's figures over some of its streams (Summary,
+//     SummaryOf): a race's, a run's, or every run's pooled; benchdoc's
+//     Summary is its JSON.
 //   - figure: one measured quantity (TTFT, output speed, time to a
 //     complete call), defined here once; Figures are one stream's, Figure
 //     describes a workload's for every view.
-//   - lane: the dashboard's panel of one provider.
+//   - lane: the dashboard's panel of one provider; live.Lane holds its
+//     streams so far, live.Snapshot its figures at a moment (SummaryOf of
+//     the streams so far).
 //   - heat: a race of --heats, the dashboard's runs.
 //   - flag: the referee's mark on a stream, a race or a provider (Flags),
 //     with its evidence; the verdict says which flags could explain it.

@@ -5,7 +5,7 @@ import "math"
 // Metric is what the verdict compares for this run: the workload's own
 // figure (the time to a complete tool call, the prefill speed), else the
 // time to N tokens with --finish-at N, else output speed.
-func (r Run) Metric() string {
+func (r Summary) Metric() string {
 	switch {
 	case r.ToolStreams > 0:
 		return ToolCallMetric
@@ -32,7 +32,7 @@ func (r Run) Metric() string {
 // none: no stream completed (a provider that served no answer is in no
 // verdict, whatever it streamed before failing), none reached N, no call
 // was valid, no estimate could be made.
-func (r Run) Rate() float64 {
+func (r Summary) Rate() float64 {
 	if r.Completed == 0 {
 		return math.NaN()
 	}
@@ -78,7 +78,7 @@ func workloadMetric(m string) bool {
 // pooled over runs), best first, and returns their indexes: by Rank, or
 // with --finish-at by RankFinish. The dashboard's leaderboard ranks its
 // figures by the same two functions.
-func Order(runs []Run) []int {
+func Order(runs []Summary) []int {
 	if len(runs) > 0 && workloadMetric(runs[0].Metric()) {
 		// The workload's figure, as a rate (bigger is better), in the place of speed.
 		standings := make([]Standing, len(runs))

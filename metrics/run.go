@@ -59,10 +59,10 @@ func StreamSoFar(events probes.Events, finishAt int) Stream {
 	return s
 }
 
-// Run is one provider's figures for one run: its streams raced together.
-// Over the streams of several runs pooled (bench's summary) every figure
-// but AggregateTPS and End still means what it says, as a distribution over
-// more streams.
+// Summary is one provider's figures over some of its streams: one race's
+// (raced together), one run's, or every run's pooled (bench's summary),
+// where every figure but AggregateTPS and End still means what it says,
+// as a distribution over more streams.
 //
 // Each figure is taken over the streams that measured it, so that a
 // failure takes away what it broke and nothing else:
@@ -84,8 +84,8 @@ func StreamSoFar(events probes.Events, finishAt int) Stream {
 //     measured something so far: TTFT, TTFA, tokens and its speed so far;
 //     neither completed nor failed, it has no E2E, cost or server figure
 //     yet, and AggregateTPS and End wait for every stream's end. The
-//     dashboard's figures mid-race are RunOf of the streams so far.
-type Run struct {
+//     dashboard's figures mid-race are SummaryOf of the streams so far.
+type Summary struct {
 	Streams, Completed, Failed, Running int
 	RateLimited                         bool // some stream was answered 429
 
@@ -169,12 +169,12 @@ type Run struct {
 	HasGoodput bool
 }
 
-// RunOf is the figures of one provider's streams; finishAt is --finish-at's
+// SummaryOf is the figures of one provider's streams; finishAt is --finish-at's
 // N (0: none). It is the one aggregation: the dashboard's figures (mid-race
 // too, of the streams so far), the verdict, --heats, bench's report and
 // JSON, `report`, replay --bench and watch's series all read it.
-func RunOf(streams []Stream, finishAt int) Run {
-	a := runAcc{r: Run{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}}
+func SummaryOf(streams []Stream, finishAt int) Summary {
+	a := runAcc{r: Summary{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}}
 	for _, s := range streams {
 		a.add(s)
 	}
@@ -182,7 +182,7 @@ func RunOf(streams []Stream, finishAt int) Run {
 }
 
 // Sample is what one stream adds to its provider's main figures, by
-// RunOf's rule: TTFT when it got text, speed and E2E once it completed
+// SummaryOf's rule: TTFT when it got text, speed and E2E once it completed
 // (speed so far while it runs). watch's histograms observe the same.
 type Sample struct {
 	TTFT, E2E                 time.Duration
@@ -196,9 +196,9 @@ func SampleOf(s Stream) Sample {
 		Speed: s.OutputTPS, HasSpeed: s.HasOutputTPS && (s.Completed || s.Running)}
 }
 
-// runAcc gathers RunOf's values, one concern a method.
+// runAcc gathers SummaryOf's values, one concern a method.
 type runAcc struct {
-	r                                                                         Run
+	r                                                                         Summary
 	ttft, ttfa, e2e, timeToN, toolFirst, toolComplete, jsonFirst, jsonValid   []time.Duration
 	speed, server, serverPrompt, cost, tokens, o200k, events, argsTPS, prompt []float64
 	prefill                                                                   []PrefillPoint
@@ -323,7 +323,7 @@ func (a *runAcc) addGoodput(s Stream) {
 	g.Share = float64(g.Met) / float64(g.Streams)
 }
 
-func (a *runAcc) run() Run {
+func (a *runAcc) run() Summary {
 	r := a.r
 	if !a.usage {
 		r.TokenSource = SourceEstimate

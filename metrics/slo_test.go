@@ -48,11 +48,11 @@ func TestGoodputOfWorkloadRuns(t *testing.T) {
 	if g := one.All.Goodput; g.HasPerSecond || g.Met != 1 || g.Streams != 2 {
 		t.Errorf("C=1 has no rate: %+v", g)
 	}
-	inFlight := RunOf([]Stream{race[0], StreamSoFar(probes.Events{}, 0).JudgeSLO(slo)}, 0)
+	inFlight := SummaryOf([]Stream{race[0], StreamSoFar(probes.Events{}, 0).JudgeSLO(slo)}, 0)
 	if g := inFlight.Goodput; g.Streams != 1 || g.Met != 1 {
 		t.Errorf("a stream in flight is not judged yet: %+v", g)
 	}
-	if r := RunOf([]Stream{{Figures: race[0].Figures}}, 0); r.HasGoodput {
+	if r := SummaryOf([]Stream{{Figures: race[0].Figures}}, 0); r.HasGoodput {
 		t.Error("no SLO, no goodput")
 	}
 }

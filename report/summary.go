@@ -49,7 +49,7 @@ type Overview struct {
 
 // Summarise groups every stream of records by setup, provider and model,
 // and by setup, provider, model, probe and day. Each group's figures are
-// metrics.WorkloadRunsOf of its streams (benchdoc.Run.MetricStream):
+// metrics.WorkloadRunsOf of its streams (benchdoc.Stream.MetricStream):
 // which streams count for which figure is metrics' rule, as in bench.
 func Summarise(records []Record) Overview {
 	var s Overview
@@ -163,7 +163,7 @@ func finish(groups map[groupKey]*groupAcc, setups map[Setup]*SetupRaces) []Group
 	return out
 }
 
-// durationStats and speedStats are a figure's distribution (metrics.Run's)
+// durationStats and speedStats are a figure's distribution (metrics.Summary's)
 // in ms and tok/s; the best is the lowest time, the highest speed.
 func durationStats(d metrics.Dist[time.Duration]) Stats {
 	if !d.Has() {

@@ -192,7 +192,7 @@ func (e *Exporter) Observe(probe string, providers []config.Provider, results []
 		if len(streams) == 0 {
 			continue
 		}
-		run := metrics.RunOf(streams, 0)
+		run := metrics.SummaryOf(streams, 0)
 		e.races.With(l).Inc()
 		e.lastRaceTime.With(l).Set(float64(release.UnixNano()) / 1e9)
 		e.lastOK.With(l).Set(boolFloat(run.Failed == 0))
@@ -211,7 +211,7 @@ func (e *Exporter) Observe(probe string, providers []config.Provider, results []
 }
 
 // observeSample observes what one stream adds to the provider's figures,
-// by metrics.RunOf's rule (metrics.SampleOf), so the histograms and the
+// by metrics.SummaryOf's rule (metrics.SampleOf), so the histograms and the
 // last-race gauges count the same streams.
 func (e *Exporter) observeSample(l prometheus.Labels, s metrics.Sample) {
 	if s.HasTTFT {

@@ -348,7 +348,7 @@ func TestToolOnlyLaneShowsTheCallsFigures(t *testing.T) {
 		w, _ := workload.Named(workload.ToolCall)
 		f.Workload = &live.WorkloadRun{Name: workload.ToolCall, Step: 1, Steps: 1, Finished: c.finished,
 			Spec: w,
-			WorkloadRuns: metrics.WorkloadRuns{Ranked: metrics.Run{ToolStreams: 1, ToolValid: 1,
+			WorkloadRuns: metrics.WorkloadRuns{Ranked: metrics.Summary{ToolStreams: 1, ToolValid: 1,
 				ToolFirst:    metrics.DistOf([]time.Duration{180 * ms}),
 				ToolComplete: metrics.DistOf([]time.Duration{191 * ms}),
 				ArgsTPS:      metrics.DistOf([]float64{893})}}}

@@ -145,7 +145,7 @@ func Order(figs []live.Snapshot) []int {
 	for i, f := range figs {
 		standings[i] = metrics.Standing{Speed: f.Speed, HasSpeed: f.HasSpeed, TTFT: f.TTFT, HasTTFT: f.HasTTFT, Failed: f.Status == live.Failed}
 	}
-	if slices.ContainsFunc(figs, func(f live.Snapshot) bool { return f.Metric != "" || isWorkload(f) }) { // a workload's figure (Run.Rate)
+	if slices.ContainsFunc(figs, func(f live.Snapshot) bool { return f.Metric != "" || isWorkload(f) }) { // a workload's figure (Summary.Rate)
 		for i, f := range figs {
 			standings[i].Speed, standings[i].HasSpeed = soFar(f)
 		}

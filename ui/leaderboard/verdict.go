@@ -77,7 +77,7 @@ func verdictParts(names []string, figs []live.Snapshot) (verdict, flagged string
 	for _, i := range Order(figs) {
 		f, speed := figs[i], math.NaN()
 		finishAt = f.FinishAt
-		switch { // a workload's own figure before the finish line, as metrics.Run.Metric
+		switch { // a workload's own figure before the finish line, as metrics.Summary.Metric
 		case f.Status == live.Failed:
 		case f.Metric != "" && f.HasRate:
 			speed = f.Rate

@@ -94,8 +94,8 @@ func isWorkload(f live.Snapshot) bool { return f.Workload != nil && len(f.Worklo
 // rankedRuns are the providers' runs the verdict ranks
 // (live.WorkloadRun.Ranked), once a workload's run has ended: its last
 // race has finished (ok false before, and under chat).
-func rankedRuns(figs []live.Snapshot) ([]metrics.Run, bool) {
-	runs := make([]metrics.Run, len(figs))
+func rankedRuns(figs []live.Snapshot) ([]metrics.Summary, bool) {
+	runs := make([]metrics.Summary, len(figs))
 	for i, f := range figs {
 		if !isWorkload(f) || !f.Workload.Settled() || f.Workload.Step < f.Workload.Steps {
 			return nil, false

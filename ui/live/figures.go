@@ -13,7 +13,7 @@ type Snapshot struct {
 	Status  Status
 	Settled bool // every stream ended: the figures are metrics.Compute's and final
 
-	// Every figure is metrics.RunOf's, the one aggregation bench and the
+	// Every figure is metrics.SummaryOf's, the one aggregation bench and the
 	// verdict read: of the streams so far while they run
 	// (metrics.StreamSoFar), of the ended streams once settled.
 	TTFT    time.Duration // median first text event
@@ -32,7 +32,7 @@ type Snapshot struct {
 
 	// Speed is per-user output speed: metrics.SoFar while a stream runs,
 	// metrics.Compute's OutputTPS once it ends; the median across the
-	// streams running and completed (settled: metrics.Run's).
+	// streams running and completed (settled: metrics.Summary's).
 	Speed    float64
 	HasSpeed bool
 	// AggregateTPS is metrics.AggregateTPS across the streams, once settled.
@@ -42,18 +42,18 @@ type Snapshot struct {
 	// Tokens is what one user got: output tokens (usage where reported
 	// once a stream ends, else o200k so far), the median across every
 	// stream, failed ones included (a failed lane says how far its streams
-	// got); O200kTokens the same in o200k. Settled, both are metrics.Run's.
+	// got); O200kTokens the same in o200k. Settled, both are metrics.Summary's.
 	Tokens      int
 	O200kTokens int
 	TokenSource string // metrics.SourceUsage when every stream with tokens ended with usage
 	// UserTokens is per-user o200k tokens so far counted per event (the
 	// scale of metrics.TimeToTokens), the race track's and --finish-at's
-	// count: the median across every stream (settled: metrics.Run.EventTokens).
+	// count: the median across every stream (settled: metrics.Summary.EventTokens).
 	UserTokens int
 
 	Elapsed time.Duration // now while running; release to the end of the last stream once settled
 
-	CostUSD float64 // median cost of one request (metrics.Run)
+	CostUSD float64 // median cost of one request (metrics.Summary)
 	HasCost bool
 
 	// ServerTPS is the server's own generation speed (llama.cpp timings),
@@ -70,7 +70,7 @@ type Snapshot struct {
 	HasRoofline bool
 	RateLimited bool
 	// Feel is how the streams felt, once settled (metrics.Felt.Label of
-	// metrics.Run's): "smooth", "bursty", "2 stalls · 1.20s"; "" before;
+	// metrics.Summary's): "smooth", "bursty", "2 stalls · 1.20s"; "" before;
 	// Stalls is its stall count.
 	// Flags: the referee's flags its streams raised by themselves
 	// (metrics.StreamFlags), once settled, with their evidence
@@ -83,7 +83,7 @@ type Snapshot struct {
 	Load   *probes.ClientLoad
 	// E2E is the median end-to-end time of the completed streams, once settled.
 	E2E time.Duration
-	// SLOMet of SLOStreams met the provider's SLO (metrics.Run.Goodput,
+	// SLOMet of SLOStreams met the provider's SLO (metrics.Summary.Goodput,
 	// over its ended streams); both 0 without an SLO.
 	SLOMet, SLOStreams int
 
@@ -94,7 +94,7 @@ type Snapshot struct {
 	HasTimeToN bool
 
 	// Metric and Rate: once settled under a workload one race can judge
-	// (tool-call, json), metrics.Run's Metric and Rate: what the
+	// (tool-call, json), metrics.Summary's Metric and Rate: what the
 	// leaderboard ranks by and the verdict compares ("" otherwise; HasRate
 	// false when there is none: no valid call or JSON).
 	Metric  string
@@ -114,13 +114,13 @@ type Snapshot struct {
 	Err  error // the first failure, to show in the lane
 }
 
-// Snapshot evaluates the provider at now (time since release): metrics.RunOf
+// Snapshot evaluates the provider at now (time since release): metrics.SummaryOf
 // of its streams so far, the same function bench and the verdict read
 // once they have ended, with what only a race in flight has (its status,
 // the streams queued, the speed of the last second).
 func (p *Lane) Snapshot(now time.Duration) Snapshot {
 	streams, settled := p.streamsSoFar(0)
-	run := metrics.RunOf(streams, 0)
+	run := metrics.SummaryOf(streams, 0)
 	f := p.figuresOf(run)
 	if settled {
 		return p.settled(f, run)
@@ -151,7 +151,7 @@ func (p *Lane) Snapshot(now time.Duration) Snapshot {
 }
 
 // figuresOf are run's figures, in flight or settled.
-func (p *Lane) figuresOf(run metrics.Run) Snapshot {
+func (p *Lane) figuresOf(run metrics.Summary) Snapshot {
 	f := Snapshot{Streams: run.Streams, Failed: run.Failed, RateLimited: run.RateLimited,
 		TTFT: run.TTFT.P50, HasTTFT: run.TTFT.Has(), TTFTMax: run.TTFT.Max, TTFA: run.TTFA.P50, HasTTFA: run.TTFA.Has(),
 		Speed: run.Speed.P50, HasSpeed: run.Speed.Has(), AggregateTPS: run.AggregateTPS, HasAggregateTPS: run.HasAggregateTPS,
@@ -171,7 +171,7 @@ func (p *Lane) figuresOf(run metrics.Run) Snapshot {
 // settled adds to f, the figures of run, p's streams once all have
 // ended, what only an ended race has: its end, feel, flags, and the
 // workload's figure to rank by.
-func (p *Lane) settled(f Snapshot, run metrics.Run) Snapshot {
+func (p *Lane) settled(f Snapshot, run metrics.Summary) Snapshot {
 	f.Settled, f.Status, f.Elapsed, f.E2E = true, Done, run.End, run.E2E.P50
 	f.Feel, f.Stalls, f.Flags = run.Felt.Label(), run.Felt.Stalls, p.flags()
 	if run.Completed == 0 {

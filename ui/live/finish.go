@@ -5,12 +5,12 @@ import (
 )
 
 // RaceTo adds the race to n tokens (--finish-at) to f, p's figures:
-// metrics.RunOf's TimeToN of p's streams so far (the median time over
+// metrics.SummaryOf's TimeToN of p's streams so far (the median time over
 // those that have got there), as bench reads it once they have ended.
 func (p *Lane) RaceTo(f *Snapshot, n int) {
 	f.FinishAt = n
 	streams, _ := p.streamsSoFar(n)
-	run := metrics.RunOf(streams, n)
+	run := metrics.SummaryOf(streams, n)
 	f.TimeToN, f.HasTimeToN = run.TimeToN.P50, run.TimeToN.Has()
 }
 

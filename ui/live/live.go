@@ -1,7 +1,7 @@
 // Package live is what the dashboard knows about each provider while a race
 // runs: the recorded events and results of its streams, and the figures of
 // package metrics evaluated at a moment of the race. It computes no figure
-// of its own: a provider's figures are metrics.RunOf of its streams so far
+// of its own: a provider's figures are metrics.SummaryOf of its streams so far
 // (metrics.StreamSoFar while one runs, its settled figures once it has
 // ended), the function bench and the verdict read. series.go samples the
 // sparklines and the chart; scale.go holds what every lane is drawn

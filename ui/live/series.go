@@ -115,7 +115,7 @@ func (p *Lane) TokenSeries(until time.Duration) (times []time.Duration, tokens [
 }
 
 // tokensAt is the median tokens so far at t across every stream, a failed
-// one counting what it delivered (metrics.Run's tokens per user), so the
+// one counting what it delivered (metrics.Summary's tokens per user), so the
 // chart ends where the race track does.
 func (p *Lane) tokensAt(t time.Duration) float64 {
 	counts := make([]float64, 0, len(p.Streams))

@@ -72,7 +72,7 @@ func (t *followedText) writeCalls(s *Stream) {
 // workload's own figure (the time to a complete tool call, to valid JSON,
 // the prefill estimate, the warm TTFT, the conversation's time): what the
 // leaderboard ranks by; "" under chat. HasRate false when run has none.
-func workloadRate(run metrics.Run) (metric string, rate float64, ok bool) {
+func workloadRate(run metrics.Summary) (metric string, rate float64, ok bool) {
 	switch m := run.Metric(); m {
 	case metrics.VerdictMetric, metrics.FinishMetric:
 		return "", 0, false
