@@ -56,6 +56,7 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 				sameReport(t, run, one)
 				sameInFlight(t, run, cfg, conc, finishAt, race, rng)
 				seen["a flagged verdict"] += b2i(one.Verdict.FlaggedText != "")
+				seen["a race of reasoning models"] += b2i(one.Verdict.Metric == metrics.AnswerMetric)
 				for _, f := range figs {
 					seen["C>1"] += min(f.Streams-1, 1)
 					seen["some stream failed"] += min(f.Failed, 1)
@@ -66,9 +67,10 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 					seen["several runs"] += b2i(len(races) > 1)
 					seen["an SLO"] += min(f.SLOStreams, 1)
 					seen["a merged race"] += b2i(strings.Contains(cfg.Providers[0].Name, "@"))
+					seen["hidden reasoning"] += b2i(f.Thinking.HiddenReasoningTokens > 0)
 				}
 				for i, f := range figs { // --heats and bench --runs: each run's figure, as the dashboard settled it
-					if got, want := contenders[i].Speeds[run], rate(f); !(got == want || math.IsNaN(got) && math.IsNaN(want)) {
+					if got, want := contenders[i].Speeds[run], rate(f, b.Verdict.Metric); !(got == want || math.IsNaN(got) && math.IsNaN(want)) {
 						t.Errorf("run %d %s: the verdict's rate %v, the dashboard's %v", run, cfg.Providers[i].Name, got, want)
 					}
 				}
@@ -76,7 +78,8 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 			sameReplay(t, cfg, conc, finishAt, races, b)
 		})
 	}
-	for _, what := range []string{"C>1", "some stream failed", "every stream failed", "rate-limited", "stopped short", "reached N", "several runs", "an SLO", "a merged race"} {
+	for _, what := range []string{"C>1", "some stream failed", "every stream failed", "rate-limited", "stopped short", "reached N", "several runs",
+		"a race of reasoning models", "hidden reasoning", "an SLO", "a merged race"} {
 		if seen[what] == 0 {
 			t.Errorf("no case had %s: the generator no longer covers it", what)
 		}
@@ -113,6 +116,13 @@ func randomRaces(rng *rand.Rand) (*config.Config, int, int, [][][]probes.Result)
 		finishAt = 5 + rng.IntN(30)
 	}
 	runs := 1 + rng.IntN(3)
+	// A model thinks or does not, whatever the run: none, some or all of
+	// the providers do.
+	thinks := make([]bool, len(cfg.Providers))
+	mode := rng.IntN(3)
+	for i := range thinks {
+		thinks[i] = mode == 2 || mode == 1 && rng.IntN(2) == 0
+	}
 	start := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	races := make([][][]probes.Result, runs)
 	for run := range races {
@@ -120,7 +130,7 @@ func randomRaces(rng *rand.Rand) (*config.Config, int, int, [][][]probes.Result)
 		for i, p := range cfg.Providers {
 			var streams []probes.Result
 			for s := range conc {
-				r := randomStream(rng, p)
+				r := randomStream(rng, p, thinks[i])
 				r.Provider, r.Model, r.Stream, r.Release = p.Name, p.Model, s, release
 				if merged {
 					r.Release = release.Add(time.Duration(i*3) * time.Millisecond)
@@ -134,8 +144,10 @@ func randomRaces(rng *rand.Rand) (*config.Config, int, int, [][][]probes.Result)
 }
 
 // randomStream is one stream: completed, refused before any token (404,
-// 429, 503), cut after some tokens, or a short answer.
-func randomStream(rng *rand.Rand, p config.Provider) probes.Result {
+// 429, 503), cut after some tokens, or a short answer. A model that thinks
+// streams its reasoning first, and with usage may report more of it,
+// hidden.
+func randomStream(rng *rand.Rand, p config.Provider, thinks bool) probes.Result {
 	r := probes.Result{Price: p.Price}
 	kind := rng.IntN(10)
 	if kind == 0 { // refused
@@ -151,7 +163,7 @@ func randomStream(rng *rand.Rand, p config.Provider) probes.Result {
 	sum := 0
 	for i := range events {
 		e := probes.Event{At: at, Tokens: 1 + rng.IntN(3)}
-		if i == 0 && rng.IntN(4) == 0 {
+		if i == 0 && thinks {
 			e.Reasoning = " think"
 		} else {
 			e.Content = " w" + strconv.Itoa(i)
@@ -168,6 +180,10 @@ func randomStream(rng *rand.Rand, p config.Provider) probes.Result {
 	r.FinishReason = "stop"
 	if rng.IntN(3) > 0 {
 		r.Usage = &probes.Usage{PromptTokens: 12, CompletionTokens: sum + rng.IntN(3), TotalTokens: 12 + sum}
+		if thinks && rng.IntN(2) == 0 {
+			hidden := 20 + rng.IntN(200)
+			r.Usage.CompletionTokens, r.Usage.ReasoningTokens, r.Usage.TotalTokens = r.Usage.CompletionTokens+hidden, 1+hidden, r.Usage.TotalTokens+hidden
+		}
 	}
 	return r
 }
@@ -199,10 +215,12 @@ func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) [
 	return figs
 }
 
-// rate is what the dashboard's verdict compares of f.
-func rate(f live.Snapshot) float64 {
+// rate is what the dashboard's verdict compares of f under metric, bench's.
+func rate(f live.Snapshot, metric string) float64 {
 	switch {
 	case f.Status == live.Failed:
+	case metric == metrics.AnswerMetric && f.HasTTFA:
+		return 1 / f.TTFA.Seconds()
 	case f.FinishAt > 0 && f.HasTimeToN:
 		return float64(f.FinishAt) / f.TimeToN.Seconds()
 	case f.FinishAt == 0 && f.HasSpeed:

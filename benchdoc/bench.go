@@ -176,9 +176,7 @@ func Build(in Input) *Bench {
 		b.runs, b.figures = append(b.runs, wr.Runs), append(b.figures, wr)
 		ranked[i] = wr.Ranked
 	}
-	for rank, i := range metrics.Order(ranked) {
-		b.Providers[i].Rank = rank + 1
-	}
+	b.rank(ranked)
 	var stop *metrics.Stop
 	if in.Interrupted {
 		stop = ptr(stopOf(in.Races, perRun, in.Planned))

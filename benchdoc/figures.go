@@ -92,6 +92,10 @@ func (r Stream) MetricStream() metrics.Stream {
 		f.CachedPromptTokens, f.HasCachedPromptTokens = *r.CachedPromptTokens, true
 	}
 	f.Felt.Failed = !r.OK
+	f.Phases = metrics.Phases{ThinkingTokens: r.ThinkingTokens, HiddenReasoningTokens: r.HiddenReasoningTokens,
+		AnswerTokens: max(r.OutputTokens-r.ThinkingTokens, 0)}
+	f.Phases.ThinkingTPS, f.Phases.HasThinkingTPS = opt(r.ThinkingTPS)
+	f.Phases.AnswerTPS, f.Phases.HasAnswerTPS = opt(r.AnswerTPS)
 	s := metrics.Stream{Figures: f, EventTokens: r.O200kTokens, UnderSLO: r.SLOMissed != nil, SLOMissed: r.SLOMissed}
 	s.TimeToN, s.ReachedN = optMS(r.TimeToNms)
 	if r.InputTokens != nil {

@@ -53,6 +53,7 @@ type Stream struct {
 	ToolCall           *ToolCall `json:"tool_call,omitempty"`    // tool-call workload: the stream's call
 	JSON               *JSONRun  `json:"json,omitempty"`         // json workload: the stream's answer
 	Feel
+	Thinking
 	// Flags: the referee's flags on this stream (metrics.Flag*), each with
 	// its evidence in Evidence; the race's own are in the document's races.
 	Flags    []string          `json:"flags"`
@@ -216,7 +217,7 @@ func newStream(run int, res *probes.Result, s metrics.Stream, promptTokens, fini
 	if f.HasCachedPromptTokens {
 		r.CachedPromptTokens = ptr(f.CachedPromptTokens)
 	}
-	r.Feel = feelOf(f.Felt)
+	r.Feel, r.Thinking = feelOf(f.Felt), thinkingOf(f.Phases)
 	r.Served = Served{nonEmpty(res.Served.Model), nonEmpty(res.Served.Fingerprint), nonEmpty(res.Served.Provider)}
 	if f.HasCost {
 		r.CostUSD = ptr(usd8(f.CostUSD))

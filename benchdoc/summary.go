@@ -98,6 +98,7 @@ type Summary struct {
 	Evidence map[string]string `json:"evidence"`
 	Goodput  *Goodput          `json:"goodput"` // null without an SLO
 	Feel
+	ThinkingSummary
 	FeelLabel *string      `json:"feel"`                // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
 	ToolCall  *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
 	// PrefillTPS: long-context's prefill speed estimate (metrics.PrefillTPS),
@@ -216,7 +217,7 @@ func summary(w workload.Workload, wr metrics.WorkloadRuns) Summary {
 	s := Summary{OK: all.Completed, Failed: all.Failed, TTFTms: durations(all.TTFT), E2Ems: durations(all.E2E),
 		OutputTPS: speeds(all.Speed), TimeToNms: durations(all.TimeToN), StoppedShort: all.StoppedShort,
 		Tokens: all.Tokens, O200kTokens: all.O200kTokens, TokenSource: all.TokenSource, EventTokens: all.EventTokens,
-		Feel: feelOf(all.Felt), FeelLabel: nonEmpty(all.Felt.Label())}
+		Feel: feelOf(all.Felt), FeelLabel: nonEmpty(all.Felt.Label()), ThinkingSummary: thinkingSummary(all)}
 	if m, ok := metrics.Median(aggregate); ok {
 		s.AggregateTPS = ptr(tps(m))
 	}

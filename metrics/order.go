@@ -17,6 +17,8 @@ func (r Summary) Metric() string {
 		return ConversationMetric
 	case r.Sized > 0:
 		return PrefillMetric
+	case r.ByAnswer:
+		return AnswerMetric
 	case r.FinishAt > 0:
 		return FinishMetric
 	}
@@ -49,6 +51,10 @@ func (r Summary) Rate() float64 {
 		if r.TTFT.Has() && r.TTFT.P50 > 0 {
 			return 1 / r.TTFT.P50.Seconds()
 		}
+	case AnswerMetric:
+		if r.TTFA.Has() && r.TTFA.P50 > 0 {
+			return 1 / r.TTFA.P50.Seconds()
+		}
 	case JSONMetric:
 		if r.JSONValidAt.Has() && r.JSONValidAt.P50 > 0 {
 			return 1 / r.JSONValidAt.P50.Seconds()
@@ -71,7 +77,7 @@ func (r Summary) Rate() float64 {
 
 // workloadMetric reports whether m is a workload's own figure.
 func workloadMetric(m string) bool {
-	return m == ToolCallMetric || m == PrefillMetric || m == WarmMetric || m == JSONMetric || m == ConversationMetric
+	return m == ToolCallMetric || m == PrefillMetric || m == WarmMetric || m == JSONMetric || m == ConversationMetric || m == AnswerMetric
 }
 
 // Order ranks providers by their runs (one run each, or each one's streams

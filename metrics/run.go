@@ -147,6 +147,9 @@ type Summary struct {
 	Turns           int
 	Conversation    time.Duration
 	HasConversation bool
+	// ByAnswer: the verdict compares time to answer (ByAnswer sets it on
+	// a race of reasoning models).
+	ByAnswer bool
 	// Warm: the streams are cached-prefix's warm requests (set by the
 	// caller, who knows which race was which); the verdict compares their TTFT.
 	Warm bool
@@ -162,11 +165,14 @@ type Summary struct {
 	Felt Felt
 
 	// Goodput: the streams under the provider's SLO (Stream.UnderSLO),
-	// ended ones only (goodputOf); HasGoodput false without an SLO.
+	// ended ones only (addGoodput); HasGoodput false without an SLO.
 	// PerSecond is set over a workload's races (WorkloadRunsOf), which
 	// know the races' time.
 	Goodput    Goodput
 	HasGoodput bool
+
+	// RunPhases: thinking and answering apart (RunPhasesOf).
+	RunPhases
 }
 
 // SummaryOf is the figures of one provider's streams; finishAt is --finish-at's
@@ -174,7 +180,7 @@ type Summary struct {
 // too, of the streams so far), the verdict, --heats, bench's report and
 // JSON, `report`, replay --bench and watch's series all read it.
 func SummaryOf(streams []Stream, finishAt int) Summary {
-	a := runAcc{r: Summary{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}}
+	a := runAcc{r: Summary{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}, streams: streams}
 	for _, s := range streams {
 		a.add(s)
 	}
@@ -205,6 +211,7 @@ type runAcc struct {
 	figs                                                                      []Figures
 	felt                                                                      []Felt
 	usage                                                                     bool
+	streams                                                                   []Stream
 }
 
 func (a *runAcc) add(s Stream) {
@@ -343,6 +350,6 @@ func (a *runAcc) run() Summary {
 	if r.Running == 0 { // the aggregate's window ends with the last stream
 		r.AggregateTPS, r.HasAggregateTPS = AggregateTPS(a.figs)
 	}
-	r.Felt = FeltOfRun(a.felt)
+	r.Felt, r.RunPhases = FeltOfRun(a.felt), RunPhasesOf(a.streams)
 	return r
 }

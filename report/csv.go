@@ -17,6 +17,8 @@ var csvHeader = []string{"provider", "model", "run", "stream", "ok", "error", "t
 	"workload", "prompt_tokens", "input_tokens", "cached_prompt_tokens", "server_prompt_tps", "cache", "turn",
 	"tool_call_first_ms", "tool_call_complete_ms", "tool_call_name", "tool_call_args_tokens", "tool_call_args_tps", "tool_call_valid",
 	"json_first_ms", "json_valid_ms", "json_valid",
+	// The stream's phases (metrics.Phases).
+	"thinking_tokens", "hidden_reasoning_tokens", "thinking_tps", "answer_tps",
 	// Last, so no column moves: every row says whether it was measured at all
 	// (a spreadsheet keeps no note above the table).
 	"simulated"}
@@ -41,6 +43,7 @@ func (b *Bench) WriteCSV(w io.Writer) error {
 				csvOpt(r.ServerPromptTPS), deref(r.Cache), csvInt(r.Turn)}
 			row = append(row, toolCallCells(r.ToolCall)...)
 			row = append(row, jsonCells(r.JSON)...)
+			row = append(row, thinkingCells(r)...)
 			row = append(row, strconv.FormatBool(b.Simulated))
 			writeCSVRow(cw, row)
 		}

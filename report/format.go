@@ -107,7 +107,7 @@ func (b *Bench) columns() []column {
 			return "⚑ " + strings.Join(p.Summary.Flags, ", ")
 		}},
 	)
-	return append(cols, b.workloadColumns()...)
+	return append(append(cols, b.thinkingColumns()...), b.workloadColumns()...)
 }
 
 // workloadColumns are the figures of the race's workload and, under an
@@ -176,6 +176,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 	}
 	notes = append(notes, b.failures()...)
 	notes = append(notes, b.serverNotes()...)
+	notes = append(notes, b.thinkingNote()...)
 	if b.FinishAt != nil {
 		notes = append(notes, b.finishNote())
 	}

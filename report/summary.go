@@ -25,6 +25,7 @@ type Group struct {
 	Failures        map[string]int // failed streams by kind (probes.Kinds)
 	Errors          map[string]int // failed streams by error message, as received
 	Simulated       bool           // some of its races raced the built-in simulated providers
+	Thinking        GroupThinking  // reasoning: the thinking and answer phases
 	// Figures are its figures over its races (metrics.WorkloadRunsOf of
 	// the streams, what bench computes): the workload's columns read them,
 	// and TTFTms, OutputTPS and E2Ems are its All.
@@ -155,6 +156,7 @@ func finish(groups map[groupKey]*groupAcc, setups map[Setup]*SetupRaces) []Group
 		all := g.Figures.All
 		g.OK, g.Failed = all.Completed, all.Failed
 		g.TTFTms, g.OutputTPS, g.E2Ems = durationStats(all.TTFT), speedStats(all.Speed), durationStats(all.E2E)
+		g.Thinking = thinkingOf(all)
 		out = append(out, g)
 	}
 	slices.SortFunc(out, func(x, y Group) int {

@@ -31,7 +31,7 @@ func unitNote(u metrics.Unit) string {
 	return ""
 }
 
-// ObserveRun sets the workload gauges from b, the bench document of one
+// ObserveRun sets the workload and thinking gauges from b, the bench document of one
 // run (a sweep, a cold and warm pair, a conversation, or one race) raced
 // from probe: each figure as bench computes it (benchdoc.Bench.Figures,
 // read through its description), so the series and `bench` of the same
@@ -50,6 +50,11 @@ func (e *Exporter) ObserveRun(probe string, b *benchdoc.Bench) {
 				if v, ok := f.GaugeValue(f.Of(figs[i])); ok {
 					g.With(l).Set(v)
 				}
+			}
+		}
+		for name, v := range thinkingFigures(p.Summary) {
+			if v != nil {
+				e.workload[name].With(l).Set(*v)
 			}
 		}
 	}

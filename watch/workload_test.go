@@ -3,6 +3,7 @@ package watch
 import (
 	"testing"
 
+	"tpsrace/benchdoc"
 	"tpsrace/metrics"
 	"tpsrace/workload"
 )
@@ -26,7 +27,19 @@ func TestEveryWorkloadFigureHasItsGauge(t *testing.T) {
 		}
 		seen[g.name] = true
 	}
-	if len(seen) != len(e.workload) || len(seen) < 10 {
+	if len(seen)+len(thinkingGauges) != len(e.workload) || len(seen) < 10 {
 		t.Errorf("%d figures with a gauge, %d gauges", len(seen), len(e.workload))
+	}
+	thinking := thinkingFigures(benchdoc.Summary{ThinkingSummary: benchdoc.ThinkingSummary{Reasoned: 1}})
+	if len(thinking) != len(thinkingGauges) {
+		t.Errorf("%d thinking figures, %d gauges", len(thinking), len(thinkingGauges))
+	}
+	for name := range thinking {
+		if e.workload[name] == nil {
+			t.Errorf("%s has no gauge", name)
+		}
+	}
+	if none := thinkingFigures(benchdoc.Summary{}); len(none) != 0 {
+		t.Errorf("a race that did not think: %v", none)
 	}
 }

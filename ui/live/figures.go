@@ -22,6 +22,9 @@ type Snapshot struct {
 	Queued  int           // streams metrics.Queued counts as queued (C > 1)
 	TTFA    time.Duration // median first answer event
 	HasTTFA bool
+	// Thinking: the streams' phases once settled (metrics.Summary's): the
+	// thinking and answer speeds, thinking and hidden reasoning tokens.
+	Thinking metrics.RunPhases
 
 	// NowTPS is per-user live tok/s (metrics.LiveTPS, median across the
 	// streams that are streaming: a queued stream has no speed yet, it
@@ -173,7 +176,7 @@ func (p *Lane) figuresOf(run metrics.Summary) Snapshot {
 // workload's figure to rank by.
 func (p *Lane) settled(f Snapshot, run metrics.Summary) Snapshot {
 	f.Settled, f.Status, f.Elapsed, f.E2E = true, Done, run.End, run.E2E.P50
-	f.Feel, f.Stalls, f.Flags = run.Felt.Label(), run.Felt.Stalls, p.flags()
+	f.Feel, f.Stalls, f.Flags, f.Thinking = run.Felt.Label(), run.Felt.Stalls, p.flags(), run.RunPhases
 	if run.Completed == 0 {
 		f.Status = Failed
 	}
