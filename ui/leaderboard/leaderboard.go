@@ -242,41 +242,7 @@ func (m *Model) columns() []column {
 		cols = append(append(cols, m.speedColumns(dash, speedHeader)...), m.heatsColumns()...)
 		cols = append(cols, wordsColumn(dash))
 	}
-	if m.concurrency > 1 {
-		cols = append(cols, column{header: "aggregate", width: 9, right: true, priority: 1, cell: func(r row) string {
-			f := r.f
-			switch {
-			case f.HasAggregateTPS:
-				return format.TPS(f.AggregateTPS)
-			case !f.Settled && f.HasTTFT:
-				return s.Muted.Render(format.TPS(f.NowAggregateTPS))
-			}
-			return dash
-		}})
-	}
-	cols = append(cols,
-		column{header: "total", width: 6, right: true, priority: 2, cell: func(r row) string {
-			f := r.f
-			if !f.Settled {
-				return s.Muted.Render(format.Duration(f.Elapsed))
-			}
-			return format.Duration(f.Elapsed)
-		}},
-		column{header: tokensHeader, width: len(tokensHeader), right: true, priority: 4, cell: func(r row) string {
-			f := r.f
-			return tokensCell(f)
-		}},
-	)
-	cols = append(cols, m.refereeColumns(dash)...)
-	if anyCost {
-		cols = append(cols, column{header: "cost/req", width: 8, right: true, priority: 6, cell: func(r row) string {
-			f := r.f
-			if !f.HasCost {
-				return dash
-			}
-			return format.USD(f.CostUSD)
-		}})
-	}
+	cols = append(cols, m.tailColumns(dash, tokensHeader, anyCost)...)
 	// Widen columns to their widest cell, so nothing is ever cut.
 	for k := range cols {
 		cols[k].width = max(cols[k].width, ansi.StringWidth(cols[k].header))
@@ -426,4 +392,48 @@ func (m *Model) render() {
 		lines[k] = format.PadRight(ansi.Truncate(lines[k], m.width, "…"), m.width)
 	}
 	m.view = strings.Join(lines[:m.height], "\n")
+}
+
+// tailColumns follow the speed (or the workload's figures): at C > 1 the
+// aggregate, the total time, the tokens, the referee's columns and, where
+// some provider has a price, the cost of a request.
+func (m *Model) tailColumns(dash, tokensHeader string, anyCost bool) []column {
+	s := m.styles
+	var cols []column
+	if m.concurrency > 1 {
+		cols = append(cols, column{header: "aggregate", width: 9, right: true, priority: 1, cell: func(r row) string {
+			f := r.f
+			switch {
+			case f.HasAggregateTPS:
+				return format.TPS(f.AggregateTPS)
+			case !f.Settled && f.HasTTFT:
+				return s.Muted.Render(format.TPS(f.NowAggregateTPS))
+			}
+			return dash
+		}})
+	}
+	cols = append(cols,
+		column{header: "total", width: 6, right: true, priority: 2, cell: func(r row) string {
+			f := r.f
+			if !f.Settled {
+				return s.Muted.Render(format.Duration(f.Elapsed))
+			}
+			return format.Duration(f.Elapsed)
+		}},
+		column{header: tokensHeader, width: len(tokensHeader), right: true, priority: 4, cell: func(r row) string {
+			f := r.f
+			return tokensCell(f)
+		}},
+	)
+	cols = append(cols, m.refereeColumns(dash)...)
+	if anyCost {
+		cols = append(cols, column{header: "cost/req", width: 8, right: true, priority: 6, cell: func(r row) string {
+			f := r.f
+			if !f.HasCost {
+				return dash
+			}
+			return format.USD(f.CostUSD)
+		}})
+	}
+	return cols
 }
