@@ -23,7 +23,7 @@ func TestEveryWorkloadIsDescribed(t *testing.T) {
 			continue
 		}
 		headers, decides := map[string]bool{}, 0
-		for _, f := range FiguresOf(w, true, 4) {
+		for _, f := range append(FiguresOf(w, true, 4), ReasoningFigures()...) {
 			if f.Header == "" || f.Name == "" || f.Key == "" || f.Help == "" || f.Of == nil || headers[f.Header] {
 				t.Errorf("%s: figure %+v is not whole, or its header is not unique", name, f)
 			}

@@ -37,6 +37,8 @@ func FiguresDoc() string {
 	}
 	b.WriteString("\n### Under an SLO (any workload)\n\n")
 	table(SLOFigures(2))
+	b.WriteString("\n### Where some stream thought (any workload)\n\n")
+	table(ReasoningFigures())
 	b.WriteString("\n")
 	return b.String()
 }

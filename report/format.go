@@ -115,9 +115,15 @@ func (b *Bench) columns() []column {
 // over the races (benchdoc.Bench.Figures): the same headers and text as
 // the dashboard's.
 func (b *Bench) workloadColumns() []column {
+	return b.figureColumns(metrics.FiguresOf(b.WorkloadOf(), b.UnderSLO(), b.Concurrency))
+}
+
+// figureColumns are one column per described figure, each provider's
+// read from its figures over the races (benchdoc.Bench.Figures).
+func (b *Bench) figureColumns(descriptions []metrics.Figure) []column {
 	figs := b.Figures()
 	var cols []column
-	for _, f := range metrics.FiguresOf(b.WorkloadOf(), b.UnderSLO(), b.Concurrency) {
+	for _, f := range descriptions {
 		cols = append(cols, column{f.Header, true, func(_, i int, _ Provider) string {
 			return f.Text(f.Of(figs[i]))
 		}})

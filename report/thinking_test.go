@@ -42,7 +42,7 @@ func TestReasoningRaceViews(t *testing.T) {
 		}
 	}
 	for _, text := range []string{table.String(), md.String()} {
-		for _, want := range []string{"TTFA p50", "think tok/s", "answer tok/s", "hidden", "Reasoning: tok/s is the streamed tokens"} {
+		for _, want := range []string{"TTFA", "think tok/s", "answer tok/s", "hidden", "Reasoning: tok/s is the streamed tokens"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("no %q in\n%s", want, text)
 			}

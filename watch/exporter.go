@@ -98,7 +98,7 @@ func NewExporter(simulated bool) *Exporter {
 		e.lastTTFT, e.lastSpeed, e.lastE2E, e.lastRaceTime, e.lastOK, e.sloMet, e.sloMissed)
 	e.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	e.workload = map[string]*prometheus.GaugeVec{}
-	for _, g := range slices.Concat(workloadGauges(), thinkingGauges) {
+	for _, g := range slices.Concat(workloadGauges(), thinkingGauges()) {
 		e.workload[g.name] = gauge(g.name, g.help)
 		tpsrace.MustRegister(e.workload[g.name])
 	}

@@ -1,6 +1,8 @@
 package watch
 
 import (
+	"slices"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"tpsrace/benchdoc"
@@ -45,16 +47,15 @@ func (e *Exporter) ObserveRun(probe string, b *benchdoc.Bench) {
 	figs := b.Figures()
 	for i, p := range b.Providers {
 		l := prometheus.Labels{"provider": p.Name, "model": p.Model, "probe": probe}
-		for _, f := range metrics.FiguresOf(b.WorkloadOf(), false, b.Concurrency) {
+		var reasoning []metrics.Figure // set only by a run where some stream thought
+		if figs[i].All.Reasoned > 0 {
+			reasoning = metrics.ReasoningFigures()
+		}
+		for _, f := range slices.Concat(metrics.FiguresOf(b.WorkloadOf(), false, b.Concurrency), reasoning) {
 			if g := e.workload[f.Gauge]; g != nil {
 				if v, ok := f.GaugeValue(f.Of(figs[i])); ok {
 					g.With(l).Set(v)
 				}
-			}
-		}
-		for name, v := range thinkingFigures(p.Summary) {
-			if v != nil {
-				e.workload[name].With(l).Set(*v)
 			}
 		}
 	}

@@ -3,7 +3,6 @@ package watch
 import (
 	"testing"
 
-	"tpsrace/benchdoc"
 	"tpsrace/metrics"
 	"tpsrace/workload"
 )
@@ -27,19 +26,12 @@ func TestEveryWorkloadFigureHasItsGauge(t *testing.T) {
 		}
 		seen[g.name] = true
 	}
-	if len(seen)+len(thinkingGauges) != len(e.workload) || len(seen) < 10 {
+	if len(seen)+len(thinkingGauges()) != len(e.workload) || len(seen) < 10 {
 		t.Errorf("%d figures with a gauge, %d gauges", len(seen), len(e.workload))
 	}
-	thinking := thinkingFigures(benchdoc.Summary{ThinkingSummary: benchdoc.ThinkingSummary{Reasoned: 1}})
-	if len(thinking) != len(thinkingGauges) {
-		t.Errorf("%d thinking figures, %d gauges", len(thinking), len(thinkingGauges))
-	}
-	for name := range thinking {
-		if e.workload[name] == nil {
-			t.Errorf("%s has no gauge", name)
+	for _, f := range metrics.ReasoningFigures() {
+		if e.workload[f.Gauge] == nil {
+			t.Errorf("reasoning %s: no gauge %s", f.Header, f.Gauge)
 		}
-	}
-	if none := thinkingFigures(benchdoc.Summary{}); len(none) != 0 {
-		t.Errorf("a race that did not think: %v", none)
 	}
 }
