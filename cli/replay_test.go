@@ -90,7 +90,7 @@ func TestReplayBadInput(t *testing.T) {
 	}{
 		{[]string{"replay"}, 2, "", "tpsrace: replay needs a FILE, the recording to replay (written by tpsrace bench --record FILE). Usage: tpsrace replay FILE [flags] (see: tpsrace help replay)\n"},
 		{[]string{"replay", "missing.tpsr", "--bench"}, 2, "", "tpsrace: cannot read the recording missing.tpsr: no such file or directory\n"},
-		{[]string{"replay", "cut.tpsr", "--bench", "--out", "/nonexistent/r.md"}, 2, "", "--out /nonexistent/r.md: cannot write it: no such file or directory (the recording was not read)"},
+		{[]string{"replay", "cut.tpsr", "--bench", "--out", "/nonexistent/r.md"}, 2, "", "--out /nonexistent/r.md: cannot write it: the folder /nonexistent does not exist (the recording was not read)"},
 		{[]string{"replay", "cut.tpsr", "--cast", "/nonexistent/r.cast"}, 2, "", "--cast /nonexistent/r.cast: cannot write it"},
 		{[]string{"replay", "cut.tpsr", "--bench", "--format", "xml"}, 2, "", `--format "xml"`},
 		{[]string{"replay", "cut.tpsr", "--bench"}, 1, "TRUNCATED: the recording is broken at line 4, after 1 whole race", "cut.tpsr:line 4: the recording ends without its end line (cut short): the recording is broken here: it holds 1 whole race"},

@@ -245,6 +245,19 @@ func TestRefusesWhatItCannotRead(t *testing.T) {
 	}
 }
 
+// A recording cut inside its first line says so, at every byte past its
+// schema, rather than that it is not a recording.
+func TestCutInsideTheHeader(t *testing.T) {
+	data, _ := recorded(t)
+	header := bytes.IndexByte(data, '\n')
+	for _, cut := range []int{len(`{"type":"header",`), 100, header - 1} {
+		_, err := recording.Read(bytes.NewReader(data[:cut]))
+		if err == nil || !strings.Contains(err.Error(), "line 1: the recording is cut inside its first line, the header ("+strconv.Itoa(cut)+" bytes") {
+			t.Errorf("cut at %d of the header's %d bytes: %v", cut, header, err)
+		}
+	}
+}
+
 // A provider whose local server could not start never raced: its one
 // stream is a plain error with no release (as the dashboard records it).
 // It replays as it was, error text and null figures included.

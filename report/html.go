@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"tpsrace/safetext"
@@ -51,7 +52,7 @@ func (o Overview) WriteHTML(w io.Writer, records []Record, sources []string) err
 		s.Failures = failureNotes(inSetup(o.Providers, sr.Setup), safetext.Line)
 		page.Setups = append(page.Setups, s)
 	}
-	return pageTemplate.Execute(w, page)
+	return pageTemplate().Execute(w, page)
 }
 
 //go:embed report.html.tmpl
@@ -60,15 +61,18 @@ var pageSource string
 // pageTemplate's functions: line makes a word from outside one plain line
 // (no control character or bidi override: a browser would honour those);
 // table gives a table its count of word columns (left-aligned, wrapping
-// anywhere, so no long model name widens the page).
-var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"line":          safetext.Line,
-	"chartGeometry": func() geometry { return chartGeometry },
-	"table": func(t htmlTable, words int) htmlTable {
-		t.Words = words
-		return t
-	},
-}).Parse(pageSource))
+// anywhere, so no long model name widens the page). Parsed on first use:
+// only `report --format html` needs it.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"line":          safetext.Line,
+		"chartGeometry": func() geometry { return chartGeometry },
+		"table": func(t htmlTable, words int) htmlTable {
+			t.Words = words
+			return t
+		},
+	}).Parse(pageSource))
+})
 
 // htmlPage is what the template shows. Strings are plain text: the
 // template escapes them for where they stand.
