@@ -39,14 +39,14 @@ func (o Overview) WriteHTML(w io.Writer, records []Record, sources []string) err
 	series := seriesOf(records)
 	for _, sr := range o.Setups {
 		s := htmlSetup{Label: sr.label(safetext.Line), Count: sr.count()}
-		s.ByProvider.Header = append([]string{"provider", "model"}, groupHeader...)
+		s.ByProvider.Header = append([]string{"provider", "model"}, sr.header()...)
 		for _, g := range inSetup(o.Providers, sr.Setup) {
-			s.ByProvider.Rows = append(s.ByProvider.Rows, append([]string{g.Provider, g.Model}, g.cells()...))
+			s.ByProvider.Rows = append(s.ByProvider.Rows, append([]string{g.Provider, g.Model}, g.cells(sr.Figures)...))
 			s.Providers = append(s.Providers, newHTMLProvider(g, series[seriesKey{sr.Setup, g.Provider, g.Model}], from, to))
 		}
-		s.ByProbeDay.Header = append([]string{"provider", "model", "probe", "day"}, groupHeader...)
+		s.ByProbeDay.Header = append([]string{"provider", "model", "probe", "day"}, sr.header()...)
 		for _, g := range inSetup(o.ByProbeDay, sr.Setup) {
-			s.ByProbeDay.Rows = append(s.ByProbeDay.Rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells()...))
+			s.ByProbeDay.Rows = append(s.ByProbeDay.Rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells(sr.Figures)...))
 		}
 		s.Reasoning.Header, s.Reasoning.Rows = splitHeader(thinkingRows(inSetup(o.Providers, sr.Setup)))
 		s.Failures = failureNotes(inSetup(o.Providers, sr.Setup), safetext.Line)
@@ -192,7 +192,7 @@ func seriesOf(records []Record) map[seriesKey][]probeSeries {
 			if byProbe[k] == nil {
 				byProbe[k] = map[string][]point{}
 			}
-			for _, r := range p.Runs {
+			for _, r := range p.Streams {
 				if !r.OK {
 					continue
 				}
