@@ -56,16 +56,16 @@ func TestEveryViewTellsTheSameSweep(t *testing.T) {
 					got := b.Levels[l].Providers[i]
 					want := []*float64{p.Summary.OutputTPS.P50, p.Summary.AggregateTPS, p.Summary.TTFTms.P50, p.Summary.E2Ems.P50}
 					for k, v := range []*float64{got.PerUserTPS, got.AggregateTPS, got.TTFTms.P50, got.E2Ems.P50} {
-						if str(v) != str(want[k]) {
-							t.Errorf("C=%d %s: figure %d is %s in the sweep, %s in a bench at that level", level.Concurrency, p.Name, k, str(v), str(want[k]))
+						if jsonNum(v) != jsonNum(want[k]) {
+							t.Errorf("C=%d %s: figure %d is %s in the sweep, %s in a bench at that level", level.Concurrency, p.Name, k, jsonNum(v), jsonNum(want[k]))
 						}
 					}
 					key := strconv.Itoa(level.Concurrency) + " " + p.Name
 					if row := rows[key]; row["per_user_tps"] != csvStr(got.PerUserTPS) || row["aggregate_tps"] != csvStr(got.AggregateTPS) {
-						t.Errorf("%s: csv %v, json %s %s", key, row, str(got.PerUserTPS), str(got.AggregateTPS))
+						t.Errorf("%s: csv %v, json %s %s", key, row, jsonNum(got.PerUserTPS), jsonNum(got.AggregateTPS))
 					}
 					if g, ok := gauges["tpsrace_sweep_aggregate_tokens_per_second "+key]; ok != (got.AggregateTPS != nil) || ok && g != *got.AggregateTPS {
-						t.Errorf("%s: watch's aggregate %v (set %v), json %s", key, g, ok, str(got.AggregateTPS))
+						t.Errorf("%s: watch's aggregate %v (set %v), json %s", key, g, ok, jsonNum(got.AggregateTPS))
 					}
 				}
 			}
@@ -73,7 +73,7 @@ func TestEveryViewTellsTheSameSweep(t *testing.T) {
 	}
 }
 
-func str(v *float64) string {
+func jsonNum(v *float64) string {
 	if v == nil {
 		return "null"
 	}
@@ -84,7 +84,7 @@ func csvStr(v *float64) string {
 	if v == nil {
 		return ""
 	}
-	return str(v)
+	return jsonNum(v)
 }
 
 // sweepCSV is b's sweep CSV rows by "concurrency provider", by column.

@@ -147,15 +147,13 @@ func sweepJSON(cfg *config.Config, s metrics.Sweep, asked []int) *Sweep {
 }
 
 func pointJSON(name string, p metrics.SweepPoint, slo config.SLO) SweepPoint {
-	j := SweepPoint{Name: name, OK: p.Run.Completed, Failed: p.Run.Failed, TTFTms: durations(p.Run.TTFT), E2Ems: durations(p.Run.E2E), ClientBent: p.ClientBent}
+	j := SweepPoint{Name: name, OK: p.Summary.Completed, Failed: p.Summary.Failed, TTFTms: durations(p.Summary.TTFT), E2Ems: durations(p.Summary.E2E),
+		Goodput: goodput(slo, p.Summary), ClientBent: p.ClientBent}
 	if u, ok := p.PerUser(); ok {
 		j.PerUserTPS = ptr(tps(u))
 	}
 	if a := p.Aggregate; a.Runs > 0 {
 		j.AggregateTPS, j.AggregateMin, j.AggregateMax = ptr(tps(a.Median)), ptr(tps(a.Min)), ptr(tps(a.Max))
-	}
-	if p.HasGoodput {
-		j.Goodput = goodputJSON(slo, p.Goodput)
 	}
 	j.Flags, j.Evidence = flagsJSON(p.Flags)
 	return j

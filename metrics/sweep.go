@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"tpsrace/config"
 	"tpsrace/format"
@@ -20,63 +19,61 @@ const KneeGain = 0.10
 // SweepPoint is one provider at one level of a concurrency sweep (--sweep):
 // its streams at that concurrency, every race of the level pooled.
 //
-//   - PerUser: the median per-user output speed (Run.Speed's P50, RunOf's
-//     rule: over the completed streams).
+//   - PerUser: the median per-user output speed (Summary.Speed's P50,
+//     SummaryOf's rule: over the completed streams).
 //   - Aggregate: AggregateTPS of each race of the level: the median over
 //     the races, and the range its uncertainty is read from. With two or
 //     more races the range is theirs; with one, the users' own spread (how
 //     far the slowest and the fastest per-user speed lie from the median)
 //     shrunk by √C, since the aggregate adds C users up and their
 //     deviations partly cancel (one user, one race: no range to read).
-//   - TTFT and E2E in Run (queueing shows as TTFT growing with the level).
-//   - Goodput under the provider's SLO (HasGoodput false without one).
+//   - TTFT, E2E and the SLO's goodput in Summary (queueing shows as TTFT
+//     growing with the level; Goodput per second of the level's races).
 //   - Flags: the referee's flags touching the provider at this level;
 //     ClientBent when one is client_saturated: tpsrace may have bent the
 //     figures, so the level is shown, marked, and left out of the knee.
 type SweepPoint struct {
 	Concurrency int
-	Run         Run
+	Summary     Summary
 	Aggregate   Spread
-	Goodput     Goodput
-	HasGoodput  bool
 	Flags       Flags
 	ClientBent  bool
 }
 
 // PerUser is the level's median per-user output speed; ok false when no
 // stream completed with a speed.
-func (p SweepPoint) PerUser() (tps float64, ok bool) { return p.Run.Speed.P50, p.Run.Speed.Has() }
+func (p SweepPoint) PerUser() (tps float64, ok bool) {
+	return p.Summary.Speed.P50, p.Summary.Speed.Has()
+}
 
 // SweepPointOf is a provider's point at concurrency from its streams of
-// each race at that level (races[race][stream]), under slo, with the
-// referee's flags on them.
+// each race at that level (races[race][stream]), judged under slo, with
+// the referee's flags on them.
 func SweepPointOf(concurrency int, races [][]Stream, slo config.SLO, flags Flags) SweepPoint {
 	p := SweepPoint{Concurrency: concurrency, Flags: flags}
 	_, p.ClientBent = flags[FlagClientSaturated]
 	var all []Stream
 	var aggregates []float64
-	var raceTime time.Duration
+	var summaries []Summary
 	for _, race := range races {
-		r := RunOf(race, 0)
+		r := SummaryOf(race, 0)
 		aggregates = append(aggregates, math.NaN())
 		if r.HasAggregateTPS {
 			aggregates[len(aggregates)-1] = r.AggregateTPS
 		}
-		raceTime += r.End
-		all = append(all, race...)
+		summaries = append(summaries, r)
+		for _, s := range race {
+			all = append(all, s.JudgeSLO(slo))
+		}
 	}
-	p.Run = RunOf(all, 0)
+	p.Summary = SummaryOf(all, 0)
+	p.Summary.Goodput = p.Summary.Goodput.withPerSecond(raceTime(summaries))
 	p.Aggregate = SpreadOf(aggregates)
-	if s := p.Run.Speed; p.Aggregate.Runs == 1 && s.Has() && s.P50 > 0 {
+	if s := p.Summary.Speed; p.Aggregate.Runs == 1 && s.Has() && s.P50 > 0 {
 		shrink := math.Sqrt(float64(s.N))
 		p.Aggregate.Min = p.Aggregate.Median * (1 - (s.P50-s.Min)/s.P50/shrink)
 		p.Aggregate.Max = p.Aggregate.Median * (1 + (s.Max-s.P50)/s.P50/shrink)
 	}
-	figs := make([]Figures, len(all))
-	for i, s := range all {
-		figs[i] = s.Figures
-	}
-	p.Goodput, p.HasGoodput = GoodputOf(figs, slo, raceTime, concurrency)
 	return p
 }
 
@@ -287,7 +284,7 @@ func (k Knee) within() string {
 func ClientSaturatedIn(races [][][]probes.Result) string {
 	for _, race := range races {
 		for _, streams := range race {
-			if why := saturation(providerLoad(streams)); why != "" {
+			if why := Saturation(providerLoad(streams)); why != "" {
 				return why
 			}
 		}

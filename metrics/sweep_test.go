@@ -64,7 +64,7 @@ func TestSweepVerdict(t *testing.T) {
 	fast := CurveOf("cerebras", points(0.01, []int{1, 2, 4, 8, 16}, 1800, 3600, 7000, 12000, 12100))
 	slow := CurveOf("gpu", points(0.01, []int{1, 2, 4, 8, 16}, 100, 200, 400, 800, 1600))
 	for i := range fast.Points {
-		fast.Points[i].Run.Speed = Dist[float64]{P50: fast.Points[i].Aggregate.Median / float64(fast.Points[i].Concurrency), N: 1}
+		fast.Points[i].Summary.Speed = Dist[float64]{P50: fast.Points[i].Aggregate.Median / float64(fast.Points[i].Concurrency), N: 1}
 	}
 	s := Sweep{Levels: []int{1, 2, 4, 8, 16}, Curves: []Curve{slow, fast}}
 	if got, want := s.Verdict(), "cerebras holds 12,000 tok/s aggregate at 1,500 tok/s per user at C=8; gpu still gains at C=16"; got != want {
@@ -96,13 +96,13 @@ func TestSweepPointOf(t *testing.T) {
 	if a := p.Aggregate; a.Median != 400 || !nearly(a.Min, 360) || !nearly(a.Max, 440) || a.Runs != 1 {
 		t.Errorf("aggregate %+v, want 400 within 360–440 (±20%% ÷ √4)", a)
 	}
-	if !p.HasGoodput || p.Goodput.Met != 3 || p.Goodput.Streams != 4 {
-		t.Errorf("goodput %+v", p.Goodput)
+	if g := p.Summary.Goodput; !p.Summary.HasGoodput || g.Met != 3 || g.Streams != 4 || !g.HasPerSecond || g.PerSecond != 3 {
+		t.Errorf("goodput %+v: want 3 of 4 streams, 3 a second of the 1 s race", g)
 	}
 	slow := []Stream{user(50), user(50), user(50), user(50)}
 	slow[0].E2E = 2 * time.Second
 	p = SweepPointOf(4, [][]Stream{race, slow}, config.SLO{}, Flags{FlagClientSaturated: "busy"})
-	if a := p.Aggregate; a.Median != 300 || a.Min != 200 || a.Max != 400 || !p.ClientBent || p.HasGoodput {
-		t.Errorf("two races: %+v, bent %v, goodput %v", a, p.ClientBent, p.HasGoodput)
+	if a := p.Aggregate; a.Median != 300 || a.Min != 200 || a.Max != 400 || !p.ClientBent || p.Summary.HasGoodput {
+		t.Errorf("two races: %+v, bent %v, goodput %v", a, p.ClientBent, p.Summary.HasGoodput)
 	}
 }

@@ -55,14 +55,12 @@ func TestProfileBatching(t *testing.T) {
 
 // n streams of one batched model, started together, each stream at
 // PerUserTPS(n) as the client reads it: inside the batch (contention) and
-// past it (shared slots). Wall-clock speeds on a shared machine: best of
-// several (testenv.BestOf), load only slows a stream.
+// past it (shared slots). Wall-clock speeds: testenv.Timed's rule.
 func TestBatchPaces(t *testing.T) {
 	s := startServer(t, Options{})
 	const model = "sim:ttft=0s,tps=400,tokens=61,contention=0.5,batch=2"
 	sched, _ := ParseSchedule(model)
-	testenv.BestOf(t, func() []string {
-		var problems []string
+	testenv.Timed(t, func(a *testenv.Attempt) {
 		for _, n := range []int{1, 2, 4} {
 			speeds := make([]float64, n)
 			var wg sync.WaitGroup
@@ -80,13 +78,9 @@ func TestBatchPaces(t *testing.T) {
 				})
 			}
 			wg.Wait()
-			want := sched.PerUserTPS(n)
 			for i, got := range speeds {
-				if math.Abs(got/want-1) > 0.05 {
-					problems = append(problems, fmt.Sprintf("n=%d stream %d: %.1f tok/s, want %.1f within 5%%", n, i, got, want))
-				}
+				a.Within(fmt.Sprintf("n=%d stream %d's speed", n, i), got, sched.PerUserTPS(n), 0.05, "tok/s")
 			}
 		}
-		return problems
 	})
 }

@@ -121,3 +121,5 @@ func (w *Watcher) sweepOnce(ctx context.Context, started time.Time) *benchdoc.Be
 	}
 	return b
 }
+
+func ptr(v float64) *float64 { return &v }
