@@ -24,9 +24,9 @@ func TestFeelAgainstKnownRhythms(t *testing.T) {
 			return []string{"sim:ttft=5ms,tps=2000,tokens=30,pause=400ms@10", "sim:ttft=5ms,tps=2,tokens=4", "sim:ttft=5ms,tps=100,tokens=20",
 				"sim:ttft=5ms,tps=100,tokens=20,fault=close,after=10"}
 		}, 0)
-		paused, slow, steady := b.Providers[0].Runs[0], b.Providers[1].Runs[0], b.Providers[2].Runs[0]
+		paused, slow, steady := b.Providers[0].Streams[0], b.Providers[1].Streams[0], b.Providers[2].Streams[0]
 		for _, p := range b.Providers {
-			a.Load = cmp.Or(a.Load, p.Runs[0].Evidence[metrics.FlagClientSaturated])
+			a.Load = cmp.Or(a.Load, p.Streams[0].Evidence[metrics.FlagClientSaturated])
 		}
 
 		// The client reads the paused event a little earlier or later than the
@@ -61,10 +61,10 @@ func TestFeelAgainstKnownRhythms(t *testing.T) {
 		// arrived, but a stream that failed is not called smooth (properties,
 		// not timings: never retried).
 		dropped := b.Providers[3]
-		if run := dropped.Runs[0]; dropped.Summary.Failed != 1 || run.Burstiness == nil || run.Stalls == nil {
+		if run := dropped.Streams[0]; dropped.Summary.Failed != 1 || run.Burstiness == nil || run.Stalls == nil {
 			t.Errorf("fault=close,after=10: failed %d, burstiness %v, stalls %v", dropped.Summary.Failed, deref(run.Burstiness), deref(run.Stalls))
 		}
-		if run := dropped.Runs[0]; run.Stalls != nil && *run.Stalls != 0 {
+		if run := dropped.Streams[0]; run.Stalls != nil && *run.Stalls != 0 {
 			errorf("fault=close,after=10: %d stalls in a steady rhythm, want 0", *run.Stalls)
 		}
 		if label := dropped.Summary.FeelLabel; label != nil {

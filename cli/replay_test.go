@@ -92,7 +92,7 @@ func TestReplayBadInput(t *testing.T) {
 		{[]string{"replay", "missing.tpsr", "--bench"}, 2, "", "tpsrace: cannot read the recording missing.tpsr: no such file or directory\n"},
 		{[]string{"replay", "cut.tpsr", "--bench", "--out", "/nonexistent/r.md"}, 2, "", "--out /nonexistent/r.md: cannot write it: the folder /nonexistent does not exist (the recording was not read)"},
 		{[]string{"replay", "cut.tpsr", "--cast", "/nonexistent/r.cast"}, 2, "", "--cast /nonexistent/r.cast: cannot write it"},
-		{[]string{"replay", "cut.tpsr", "--gif", "/nonexistent/r.gif"}, 2, "", "--gif /nonexistent/r.gif: cannot write it: no such file or directory (the recording was not read)"},
+		{[]string{"replay", "cut.tpsr", "--gif", "/nonexistent/r.gif"}, 2, "", "--gif /nonexistent/r.gif: cannot write it: the folder /nonexistent does not exist (the recording was not read)"},
 		{[]string{"replay", "cut.tpsr", "--svg", "/nonexistent/r.svg"}, 2, "", "--svg /nonexistent/r.svg: cannot write it"},
 		// Checked before the recording is read: a missing one is not the error.
 		{[]string{"replay", "missing.tpsr", "--gif", "r.gif", "--fps", "0"}, 2, "", "--fps 0: want 1 to 20 (the dashboard draws 20 frames a second)"},

@@ -71,10 +71,10 @@ func TestWatchStopsCleanlyOnSIGTERM(t *testing.T) {
 				t.Errorf("%d history lines, want %d: one per race begun, the last the one in flight at SIGTERM", len(records), inFlight-before)
 			}
 			last := records[len(records)-1]
-			if last.Probe != "test" || last.Interrupted != tc.interrupted || len(last.Providers[0].Runs) != 1 {
-				t.Errorf("last history line: probe %q, interrupted %v, %d runs; want test, %v, 1", last.Probe, last.Interrupted, len(last.Providers[0].Runs), tc.interrupted)
+			if last.Probe != "test" || last.Interrupted != tc.interrupted || len(last.Providers[0].Streams) != 1 {
+				t.Errorf("last history line: probe %q, interrupted %v, %d runs; want test, %v, 1", last.Probe, last.Interrupted, len(last.Providers[0].Streams), tc.interrupted)
 			}
-			if r := last.Providers[0].Runs[0]; r.OutputTokens == 0 || r.Interrupted != tc.interrupted {
+			if r := last.Providers[0].Streams[0]; r.OutputTokens == 0 || r.Interrupted != tc.interrupted {
 				t.Errorf("last run %+v: want the tokens streamed, interrupted %v", r, tc.interrupted)
 			}
 			if !strings.Contains(logs.String(), `"msg":"stopped"`) {

@@ -130,7 +130,7 @@ func covers(t *testing.T, b *benchdoc.Bench) {
 	t.Helper()
 	has := map[string]bool{}
 	for _, p := range b.Providers {
-		for _, r := range p.Runs {
+		for _, r := range p.Streams {
 			has["reasoning"] = has["reasoning"] || r.ReasoningChars > 0
 			has["retries"] = has["retries"] || r.Retries > 0
 			has["server_tps"] = has["server_tps"] || r.ServerTPS != nil

@@ -5,6 +5,7 @@ import (
 
 	"tpsrace/format"
 	"tpsrace/metrics"
+	"tpsrace/workload"
 )
 
 // Term is a label the dashboard can show and what it means, in the words
@@ -17,8 +18,45 @@ type Term struct {
 }
 
 // vocabulary is every label the dashboard draws, by where it shows,
-// defined in place. The numbers in it are metrics' own constants.
+// defined in place: the race's and the chat figures' here (the numbers in
+// them metrics' own constants), each workload's figures as metrics
+// describes them for every view (workloadTerms).
 func vocabulary() []Term {
+	terms := raceTerms()
+	return append(terms, workloadTerms(terms)...)
+}
+
+// workloadTerms are each workload's figures and step (metrics.Describe:
+// the headers every view prints and their help), each header once and
+// none that known already defines.
+func workloadTerms(known []Term) []Term {
+	seen := map[string]bool{}
+	for _, t := range known {
+		seen[t.Label] = true
+	}
+	var terms []Term
+	add := func(label, means string) {
+		if label != "" && !seen[label] {
+			seen[label] = true
+			terms = append(terms, Term{label, means})
+		}
+	}
+	for _, name := range workload.Names {
+		w, _ := workload.Named(name)
+		d := metrics.Describe(w)
+		if d.Figures == nil {
+			continue
+		}
+		add(d.StepHeader, name+": where the race on screen is in its run")
+		for _, f := range metrics.FiguresOf(w, true, 4) {
+			add(f.Header, name+": "+f.Help)
+		}
+	}
+	return terms
+}
+
+// raceTerms are the labels of a race under any workload, and of chat's.
+func raceTerms() []Term {
 	return []Term{
 		// The header.
 		{"SIMULATED", "the built-in simulated providers: not real measurements"},
@@ -49,20 +87,12 @@ func vocabulary() []Term {
 		{"waiting · thinking · streaming", "the stream's status before its first token, while it reasons, while text arrives"},
 		{"✓ 1st · ✗ failed", "finished in that place; failed, and why under it"},
 		{"⚑", "the referee flagged this provider's race (cached prompt, another model, a stall…): zoom (1-9) says why"},
-		// Workloads.
-		{"1st call · complete", "tool-call: time to the first tool-call delta · to the complete, valid call"},
-		{"args tok/s", "tool-call: the arguments' streaming speed"},
-		{"valid · valid at", "the call or JSON answer parsed and met the schema (✓ / ✗) · when it did"},
-		{"1st byte", "json: time to the answer's first byte"},
-		{"input · prefill tok/s", "long-context: the prompt's size · the prompt speed estimated over the sizes"},
-		{"cold · warm · saving · cached", "cached-prefix: TTFT without and with the cache · 1 − warm ÷ cold · cached tokens reported"},
-		{"turn · conversation", "multi-turn: the turn racing · the finished turns' times added up"},
 		// The leaderboard.
 		{"# · provider · finish", "rank · provider · place by the time its last stream ended"},
 		{"words/s", fmt.Sprintf("tok/s in English words (× %.2f)", metrics.WordsPerToken)},
 		{"total · tokens", "release to the end of the last stream · output tokens (~: estimated)"},
 		{"feel", fmt.Sprintf("how the stream flowed: smooth · bursty · N stalls (gaps over %s) and their time", format.Duration(metrics.StallGap))},
-		{"SLO · cost/req", "streams within the SLO bounds · the price of one request"},
+		{"cost/req", "the price of one request, from the providers file's prices"},
 		{"heats tok/s · heats TTFT · heats total", "--heats: the median over the heats ± how far they spread"},
 		{"heats call · heats valid · heats prefill · heats warm · heats conv · heats to N", "--heats under a workload (or --finish-at): the verdict's figure (complete call, valid JSON, prefill speed, warm TTFT, conversation time, time to N tokens), median ± spread over the heats"},
 		{"finish N tok", "the finish line: --finish-at, else max_tokens, else the longest answer"},

@@ -165,7 +165,7 @@ func verdictLine(verdict, flagged string, width int) string {
 
 // VerdictLine is Verdict as one line of width columns, "▶ " first, the
 // names shortened before a figure gives way (fitVerdict).
-func VerdictLine(names []string, figs []live.Figures, width int) string {
+func VerdictLine(names []string, figs []live.Snapshot, width int) string {
 	verdict, flagged := fitVerdict(width, "", func(names []string) (string, string) { return verdictParts(names, figs) }, names)
 	return verdictLine(verdict, flagged, width)
 }

@@ -15,7 +15,7 @@ import (
 // a figure gives way; from 120 the names are whole.
 func TestVerdictKeepsNamesAndFigures(t *testing.T) {
 	names := []string{"cerebras-llama-3.3-70b", "groq-llama-3.3-70b-versatile", "together-llama-3.3-70b"}
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 900},
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 400},
 		{Status: live.Failed, Settled: true},
@@ -38,7 +38,7 @@ func TestVerdictKeepsNamesAndFigures(t *testing.T) {
 // on the headline's spare row.
 func TestFlagLegend(t *testing.T) {
 	names := []string{"fast", "slow", "cached"}
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1400},
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100},
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 50, Flags: "cached_prompt: 5 of 12 prompt tokens served from the provider's cache"},
