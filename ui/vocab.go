@@ -100,7 +100,7 @@ func raceTerms() []Term {
 		// The chart and the verdicts.
 		{"tokens so far · steeper is faster", "the chart: each provider's tokens over time"},
 		{"time to a complete tool call · time to valid JSON", "the chart of a tool-call or json race: a row per provider, its bar as long as the time"},
-		{"┄ waiting ━ writing", "on that chart: waiting for the first piece (tool-call delta, answer byte) · writing until ✓ valid (✗: never)"},
+		{"┄ wait ━ write", "on that chart: waiting for the first piece (tool-call delta, answer byte) · writing until ✓ valid (✗: never)"},
 		{"live tok/s per user", "the chart after v: each provider's live tok/s over time, on the lanes' scale"},
 		{"v shows tok/s · v shows tokens", "the key that switches the chart to the other plot"},
 		{"▶ A is N× faster than B (a vs b)", "the verdict: the winner against the runner-up, in the race's own figure"},

@@ -44,7 +44,7 @@ func (m *Model) timelineView() string {
 	barW := m.width - nameW - 2 - figureW
 	// The legend goes on a row of its own above the time axis where one is
 	// free, else at the title's end where it fits whole.
-	title, legend := "time "+t.Title, "┄ waiting ━ writing"
+	title, legend := "time "+t.Title, "┄ wait ━ write"
 	own := len(t.Spans)+2 < m.height-1
 	if !own && draw.Width(title+" · "+legend) <= m.width-1 {
 		title += " · " + legend
