@@ -28,7 +28,7 @@ func (m Model) table(rows int) []string {
 // widths are the table's columns: C and the provider left-aligned, the
 // figures right-aligned, then the goodput with an SLO; the marks follow.
 func (m Model) widths() []int {
-	w := []int{5, 12, 11, 11, 14, 9}
+	w := []int{6, 12, 11, 11, 14, 9}
 	if m.hasSLO() {
 		w = append(w, 13)
 	}
@@ -62,10 +62,10 @@ func (m Model) header(first string) string {
 // levelRows is a row per level and provider.
 func (m Model) levelRows() []string {
 	out := []string{m.header("C")}
-	for l, c := range m.sweep.Levels {
+	for l := range m.sweep.Levels {
 		for i, curve := range m.sweep.Curves {
 			p := curve.Points[l]
-			out = append(out, m.styles.provider(i).Render(m.row(append([]string{strconv.Itoa(c), curve.Name}, m.cells(p, curve.Knee)...)...)))
+			out = append(out, m.styles.provider(i).Render(m.row(append([]string{level(p, curve.Knee)}, m.cells(curve.Name, p)...)...)))
 		}
 	}
 	return out
@@ -77,17 +77,30 @@ func (m Model) headlineRows() []string {
 	for i, curve := range m.sweep.Curves {
 		p, ok := curve.Headline()
 		if !ok {
-			out = append(out, m.styles.provider(i).Render(m.row("–", curve.Name, "no aggregate")))
+			out = append(out, m.styles.provider(i).Render(m.row(format.Undefined, curve.Name, "no aggregate")))
 			continue
 		}
-		out = append(out, m.styles.provider(i).Render(m.row(append([]string{strconv.Itoa(p.Concurrency), curve.Name}, m.cells(p, curve.Knee)...)...)))
+		out = append(out, m.styles.provider(i).Render(m.row(append([]string{level(p, curve.Knee)}, m.cells(curve.Name, p)...)...)))
 	}
 	return out
 }
 
-// cells are a point's figures, then its marks: ◀ knee, ⚑ and the
-// referee's flags (client_saturated: tpsrace may have bent the level).
-func (m Model) cells(p metrics.SweepPoint, knee metrics.Knee) []string {
+// level is a row's C, marked as its chart marker is: ◆ the knee, ○ a
+// level tpsrace may have bent.
+func level(p metrics.SweepPoint, knee metrics.Knee) string {
+	c := strconv.Itoa(p.Concurrency)
+	switch {
+	case p.ClientBent:
+		return c + " " + string(markBent)
+	case knee.Found && knee.At == p.Concurrency:
+		return c + " " + string(markKnee)
+	}
+	return c
+}
+
+// cells are a provider's name and its point's figures, then the referee's
+// flags (client_saturated: tpsrace may have bent the level).
+func (m Model) cells(name string, p metrics.SweepPoint) []string {
 	und := format.Undefined
 	perUser, aggregate := und, und
 	if u, ok := p.PerUser(); ok {
@@ -103,18 +116,15 @@ func (m Model) cells(p metrics.SweepPoint, knee metrics.Knee) []string {
 	if e := p.Summary.E2E; e.Has() {
 		e2e = format.Duration(e.P50)
 	}
-	var marks []string
-	if knee.Found && knee.At == p.Concurrency {
-		marks = append(marks, "◀ knee")
-	}
+	flags := ""
 	if len(p.Flags) > 0 {
-		marks = append(marks, "⚑ "+strings.Join(p.Flags.Names(), ","))
+		flags = "⚑ " + strings.Join(p.Flags.Names(), ",")
 	}
-	cells := []string{perUser, aggregate, ttft, e2e}
+	cells := []string{name, perUser, aggregate, ttft, e2e}
 	if m.hasSLO() {
 		cells = append(cells, m.goodput(p))
 	}
-	return append(cells, strings.Join(marks, " "))
+	return append(cells, flags)
 }
 
 // goodput is the share of the level's streams that met the SLO, and at
