@@ -36,7 +36,6 @@
 package metrics
 
 import (
-	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -141,22 +140,26 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 	if fl, ok := r.Err.(*probes.Failure); ok && fl.Status == 429 {
 		f.RateLimited = true
 	}
-	var content, reasoning strings.Builder
+	// One walk of the events: each decodes them all. An event's text is
+	// valid UTF-8 (a decoded JSON string), so the characters of the whole
+	// text are the sum of its events'.
+	var felt feltPass
+	hasText := false
 	for e := range r.Events.Values() {
-		content.WriteString(e.Content)
-		reasoning.WriteString(e.Reasoning)
+		f.ContentChars += utf8.RuneCountInString(e.Content)
+		f.ReasoningChars += utf8.RuneCountInString(e.Reasoning)
+		hasText = hasText || e.Content != "" || e.Reasoning != ""
 		if e.Content != "" && !f.HasTTFA {
 			f.TTFA, f.HasTTFA = e.At, true
 		}
+		felt.add(e)
 	}
-	f.ContentChars = utf8.RuneCountInString(content.String())
-	f.ReasoningChars = utf8.RuneCountInString(reasoning.String())
 	// The probe counts a stream as it arrives; a Result made elsewhere (a
 	// test, a recording) is counted here. Text always has a token, so 0
 	// with text means not counted.
 	f.O200kTokens = r.O200kTokens
-	if f.O200kTokens == 0 && content.Len()+reasoning.Len() > 0 {
-		f.O200kTokens = tokens.Count(content.String()) + tokens.Count(reasoning.String())
+	if f.O200kTokens == 0 && hasText {
+		f.O200kTokens = o200kOf(r.Events)
 	}
 
 	f.OutputTokens, f.TokenSource = f.O200kTokens, SourceEstimate
@@ -173,8 +176,8 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		f.TTFT, f.HasTTFT = first.At, true
 		f.TokensPerEvent, f.HasTokensPerEvent = float64(streamed)/float64(n), true
 		f.OutputTPS, f.HasOutputTPS = OutputTPS(streamed, first, last)
-		f.ITL, f.HasITL = ITL(r.Events.Values()), n >= 2
-		f.Felt = FeltOf(r.Events.Values())
+		f.Felt = felt.felt() // before ITL sorts the gaps
+		f.ITL, f.HasITL = ITL(felt.gaps), n >= 2
 	}
 	f.Felt.Failed = !r.OK()
 	// A request refused before any token (a 404, a 401) has no cost: not
@@ -194,6 +197,17 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		f.PromptTokens, f.HasPromptTokens = r.Usage.PromptTokens, true
 	}
 	return f
+}
+
+// o200kOf is the o200k count of the answer and of the reasoning of
+// events, each counted whole.
+func o200kOf(events probes.Events) int {
+	var content, reasoning strings.Builder
+	for e := range events.Values() {
+		content.WriteString(e.Content)
+		reasoning.WriteString(e.Reasoning)
+	}
+	return tokens.Count(content.String()) + tokens.Count(reasoning.String())
 }
 
 // PromptEstimate is the prompt's size for a provider that reports no
@@ -237,17 +251,9 @@ func OutputTPS(outputTokens int, first, last probes.Event) (float64, bool) {
 	return float64(max(outputTokens-first.Tokens, 0)) / span.Seconds(), true
 }
 
-// ITL returns the p50/p95/p99 of the gaps between consecutive text events.
-func ITL(events iter.Seq[probes.Event]) Percentiles {
-	var gaps []time.Duration
-	var prev time.Duration
-	first := true
-	for e := range events {
-		if !first {
-			gaps = append(gaps, e.At-prev)
-		}
-		prev, first = e.At, false
-	}
+// ITL returns the p50/p95/p99 of the gaps between consecutive text events
+// (in any order; it sorts them).
+func ITL(gaps []time.Duration) Percentiles {
 	if len(gaps) == 0 {
 		return Percentiles{}
 	}
