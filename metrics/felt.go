@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"tpsrace/format"
 	"tpsrace/probes"
@@ -142,6 +143,26 @@ func IsStall(gap time.Duration) bool { return gap > StallGap }
 // before it ended in a space, and says whether s does.
 func wordStarts(s string, afterSpace bool) (int, bool) {
 	n := 0
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if b >= utf8.RuneSelf { // rarer: the rune's own rules
+			return wordStartsRunes(s[i:], afterSpace, n)
+		}
+		space := asciiSpace[b]
+		if !space && afterSpace {
+			n++
+		}
+		afterSpace = space
+	}
+	return n, afterSpace
+}
+
+// asciiSpace is unicode.IsSpace of each ASCII byte: most text is ASCII,
+// read a byte at a time without decoding runes.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// wordStartsRunes is wordStarts of s with n words counted before it.
+func wordStartsRunes(s string, afterSpace bool, n int) (int, bool) {
 	for _, r := range s {
 		space := unicode.IsSpace(r)
 		if !space && afterSpace {
