@@ -18,7 +18,7 @@ import (
 )
 
 // Update is what a race reports while it runs: for each stream its text
-// events and finally its Result.
+// events (not with Race.Tokens), tool deltas and finally its Result.
 type Update struct {
 	Provider int // index into Race.Providers
 	Stream   int // 0..Concurrency-1
