@@ -113,16 +113,29 @@ type Referee struct {
 // RefereeOf flags races[run][provider][stream], the streams of the
 // providers (for their kind).
 func RefereeOf(providers []config.Provider, races [][][]probes.Result) Referee {
-	ref := Referee{Providers: make([]Flags, len(providers))}
 	figs := make([][][]Figures, len(races))
-	ratios := make([][]float64, len(providers)) // per provider, every stream's usage ÷ o200k
 	for run, race := range races {
 		figs[run] = make([][]Figures, len(race))
 		for p, streams := range race {
 			for i := range streams {
-				f := Compute(&streams[i], 0)
-				figs[run][p] = append(figs[run][p], f)
-				if r, ok := tokenRatio(&streams[i], f); ok && p < len(ratios) {
+				figs[run][p] = append(figs[run][p], Compute(&streams[i], 0))
+			}
+		}
+	}
+	return RefereeOfFigures(providers, races, figs)
+}
+
+// RefereeOfFigures is RefereeOf for a caller that has computed every
+// stream's figures already (figs[run][provider][stream], Compute's with
+// any prompt size: the flags read no price): Compute walks every event,
+// and bench's report needs the figures anyway.
+func RefereeOfFigures(providers []config.Provider, races [][][]probes.Result, figs [][][]Figures) Referee {
+	ref := Referee{Providers: make([]Flags, len(providers))}
+	ratios := make([][]float64, len(providers)) // per provider, every stream's usage ÷ o200k
+	for run, race := range races {
+		for p, streams := range race {
+			for i := range streams {
+				if r, ok := tokenRatio(&streams[i], figs[run][p][i]); ok && p < len(ratios) {
 					ratios[p] = append(ratios[p], r)
 				}
 			}
