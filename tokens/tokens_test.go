@@ -124,10 +124,10 @@ func TestMatchesTiktoken(t *testing.T) {
 	}
 	// Every token that is not single, and every 8th (TestEveryTokenCountsOne
 	// holds every token to tiktoken's verdict on whether it counts 1).
-	v := loadVocab()
-	for r := range vocabSize {
+	v := &o200kVocab
+	for r, token := range vocabTokens() {
 		if !v.single(r) || r%8 == 0 {
-			check(v.token(r))
+			check(token)
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -185,21 +185,15 @@ func BenchmarkTiktokenSentence(b *testing.B) {
 	}
 }
 
-func BenchmarkLoadVocab(b *testing.B) {
-	for b.Loop() {
-		newVocab()
-	}
-}
-
 // TestEveryTokenCountsOne is what Count's one-lookup shortcut rests on: the
 // tokens o200k.bin marks single are the ones whose own bytes count 1.
 func TestEveryTokenCountsOne(t *testing.T) {
-	v := loadVocab()
+	v := &o200kVocab
 	var parts []bpePart
-	for r := range vocabSize {
-		tok := validUTF8(v.token(r))
+	for r, token := range vocabTokens() {
+		tok := validUTF8(token)
 		if n, _ := v.countPieces(tok, len(tok), parts); (n == 1) != v.single(r) {
-			t.Errorf("token %d %q counts %d, marked single %v", r, v.token(r), n, v.single(r))
+			t.Errorf("token %d %q counts %d, marked single %v", r, token, n, v.single(r))
 		}
 	}
 }
