@@ -296,3 +296,62 @@ func FuzzCounter(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCounterFixtures is BenchmarkCounter on every recorded stream:
+// its answer's and reasoning's deltas as the provider split them, each
+// counted as a stream's reader counts it (AddCounted).
+func BenchmarkCounterFixtures(b *testing.B) {
+	for name, deltas := range fixtureDeltas(b) {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				var c Counter
+				for _, d := range deltas {
+					c.AddCounted(d)
+				}
+				c.Total()
+			}
+			b.ReportMetric(float64(b.Elapsed())/float64(b.N*len(deltas)), "ns/delta")
+		})
+	}
+}
+
+// fixtureDeltas returns, for every recorded stream with text, the content
+// and reasoning deltas of its chunks in order.
+func fixtureDeltas(b *testing.B) map[string][]string {
+	fixtureDir := filepath.Join(testenv.Require(b, "fixtures"), "sse")
+	files, _ := filepath.Glob(filepath.Join(fixtureDir, "*.sse"))
+	streams := map[string][]string{}
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var deltas []string
+		for line := range bytes.Lines(body) {
+			payload, _ := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:"))
+			var chunk struct {
+				Choices []struct {
+					Delta struct {
+						Content          string `json:"content"`
+						ReasoningContent string `json:"reasoning_content"`
+						Reasoning        string `json:"reasoning"`
+					} `json:"delta"`
+				} `json:"choices"`
+			}
+			if json.Unmarshal(payload, &chunk) != nil {
+				continue
+			}
+			for _, c := range chunk.Choices {
+				for _, d := range []string{c.Delta.Content, c.Delta.ReasoningContent, c.Delta.Reasoning} {
+					if d != "" {
+						deltas = append(deltas, d)
+					}
+				}
+			}
+		}
+		if len(deltas) > 0 {
+			streams[strings.TrimSuffix(filepath.Base(f), ".sse")] = deltas
+		}
+	}
+	return streams
+}
