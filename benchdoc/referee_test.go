@@ -20,17 +20,17 @@ func TestRefereeFlagsKnownServers(t *testing.T) {
 	for i, p := range b.Providers {
 		byName[p.Name] = i
 	}
-	for _, r := range b.Providers[byName["cached"]].Runs {
+	for _, r := range b.Providers[byName["cached"]].Streams {
 		if !slices.Contains(r.Flags, metrics.FlagCachedPrompt) || !strings.Contains(r.Evidence[metrics.FlagCachedPrompt], "2 of ") {
 			t.Errorf("cached=2: flags %v evidence %v", r.Flags, r.Evidence)
 		}
 	}
-	for _, r := range b.Providers[byName["swapped"]].Runs {
+	for _, r := range b.Providers[byName["swapped"]].Streams {
 		if !slices.Contains(r.Flags, metrics.FlagModelSubstituted) || !strings.Contains(r.Evidence[metrics.FlagModelSubstituted], `"gpt-4o-mini"`) {
 			t.Errorf("served=gpt-4o-mini: flags %v evidence %v", r.Flags, r.Evidence)
 		}
 	}
-	for _, r := range b.Providers[byName["honest"]].Runs {
+	for _, r := range b.Providers[byName["honest"]].Streams {
 		if slices.Contains(r.Flags, metrics.FlagCachedPrompt) || slices.Contains(r.Flags, metrics.FlagModelSubstituted) {
 			t.Errorf("honest: flags %v", r.Flags)
 		}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"tpsrace/config"
 	"tpsrace/format"
@@ -41,6 +42,9 @@ func checkOutput(flag, path, done string) error {
 // was and removes a file it had to create.
 func checkWritable(path string) error {
 	err := tryWrite(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("the folder %s does not exist", filepath.Dir(path))
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err // the caller names the path

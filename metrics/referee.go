@@ -243,9 +243,9 @@ func providerLoad(streams []probes.Result) *probes.ClientLoad {
 	return nil
 }
 
-// saturation is the evidence that the tpsrace which measured a stream was
+// Saturation is the evidence that the tpsrace which measured a stream was
 // its bottleneck, "" when it was not (or its load is unknown).
-func saturation(load *probes.ClientLoad) string {
+func Saturation(load *probes.ClientLoad) string {
 	if load == nil {
 		return ""
 	}
@@ -309,7 +309,7 @@ func StreamFlags(r *probes.Result, fig Figures, kind string) Flags {
 	if kind != config.KindLlamaCpp && r.Served.Model != "" && !SameModel(r.Model, r.Served.Model) {
 		f.add(FlagModelSubstituted, fmt.Sprintf("asked for %q, the response names %q", r.Model, r.Served.Model))
 	}
-	if why := saturation(r.Load); why != "" {
+	if why := Saturation(r.Load); why != "" {
 		f.add(FlagClientSaturated, why)
 	}
 	if r.Retries > 0 {

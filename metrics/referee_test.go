@@ -58,7 +58,7 @@ func TestRefereeOfRaceFlags(t *testing.T) {
 		{280969 * time.Microsecond, "goroutines waited up to 281ms to run (p99, over 1ms)"},
 		{2 * time.Second, "goroutines waited up to 2.00s to run (p99, over 1ms)"},
 	} {
-		if got := saturation(&probes.ClientLoad{CPU: 0.3, GOMAXPROCS: 2, SchedP99: c.p99}); got != c.want {
+		if got := Saturation(&probes.ClientLoad{CPU: 0.3, GOMAXPROCS: 2, SchedP99: c.p99}); got != c.want {
 			t.Errorf("p99 %v: client_saturated evidence %q, want %q", c.p99, got, c.want)
 		}
 	}

@@ -118,6 +118,9 @@ func (rd *reader) read() (*Recording, error) {
 		return nil, err
 	}
 	rec, err := parseHeader(first)
+	if err != nil && cutHeader(first) {
+		return nil, fmt.Errorf("the recording is cut inside its first line, the header (%d bytes and no end): nothing in it can be read", len(first))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +140,16 @@ func (rd *reader) read() (*Recording, error) {
 			return rec, nil
 		}
 	}
+}
+
+// cutHeader: line is the whole file, ends without its newline, stops in
+// the middle of a JSON value, and begins as a header does: a recording
+// cut inside its first line, not some other file.
+func cutHeader(line []byte) bool {
+	var v any
+	err := json.NewDecoder(bytes.NewReader(line)).Decode(&v)
+	return bytes.HasPrefix(line, []byte(`{"type":"header",`)) && !bytes.HasSuffix(line, []byte("\n")) &&
+		errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // parseHeader reads a header line into an empty recording, refusing what

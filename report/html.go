@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"tpsrace/safetext"
@@ -38,20 +39,20 @@ func (o Overview) WriteHTML(w io.Writer, records []Record, sources []string) err
 	series := seriesOf(records)
 	for _, sr := range o.Setups {
 		s := htmlSetup{Label: sr.label(safetext.Line), Count: sr.count()}
-		s.ByProvider.Header = append([]string{"provider", "model"}, groupHeader...)
+		s.ByProvider.Header = append([]string{"provider", "model"}, sr.header()...)
 		for _, g := range inSetup(o.Providers, sr.Setup) {
-			s.ByProvider.Rows = append(s.ByProvider.Rows, append([]string{g.Provider, g.Model}, g.cells()...))
+			s.ByProvider.Rows = append(s.ByProvider.Rows, append([]string{g.Provider, g.Model}, g.cells(sr.Figures)...))
 			s.Providers = append(s.Providers, newHTMLProvider(g, series[seriesKey{sr.Setup, g.Provider, g.Model}], from, to))
 		}
-		s.ByProbeDay.Header = append([]string{"provider", "model", "probe", "day"}, groupHeader...)
+		s.ByProbeDay.Header = append([]string{"provider", "model", "probe", "day"}, sr.header()...)
 		for _, g := range inSetup(o.ByProbeDay, sr.Setup) {
-			s.ByProbeDay.Rows = append(s.ByProbeDay.Rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells()...))
+			s.ByProbeDay.Rows = append(s.ByProbeDay.Rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells(sr.Figures)...))
 		}
 		s.Reasoning.Header, s.Reasoning.Rows = splitHeader(thinkingRows(inSetup(o.Providers, sr.Setup)))
 		s.Failures = failureNotes(inSetup(o.Providers, sr.Setup), safetext.Line)
 		page.Setups = append(page.Setups, s)
 	}
-	return pageTemplate.Execute(w, page)
+	return pageTemplate().Execute(w, page)
 }
 
 //go:embed report.html.tmpl
@@ -60,15 +61,18 @@ var pageSource string
 // pageTemplate's functions: line makes a word from outside one plain line
 // (no control character or bidi override: a browser would honour those);
 // table gives a table its count of word columns (left-aligned, wrapping
-// anywhere, so no long model name widens the page).
-var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"line":          safetext.Line,
-	"chartGeometry": func() geometry { return chartGeometry },
-	"table": func(t htmlTable, words int) htmlTable {
-		t.Words = words
-		return t
-	},
-}).Parse(pageSource))
+// anywhere, so no long model name widens the page). Parsed on first use:
+// only `report --format html` needs it.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"line":          safetext.Line,
+		"chartGeometry": func() geometry { return chartGeometry },
+		"table": func(t htmlTable, words int) htmlTable {
+			t.Words = words
+			return t
+		},
+	}).Parse(pageSource))
+})
 
 // htmlPage is what the template shows. Strings are plain text: the
 // template escapes them for where they stand.
@@ -188,7 +192,7 @@ func seriesOf(records []Record) map[seriesKey][]probeSeries {
 			if byProbe[k] == nil {
 				byProbe[k] = map[string][]point{}
 			}
-			for _, r := range p.Runs {
+			for _, r := range p.Streams {
 				if !r.OK {
 					continue
 				}

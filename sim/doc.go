@@ -36,6 +36,12 @@
 //	keepalive=0         ": keep-alive" comment after this much silence (0 = never)
 //	timings=0           1: llama.cpp "timings" on the last chunk, from what was really sent
 //	nospace=0           1: "data:{...}" without the space
+//	framing=lf          how events are framed, parts joined by +: lf | crlf | cr line
+//	                    ends; bom (a byte order mark first); split (each event's JSON
+//	                    over several data: lines, cut after commas outside strings);
+//	                    fields (id:, retry: and comments around the data lines); noend
+//	                    (no blank line after the last event). The WHATWG rules allow
+//	                    all of them; a client must read each the same
 //	done=1              0: end at EOF without "data: [DONE]"
 //	role=1              0: no role-only first chunk (by default sent at once, t=0)
 //	excl_reasoning=0    1: usage.completion_tokens leaves reasoning out (total_tokens keeps it)

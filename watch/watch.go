@@ -156,9 +156,9 @@ func (w *Watcher) logRace(b *benchdoc.Bench) {
 			attrs = append(attrs, "e2e_ms", *v)
 		}
 		w.Log.Info("race", attrs...)
-		for _, r := range p.Runs {
+		for _, r := range p.Streams {
 			if r.Error != nil && !r.Interrupted {
-				w.Log.Warn("stream failed", "probe", w.Probe, "provider", p.Name, "model", p.Model, "stream", r.Stream,
+				w.Log.Warn("stream failed", "probe", w.Probe, "provider", p.Name, "model", p.Model, "stream", r.Index,
 					"kind", *r.ErrorKind, "error", *r.Error)
 			}
 		}
