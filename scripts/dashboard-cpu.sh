@@ -92,8 +92,8 @@ dashboard() {
 # uishare PROFILE: points of a core under Bubble Tea and package ui.
 uishare() {
   go tool pprof -top -nodecount=100000 -focus='bubbletea|tpsrace/ui\.|tpsrace/ui/' "$bin" "$1" 2>/dev/null |
-    sed -n 's/^Showing nodes accounting for \([0-9.]*\)s.*/\1/p' |
-    awk -v s="$seconds" '{ printf "%.1f\n", 100 * $1 / s }'
+    sed -n 's/^Showing nodes accounting for \([0-9.]*\)\(m*\)s.*/\1 \2/p' |
+    awk -v s="$seconds" '{ printf "%.1f\n", 100 * $1 / ($2 == "m" ? 1000 : 1) / s }'
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
