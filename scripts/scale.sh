@@ -66,7 +66,7 @@ dashboard() {
     kill -0 "$pid" 2>/dev/null || { echo "the dashboard ended early" >&2; exit 1; }
     sleep 0.1
   done
-  sed -n 's/^VmHWM: *\([0-9]*\) kB/\1/p' "/proc/$pid/status" >"$tmp/time"
+  sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$pid/status" >"$tmp/time"
   tmux -L "$sock" send-keys s
   for _ in $(seq 200); do tmux -L "$sock" capture-pane -p | grep -q 'saved tpsrace-' && break; sleep 0.05; done
   tmux -L "$sock" send-keys q
