@@ -394,7 +394,7 @@ func (m *Model) withHeadline(lines []string) []string {
 	}
 	headline := m.headlineLines(rows, width)
 	for k := range headline {
-		headline[k] = format.PadRight(ansi.Truncate(headline[k], width, "…"), width)
+		headline[k] = format.PadRight(format.Truncate(headline[k], width, "…"), width)
 	}
 	lines = append(lines, headline...)
 	for len(lines) < m.height {
