@@ -162,12 +162,12 @@ func Ordinal(n int) string {
 
 // PadRight pads s with spaces to width cells (styled text allowed).
 func PadRight(s string, width int) string {
-	return s + strings.Repeat(" ", max(width-ansi.StringWidth(s), 0))
+	return s + strings.Repeat(" ", max(width-Width(s), 0))
 }
 
 // PadLeft right-aligns s in width cells (styled text allowed).
 func PadLeft(s string, width int) string {
-	return strings.Repeat(" ", max(width-ansi.StringWidth(s), 0)) + s
+	return strings.Repeat(" ", max(width-Width(s), 0)) + s
 }
 
 // Model is a model ID in at most width cells, or "" when no useful part
