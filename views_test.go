@@ -160,7 +160,7 @@ func randomStream(rng *rand.Rand, p config.Provider) probes.Result {
 // as a race feeds the lanes.
 func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) []live.Figures {
 	promptTokens := tokens.Count(cfg.Prompt)
-	ref := metrics.RefereeOf(cfg.Providers, [][][]probes.Result{race})
+	ref := metrics.RefereeOf(cfg.Providers, cfg.Workload, [][][]probes.Result{race})
 	figs := make([]live.Figures, len(cfg.Providers))
 	for i, p := range cfg.Providers {
 		lp := live.NewProvider(i, p, conc, promptTokens)

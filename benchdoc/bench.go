@@ -498,7 +498,7 @@ func Build(in Input) *Bench {
 		answer, _ = cfg.Workload.Answer.Compile()
 	}
 	promptTokens := tokens.Count(cfg.Prompt)
-	b.referee, b.workload = metrics.RefereeOf(cfg.Providers, in.Races), cfg.Workload
+	b.referee, b.workload = metrics.RefereeOf(cfg.Providers, cfg.Workload, in.Races), cfg.Workload
 	b.Races = races(in.Races, b.referee)
 	perRun := len(cfg.Workload.Steps())
 	if perRun > 1 {

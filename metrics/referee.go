@@ -42,12 +42,16 @@ const (
 	// SaturatedCPU: tpsrace's CPU over the race at this share of the
 	// cores Go may use (GOMAXPROCS) or more: it was measuring itself.
 	SaturatedCPU = 0.9
-	// SaturatedSchedP99: goroutines waiting longer than this to run (p99)
-	// stamp events late.
-	SaturatedSchedP99 = time.Millisecond
-	// ShortAnswerTokens: fewer output tokens than this after the first
-	// text event make the output speed a few gaps' worth of noise.
-	ShortAnswerTokens = 20
+	// LateShare: a stream whose events the client stamped later than this
+	// share of its gap (its median ITL; its TTFT with under two text
+	// events), at the p99 of the client's wake delay (ClientLoad.SchedP99),
+	// has figures the client bent: one event in a hundred moves its own
+	// gap and the next by a quarter or more, and the stream's shape (ITL,
+	// feel) is no longer the provider's. Output speed and the workloads'
+	// times span many gaps and bend far less (the verdict's own rule,
+	// saturationExplains). The short-answer threshold is the workload's
+	// (workload.Workload.ShortAnswerTokens).
+	LateShare = 0.25
 	// CountMismatchShare: a stream whose usage ÷ o200k ratio is further
 	// than this from the median ratio of the provider's streams (at least
 	// CountMismatchStreams of them) counted differently from its own
@@ -111,8 +115,8 @@ type Referee struct {
 }
 
 // RefereeOf flags races[run][provider][stream], the streams of the
-// providers (for their kind).
-func RefereeOf(providers []config.Provider, races [][][]probes.Result) Referee {
+// providers (for their kind) in races of workload w.
+func RefereeOf(providers []config.Provider, w workload.Workload, races [][][]probes.Result) Referee {
 	ref := Referee{Providers: make([]Flags, len(providers))}
 	figs := make([][][]Figures, len(races))
 	ratios := make([][]float64, len(providers)) // per provider, every stream's usage ÷ o200k
@@ -142,7 +146,7 @@ func RefereeOf(providers []config.Provider, races [][][]probes.Result) Referee {
 				kind = providers[p].Kind
 			}
 			for i := range race[p] {
-				streams[p] = append(streams[p], streamFlags(&race[p][i], figs[run][p][i], kind, race, p, ratioBaseline(ratios, p)))
+				streams[p] = append(streams[p], streamFlags(&race[p][i], figs[run][p][i], kind, w, race, p, ratioBaseline(ratios, p)))
 			}
 		}
 		ref.Streams = append(ref.Streams, streams)
@@ -244,8 +248,10 @@ func providerLoad(streams []probes.Result) *probes.ClientLoad {
 }
 
 // saturation is the evidence that the tpsrace which measured a stream was
-// its bottleneck, "" when it was not (or its load is unknown).
-func saturation(load *probes.ClientLoad) string {
+// its bottleneck, "" when it was not (or its load is unknown): its CPU
+// was saturated, or it stamped the stream's events late by more than
+// LateShare of the stream's gap (lateLimit).
+func saturation(load *probes.ClientLoad, fig Figures) string {
 	if load == nil {
 		return ""
 	}
@@ -253,10 +259,23 @@ func saturation(load *probes.ClientLoad) string {
 	if load.CPU >= SaturatedCPU {
 		why = append(why, fmt.Sprintf("tpsrace used %.0f%% of %d cores", load.CPU*100, load.GOMAXPROCS))
 	}
-	if load.SchedP99 > SaturatedSchedP99 {
-		why = append(why, "goroutines waited up to "+overLimit(load.SchedP99, SaturatedSchedP99)+" to run (p99, over "+format.Duration(SaturatedSchedP99)+")")
+	if limit, gap := lateLimit(fig); limit > 0 && load.SchedP99 > limit {
+		why = append(why, "events stamped up to "+overLimit(load.SchedP99, limit)+" late (p99), over "+
+			strconv.Itoa(int(LateShare*100))+"% of the stream's "+gap)
 	}
 	return strings.Join(why, "; ")
+}
+
+// lateLimit is LateShare of the stream's gap, and the gap in words
+// ("2.3ms ITL p50"); 0 for a stream without a text event.
+func lateLimit(fig Figures) (time.Duration, string) {
+	switch {
+	case fig.HasITL && fig.ITL.P50 > 0:
+		return time.Duration(LateShare * float64(fig.ITL.P50)), format.Duration(fig.ITL.P50) + " ITL p50"
+	case fig.HasTTFT:
+		return time.Duration(LateShare * float64(fig.TTFT)), format.Duration(fig.TTFT) + " TTFT"
+	}
+	return 0, ""
 }
 
 // overLimit is d, which exceeds limit, as format.Duration writes it, or in
@@ -279,8 +298,8 @@ func overLimit(d, limit time.Duration) string {
 // and the provider's other streams tell: a token count off the provider's
 // usual ratio (baseline, NaN: too few streams to know) and a cold
 // connection.
-func streamFlags(r *probes.Result, fig Figures, kind string, race [][]probes.Result, p int, baseline float64) Flags {
-	f := StreamFlags(r, fig, kind)
+func streamFlags(r *probes.Result, fig Figures, kind string, w workload.Workload, race [][]probes.Result, p int, baseline float64) Flags {
+	f := StreamFlags(r, fig, kind, w)
 	if ratio, ok := tokenRatio(r, fig); ok && !math.IsNaN(baseline) && math.Abs(ratio/baseline-1) > CountMismatchShare {
 		f.add(FlagCountMismatch, fmt.Sprintf("usage ÷ o200k %.2f, the provider's usual %.2f", ratio, baseline))
 	}
@@ -292,12 +311,13 @@ func streamFlags(r *probes.Result, fig Figures, kind string, race [][]probes.Res
 }
 
 // StreamFlags are the flags one stream raises by itself (fig is its
-// Compute; kind its provider's): cached_prompt, model_substituted (not for
-// llama.cpp, whose server answers with the one model it loaded whatever
-// the request names), client_saturated (the load of the tpsrace that
-// measured it), retried, rate_limited, short_answer. The dashboard's
-// lanes show them as soon as a stream ends.
-func StreamFlags(r *probes.Result, fig Figures, kind string) Flags {
+// Compute; kind its provider's; w the race's workload): cached_prompt,
+// model_substituted (not for llama.cpp, whose server answers with the one
+// model it loaded whatever the request names), client_saturated (the load
+// of the tpsrace that measured it, against the stream's gap), retried,
+// rate_limited, short_answer (under w's threshold). The dashboard's lanes
+// show them as soon as a stream ends.
+func StreamFlags(r *probes.Result, fig Figures, kind string, w workload.Workload) Flags {
 	f := Flags{}
 	if cached, ok := CachedPrompt(r); ok && cached > 0 {
 		ev := format.Count(cached) + " prompt tokens served from the provider's cache"
@@ -309,7 +329,7 @@ func StreamFlags(r *probes.Result, fig Figures, kind string) Flags {
 	if kind != config.KindLlamaCpp && r.Served.Model != "" && !SameModel(r.Model, r.Served.Model) {
 		f.add(FlagModelSubstituted, fmt.Sprintf("asked for %q, the response names %q", r.Model, r.Served.Model))
 	}
-	if why := saturation(r.Load); why != "" {
+	if why := saturation(r.Load, fig); why != "" {
 		f.add(FlagClientSaturated, why)
 	}
 	if r.Retries > 0 {
@@ -319,8 +339,8 @@ func StreamFlags(r *probes.Result, fig Figures, kind string) Flags {
 		f.add(FlagRateLimited, "answered 429")
 	}
 	if first, ok := r.Events.First(); ok {
-		if after := fig.OutputTokens - first.Tokens; after < ShortAnswerTokens {
-			f.add(FlagShortAnswer, fmt.Sprintf("%d tokens after the first event (under %d)", max(after, 0), ShortAnswerTokens))
+		if after, least := fig.OutputTokens-first.Tokens, w.ShortAnswerTokens(); after < least {
+			f.add(FlagShortAnswer, fmt.Sprintf("%d tokens after the first event (under %d)", max(after, 0), least))
 		}
 	}
 	return f

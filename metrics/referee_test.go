@@ -38,27 +38,33 @@ func TestRefereeOfRaceFlags(t *testing.T) {
 			Phases: probes.Phases{Connected: connected, FirstByte: 50 * ms}, Events: probes.EventsOf(ev(60*ms, " a", 1), ev(70*ms, " b", 1)), End: 80 * ms}
 	}
 	races := [][][]probes.Result{{{stream("alpha", 0, 9*ms)}, {stream("bravo", 7*ms, 0)}}}
-	ref := RefereeOf([]config.Provider{{Name: "alpha"}, {Name: "bravo"}}, races)
+	ref := RefereeOf([]config.Provider{{Name: "alpha"}, {Name: "bravo"}}, workload.Workload{}, races)
 	race := ref.Races[0]
 	if _, ok := race[FlagStartSkew]; !ok {
 		t.Errorf("7ms skew: %v", race)
 	}
-	if ev := ref.Streams[0][0][0][FlagClientSaturated]; ev != "tpsrace used 95% of 2 cores; goroutines waited up to 3ms to run (p99, over 1ms)" {
+	if ev := ref.Streams[0][0][0][FlagClientSaturated]; ev != "tpsrace used 95% of 2 cores; events stamped up to 3ms late (p99), over 25% of the stream's 10ms ITL p50" {
 		t.Errorf("client_saturated evidence %q", ev)
 	}
-	// The figure reads over the limit it exceeds: not "1ms, over 1ms"
-	// for a p99 of 1.31ms, nor for the runtime's bucket at 1.048576ms.
+	// Late stamps count against the stream's own gap (a quarter of its
+	// median ITL, or of its TTFT with one event), and the figure reads over
+	// the limit it exceeds: not "1ms, over 1ms" for a p99 of 1.31ms.
+	gap4ms := Figures{HasITL: true, ITL: Percentiles{P50: 4 * ms}, HasTTFT: true, TTFT: 200 * ms}
 	for _, c := range []struct {
 		p99  time.Duration
+		fig  Figures
 		want string
 	}{
-		{1310 * time.Microsecond, "goroutines waited up to 1.3ms to run (p99, over 1ms)"},
-		{1048576 * time.Nanosecond, "goroutines waited up to 1.05ms to run (p99, over 1ms)"},
-		{1001 * time.Microsecond, "goroutines waited up to 1.001ms to run (p99, over 1ms)"},
-		{280969 * time.Microsecond, "goroutines waited up to 281ms to run (p99, over 1ms)"},
-		{2 * time.Second, "goroutines waited up to 2.00s to run (p99, over 1ms)"},
+		{900 * time.Microsecond, gap4ms, ""},
+		{1310 * time.Microsecond, gap4ms, "events stamped up to 1.3ms late (p99), over 25% of the stream's 4ms ITL p50"},
+		{1048576 * time.Nanosecond, gap4ms, "events stamped up to 1.05ms late (p99), over 25% of the stream's 4ms ITL p50"},
+		{1001 * time.Microsecond, gap4ms, "events stamped up to 1.001ms late (p99), over 25% of the stream's 4ms ITL p50"},
+		{2 * time.Second, gap4ms, "events stamped up to 2.00s late (p99), over 25% of the stream's 4ms ITL p50"},
+		{40 * ms, Figures{HasTTFT: true, TTFT: 200 * ms}, ""},
+		{60 * ms, Figures{HasTTFT: true, TTFT: 200 * ms}, "events stamped up to 60ms late (p99), over 25% of the stream's 200ms TTFT"},
+		{time.Second, Figures{}, ""}, // no text: nothing was stamped
 	} {
-		if got := saturation(&probes.ClientLoad{CPU: 0.3, GOMAXPROCS: 2, SchedP99: c.p99}); got != c.want {
+		if got := saturation(&probes.ClientLoad{CPU: 0.3, GOMAXPROCS: 2, SchedP99: c.p99}, c.fig); got != c.want {
 			t.Errorf("p99 %v: client_saturated evidence %q, want %q", c.p99, got, c.want)
 		}
 	}
@@ -74,7 +80,7 @@ func TestRefereeOfRaceFlags(t *testing.T) {
 	failed, retried := stream("charlie", 0, 0), stream("delta", 0, 0)
 	failed.Err, retried.Retries = errors.New("500"), 1
 	for _, other := range []probes.Result{failed, retried} {
-		cold := RefereeOf([]config.Provider{{Name: "alpha"}, {Name: other.Provider}}, [][][]probes.Result{{{stream("alpha", 0, 9*ms)}, {other}}})
+		cold := RefereeOf([]config.Provider{{Name: "alpha"}, {Name: other.Provider}}, workload.Workload{}, [][][]probes.Result{{{stream("alpha", 0, 9*ms)}, {other}}})
 		if ev, ok := cold.Streams[0][0][0][FlagColdConnection]; ok {
 			t.Errorf("alpha flagged cold beside %s: %s", other.Provider, ev)
 		}
@@ -84,6 +90,19 @@ func TestRefereeOfRaceFlags(t *testing.T) {
 	}
 	if got := ref.RunFlags(0, 1).Names(); len(got) != 3 {
 		t.Errorf("bravo's run: %v, want client_saturated, short_answer, start_skew", got)
+	}
+}
+
+// short_answer fires only where a short answer can bend the verdict:
+// chat's output speed; a json answer is short by design.
+func TestShortAnswerIsTheWorkloads(t *testing.T) {
+	short := probes.Result{Provider: "alpha", Model: "m", Events: probes.EventsOf(ev(60*ms, "{", 1), ev(70*ms, "}", 1)), End: 80 * ms, FinishReason: "stop"}
+	for _, name := range workload.Names {
+		w, _ := workload.Named(name)
+		f := StreamFlags(&short, Compute(&short, 0), "", w)
+		if _, flagged := f[FlagShortAnswer]; flagged != (name == workload.Chat) {
+			t.Errorf("%s: short_answer %v (%q); want it only on chat, whose verdict is on output speed", name, flagged, f[FlagShortAnswer])
+		}
 	}
 }
 
@@ -149,5 +168,25 @@ func TestWhatExplainsTheMargin(t *testing.T) {
 	}
 	if !saturationExplains(&probes.ClientLoad{CPU: 0.97, SchedP99: 0}, 3, time.Second) || !saturationExplains(&probes.ClientLoad{CPU: math.NaN(), SchedP99: 2 * time.Second}, 3, time.Second) {
 		t.Error("a saturated CPU explains any margin")
+	}
+}
+
+// The verdict's text names every flagged contender, each cause once.
+func TestFlaggedTextNamesEveryFlaggedContender(t *testing.T) {
+	c := func(name string, speed float64, flags ...Flags) Contender {
+		return Contender{Name: name, Speeds: []float64{speed, speed}, TTFT: []time.Duration{ms, ms}, Total: []time.Duration{2 * ms, 2 * ms}, Flags: flags}
+	}
+	short := Flags{FlagShortAnswer: "3 tokens"}
+	busy := Flags{FlagClientSaturated: "late"}
+	both := Flags{FlagShortAnswer: "3 tokens", FlagClientSaturated: "late"}
+	v := Decide([]Contender{c("a", 9, both, short), c("b", 8, busy, short), c("c", 7, busy, Flags{}), c("d", 6, busy, short)}, 0)
+	want := "saturated client in 1/2 runs; a gave short answers in 2/2 runs, b and d in 1/2 runs"
+	if got := v.FlaggedText(); got != want {
+		t.Errorf("FlaggedText %q, want %q", got, want)
+	}
+	v = Decide([]Contender{c("a", 9, short, short), c("b", 8), c("c", 7, short, Flags{}), c("d", 6, Flags{}, short)}, 0)
+	want = "a gave short answers in 2/2 runs, c and d in 1/2 runs"
+	if got := v.FlaggedText(); got != want {
+		t.Errorf("FlaggedText %q, want %q", got, want)
 	}
 }
