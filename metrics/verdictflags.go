@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"tpsrace/format"
 	"tpsrace/probes"
 )
 
@@ -154,11 +155,11 @@ func (v Verdict) FlaggedText() string {
 			names := byCount[n]
 			switch {
 			case k > 0: // the phrase is said once, by the first group
-				groups = append(groups, listed(names)+in(n))
+				groups = append(groups, format.List(names)+in(n))
 			case len(names) == 1:
 				groups = append(groups, names[0]+" "+phrase[0]+in(n))
 			default:
-				groups = append(groups, listed(names)+" "+phrase[1]+in(n))
+				groups = append(groups, format.List(names)+" "+phrase[1]+in(n))
 			}
 		}
 		if len(groups) > 0 {
@@ -166,12 +167,4 @@ func (v Verdict) FlaggedText() string {
 		}
 	}
 	return strings.Join(causes, "; ")
-}
-
-// listed is names as a sentence lists them: "a", "a and b", "a, b and c".
-func listed(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
