@@ -43,11 +43,12 @@ const (
 	// cores Go may use (GOMAXPROCS) or more: it was measuring itself.
 	SaturatedCPU = 0.9
 	// LateShare: a stream whose events the client stamped later than this
-	// share of its gap (its median ITL; its TTFT with under two text
-	// events), at the p99 of the client's wake delay (ClientLoad.SchedP99),
-	// has figures the client bent: one event in a hundred moves its own
-	// gap and the next by a quarter or more, and the stream's shape (ITL,
-	// feel) is no longer the provider's. Output speed and the workloads'
+	// share of its gap (its mean gap between text events, which bursts of
+	// events read at one instant leave as it is, unlike the median ITL;
+	// its TTFT with under two text events), at the p99 of the client's
+	// wake delay (ClientLoad.SchedP99), has figures the client bent: one
+	// event in a hundred moves its own gap and the next by a quarter or
+	// more, and the stream's shape (ITL, feel) is no longer the provider's. Output speed and the workloads'
 	// times span many gaps and bend far less (the verdict's own rule,
 	// saturationExplains). The short-answer threshold is the workload's
 	// (workload.Workload.ShortAnswerTokens).
@@ -247,11 +248,12 @@ func providerLoad(streams []probes.Result) *probes.ClientLoad {
 	return nil
 }
 
-// saturation is the evidence that the tpsrace which measured a stream was
+// saturation is the evidence that the tpsrace which measured stream r was
 // its bottleneck, "" when it was not (or its load is unknown): its CPU
 // was saturated, or it stamped the stream's events late by more than
 // LateShare of the stream's gap (lateLimit).
-func saturation(load *probes.ClientLoad, fig Figures) string {
+func saturation(r *probes.Result, fig Figures) string {
+	load := r.Load
 	if load == nil {
 		return ""
 	}
@@ -259,20 +261,23 @@ func saturation(load *probes.ClientLoad, fig Figures) string {
 	if load.CPU >= SaturatedCPU {
 		why = append(why, fmt.Sprintf("tpsrace used %.0f%% of %d cores", load.CPU*100, load.GOMAXPROCS))
 	}
-	if limit, gap := lateLimit(fig); limit > 0 && load.SchedP99 > limit {
+	if limit, gap := lateLimit(r, fig); limit > 0 && load.SchedP99 > limit {
 		why = append(why, "events stamped up to "+overLimit(load.SchedP99, limit)+" late (p99), over "+
 			strconv.Itoa(int(LateShare*100))+"% of the stream's "+gap)
 	}
 	return strings.Join(why, "; ")
 }
 
-// lateLimit is LateShare of the stream's gap, and the gap in words
-// ("2.3ms ITL p50"); 0 for a stream without a text event.
-func lateLimit(fig Figures) (time.Duration, string) {
-	switch {
-	case fig.HasITL && fig.ITL.P50 > 0:
-		return time.Duration(LateShare * float64(fig.ITL.P50)), format.Duration(fig.ITL.P50) + " ITL p50"
-	case fig.HasTTFT:
+// lateLimit is LateShare of stream r's gap, and the gap in words ("2.1ms
+// mean gap between events"); 0 for a stream without a text event.
+func lateLimit(r *probes.Result, fig Figures) (time.Duration, string) {
+	first, _ := r.Events.First()
+	last, _ := r.Events.Last()
+	switch n := r.Events.Len(); {
+	case n >= 2 && last.At > first.At:
+		gap := (last.At - first.At) / time.Duration(n-1)
+		return time.Duration(LateShare * float64(gap)), format.Precise(gap) + " mean gap between events"
+	case fig.HasTTFT && fig.TTFT > 0:
 		return time.Duration(LateShare * float64(fig.TTFT)), format.Duration(fig.TTFT) + " TTFT"
 	}
 	return 0, ""
@@ -329,7 +334,7 @@ func StreamFlags(r *probes.Result, fig Figures, kind string, w workload.Workload
 	if kind != config.KindLlamaCpp && r.Served.Model != "" && !SameModel(r.Model, r.Served.Model) {
 		f.add(FlagModelSubstituted, fmt.Sprintf("asked for %q, the response names %q", r.Model, r.Served.Model))
 	}
-	if why := saturation(r.Load, fig); why != "" {
+	if why := saturation(r, fig); why != "" {
 		f.add(FlagClientSaturated, why)
 	}
 	if r.Retries > 0 {

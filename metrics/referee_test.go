@@ -43,28 +43,30 @@ func TestRefereeOfRaceFlags(t *testing.T) {
 	if _, ok := race[FlagStartSkew]; !ok {
 		t.Errorf("7ms skew: %v", race)
 	}
-	if ev := ref.Streams[0][0][0][FlagClientSaturated]; ev != "tpsrace used 95% of 2 cores; events stamped up to 3ms late (p99), over 25% of the stream's 10ms ITL p50" {
+	if ev := ref.Streams[0][0][0][FlagClientSaturated]; ev != "tpsrace used 95% of 2 cores; events stamped up to 3ms late (p99), over 25% of the stream's 10ms mean gap between events" {
 		t.Errorf("client_saturated evidence %q", ev)
 	}
 	// Late stamps count against the stream's own gap (a quarter of its
-	// median ITL, or of its TTFT with one event), and the figure reads over
-	// the limit it exceeds: not "1ms, over 1ms" for a p99 of 1.31ms.
-	gap4ms := Figures{HasITL: true, ITL: Percentiles{P50: 4 * ms}, HasTTFT: true, TTFT: 200 * ms}
+	// mean gap between events, or of its TTFT with one event), and the
+	// figure reads over the limit it exceeds: not "1ms, over 1ms" for a
+	// p99 of 1.31ms. Events read in bursts leave the mean gap as it is.
+	bursts := probes.EventsOf(ev(200*ms, "a", 1), ev(200*ms, "b", 1), ev(208*ms, "c", 1), ev(208*ms, "d", 1), ev(216*ms, "e", 1))
+	oneEvent := probes.EventsOf(ev(200*ms, "a", 1))
 	for _, c := range []struct {
-		p99  time.Duration
-		fig  Figures
-		want string
+		p99    time.Duration
+		events probes.Events
+		want   string
 	}{
-		{900 * time.Microsecond, gap4ms, ""},
-		{1310 * time.Microsecond, gap4ms, "events stamped up to 1.3ms late (p99), over 25% of the stream's 4ms ITL p50"},
-		{1048576 * time.Nanosecond, gap4ms, "events stamped up to 1.05ms late (p99), over 25% of the stream's 4ms ITL p50"},
-		{1001 * time.Microsecond, gap4ms, "events stamped up to 1.001ms late (p99), over 25% of the stream's 4ms ITL p50"},
-		{2 * time.Second, gap4ms, "events stamped up to 2.00s late (p99), over 25% of the stream's 4ms ITL p50"},
-		{40 * ms, Figures{HasTTFT: true, TTFT: 200 * ms}, ""},
-		{60 * ms, Figures{HasTTFT: true, TTFT: 200 * ms}, "events stamped up to 60ms late (p99), over 25% of the stream's 200ms TTFT"},
-		{time.Second, Figures{}, ""}, // no text: nothing was stamped
+		{900 * time.Microsecond, bursts, ""},
+		{1310 * time.Microsecond, bursts, "events stamped up to 1.3ms late (p99), over 25% of the stream's 4.0ms mean gap between events"},
+		{1001 * time.Microsecond, bursts, "events stamped up to 1.001ms late (p99), over 25% of the stream's 4.0ms mean gap between events"},
+		{2 * time.Second, bursts, "events stamped up to 2.00s late (p99), over 25% of the stream's 4.0ms mean gap between events"},
+		{40 * ms, oneEvent, ""},
+		{60 * ms, oneEvent, "events stamped up to 60ms late (p99), over 25% of the stream's 200ms TTFT"},
+		{time.Second, probes.Events{}, ""}, // no text: nothing was stamped
 	} {
-		if got := saturation(&probes.ClientLoad{CPU: 0.3, GOMAXPROCS: 2, SchedP99: c.p99}, c.fig); got != c.want {
+		r := probes.Result{Events: c.events, Load: &probes.ClientLoad{CPU: 0.3, GOMAXPROCS: 2, SchedP99: c.p99}}
+		if got := saturation(&r, Compute(&r, 0)); got != c.want {
 			t.Errorf("p99 %v: client_saturated evidence %q, want %q", c.p99, got, c.want)
 		}
 	}

@@ -31,26 +31,29 @@ type ClientLoad struct {
 // client's own (measured in docs/METRICS.md, "The referee").
 const wakeEvery = 5 * time.Millisecond
 
-// loadMeter takes the process's CPU time at the release, to subtract from
-// that at the end, and runs the wake probe until then.
+// loadMeter runs the wake probe from before the release (started at the
+// release, its pipe and goroutines delayed the streams' start by
+// milliseconds on a busy box) and takes the process's CPU time at the
+// release (begin), to subtract from that at the end.
 type loadMeter struct {
 	start time.Time
 	cpu   time.Duration
 	wake  *wakeProbe
 }
 
-func startLoad() *loadMeter {
-	return &loadMeter{start: time.Now(), cpu: processCPU(), wake: startWakeProbe()}
-}
+func newLoadMeter() *loadMeter { return &loadMeter{wake: startWakeProbe()} }
 
-// end is the load from startLoad to now.
+// begin is the release: the load is measured from here.
+func (m *loadMeter) begin(release time.Time) { m.start, m.cpu = release, processCPU() }
+
+// end is the load from begin to now.
 func (m *loadMeter) end() *ClientLoad {
 	wall := time.Since(m.start)
 	l := &ClientLoad{GOMAXPROCS: runtime.GOMAXPROCS(0), CPU: math.NaN()}
 	if cpu := processCPU(); cpu >= 0 && m.cpu >= 0 && wall > 0 {
 		l.CPU = float64(cpu-m.cpu) / (float64(wall) * float64(l.GOMAXPROCS))
 	}
-	l.SchedP99 = m.wake.stop()
+	l.SchedP99 = m.wake.stop(m.start)
 	return l
 }
 
@@ -59,10 +62,17 @@ func (m *loadMeter) end() *ClientLoad {
 // to a pipe; the reader, parked in the network poller as a probe's body
 // read is, notes how long after the write it returned.
 type wakeProbe struct {
-	r, w   *os.File
-	done   chan struct{}
-	wg     sync.WaitGroup
-	delays []time.Duration // the reader's; read once both have stopped
+	r, w  *os.File
+	done  chan struct{}
+	wg    sync.WaitGroup
+	wakes []wake // the reader's; read once both have stopped
+}
+
+// wake is one byte's: when it was written, and how long after that its
+// reader ran.
+type wake struct {
+	sent  time.Time
+	delay time.Duration
 }
 
 // startWakeProbe starts the writer and the reader; nil where no pipe opens
@@ -107,21 +117,28 @@ func (p *wakeProbe) read(sent <-chan time.Time) {
 		if _, err := p.r.Read(buf); err != nil {
 			return
 		}
-		delay := time.Since(<-sent)
-		p.delays = append(p.delays, delay)
+		at := <-sent
+		p.wakes = append(p.wakes, wake{at, time.Since(at)})
 	}
 }
 
-// stop ends the probe and is the p99 of the delays it saw (0 for none).
-func (p *wakeProbe) stop() time.Duration {
+// stop ends the probe and is the p99 of the delays of the bytes written
+// from on (0 for none).
+func (p *wakeProbe) stop(from time.Time) time.Duration {
 	if p == nil {
 		return 0
 	}
 	close(p.done)
 	p.wg.Wait()
-	if len(p.delays) == 0 {
+	var delays []time.Duration
+	for _, w := range p.wakes {
+		if !w.sent.Before(from) {
+			delays = append(delays, w.delay)
+		}
+	}
+	if len(delays) == 0 {
 		return 0
 	}
-	slices.Sort(p.delays)
-	return p.delays[int(math.Ceil(0.99*float64(len(p.delays))))-1]
+	slices.Sort(delays)
+	return delays[int(math.Ceil(0.99*float64(len(delays))))-1]
 }

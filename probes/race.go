@@ -145,6 +145,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 		}
 	}
 	warmCodecs()
+	load := newLoadMeter()
 	ready.Wait()
 	if !r.StartAt.IsZero() {
 		waitUntil(ctx, r.StartAt)
@@ -153,7 +154,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	if r.OnRelease != nil {
 		r.OnRelease(release)
 	}
-	load := startLoad()
+	load.begin(release)
 	close(start)
 	done.Wait()
 	clientLoad := load.end()
