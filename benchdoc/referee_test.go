@@ -80,7 +80,7 @@ func TestSaturatedClientIsFlagged(t *testing.T) {
 	b := raceRuns(t, 1, []string{"steady"}, func(int) []string { return []string{"sim:ttft=5ms,tps=200,tokens=40,chunk=1"} }, 0)
 	r := b.Providers[0].Runs[0]
 	if !slices.Contains(r.Flags, metrics.FlagClientSaturated) {
-		t.Fatalf("a spinning client's stream: flags %v, wake p99 %v ms", r.Flags, *b.Races[0].SchedP99MS)
+		t.Fatalf("a spinning client's stream: flags %v, wake p95 %v ms", r.Flags, *b.Races[0].WakeP95MS)
 	}
 	t.Logf("evidence: %s", r.Evidence[metrics.FlagClientSaturated])
 }

@@ -43,16 +43,20 @@ const (
 	// cores Go may use (GOMAXPROCS) or more: it was measuring itself.
 	SaturatedCPU = 0.9
 	// LateShare: a stream whose events the client stamped later than this
-	// share of its gap (its mean gap between text events, which bursts of
-	// events read at one instant leave as it is, unlike the median ITL;
-	// its TTFT with under two text events), at the p99 of the client's
-	// wake delay (ClientLoad.SchedP99), has figures the client bent: one
-	// event in a hundred moves its own gap and the next by a quarter or
-	// more, and the stream's shape (ITL, feel) is no longer the provider's. Output speed and the workloads'
+	// share of its gap (lateLimit), at the p95 of the client's wake delay
+	// (ClientLoad.WakeP95), has figures the client bent: one event in
+	// twenty moves its own gap and the next by a quarter or more, and the
+	// stream's shape (ITL p95, feel) is no longer the provider's. Output speed and the workloads'
 	// times span many gaps and bend far less (the verdict's own rule,
 	// saturationExplains). The short-answer threshold is the workload's
 	// (workload.Workload.ShortAnswerTokens).
 	LateShare = 0.25
+	// MinGap: a stream's gap is taken as at least this. A provider that
+	// sends its answer in one burst (or a server starved of CPU that then
+	// flushes it) has a mean gap of microseconds, which no client stamps
+	// within, however idle: the flag would name the client for the
+	// provider's burst.
+	MinGap = time.Millisecond
 	// CountMismatchShare: a stream whose usage ÷ o200k ratio is further
 	// than this from the median ratio of the provider's streams (at least
 	// CountMismatchStreams of them) counted differently from its own
@@ -261,24 +265,34 @@ func saturation(r *probes.Result, fig Figures) string {
 	if load.CPU >= SaturatedCPU {
 		why = append(why, fmt.Sprintf("tpsrace used %.0f%% of %d cores", load.CPU*100, load.GOMAXPROCS))
 	}
-	if limit, gap := lateLimit(r, fig); limit > 0 && load.SchedP99 > limit {
-		why = append(why, "events stamped up to "+overLimit(load.SchedP99, limit)+" late (p99), over "+
+	if limit, gap := lateLimit(r, fig); limit > 0 && load.WakeP95 > limit {
+		why = append(why, "1 event in 20 stamped "+overLimit(load.WakeP95, limit)+" late or more (p95), over "+
 			strconv.Itoa(int(LateShare*100))+"% of the stream's "+gap)
 	}
 	return strings.Join(why, "; ")
 }
 
 // lateLimit is LateShare of stream r's gap, and the gap in words ("2.1ms
-// mean gap between events"); 0 for a stream without a text event.
+// mean gap between events"). The gap is the mean gap between its text
+// events, which events read together in a burst leave as it is (unlike
+// the median ITL), at least MinGap; with under two text events (a tool
+// call's deltas, a one-event answer), its first event's or delta's time
+// from the release, the figure such a stream gives. 0 for a stream with
+// neither.
 func lateLimit(r *probes.Result, fig Figures) (time.Duration, string) {
 	first, _ := r.Events.First()
 	last, _ := r.Events.Last()
 	switch n := r.Events.Len(); {
-	case n >= 2 && last.At > first.At:
+	case n >= 2:
 		gap := (last.At - first.At) / time.Duration(n-1)
+		if gap < MinGap {
+			return time.Duration(LateShare * float64(MinGap)), format.Precise(gap) + " mean gap between events, taken as " + format.Duration(MinGap)
+		}
 		return time.Duration(LateShare * float64(gap)), format.Precise(gap) + " mean gap between events"
 	case fig.HasTTFT && fig.TTFT > 0:
 		return time.Duration(LateShare * float64(fig.TTFT)), format.Duration(fig.TTFT) + " TTFT"
+	case len(r.ToolDeltas) > 0 && r.ToolDeltas[0].At > 0:
+		return time.Duration(LateShare * float64(r.ToolDeltas[0].At)), format.Duration(r.ToolDeltas[0].At) + " to its first tool-call delta"
 	}
 	return 0, ""
 }

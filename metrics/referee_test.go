@@ -32,7 +32,7 @@ func TestSameModelAllowsDocumentedAliasing(t *testing.T) {
 }
 
 func TestRefereeOfRaceFlags(t *testing.T) {
-	load := &probes.ClientLoad{CPU: 0.95, GOMAXPROCS: 2, SchedP99: 3 * time.Millisecond}
+	load := &probes.ClientLoad{CPU: 0.95, GOMAXPROCS: 2, WakeP95: 3 * time.Millisecond}
 	stream := func(provider string, sent time.Duration, connected time.Duration) probes.Result {
 		return probes.Result{Provider: provider, Model: "m", Release: time.Unix(1, 0), Sent: sent, Load: load,
 			Phases: probes.Phases{Connected: connected, FirstByte: 50 * ms}, Events: probes.EventsOf(ev(60*ms, " a", 1), ev(70*ms, " b", 1)), End: 80 * ms}
@@ -43,7 +43,7 @@ func TestRefereeOfRaceFlags(t *testing.T) {
 	if _, ok := race[FlagStartSkew]; !ok {
 		t.Errorf("7ms skew: %v", race)
 	}
-	if ev := ref.Streams[0][0][0][FlagClientSaturated]; ev != "tpsrace used 95% of 2 cores; events stamped up to 3ms late (p99), over 25% of the stream's 10ms mean gap between events" {
+	if ev := ref.Streams[0][0][0][FlagClientSaturated]; ev != "tpsrace used 95% of 2 cores; 1 event in 20 stamped 3ms late or more (p95), over 25% of the stream's 10ms mean gap between events" {
 		t.Errorf("client_saturated evidence %q", ev)
 	}
 	// Late stamps count against the stream's own gap (a quarter of its
@@ -52,20 +52,23 @@ func TestRefereeOfRaceFlags(t *testing.T) {
 	// p99 of 1.31ms. Events read in bursts leave the mean gap as it is.
 	bursts := probes.EventsOf(ev(200*ms, "a", 1), ev(200*ms, "b", 1), ev(208*ms, "c", 1), ev(208*ms, "d", 1), ev(216*ms, "e", 1))
 	oneEvent := probes.EventsOf(ev(200*ms, "a", 1))
+	burst := probes.EventsOf(ev(200*ms, "a", 1), ev(200*ms+10*time.Microsecond, "b", 1)) // sent at once
 	for _, c := range []struct {
 		p99    time.Duration
 		events probes.Events
 		want   string
 	}{
 		{900 * time.Microsecond, bursts, ""},
-		{1310 * time.Microsecond, bursts, "events stamped up to 1.3ms late (p99), over 25% of the stream's 4.0ms mean gap between events"},
-		{1001 * time.Microsecond, bursts, "events stamped up to 1.001ms late (p99), over 25% of the stream's 4.0ms mean gap between events"},
-		{2 * time.Second, bursts, "events stamped up to 2.00s late (p99), over 25% of the stream's 4.0ms mean gap between events"},
+		{1310 * time.Microsecond, bursts, "1 event in 20 stamped 1.3ms late or more (p95), over 25% of the stream's 4.0ms mean gap between events"},
+		{1001 * time.Microsecond, bursts, "1 event in 20 stamped 1.001ms late or more (p95), over 25% of the stream's 4.0ms mean gap between events"},
+		{2 * time.Second, bursts, "1 event in 20 stamped 2.00s late or more (p95), over 25% of the stream's 4.0ms mean gap between events"},
 		{40 * ms, oneEvent, ""},
-		{60 * ms, oneEvent, "events stamped up to 60ms late (p99), over 25% of the stream's 200ms TTFT"},
+		{60 * ms, oneEvent, "1 event in 20 stamped 60ms late or more (p95), over 25% of the stream's 200ms TTFT"},
+		{200 * time.Microsecond, burst, ""},
+		{300 * time.Microsecond, burst, "1 event in 20 stamped 0.3ms late or more (p95), over 25% of the stream's 10µs mean gap between events, taken as 1ms"},
 		{time.Second, probes.Events{}, ""}, // no text: nothing was stamped
 	} {
-		r := probes.Result{Events: c.events, Load: &probes.ClientLoad{CPU: 0.3, GOMAXPROCS: 2, SchedP99: c.p99}}
+		r := probes.Result{Events: c.events, Load: &probes.ClientLoad{CPU: 0.3, GOMAXPROCS: 2, WakeP95: c.p99}}
 		if got := saturation(&r, Compute(&r, 0)); got != c.want {
 			t.Errorf("p99 %v: client_saturated evidence %q, want %q", c.p99, got, c.want)
 		}
@@ -164,11 +167,11 @@ func TestWhatExplainsTheMargin(t *testing.T) {
 		t.Error("the output speed starts at the first token: nothing before it bends it")
 	}
 	// Goroutines 1 ms late over a 1 s span bend a speed by 0.2% at most.
-	late := &probes.ClientLoad{CPU: 0.3, SchedP99: 2 * time.Millisecond}
+	late := &probes.ClientLoad{CPU: 0.3, WakeP95: 2 * time.Millisecond}
 	if saturationExplains(late, 1.5, time.Second) || !saturationExplains(late, 1.003, time.Second) {
 		t.Error("scheduling lateness explains only a margin within 2 × p99 ÷ span")
 	}
-	if !saturationExplains(&probes.ClientLoad{CPU: 0.97, SchedP99: 0}, 3, time.Second) || !saturationExplains(&probes.ClientLoad{CPU: math.NaN(), SchedP99: 2 * time.Second}, 3, time.Second) {
+	if !saturationExplains(&probes.ClientLoad{CPU: 0.97, WakeP95: 0}, 3, time.Second) || !saturationExplains(&probes.ClientLoad{CPU: math.NaN(), WakeP95: 2 * time.Second}, 3, time.Second) {
 		t.Error("a saturated CPU explains any margin")
 	}
 }

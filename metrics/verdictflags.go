@@ -63,14 +63,14 @@ func span(c Contender, run int) time.Duration {
 
 // saturationExplains: a client whose CPU was saturated measured itself, and
 // could explain any margin. One that only stamped events late (its wake
-// p99 over LateShare of a stream's gap) stamped them up to that late: at
-// both ends of a stream's span that bends its speed by at most
-// 2 × p99 ÷ span, which explains a ratio no further from 1 than that.
+// p95 over LateShare of a stream's gap) stamped them that late: at both
+// ends of a stream's span that bends its speed by about 2 × p95 ÷ span,
+// which explains a ratio no further from 1 than that.
 func saturationExplains(load *probes.ClientLoad, ratio float64, span time.Duration) bool {
 	if load == nil || load.CPU >= SaturatedCPU || span <= 0 {
 		return true
 	}
-	bend := 2 * load.SchedP99.Seconds() / span.Seconds()
+	bend := 2 * load.WakeP95.Seconds() / span.Seconds()
 	return ratio-1 <= bend
 }
 

@@ -29,14 +29,14 @@ type raceLine struct {
 type loadJSON struct {
 	CPU        *float64 `json:"cpu"`
 	GOMAXPROCS int      `json:"gomaxprocs"`
-	SchedP99NS int64    `json:"sched_p99_ns"`
+	WakeP95NS  int64    `json:"wake_p95_ns"` // absent before it: sched_p99_ns, the runtime's histogram, is not read
 }
 
 func newLoadJSON(l *probes.ClientLoad) *loadJSON {
 	if l == nil {
 		return nil
 	}
-	out := &loadJSON{GOMAXPROCS: l.GOMAXPROCS, SchedP99NS: int64(l.SchedP99)}
+	out := &loadJSON{GOMAXPROCS: l.GOMAXPROCS, WakeP95NS: int64(l.WakeP95)}
 	if !math.IsNaN(l.CPU) {
 		out.CPU = &l.CPU
 	}
@@ -47,7 +47,7 @@ func (l *loadJSON) load() *probes.ClientLoad {
 	if l == nil {
 		return nil
 	}
-	out := &probes.ClientLoad{CPU: math.NaN(), GOMAXPROCS: l.GOMAXPROCS, SchedP99: time.Duration(l.SchedP99NS)}
+	out := &probes.ClientLoad{CPU: math.NaN(), GOMAXPROCS: l.GOMAXPROCS, WakeP95: time.Duration(l.WakeP95NS)}
 	if l.CPU != nil {
 		out.CPU = *l.CPU
 	}

@@ -27,8 +27,8 @@ import json, sys
 d = json.load(sys.stdin)
 flags = sorted({f for p in d["providers"] for r in p["runs"] for f in r["flags"]} | {f for r in d["races"] for f in r["flags"]})
 races = d["races"]
-print("%-14s flags %-28s wake p99 %-22s cpu %-20s skew %s" % (sys.argv[1], ",".join(flags) or "none",
-  " ".join("%.3f" % r["sched_p99_ms"] for r in races), " ".join("%.3f" % r["client_cpu"] for r in races),
+print("%-14s flags %-28s wake p95 %-22s cpu %-20s skew %s" % (sys.argv[1], ",".join(flags) or "none",
+  " ".join("%.3f" % r["wake_p95_ms"] for r in races), " ".join("%.3f" % r["client_cpu"] for r in races),
   " ".join("%.2f" % (r["start_skew_ms"] or 0) for r in races)))
 ' "$label"
 }
