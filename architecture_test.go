@@ -9,17 +9,17 @@ import (
 	"testing"
 )
 
-// The README's folder table ("How it is built") names every package, and
+// The folder table of docs/ARCHITECTURE.md names every package, and
 // every package says what it is for in its doc comment, so neither can
 // drift from the code unseen.
 func TestEveryPackageIsDescribed(t *testing.T) {
-	raw, err := os.ReadFile("README.md")
+	raw, err := os.ReadFile("docs/ARCHITECTURE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, table, ok := strings.Cut(string(raw), "| folder | what it holds |")
 	if !ok {
-		t.Fatal(`README.md has no "| folder | what it holds |" table`)
+		t.Fatal(`docs/ARCHITECTURE.md has no "| folder | what it holds |" table`)
 	}
 	table, _, _ = strings.Cut(table, "\n\n")
 	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}\t{{.Doc}}", "./...").Output()
@@ -36,7 +36,7 @@ func TestEveryPackageIsDescribed(t *testing.T) {
 			folder = "`" + dir + "/`"
 		}
 		if !strings.Contains(table, folder) {
-			t.Errorf("README.md's folder table does not name %s (package %s)", folder, path)
+			t.Errorf("docs/ARCHITECTURE.md's folder table does not name %s (package %s)", folder, path)
 		}
 	}
 }

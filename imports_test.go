@@ -8,7 +8,7 @@ import (
 	"testing"
 )
 
-// The import map in README.md ("How it is built") is the one allowed: a
+// The import map in docs/ARCHITECTURE.md is the one allowed: a
 // tpsrace package that imports a tpsrace package its line does not allow
 // fails here, so layers keep pointing down.
 func TestImportsFollowTheMap(t *testing.T) {
@@ -22,7 +22,7 @@ func TestImportsFollowTheMap(t *testing.T) {
 		pkg := strings.TrimPrefix(fields[0], "tpsrace/")
 		allowed, ok := ruleFor(rules, pkg)
 		if !ok {
-			t.Errorf("package %s has no line in README.md's import map", pkg)
+			t.Errorf("package %s has no line in docs/ARCHITECTURE.md's import map", pkg)
 			continue
 		}
 		for _, imp := range fields[1:] {
@@ -31,7 +31,7 @@ func TestImportsFollowTheMap(t *testing.T) {
 				continue
 			}
 			if !matchesAny(allowed, dep) {
-				t.Errorf("%s imports %s, which README.md's import map does not allow (it may import: %s)", pkg, dep, strings.Join(allowed, " "))
+				t.Errorf("%s imports %s, which docs/ARCHITECTURE.md's import map does not allow (it may import: %s)", pkg, dep, strings.Join(allowed, " "))
 			}
 		}
 	}
@@ -53,11 +53,11 @@ type rule struct {
 	allowed []string
 }
 
-// importMap reads the block after "<!-- import map" in README.md: one line
+// importMap reads the block after "<!-- import map" in docs/ARCHITECTURE.md: one line
 // per package pattern, then the patterns it may import ("-": none).
 func importMap(t *testing.T) []rule {
 	t.Helper()
-	f, err := os.Open("README.md")
+	f, err := os.Open("docs/ARCHITECTURE.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func importMap(t *testing.T) []rule {
 			rules = append(rules, r)
 		}
 	}
-	t.Fatal("README.md has no import map block after <!-- import map")
+	t.Fatal("docs/ARCHITECTURE.md has no import map block after <!-- import map")
 	return nil
 }
 

@@ -52,6 +52,7 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 				sameVerdict(t, run, cfg, one, figs)
 				sameWatch(t, run, cfg, race, figs, one)
 				seen["a flagged verdict"] += b2i(one.Verdict.FlaggedText != "")
+				seen["a race of reasoning models"] += b2i(one.Verdict.Metric == metrics.AnswerMetric)
 				for _, f := range figs {
 					seen["C>1"] += min(f.Streams-1, 1)
 					seen["some stream failed"] += min(f.Failed, 1)
@@ -60,9 +61,10 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 					seen["stopped short"] += b2i(f.StoppedShort())
 					seen["reached N"] += b2i(f.HasTimeToN)
 					seen["several runs"] += b2i(len(races) > 1)
+					seen["hidden reasoning"] += b2i(f.Thinking.HiddenReasoningTokens > 0)
 				}
 				for i, f := range figs { // --heats and bench --runs: each run's figure, as the dashboard settled it
-					if got, want := contenders[i].Speeds[run], rate(f); !(got == want || math.IsNaN(got) && math.IsNaN(want)) {
+					if got, want := contenders[i].Speeds[run], rate(f, b.Verdict.Metric); !(got == want || math.IsNaN(got) && math.IsNaN(want)) {
 						t.Errorf("run %d %s: the verdict's rate %v, the dashboard's %v", run, cfg.Providers[i].Name, got, want)
 					}
 				}
@@ -70,7 +72,8 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 			sameReplay(t, cfg, conc, finishAt, races, b)
 		})
 	}
-	for _, what := range []string{"C>1", "some stream failed", "every stream failed", "rate-limited", "stopped short", "reached N", "several runs"} {
+	for _, what := range []string{"C>1", "some stream failed", "every stream failed", "rate-limited", "stopped short", "reached N", "several runs",
+		"a race of reasoning models", "hidden reasoning"} {
 		if seen[what] == 0 {
 			t.Errorf("no case had %s: the generator no longer covers it", what)
 		}
@@ -100,14 +103,21 @@ func randomRaces(rng *rand.Rand) (*config.Config, int, int, [][][]probes.Result)
 		finishAt = 5 + rng.IntN(30)
 	}
 	runs := 1 + rng.IntN(3)
+	// A model thinks or does not, whatever the run: none, some or all of
+	// the providers do.
+	thinks := make([]bool, len(cfg.Providers))
+	mode := rng.IntN(3)
+	for i := range thinks {
+		thinks[i] = mode == 2 || mode == 1 && rng.IntN(2) == 0
+	}
 	start := time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC)
 	races := make([][][]probes.Result, runs)
 	for run := range races {
 		release := start.Add(time.Duration(run) * time.Minute)
-		for _, p := range cfg.Providers {
+		for i, p := range cfg.Providers {
 			var streams []probes.Result
 			for s := range conc {
-				r := randomStream(rng, p)
+				r := randomStream(rng, p, thinks[i])
 				r.Provider, r.Model, r.Stream, r.Release = p.Name, p.Model, s, release
 				streams = append(streams, r)
 			}
@@ -118,8 +128,10 @@ func randomRaces(rng *rand.Rand) (*config.Config, int, int, [][][]probes.Result)
 }
 
 // randomStream is one stream: completed, refused before any token (404,
-// 429, 503), cut after some tokens, or a short answer.
-func randomStream(rng *rand.Rand, p config.Provider) probes.Result {
+// 429, 503), cut after some tokens, or a short answer. A model that thinks
+// streams its reasoning first, and with usage may report more of it,
+// hidden.
+func randomStream(rng *rand.Rand, p config.Provider, thinks bool) probes.Result {
 	r := probes.Result{Price: p.Price}
 	kind := rng.IntN(10)
 	if kind == 0 { // refused
@@ -135,7 +147,7 @@ func randomStream(rng *rand.Rand, p config.Provider) probes.Result {
 	sum := 0
 	for i := range events {
 		e := probes.Event{At: at, Tokens: 1 + rng.IntN(3)}
-		if i == 0 && rng.IntN(4) == 0 {
+		if i == 0 && thinks {
 			e.Reasoning = " think"
 		} else {
 			e.Content = " w" + strconv.Itoa(i)
@@ -152,6 +164,10 @@ func randomStream(rng *rand.Rand, p config.Provider) probes.Result {
 	r.FinishReason = "stop"
 	if rng.IntN(3) > 0 {
 		r.Usage = &probes.Usage{PromptTokens: 12, CompletionTokens: sum + rng.IntN(3), TotalTokens: 12 + sum}
+		if thinks && rng.IntN(2) == 0 {
+			hidden := 20 + rng.IntN(200)
+			r.Usage.CompletionTokens, r.Usage.ReasoningTokens, r.Usage.TotalTokens = r.Usage.CompletionTokens+hidden, 1+hidden, r.Usage.TotalTokens+hidden
+		}
 	}
 	return r
 }
@@ -184,10 +200,12 @@ func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) [
 	return figs
 }
 
-// rate is what the dashboard's verdict compares of f.
-func rate(f live.Figures) float64 {
+// rate is what the dashboard's verdict compares of f under metric, bench's.
+func rate(f live.Figures, metric string) float64 {
 	switch {
 	case f.Status == live.Failed:
+	case metric == metrics.AnswerMetric && f.HasTTFA:
+		return 1 / f.TTFA.Seconds()
 	case f.FinishAt > 0 && f.HasTimeToN:
 		return float64(f.FinishAt) / f.TimeToN.Seconds()
 	case f.FinishAt == 0 && f.HasSpeed:

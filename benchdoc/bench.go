@@ -184,6 +184,7 @@ type Run struct {
 	ToolCall           *ToolCall `json:"tool_call,omitempty"`    // tool-call workload: the stream's call
 	JSON               *JSONRun  `json:"json,omitempty"`         // json workload: the stream's answer
 	Feel
+	Thinking
 	// Flags: the referee's flags on this stream (metrics.Flag*), each with
 	// its evidence in Evidence; the race's own are in the document's races.
 	Flags    []string          `json:"flags"`
@@ -376,6 +377,7 @@ type Summary struct {
 	Evidence map[string]string `json:"evidence"`
 	Goodput  *Goodput          `json:"goodput"` // null without an SLO
 	Feel
+	ThinkingSummary
 	FeelLabel *string      `json:"feel"`                // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
 	ToolCall  *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
 	// PrefillTPS: long-context's prefill speed estimate (metrics.PrefillTPS),
@@ -564,9 +566,7 @@ func Build(in Input) *Bench {
 		b.runs = append(b.runs, wr.Runs)
 		pooled = append(pooled, wr.Ranked)
 	}
-	for rank, i := range metrics.Order(pooled) {
-		b.Providers[i].Rank = rank + 1
-	}
+	b.rank(pooled)
 	var stop *metrics.Stop
 	if in.Interrupted {
 		stop = ptr(stopOf(in.Races, perRun, in.Planned))
@@ -678,7 +678,7 @@ func summary(all metrics.Run, runs []metrics.Run) Summary {
 	s := Summary{OK: all.Completed, Failed: all.Failed, TTFTms: durations(all.TTFT), E2Ems: durations(all.E2E),
 		OutputTPS: speeds(all.Speed), TimeToNms: durations(all.TimeToN), StoppedShort: all.StoppedShort,
 		Tokens: all.Tokens, O200kTokens: all.O200kTokens, TokenSource: all.TokenSource, EventTokens: all.EventTokens,
-		Feel: feelOf(all.Felt), FeelLabel: nonEmpty(all.Felt.Label())}
+		Feel: feelOf(all.Felt), FeelLabel: nonEmpty(all.Felt.Label()), ThinkingSummary: thinkingSummary(all)}
 	if m, ok := metrics.Median(aggregate); ok {
 		s.AggregateTPS = ptr(tps(m))
 	}
@@ -764,7 +764,7 @@ func newRun(run int, res *probes.Result, s metrics.Stream, promptTokens, finishA
 	if f.HasCachedPromptTokens {
 		r.CachedPromptTokens = ptr(f.CachedPromptTokens)
 	}
-	r.Feel = feelOf(f.Felt)
+	r.Feel, r.Thinking = feelOf(f.Felt), thinkingOf(f.Phases)
 	r.Served = Served{nonEmpty(res.Served.Model), nonEmpty(res.Served.Fingerprint), nonEmpty(res.Served.Provider)}
 	if f.HasCost {
 		r.CostUSD = ptr(usd8(f.CostUSD))

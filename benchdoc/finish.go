@@ -45,3 +45,13 @@ func (b *Bench) RankedIndexes() []int {
 	slices.SortStableFunc(order, func(x, y int) int { return b.Providers[x].Rank - b.Providers[y].Rank })
 	return order
 }
+
+// rank sets each provider's Rank by metrics.Order of pooled (each one's
+// ranked run), a race of reasoning models by time to answer
+// (metrics.ByAnswer over pooled and every provider's verdict runs).
+func (b *Bench) rank(pooled []metrics.Run) {
+	metrics.ByAnswer(slices.Concat(b.runs, [][]metrics.Run{pooled})...)
+	for rank, i := range metrics.Order(pooled) {
+		b.Providers[i].Rank = rank + 1
+	}
+}

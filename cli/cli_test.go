@@ -150,7 +150,7 @@ func TestSimulatorOnlyWhenAsked(t *testing.T) {
 			t.Errorf("%q: exit %d, stdout %q, stderr:\n%q\nwant 2 and only:\n%q", args, code, out, errOut, refusal)
 		}
 	}
-	const noFile = "tpsrace: nothing to race: no providers.yaml here and no --config FILE (see README: providers.yaml); to race the built-in simulated providers instead, pass --simulated\n"
+	const noFile = "tpsrace: nothing to race: no providers.yaml here and no --config FILE (see docs/CONFIG.md); to race the built-in simulated providers instead, pass --simulated\n"
 	for _, args := range [][]string{{"bench"}, {"watch"}, {"check"}} {
 		if code, _, errOut := run(t, t.TempDir(), args...); code != 2 || errOut != noFile {
 			t.Errorf("%q with no providers file: exit %d, stderr %q, want 2 and %q", args, code, errOut, noFile)

@@ -277,7 +277,7 @@ func (f *raceFlags) given(name string) bool {
 func nothingToRace(s *session) error {
 	const instead = "to race the built-in simulated providers instead, pass --simulated"
 	if s.file == "" {
-		return usageError{fmt.Errorf("nothing to race: no providers.yaml here and no --config FILE (see README: providers.yaml); %s", instead)}
+		return usageError{fmt.Errorf("nothing to race: no providers.yaml here and no --config FILE (see docs/CONFIG.md); %s", instead)}
 	}
 	var why []string
 	for _, n := range s.cfg.Skipped {

@@ -3,8 +3,9 @@
 // (Compute), a provider's figures for a run (RunOf, the one aggregation,
 // with the one Median), the ranking and the verdict. The dashboard, `bench`,
 // replays, `watch` and `report` call these functions, so they cannot
-// disagree. README.md ("What the numbers mean") documents the same
-// definitions; keep them in step. Example shows the path from recorded
+// disagree. README.md ("What the numbers mean") and docs/METRICS.md
+// (reasoning's phases: reasoning.go) document the same definitions; keep
+// them in step. Example shows the path from recorded
 // events to a provider's figures.
 package metrics
 
@@ -53,16 +54,19 @@ type Figures struct {
 	// the common scale across providers.
 	O200kTokens int
 
-	// OutputTPS (per user): (OutputTokens − tokens of the first text event) /
-	// (last text event − first text event). HasOutputTPS is false when fewer
-	// than two text events arrived: one event has no duration to divide by.
+	// OutputTPS (per user): the streamed tokens over the streamed window,
+	// (OutputTokens − HiddenReasoningTokens − tokens of the first text event)
+	// / (last text event − first text event): hidden reasoning was not
+	// decoded in that window. HasOutputTPS is false when fewer than two text
+	// events arrived: one event has no duration to divide by.
 	OutputTPS    float64
 	HasOutputTPS bool
 
 	// ITL: gaps between consecutive text events; HasITL false with fewer than two.
 	ITL    Percentiles
 	HasITL bool
-	// TokensPerEvent: OutputTokens / text events; HasTokensPerEvent false without events.
+	// TokensPerEvent: streamed tokens (OutputTokens − HiddenReasoningTokens)
+	// / text events; HasTokensPerEvent false without events.
 	TokensPerEvent    float64
 	HasTokensPerEvent bool
 
@@ -99,6 +103,8 @@ type Figures struct {
 	// Felt: stalls, burstiness and reader wait (FeltOf), and whether the
 	// stream failed.
 	Felt
+	// Phases: thinking and answering apart (PhasesOf), hidden reasoning.
+	Phases
 }
 
 // Compute returns the figures of one finished (or failed) stream.
@@ -133,12 +139,14 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		promptTokens = r.Usage.PromptTokens
 	}
 
+	f.Phases = PhasesOf(r, f.OutputTokens, f.E2E)
+	streamed := f.OutputTokens - f.HiddenReasoningTokens
 	if n := r.Events.Len(); n > 0 {
 		first, _ := r.Events.First()
 		last, _ := r.Events.Last()
 		f.TTFT, f.HasTTFT = first.At, true
-		f.TokensPerEvent, f.HasTokensPerEvent = float64(f.OutputTokens)/float64(n), true
-		f.OutputTPS, f.HasOutputTPS = OutputTPS(f.OutputTokens, first, last)
+		f.TokensPerEvent, f.HasTokensPerEvent = float64(streamed)/float64(n), true
+		f.OutputTPS, f.HasOutputTPS = OutputTPS(streamed, first, last)
 		f.ITL, f.HasITL = ITL(r.Events.Values()), n >= 2
 		f.Felt = FeltOf(r.Events.Values())
 	}

@@ -147,6 +147,9 @@ type Run struct {
 	Turns           int
 	Conversation    time.Duration
 	HasConversation bool
+	// ByAnswer: the verdict compares time to answer (ByAnswer sets it on
+	// a race of reasoning models).
+	ByAnswer bool
 	// Warm: the streams are cached-prefix's warm requests (set by the
 	// caller, who knows which race was which); the verdict compares their TTFT.
 	Warm bool
@@ -160,6 +163,8 @@ type Run struct {
 	// Felt: FeltOfRun of the streams' (the most stalls any user saw, the
 	// median user's burstiness and reader wait).
 	Felt Felt
+	// RunPhases: thinking and answering apart (RunPhasesOf).
+	RunPhases
 }
 
 // RunOf is the figures of one provider's streams; finishAt is --finish-at's
@@ -266,7 +271,7 @@ func RunOf(streams []Stream, finishAt int) Run {
 	r.Tokens, r.O200kTokens, r.EventTokens = RoundedMedian(tokens), RoundedMedian(o200k), RoundedMedian(events)
 	r.StoppedShort = finishAt > 0 && r.Completed > 0 && !r.TimeToN.Has()
 	r.AggregateTPS, r.HasAggregateTPS = AggregateTPS(figs)
-	r.Felt = FeltOfRun(felt)
+	r.Felt, r.RunPhases = FeltOfRun(felt), RunPhasesOf(streams)
 	return r
 }
 
@@ -292,6 +297,8 @@ func (r Run) Metric() string {
 		return ConversationMetric
 	case r.Sized > 0:
 		return PrefillMetric
+	case r.ByAnswer:
+		return AnswerMetric
 	case r.FinishAt > 0:
 		return FinishMetric
 	}
@@ -324,6 +331,10 @@ func (r Run) Rate() float64 {
 		if r.TTFT.Has() && r.TTFT.P50 > 0 {
 			return 1 / r.TTFT.P50.Seconds()
 		}
+	case AnswerMetric:
+		if r.TTFA.Has() && r.TTFA.P50 > 0 {
+			return 1 / r.TTFA.P50.Seconds()
+		}
 	case JSONMetric:
 		if r.JSONValidAt.Has() && r.JSONValidAt.P50 > 0 {
 			return 1 / r.JSONValidAt.P50.Seconds()
@@ -346,7 +357,7 @@ func (r Run) Rate() float64 {
 
 // workloadMetric reports whether m is a workload's own figure.
 func workloadMetric(m string) bool {
-	return m == ToolCallMetric || m == PrefillMetric || m == WarmMetric || m == JSONMetric || m == ConversationMetric
+	return m == ToolCallMetric || m == PrefillMetric || m == WarmMetric || m == JSONMetric || m == ConversationMetric || m == AnswerMetric
 }
 
 // Order ranks providers by their runs (one run each, or each one's streams

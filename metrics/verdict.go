@@ -27,6 +27,8 @@ const (
 	JSONMetric     = "json_valid" // json: the time to a valid JSON answer
 	// ConversationMetric: multi-turn's time for the whole conversation.
 	ConversationMetric = "conversation"
+	// AnswerMetric: time to answer (TTFA), in a race of reasoning models (ByAnswer).
+	AnswerMetric = "ttfa"
 	// MinRunsForCI: fewer paired runs give no confidence interval.
 	MinRunsForCI = 3
 	// LevelWithin: in one race, two providers whose figures lie within 1%
@@ -339,6 +341,7 @@ var workloadVerdicts = map[string]struct {
 	JSONMetric:         {"no provider answered valid JSON", "%s answered valid JSON in %s", " to valid JSON", callTime, callTimes},
 	WarmMetric:         {"no warm request got a token", "%s's warm TTFT is %s", " to a warm first token", callTime, callTimes},
 	ConversationMetric: {"no provider finished the conversation", "%s finished the conversation in %s", " over the conversation", callTime, callTimes},
+	AnswerMetric:       {"no provider answered", "%s began its answer in %s", " to the answer", callTime, callTimes},
 	PrefillMetric: {"no prefill estimate: TTFT did not grow with the input", "%s prefills at ≈ %s tok/s", " at prefill", format.TPS,
 		func(w, r float64) string { return "≈ " + format.TPS(w) + " vs " + format.TPS(r) + " tok/s" }},
 }
@@ -364,6 +367,8 @@ func (v Verdict) label() string {
 		return "time to valid JSON"
 	case ConversationMetric:
 		return "conversation time"
+	case AnswerMetric:
+		return "time to answer"
 	}
 	if v.FinishAt > 0 {
 		return "time to " + strconv.Itoa(v.FinishAt) + " tokens"

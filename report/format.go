@@ -109,7 +109,7 @@ func (b *Bench) columns() []column {
 			return "⚑ " + strings.Join(p.Summary.Flags, ", ")
 		}},
 	)
-	return append(cols, b.workloadColumns()...)
+	return append(append(cols, b.thinkingColumns()...), b.workloadColumns()...)
 }
 
 // workloadColumns are the figures of the race's workload (none for chat):
@@ -212,6 +212,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 	}
 	notes = append(notes, b.failures()...)
 	notes = append(notes, b.serverNotes()...)
+	notes = append(notes, b.thinkingNote()...)
 	if b.FinishAt != nil {
 		notes = append(notes, b.finishNote())
 	}
@@ -458,6 +459,8 @@ var csvHeader = []string{"provider", "model", "run", "stream", "ok", "error", "t
 	"workload", "prompt_tokens", "input_tokens", "cached_prompt_tokens", "server_prompt_tps", "cache", "turn",
 	"tool_call_first_ms", "tool_call_complete_ms", "tool_call_name", "tool_call_args_tokens", "tool_call_args_tps", "tool_call_valid",
 	"json_first_ms", "json_valid_ms", "json_valid",
+	// The stream's phases (metrics.Phases).
+	"thinking_tokens", "hidden_reasoning_tokens", "thinking_tps", "answer_tps",
 	// Last, so no column moves: every row says whether it was measured at all
 	// (a spreadsheet keeps no note above the table).
 	"simulated"}
@@ -482,6 +485,7 @@ func (b *Bench) WriteCSV(w io.Writer) error {
 				csvOpt(r.ServerPromptTPS), deref(r.Cache), csvInt(r.Turn)}
 			row = append(row, toolCallCells(r.ToolCall)...)
 			row = append(row, jsonCells(r.JSON)...)
+			row = append(row, thinkingCells(r)...)
 			row = append(row, strconv.FormatBool(b.Simulated))
 			writeCSVRow(cw, row)
 		}

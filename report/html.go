@@ -47,6 +47,7 @@ func (o Overview) WriteHTML(w io.Writer, records []Record, sources []string) err
 		for _, g := range inSetup(o.ByProbeDay, sr.Setup) {
 			s.ByProbeDay.Rows = append(s.ByProbeDay.Rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells()...))
 		}
+		s.Reasoning.Header, s.Reasoning.Rows = splitHeader(thinkingRows(inSetup(o.Providers, sr.Setup)))
 		s.Failures = failureNotes(inSetup(o.Providers, sr.Setup), safetext.Line)
 		page.Setups = append(page.Setups, s)
 	}
@@ -81,6 +82,7 @@ type htmlPage struct {
 type htmlSetup struct {
 	Label, Count           string
 	ByProvider, ByProbeDay htmlTable
+	Reasoning              htmlTable // thinkingRows; none without reasoning
 	Providers              []htmlProvider
 	Failures               []string // failureNotes
 }

@@ -23,6 +23,7 @@ type Group struct {
 	Failures        map[string]int // failed streams by kind (probes.Kinds)
 	Errors          map[string]int // failed streams by error message, as received
 	Simulated       bool           // some of its races raced the built-in simulated providers
+	Thinking        GroupThinking  // reasoning: the thinking and answer phases
 }
 
 // Stats of one figure over a group's completed streams; nil where no
@@ -86,6 +87,7 @@ type groupAcc struct {
 	g              Group
 	races          map[[2]int]bool // (record, run) pairs seen
 	ttft, tps, e2e []float64
+	thinking       thinkingAcc
 }
 
 func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run, simulated bool) {
@@ -98,6 +100,7 @@ func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run, s
 	a.races[race] = true
 	a.g.Simulated = a.g.Simulated || simulated
 	collect(&a.ttft, r.TTFTms) // a failure later does not change when the first token came (metrics.Run)
+	a.thinking.add(r)
 	if !r.OK {
 		a.g.Failed++
 		kind := probes.KindUnknown
@@ -121,6 +124,7 @@ func finish(groups map[groupKey]*groupAcc) []Group {
 		g := a.g
 		g.Races = len(a.races)
 		g.TTFTms, g.OutputTPS, g.E2Ems = stats(a.ttft, false), stats(a.tps, true), stats(a.e2e, false)
+		g.Thinking = a.thinking.stats()
 		out = append(out, g)
 	}
 	slices.SortFunc(out, func(x, y Group) int {

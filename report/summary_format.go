@@ -117,6 +117,10 @@ func (s Overview) writeMarkdown(w io.Writer) error {
 			rows = append(rows, append([]string{g.Provider, g.Model}, g.cells()...))
 		}
 		writeMarkdownTable(w, rows, 2)
+		if thinking := thinkingRows(inSetup(s.Providers, sr.Setup)); thinking != nil {
+			fmt.Fprint(w, "\n### Reasoning\n\n")
+			writeMarkdownTable(w, thinking, 2)
+		}
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "### By provider, probe and day")
 		fmt.Fprintln(w)
@@ -200,6 +204,7 @@ func (s Overview) writeCSV(w io.Writer) error {
 	for _, k := range probes.Kinds {
 		header = append(header, "failures_"+k)
 	}
+	header = append(header, thinkingCSVHeader...)
 	cw.Write(append(header, "concurrency", "max_tokens", "prompt", "workload", "simulated"))
 	for _, g := range s.ByProbeDay {
 		row := []string{g.Provider, g.Model, g.Probe, g.Day, strconv.Itoa(g.Races), strconv.Itoa(g.OK), strconv.Itoa(g.Failed)}
@@ -209,6 +214,7 @@ func (s Overview) writeCSV(w io.Writer) error {
 		for _, k := range probes.Kinds {
 			row = append(row, strconv.Itoa(g.Failures[k]))
 		}
+		row = append(row, g.Thinking.csvCells()...)
 		row = append(row, strconv.Itoa(g.Setup.Concurrency), strconv.Itoa(g.Setup.MaxTokens), g.Setup.Prompt, workload.Workload{Name: g.Setup.Workload}.Label(),
 			strconv.FormatBool(g.Simulated))
 		writeCSVRow(cw, row)

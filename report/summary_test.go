@@ -115,7 +115,7 @@ func TestUndefinedFiguresAreNeverZero(t *testing.T) {
 	if !strings.Contains(md.String(), "| p | m | 1 | 0 | 1 | - | - | - | - | - | - | - | - | - | - | network 1 |") {
 		t.Errorf("markdown:\n%s", md.String())
 	}
-	if rows := strings.Split(csv.String(), "\n"); rows[1] != "p,m,,2026-03-01,1,0,1,,,,,,,,,,,,,1,0,0,0,0,0,0,0,0,,chat,false" {
+	if rows := strings.Split(csv.String(), "\n"); rows[1] != "p,m,,2026-03-01,1,0,1,,,,,,,,,,,,,1,0,0,0,0,0,0,0,,,,,0,0,,chat,false" {
 		t.Errorf("csv row %q", rows[1])
 	}
 	changes, _ := Compare(o, Summarise(nil), true)

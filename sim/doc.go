@@ -26,6 +26,9 @@
 //	reasoning=0         reasoning tokens sent before the answer (counted like answer tokens)
 //	rfield=reasoning_content   reasoning_content | reasoning | think (inline <think>…</think>
 //	                    in content; the tags are not tokens and are not counted in usage)
+//	                    | hidden (thought silently: the reasoning tokens are on the clock
+//	                    at tps, no event carries them, usage counts them as
+//	                    completion_tokens_details.reasoning_tokens)
 //	usage=final         final: a trailing "choices":[] chunk, only when the request
 //	                    asks stream_options.include_usage (as OpenAI does);
 //	                    finish: on the finish chunk; xgroq: x_groq.usage and usage on the

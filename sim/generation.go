@@ -236,7 +236,9 @@ func (g *generation) inject(out *sseWriter, atEnd bool) {
 	g.injected = true
 }
 
-// send writes one text event carrying n scheduled and extra unscheduled tokens.
+// send writes one text event carrying n scheduled and extra unscheduled
+// tokens; an event with nothing to say (hidden reasoning) is decoded on
+// the clock and counted, but not written.
 func (g *generation) send(out *sseWriter, m message, n, extra int) {
 	now := time.Now()
 	if g.firstAt.IsZero() {
@@ -246,6 +248,9 @@ func (g *generation) send(out *sseWriter, m message, n, extra int) {
 	g.next += n
 	g.extra += extra
 	g.h.stats.predictedTokens.Add(int64(n + extra))
+	if m.Content == nil && m.Reasoning == "" && m.ReasoningContent == "" && m.ToolCalls == nil {
+		return
+	}
 	out.data(g.chunk(m, nil))
 }
 
@@ -266,6 +271,7 @@ func (g *generation) message(from, to int) message {
 		content = reasoning + content
 	case FieldReasoning:
 		m.Reasoning = reasoning
+	case FieldHidden: // thought, never sent
 	default:
 		m.ReasoningContent = reasoning
 	}

@@ -19,6 +19,9 @@ const (
 	FieldReasoningContent = "reasoning_content"
 	FieldReasoning        = "reasoning"
 	FieldThink            = "think" // inline <think>…</think> in content
+	// FieldHidden: the reasoning is decoded on the clock but never sent, as
+	// o-series, Gemini and Grok models think; usage still counts it.
+	FieldHidden = "hidden"
 )
 
 // Usage modes.
@@ -125,7 +128,7 @@ var keys = map[string]func(s *Schedule, v string) error{
 	"seed":      func(s *Schedule, v string) error { return parseSeed(v, &s.Seed) },
 	"reasoning": func(s *Schedule, v string) error { return parseInt(v, 0, &s.Reasoning) },
 	"rfield": func(s *Schedule, v string) error {
-		return parseEnum(v, &s.ReasoningField, FieldReasoningContent, FieldReasoning, FieldThink)
+		return parseEnum(v, &s.ReasoningField, FieldReasoningContent, FieldReasoning, FieldThink, FieldHidden)
 	},
 	"usage": func(s *Schedule, v string) error {
 		return parseEnum(v, &s.Usage, UsageFinal, UsageFinish, UsageXGroq, UsageCumulative, UsageNone)
@@ -334,6 +337,8 @@ func (s Schedule) plan(maxTokens int) plan {
 // receipt, for a request with this max_tokens (<= 0: none), following the
 // exact timing rule of the package doc (without contention, which depends on
 // the other streams running). It is nil for fault=endless, which never ends.
+// With rfield=hidden the reasoning's events are in it, on the clock, though
+// nothing is sent at their offsets.
 func (s Schedule) EventOffsets(maxTokens int) []time.Duration {
 	p := s.plan(maxTokens)
 	if p.endless {

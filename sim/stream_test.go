@@ -181,6 +181,19 @@ func TestReasoningFields(t *testing.T) {
 	if content, _ := joined(evs); content != "<think>"+word(0) {
 		t.Errorf("rfield=think cut at 1: content %q", content)
 	}
+	// Hidden: no event carries the reasoning, usage counts it, and the
+	// answer's first event comes when the thinking's tokens were due.
+	evs = events(t, streamLines(t, s, chatBody("sim:ttft=0s,tps=100,tokens=2,reasoning=10,rfield=hidden,usage=finish", nil)))
+	answer := textEvents(evs)
+	if content, reasoning := joined(evs); content != text(10, 12) || reasoning != "" || len(answer) != 2 {
+		t.Errorf("rfield=hidden: %d events, content %q, reasoning %q", len(answer), content, reasoning)
+	}
+	if u := lastUsage(evs); u.CompletionTokens != 12 || u.Details == nil || u.Details.ReasoningTokens != 10 {
+		t.Errorf("rfield=hidden: usage %+v, want 12 completion tokens, 10 of them reasoning", u)
+	}
+	if at := answer[0].at; at < 90*time.Millisecond {
+		t.Errorf("rfield=hidden: first answer event at %v, want the 10 thinking tokens' 100ms", at)
+	}
 }
 
 func TestMaxTokens(t *testing.T) {

@@ -12,8 +12,8 @@ import (
 	"tpsrace/ui/internal/draw"
 )
 
-// figureHelp explains, one line each, the figures on screen; the README's
-// "What the numbers mean" has their full definitions, metrics/metrics.go
+// figureHelp explains, one line each, the figures on screen; docs/METRICS.md
+// has their full definitions, metrics/metrics.go
 // the code. The numbers in it are metrics' own constants.
 func figureHelp() [][2]string {
 	return [][2]string{
@@ -48,7 +48,7 @@ func (m *Model) helpPage() []string {
 	if m.replay != nil && m.replay.rp.Made != "" {
 		lines = append(lines, "", s.Title.Render("This replay ")+s.Label.Render(m.replay.rp.Made))
 	}
-	figuresTitle := s.Title.Render("What the numbers mean") + s.Label.Render(" (README: What the numbers mean)")
+	figuresTitle := s.Title.Render("What the numbers mean") + s.Label.Render(" (docs/METRICS.md)")
 	lines = append(lines, "", figuresTitle, "")
 	labelW := 0
 	for _, f := range figureHelp() {

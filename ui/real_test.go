@@ -35,7 +35,7 @@ func TestRealDashboard(t *testing.T) {
 		testenv.Missing(t, "llama-server", reason)
 	}
 	// The tiny model fits in any cache this machine reports (one L3
-	// instance, or an AMD core's L2: README); where it reports none,
+	// instance, or an AMD core's L2: docs/LLAMACPP.md); where it reports none,
 	// decode is a share of the memory limit.
 	box, err := llamacpp.DefaultBoxProbe().Box(model)
 	if err != nil {

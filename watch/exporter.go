@@ -72,7 +72,7 @@ func NewExporter(simulated bool) *Exporter {
 	e := &Exporter{
 		registry: prometheus.NewRegistry(),
 		ttft:     hist("tpsrace_ttft_seconds", "Time to first token (release to the first text event) of each stream that got text, failed ones included.", TTFTBuckets),
-		speed:    hist("tpsrace_output_tokens_per_second", "Per-user output speed of each completed stream (tokens after the first event / time from first to last text event).", SpeedBuckets),
+		speed:    hist("tpsrace_output_tokens_per_second", "Per-user output speed of each completed stream (streamed tokens after the first event / time from first to last text event; hidden reasoning left out).", SpeedBuckets),
 		e2e:      hist("tpsrace_e2e_seconds", "Total time (release to end of stream) of each completed stream.", E2EBuckets),
 		outputTokens: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tpsrace_output_tokens_total",
 			Help: "Output tokens received, failed streams included (usage when reported, else the o200k count)."}, labels),
@@ -98,7 +98,7 @@ func NewExporter(simulated bool) *Exporter {
 		e.lastTTFT, e.lastSpeed, e.lastE2E, e.lastRaceTime, e.lastOK, e.sloMet, e.sloMissed)
 	e.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	e.workload = map[string]*prometheus.GaugeVec{}
-	for _, g := range workloadGauges {
+	for _, g := range slices.Concat(workloadGauges, thinkingGauges) {
 		e.workload[g.name] = gauge(g.name, g.help)
 		tpsrace.MustRegister(e.workload[g.name])
 	}

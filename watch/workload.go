@@ -1,6 +1,8 @@
 package watch
 
 import (
+	"maps"
+
 	"github.com/prometheus/client_golang/prometheus"
 
 	"tpsrace/benchdoc"
@@ -62,7 +64,7 @@ func workloadFigures(s benchdoc.Summary) map[string]*float64 {
 
 func ptr(v float64) *float64 { return &v }
 
-// ObserveRun sets the workload gauges from b, the bench document of one
+// ObserveRun sets the workload and thinking gauges from b, the bench document of one
 // run (a sweep, a cold and warm pair, a conversation, or one race) raced
 // from probe: the series and `bench` of the same races never disagree. A
 // figure the run does not have leaves its gauge at its last value, and a
@@ -73,7 +75,9 @@ func (e *Exporter) ObserveRun(probe string, b *benchdoc.Bench) {
 	}
 	for _, p := range b.Providers {
 		l := prometheus.Labels{"provider": p.Name, "model": p.Model, "probe": probe}
-		for name, v := range workloadFigures(p.Summary) {
+		figures := workloadFigures(p.Summary)
+		maps.Copy(figures, thinkingFigures(p.Summary))
+		for name, v := range figures {
 			if v != nil {
 				e.workload[name].With(l).Set(*v)
 			}

@@ -26,4 +26,16 @@ func TestEveryWorkloadFigureHasItsGauge(t *testing.T) {
 	if chat := workloadFigures(benchdoc.Summary{}); len(chat) != 0 {
 		t.Errorf("chat: %v", chat)
 	}
+	thinking := thinkingFigures(benchdoc.Summary{ThinkingSummary: benchdoc.ThinkingSummary{Reasoned: 1}})
+	if len(thinking) != len(thinkingGauges) {
+		t.Errorf("%d thinking figures, %d gauges", len(thinking), len(thinkingGauges))
+	}
+	for name := range thinking {
+		if e.workload[name] == nil {
+			t.Errorf("%s has no gauge", name)
+		}
+	}
+	if none := thinkingFigures(benchdoc.Summary{}); len(none) != 0 {
+		t.Errorf("a race that did not think: %v", none)
+	}
 }

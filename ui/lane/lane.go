@@ -78,6 +78,7 @@ type Model struct {
 	viewportText            int    // answerLen+reasoningLen when the viewport was filled
 	viewportWidth           int    // and its width then
 	viewportFailure         string // and the failure it showed
+	viewportHidden          int    // and the hidden reasoning it told of
 	view                    string
 }
 

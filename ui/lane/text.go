@@ -38,7 +38,7 @@ func (m *Model) textLines(width, rows int) []string {
 	case m.answerLen == 0:
 		lines = append([]string{m.thinkingNote()}, m.styles.Reasoning.RenderLines(m.reasoning.Tail(rows-1))...)
 	default:
-		if m.reasoningLen > 0 && rows > 1 {
+		if m.thought() && rows > 1 {
 			lines = append(lines, m.thinkingNote())
 		}
 		lines = append(lines, m.styles.Answer.RenderLines(m.answer.Tail(rows-len(lines)))...)
@@ -57,10 +57,25 @@ func (m *Model) waitingNote() string {
 	return "waiting for the first token…"
 }
 
-// thinkingNote folds the reasoning into one line: ongoing, or how long it took.
+// thought is whether the lane has a thinking phase to tell of: reasoning
+// streamed, or hidden (known once the streams end).
+func (m *Model) thought() bool {
+	return m.reasoningLen > 0 || m.figures.Thinking.HiddenReasoningTokens > 0
+}
+
+// thinkingNote folds the reasoning into one line: ongoing, or how long it
+// took; thinking never streamed took the time to answer ("thought 1.00s ·
+// 100 tokens hidden").
 func (m *Model) thinkingNote() string {
-	tokens := format.Count(m.provider.ReasoningTokens()) + " tokens"
 	f := m.figures
+	hidden := format.Count(f.Thinking.HiddenReasoningTokens)
+	if m.reasoningLen == 0 {
+		return m.styles.Note.Render("thought " + format.Duration(f.TTFA) + " · " + hidden + " tokens hidden")
+	}
+	tokens := format.Count(m.provider.ReasoningTokens()) + " tokens"
+	if f.Thinking.HiddenReasoningTokens > 0 {
+		tokens += " · " + hidden + " hidden"
+	}
 	if m.answerLen == 0 {
 		return m.styles.Thinking.Render("thinking… " + tokens)
 	}
@@ -75,13 +90,14 @@ func (m *Model) thinkingNote() string {
 func (m *Model) viewportLines(width, rows int) []string {
 	m.viewport.Width, m.viewport.Height = width, rows
 	failure := failureText(m.figures)
-	if text := m.answerLen + m.reasoningLen; text != m.viewportText || width != m.viewportWidth || failure != m.viewportFailure {
+	hidden := m.figures.Thinking.HiddenReasoningTokens
+	if text := m.answerLen + m.reasoningLen; text != m.viewportText || width != m.viewportWidth || failure != m.viewportFailure || hidden != m.viewportHidden {
 		follow := m.viewport.AtBottom()
 		var lines []string
 		if failure != "" {
 			lines = append(lines, m.styles.Error.RenderLines(wrapOnce(failure, width, 1000))...)
 		}
-		if m.reasoningLen > 0 {
+		if m.thought() {
 			lines = append(lines, m.thinkingNote())
 			lines = append(lines, m.styles.Reasoning.RenderLines(m.reasoning.Lines())...)
 			lines = append(lines, "")
@@ -91,7 +107,7 @@ func (m *Model) viewportLines(width, rows int) []string {
 		if follow {
 			m.viewport.GotoBottom()
 		}
-		m.viewportText, m.viewportWidth, m.viewportFailure = text, width, failure
+		m.viewportText, m.viewportWidth, m.viewportFailure, m.viewportHidden = text, width, failure, hidden
 	}
 	return strings.Split(m.viewport.View(), "\n")
 }

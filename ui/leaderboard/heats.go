@@ -101,6 +101,8 @@ func heatsHeader(h Heats) string {
 		return "heats warm"
 	case metrics.ConversationMetric:
 		return "heats conv"
+	case metrics.AnswerMetric:
+		return "heats answer"
 	}
 	return "heats tok/s"
 }

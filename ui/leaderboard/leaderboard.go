@@ -136,6 +136,7 @@ func (m Model) View() string { return m.view }
 // (bench's ranking of the same races); before, by the workload's figure so
 // far where a provider has one (soFar), else by TTFT.
 func Order(figs []live.Figures) []int {
+	figs = byAnswer(figs)
 	if runs, ok := rankedRuns(figs); ok {
 		return metrics.Order(runs)
 	}

@@ -53,6 +53,7 @@ func verdictLine(verdict, flagged string, width int) string {
 // A race a broken recording cut has no verdict, as replay --bench leaves it out:
 // a lost stream might have won.
 func verdictParts(names []string, figs []live.Figures) (verdict, flagged string) {
+	figs = byAnswer(figs)
 	failed, stopped, lost := 0, 0, 0
 	for _, f := range figs {
 		switch {

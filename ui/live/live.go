@@ -208,6 +208,9 @@ type Figures struct {
 	Queued  int           // streams metrics.Queued counts as queued (C > 1)
 	TTFA    time.Duration // median first answer event
 	HasTTFA bool
+	// Thinking: the streams' phases once settled (metrics.Run's): the
+	// thinking and answer speeds, thinking and hidden reasoning tokens.
+	Thinking metrics.RunPhases
 
 	// NowTPS is per-user live tok/s (metrics.LiveTPS, median across the
 	// streams that are streaming: a queued stream has no speed yet, it
@@ -417,7 +420,7 @@ func (p *Provider) settled(run metrics.Run) Figures {
 		Tokens: run.Tokens, O200kTokens: run.O200kTokens, UserTokens: run.EventTokens, TokenSource: run.TokenSource,
 		Elapsed: run.End, CostUSD: run.CostUSD.P50, HasCost: run.CostUSD.Has(), ServerTPS: run.ServerTPS.P50, HasServerTPS: run.ServerTPS.Has(),
 		ServerPromptTPS: run.ServerPromptTPS.P50, HasServerPromptTPS: run.ServerPromptTPS.Has(),
-		Feel: run.Felt.Label(), Stalls: run.Felt.Stalls, Flags: p.flags(), E2E: run.E2E.P50}
+		Feel: run.Felt.Label(), Stalls: run.Felt.Stalls, Flags: p.flags(), E2E: run.E2E.P50, Thinking: run.RunPhases}
 	f.Roofline, f.HasRoofline = metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, p.box)
 	if run.Completed == 0 {
 		f.Status = Failed
