@@ -164,7 +164,7 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 		default:
 			s.why = path + ": no provider left to race (see above)"
 		}
-		url, stopSim, err := startSimulator(stderr)
+		url, stopSim, err := startSimulator()
 		if err != nil {
 			return nil, fmt.Errorf("starting the built-in simulator: %w", err)
 		}

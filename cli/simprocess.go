@@ -2,7 +2,7 @@ package cli
 
 import (
 	"bufio"
-	"errors"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -25,14 +25,16 @@ const simStartLimit = 10 * time.Second
 // the referee's client_saturated measured tpsrace's own simulator
 // (docs/METRICS.md, "The referee", has the numbers). The child has its own
 // process group, so a Ctrl-C reaches only the race, which then stops it;
-// on Linux it also dies with its parent (simAttr).
-func startSimulator(stderr io.Writer) (url string, stop func(), err error) {
+// on Linux it also dies with its parent (simAttr). What it writes to
+// stderr (nothing, unless it cannot start) is kept for the error.
+func startSimulator() (url string, stop func(), err error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", nil, err
 	}
 	cmd := exec.Command(exe, "sim", "--addr", "127.0.0.1:0")
-	cmd.Stderr, cmd.SysProcAttr = stderr, simAttr()
+	var said bytes.Buffer // read only once Wait has returned
+	cmd.Stderr, cmd.SysProcAttr = &said, simAttr()
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return "", nil, err
@@ -58,9 +60,18 @@ func startSimulator(stderr io.Writer) (url string, stop func(), err error) {
 			return url, stop, nil
 		}
 		stop()
-		return "", nil, errors.New("the simulator's process did not say where it listens")
+		return "", nil, fmt.Errorf("the simulator's process did not say where it listens%s", quoted(&said))
 	case <-time.After(simStartLimit):
 		stop()
-		return "", nil, fmt.Errorf("the simulator's process did not listen within %s", simStartLimit)
+		return "", nil, fmt.Errorf("the simulator's process did not listen within %s%s", simStartLimit, quoted(&said))
 	}
+}
+
+// quoted is ": " and what the simulator's process wrote to stderr, "" for
+// nothing.
+func quoted(said *bytes.Buffer) string {
+	if s := strings.TrimSpace(said.String()); s != "" {
+		return ": " + s
+	}
+	return ""
 }
