@@ -43,7 +43,7 @@ func TestEveryPackageIsDescribed(t *testing.T) {
 
 // Tests ask package testenv for their real parts (tools, the shared
 // fixtures), so that one rule decides between skipping and failing under
-// CI: no test looks a tool up, reads $CI or opens ../shared itself.
+// CI: no test looks a tool up, reads $CI, opens ../shared or skips itself.
 func TestRealPartsGoThroughTestenv(t *testing.T) {
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		switch {
@@ -61,6 +61,11 @@ func TestRealPartsGoThroughTestenv(t *testing.T) {
 		for _, own := range []string{"exec.LookPath(", `Getenv("CI")`, `"../../shared`, `"../shared`} {
 			if strings.Contains(string(raw), own) {
 				t.Errorf("%s uses %s: ask testenv.Require for the part instead", path, own)
+			}
+		}
+		for _, skip := range []string{"t.Skip(", "t.Skipf(", "t.SkipNow(", "b.Skip("} {
+			if strings.Contains(string(raw), skip) {
+				t.Errorf("%s calls %s: skip through testenv (Missing, Unavailable, OtherOS, Short), so that CI fails where it must", path, skip)
 			}
 		}
 		return nil

@@ -26,12 +26,13 @@ import (
 
 // One race tells one story: random races (providers × streams × schedules,
 // failures before and after the first token, answers that stop short, C = 1
-// and C > 1, with and without --finish-at, one run and several) give the
-// same figures, ranking and verdict on the dashboard (ui/live's settled
-// figures, the leaderboard's order and verdict), in bench's JSON and table,
-// after a recording's round trip (replay --bench), and in watch's
-// Prometheus series. The races are built directly, so every case is
-// reproducible from its seed.
+// and C > 1, with and without --finish-at, under an SLO or not, one host's
+// race or a merged one, one run and several) give the same figures, goodput, ranking and verdict on the
+// dashboard (ui/live's figures settled and at a random moment mid-race,
+// the leaderboard's order and verdict), in bench's JSON and table, in
+// `report`'s overview of the JSON, after a recording's round trip (replay
+// --bench), and in watch's Prometheus series. The races are built
+// directly, so every case is reproducible from its seed.
 func TestEveryViewTellsTheSameStory(t *testing.T) {
 	cases := 150
 	if testing.Short() {
@@ -51,6 +52,9 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 				sameFigures(t, run, one, figs)
 				sameVerdict(t, run, cfg, one, figs)
 				sameWatch(t, run, cfg, race, figs, one)
+				sameGoodput(t, run, one, figs)
+				sameReport(t, run, one)
+				sameInFlight(t, run, cfg, conc, finishAt, race, rng)
 				seen["a flagged verdict"] += b2i(one.Verdict.FlaggedText != "")
 				seen["a race of reasoning models"] += b2i(one.Verdict.Metric == metrics.AnswerMetric)
 				for _, f := range figs {
@@ -61,6 +65,8 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 					seen["stopped short"] += b2i(f.StoppedShort())
 					seen["reached N"] += b2i(f.HasTimeToN)
 					seen["several runs"] += b2i(len(races) > 1)
+					seen["an SLO"] += min(f.SLOStreams, 1)
+					seen["a merged race"] += b2i(strings.Contains(cfg.Providers[0].Name, "@"))
 					seen["hidden reasoning"] += b2i(f.Thinking.HiddenReasoningTokens > 0)
 				}
 				for i, f := range figs { // --heats and bench --runs: each run's figure, as the dashboard settled it
@@ -73,7 +79,7 @@ func TestEveryViewTellsTheSameStory(t *testing.T) {
 		})
 	}
 	for _, what := range []string{"C>1", "some stream failed", "every stream failed", "rate-limited", "stopped short", "reached N", "several runs",
-		"a race of reasoning models", "hidden reasoning"} {
+		"a race of reasoning models", "hidden reasoning", "an SLO", "a merged race"} {
 		if seen[what] == 0 {
 			t.Errorf("no case had %s: the generator no longer covers it", what)
 		}
@@ -90,10 +96,17 @@ func b2i(b bool) int {
 // randomRaces is a random setup and its races: [run][provider][stream].
 func randomRaces(rng *rand.Rand) (*config.Config, int, int, [][][]probes.Result) {
 	cfg := &config.Config{Prompt: "Explain caches.", MaxTokens: 100}
+	merged := rng.IntN(4) == 0 // a merged race: one provider's lanes on several hosts, released a few ms apart
 	for i := range 2 + rng.IntN(3) {
 		p := config.Provider{Name: "p" + strconv.Itoa(i), Model: "m" + strconv.Itoa(i), BaseURL: "http://127.0.0.1:1/v1"}
+		if merged {
+			p.Name, p.Model = "p@host"+strconv.Itoa(i), "m"
+		}
 		if rng.IntN(2) == 0 {
 			p.Price = &config.Price{InputPerMTok: 0.5, OutputPerMTok: 1.5}
+		}
+		if rng.IntN(3) == 0 {
+			p.SLO = config.SLO{TTFT: 500 * time.Millisecond, OutputTPS: []float64{0, 60}[rng.IntN(2)]}
 		}
 		cfg.Providers = append(cfg.Providers, p)
 	}
@@ -119,6 +132,9 @@ func randomRaces(rng *rand.Rand) (*config.Config, int, int, [][][]probes.Result)
 			for s := range conc {
 				r := randomStream(rng, p, thinks[i])
 				r.Provider, r.Model, r.Stream, r.Release = p.Name, p.Model, s, release
+				if merged {
+					r.Release = release.Add(time.Duration(i*3) * time.Millisecond)
+				}
 				streams = append(streams, r)
 			}
 			races[run] = append(races[run], streams)
@@ -174,12 +190,12 @@ func randomStream(rng *rand.Rand, p config.Provider, thinks bool) probes.Result 
 
 // dashboard is every provider's settled figures, fed one update at a time
 // as a race feeds the lanes.
-func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) []live.Figures {
+func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) []live.Snapshot {
 	promptTokens := tokens.Count(cfg.Prompt)
 	ref := metrics.RefereeOf(cfg.Providers, cfg.Workload, [][][]probes.Result{race})
-	figs := make([]live.Figures, len(cfg.Providers))
+	figs := make([]live.Snapshot, len(cfg.Providers))
 	for i, p := range cfg.Providers {
-		lp := live.NewProvider(i, p, conc, promptTokens)
+		lp := live.NewLane(i, p, conc, promptTokens)
 		var end time.Duration
 		for s := range race[i] {
 			for e := range race[i][s].Events.Values() {
@@ -190,9 +206,8 @@ func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) [
 			lp.Record(probes.Update{Provider: i, Stream: s, Done: &race[i][s]})
 			end = max(end, race[i][s].End)
 		}
-		figs[i] = lp.Figures(end)
-		// The referee's flags, as the session gives them to a finished race.
-		figs[i].Flags, figs[i].Load = ref.RunFlags(0, i).Text(), ref.Loads[0][i]
+		figs[i] = lp.Snapshot(end)
+		figs[i].Referee(ref, 0, i) // as the session referees a finished race
 		if finishAt > 0 {
 			lp.RaceTo(&figs[i], finishAt)
 		}
@@ -201,7 +216,7 @@ func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) [
 }
 
 // rate is what the dashboard's verdict compares of f under metric, bench's.
-func rate(f live.Figures, metric string) float64 {
+func rate(f live.Snapshot, metric string) float64 {
 	switch {
 	case f.Status == live.Failed:
 	case metric == metrics.AnswerMetric && f.HasTTFA:
@@ -216,7 +231,7 @@ func rate(f live.Figures, metric string) float64 {
 
 // sameFigures: bench's JSON summary of one run is the dashboard's settled
 // figures, in the JSON's units and precision.
-func sameFigures(t *testing.T, run int, b *benchdoc.Bench, figs []live.Figures) {
+func sameFigures(t *testing.T, run int, b *benchdoc.Bench, figs []live.Snapshot) {
 	t.Helper()
 	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 	tps := func(v float64) float64 { return math.Round(v*100) / 100 }
@@ -263,7 +278,7 @@ func sameFigures(t *testing.T, run int, b *benchdoc.Bench, figs []live.Figures) 
 // dashboard's verdict line is bench's verdict, then what the race adds for
 // the audience (" · stopped short of N tokens: …", " · 2 failed", " · ⚑ …").
 // It returns the providers' names and the dashboard's line.
-func sameRankingAndVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Figures) (names []string, dash string) {
+func sameRankingAndVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Snapshot) (names []string, dash string) {
 	t.Helper()
 	names = make([]string, len(cfg.Providers))
 	for i, p := range cfg.Providers {
@@ -281,7 +296,7 @@ func sameRankingAndVerdict(t *testing.T, run int, cfg *config.Config, b *benchdo
 
 // sameVerdict: the leaderboard ranks and decides as bench does, and bench's
 // table says the same verdict.
-func sameVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Figures) {
+func sameVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, figs []live.Snapshot) {
 	t.Helper()
 	names, dash := sameRankingAndVerdict(t, run, cfg, b, figs)
 	if f := b.Verdict.FlaggedText; f != "" && !strings.HasSuffix(dash, " · ⚑ "+f) {
@@ -321,7 +336,7 @@ func sameVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, f
 
 // sameWatch: watch's gauges of the race are the dashboard's figures (and
 // bench's E2E, which the dashboard does not show).
-func sameWatch(t *testing.T, run int, cfg *config.Config, race [][]probes.Result, figs []live.Figures, b *benchdoc.Bench) {
+func sameWatch(t *testing.T, run int, cfg *config.Config, race [][]probes.Result, figs []live.Snapshot, b *benchdoc.Bench) {
 	t.Helper()
 	exp := watch.NewExporter(false)
 	exp.Observe("probe", cfg.Providers, race)

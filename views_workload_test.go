@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"maps"
 	"math"
 	"slices"
@@ -14,6 +16,7 @@ import (
 	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/probes"
+	"tpsrace/report"
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
 	"tpsrace/tokens"
@@ -23,12 +26,13 @@ import (
 )
 
 // Every workload tells one story too: real runs against the simulator
-// (two providers, two runs, raced step by step as bench, watch and the
-// dashboard race them) give the same workload figures on the dashboard
-// (ui/live's Run over the run's races), in bench's JSON (each run's own
-// document, and all runs'), in watch's gauges of the run, and after a
-// recording's round trip (replay --bench); once a run's last race has
-// ended, the leaderboard ranks and decides as bench does for its races.
+// (two providers, one under an SLO, two runs, raced step by step as bench,
+// watch and the dashboard race them) give the same workload figures, every
+// one its description names, on the dashboard (ui/live's Run over the
+// run's races), in bench's JSON, table and read back, in `report`, in
+// watch's gauges of the run, and after a recording's round trip (replay
+// --bench); once a run's last race has ended, the leaderboard ranks and
+// decides as bench does for its races.
 func TestEveryViewTellsTheSameWorkloadStory(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{})
 	for _, tc := range []struct {
@@ -50,6 +54,9 @@ func TestEveryViewTellsTheSameWorkloadStory(t *testing.T) {
 			cfg := &config.Config{Prompt: "Explain caches.", MaxTokens: 8, Workload: w}
 			for i, m := range tc.models {
 				cfg.Providers = append(cfg.Providers, config.Provider{Name: "p" + strconv.Itoa(i), Model: m, BaseURL: srv.URL(), Timeout: config.DefaultTimeouts})
+				if i == 0 { // an SLO on one provider: its goodput in every view
+					cfg.Providers[i].SLO = config.SLO{TTFT: time.Second}
+				}
 			}
 			const runs = 2
 			races := raceWorkload(t, cfg, runs)
@@ -66,7 +73,7 @@ func TestEveryViewTellsTheSameWorkloadStory(t *testing.T) {
 					sameWorkloadFigures(t, run, one, dash)
 					_, said := sameRankingAndVerdict(t, run, cfg, one, figs) // once the run's last race has ended
 					sameFlags(t, run, one, said)
-					sameWorkloadGauges(t, run, one, dash)
+					sameDescribedFigures(t, run, one, dash)
 				}
 			}
 			sameReplay(t, cfg, 1, 0, races, benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: races}))
@@ -96,7 +103,7 @@ func sameFlags(t *testing.T, run int, b *benchdoc.Bench, said string) {
 			}
 		}
 	}
-	if steps := len(b.Providers[0].Runs); b.RacesPerRun != steps && !(steps == 1 && b.RacesPerRun == 0) {
+	if steps := len(b.Providers[0].Streams); b.RacesPerRun != steps && !(steps == 1 && b.RacesPerRun == 0) {
 		t.Errorf("run %d: races_per_run %d for %d races of one run", run, b.RacesPerRun, steps)
 	}
 }
@@ -129,7 +136,7 @@ func raceWorkload(t *testing.T, cfg *config.Config, runs int) [][][]probes.Resul
 // dashboardRun is each provider's figures over one run as the dashboard
 // settles them: its races fed one after the other into ui/live's Run; and
 // the leaderboard's figures once the run's last race has ended.
-func dashboardRun(cfg *config.Config, races [][][]probes.Result, finishAt int) ([]*live.WorkloadRun, []live.Figures) {
+func dashboardRun(cfg *config.Config, races [][][]probes.Result, finishAt int) ([]*live.WorkloadRun, []live.Snapshot) {
 	var tool, answer *workload.Schema
 	if cfg.Workload.Tool != nil {
 		tool, _ = cfg.Workload.Tool.Compile()
@@ -139,13 +146,13 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result, finishAt int) (
 	}
 	run := live.NewRun(cfg.Workload)
 	seq := cfg.Workload.Sequence()
-	figs := make([]live.Figures, len(cfg.Providers))
+	figs := make([]live.Snapshot, len(cfg.Providers))
 	for _, race := range races {
 		step, _ := seq.Next(time.Now())
 		run.Start(step, cfg.Prompt, 1, cfg.Providers, finishAt)
-		var providers []*live.Provider
+		var providers []*live.Lane
 		for i, p := range cfg.Providers {
-			lp := live.NewProvider(i, p, 1, tokens.Count(cfg.Prompt))
+			lp := live.NewLane(i, p, 1, tokens.Count(cfg.Prompt))
 			if tool != nil {
 				lp.OfferTool(tool)
 			}
@@ -157,7 +164,7 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result, finishAt int) (
 				lp.Record(probes.Update{Provider: i, Stream: s, Done: &race[i][s]})
 				end = max(end, race[i][s].End)
 			}
-			providers, figs[i] = append(providers, lp), lp.Figures(end)
+			providers, figs[i] = append(providers, lp), lp.Snapshot(end)
 			if finishAt > 0 {
 				lp.RaceTo(&figs[i], finishAt)
 			}
@@ -172,43 +179,11 @@ func dashboardRun(cfg *config.Config, races [][][]probes.Result, finishAt int) (
 	return out, figs
 }
 
-// dashboardGauges are the watch gauges the dashboard's figures of one run
-// make, in the JSON's precision (ms to the µs, tok/s to 0.01).
-func dashboardGauges(w *live.WorkloadRun) map[string]float64 {
-	sec := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 / 1000 }
-	g := map[string]float64{}
-	a := w.All
-	if a.ToolStreams > 0 {
-		g["tpsrace_last_tool_call_first_seconds"] = sec(a.ToolFirst.P50)
-		g["tpsrace_last_tool_call_complete_seconds"] = sec(a.ToolComplete.P50)
-		g["tpsrace_last_tool_call_valid_ratio"] = float64(a.ToolValid) / float64(a.ToolStreams)
-	}
-	if a.JSONStreams > 0 {
-		g["tpsrace_last_json_valid_seconds"] = sec(a.JSONValidAt.P50)
-		g["tpsrace_last_json_valid_ratio"] = float64(a.JSONValid) / float64(a.JSONStreams)
-	}
-	if w.BySize != nil {
-		g["tpsrace_last_prefill_tokens_per_second"] = math.Round(a.PrefillTPS*100) / 100
-	}
-	if w.HasPrefixCache {
-		g["tpsrace_last_cold_ttft_seconds"] = sec(w.PrefixCache.Cold.P50)
-		g["tpsrace_last_warm_ttft_seconds"] = sec(w.PrefixCache.Warm.P50)
-		if w.PrefixCache.Cached.Has() {
-			g["tpsrace_last_warm_cached_tokens"] = w.PrefixCache.Cached.P50
-		}
-	}
-	if len(w.Conversations) > 0 {
-		c, _ := metrics.Median(w.Conversations)
-		g["tpsrace_last_conversation_seconds"] = sec(c)
-	}
-	return g
-}
-
 // sameWorkloadFigures: bench's document of one run has the dashboard's
 // figures of that run: its rank order and the per-turn and per-size figures.
 func sameWorkloadFigures(t *testing.T, run int, b *benchdoc.Bench, dash []*live.WorkloadRun) {
 	t.Helper()
-	ranked := make([]metrics.Run, len(dash))
+	ranked := make([]metrics.Summary, len(dash))
 	for i, w := range dash {
 		ranked[i] = w.Ranked
 	}
@@ -236,22 +211,76 @@ func sameWorkloadFigures(t *testing.T, run int, b *benchdoc.Bench, dash []*live.
 	}
 }
 
-// sameWorkloadGauges: watch's gauges of one run are the dashboard's figures.
-func sameWorkloadGauges(t *testing.T, run int, b *benchdoc.Bench, dash []*live.WorkloadRun) {
+// sameDescribedFigures: every figure the workload's description (and the
+// SLO's) names reads the same in every view of one run: the dashboard's
+// (ui/live's Run), bench's document and its table, the document read back
+// from its JSON (its streams aggregated again), `report`'s overview of
+// that JSON, and watch's gauge. Read-back values are at the JSON's
+// precision (jsonPrecision).
+func sameDescribedFigures(t *testing.T, run int, b *benchdoc.Bench, dash []*live.WorkloadRun) {
 	t.Helper()
+	var doc, table bytes.Buffer
+	if err := report.Of(b).WriteJSON(&doc); err != nil {
+		t.Fatal(err)
+	}
+	if err := report.Of(b).Write(&table, "table"); err != nil {
+		t.Fatal(err)
+	}
+	var back benchdoc.Record
+	if err := json.Unmarshal(doc.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	overview := report.Summarise([]report.Record{back})
 	exp := watch.NewExporter(false)
 	exp.ObserveRun("probe", b)
-	got := lastGauges(t, exp)
+	gauges := lastGauges(t, exp)
+	figs := metrics.FiguresOf(b.WorkloadOf(), b.UnderSLO(), b.Concurrency)
+	if len(figs) == 0 {
+		t.Fatalf("run %d: the workload describes no figure", run)
+	}
 	for i, w := range dash {
 		name := b.Providers[i].Name
-		want := dashboardGauges(w)
-		if len(want) == 0 {
-			t.Errorf("run %d %s: the dashboard has no figure of the workload", run, name)
-		}
-		for series, v := range want {
-			if g, ok := got[series+" "+name]; !ok || g != v {
-				t.Errorf("run %d %s: watch's %s %v (set %v), the dashboard's %v", run, name, series, g, ok, v)
+		g := slices.IndexFunc(overview.Providers, func(g report.Group) bool { return g.Provider == name })
+		for _, f := range figs {
+			want := f.Of(w.WorkloadRuns)
+			views := map[string]metrics.Reading{"bench": f.Of(b.Figures()[i]), "JSON read back": f.Of(back.Figures()[i]),
+				"report": f.Of(overview.Providers[g].Figures)}
+			for view, got := range views {
+				if got.OK != want.OK || got.Why != want.Why || math.Abs(got.Value-want.Value) > jsonPrecision(f.Unit, want.Value) || got.Of != want.Of {
+					t.Errorf("run %d %s %s: %s %+v, the dashboard %+v", run, name, f.Header, view, got, want)
+				}
+			}
+			if row := rowOf(table.String(), name); !strings.Contains(row+" ", " "+f.Text(want)+" ") {
+				t.Errorf("run %d %s: the table's row %q lacks %s %q", run, name, row, f.Header, f.Text(want))
+			}
+			v, ok := f.GaugeValue(want)
+			if got, set := gauges[f.Gauge+" "+name]; f.Gauge != "" && (set != ok || ok && got != v) {
+				t.Errorf("run %d %s: watch's %s %v (set %v), the dashboard's %v (defined %v)", run, name, f.Gauge, got, set, v, ok)
 			}
 		}
 	}
+}
+
+// jsonPrecision is how far a figure computed again from the JSON's
+// streams may be from the one computed from the recorded events: times
+// are kept to the µs (a median interpolates, a conversation adds its
+// turns': 10 µs), a share to 0.001, the rest to a part in 10³.
+func jsonPrecision(u metrics.Unit, v float64) float64 {
+	switch u {
+	case metrics.Seconds:
+		return 1e-5
+	case metrics.Share:
+		return 1e-3
+	}
+	return 1e-3 * math.Abs(v)
+}
+
+// rowOf is provider name's row of a table: the line whose second field is it.
+func rowOf(table, name string) string {
+	for line := range strings.Lines(table) {
+		if f := strings.Fields(line); len(f) > 1 && f[1] == name {
+			return strings.TrimSuffix(line, "\n")
+		}
+	}
+	return ""
 }

@@ -43,10 +43,10 @@ func TestBuildSummariesAndRanking(t *testing.T) {
 		t.Errorf("cost %v, want %v", *fast.CostUSD, want)
 	}
 	down := b.Providers[2]
-	if down.Summary.Failed != 2 || down.Summary.OutputTPS.P50 != nil || down.Summary.CostUSD != nil || down.Runs[0].TTFTms != nil {
+	if down.Summary.Failed != 2 || down.Summary.OutputTPS.P50 != nil || down.Summary.CostUSD != nil || down.Streams[0].TTFTms != nil {
 		t.Errorf("failed provider: %+v; want undefined figures as nil", down.Summary)
 	}
-	if *down.Runs[0].Error != "503 busy" || *down.Runs[0].ErrorKind != probes.KindHTTP {
-		t.Errorf("error %q kind %q", *down.Runs[0].Error, *down.Runs[0].ErrorKind)
+	if *down.Streams[0].Error != "503 busy" || *down.Streams[0].ErrorKind != probes.KindHTTP {
+		t.Errorf("error %q kind %q", *down.Streams[0].Error, *down.Streams[0].ErrorKind)
 	}
 }

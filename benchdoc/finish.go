@@ -7,7 +7,7 @@ import (
 )
 
 // finishRun fills r's time to n tokens (metrics.TimeToTokens) when n > 0.
-func finishRun(r *Run, s metrics.Stream, n int) {
+func finishRun(r *Stream, s metrics.Stream, n int) {
 	switch {
 	case n <= 0:
 	case s.ReachedN:
@@ -49,8 +49,8 @@ func (b *Bench) RankedIndexes() []int {
 // rank sets each provider's Rank by metrics.Order of pooled (each one's
 // ranked run), a race of reasoning models by time to answer
 // (metrics.ByAnswer over pooled and every provider's verdict runs).
-func (b *Bench) rank(pooled []metrics.Run) {
-	metrics.ByAnswer(slices.Concat(b.runs, [][]metrics.Run{pooled})...)
+func (b *Bench) rank(pooled []metrics.Summary) {
+	metrics.ByAnswer(slices.Concat(b.runs, [][]metrics.Summary{pooled})...)
 	for rank, i := range metrics.Order(pooled) {
 		b.Providers[i].Rank = rank + 1
 	}

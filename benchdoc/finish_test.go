@@ -31,7 +31,7 @@ func TestFinishAtRanksByTimeToNTokens(t *testing.T) {
 		t.Errorf("by time to 40 tokens: %s, want early,late,short", got)
 	}
 	for _, p := range b.Providers {
-		r := p.Runs[0]
+		r := p.Streams[0]
 		if short := p.Name == "short"; r.StoppedShort != short || (r.TimeToNms == nil) != short {
 			t.Errorf("%s: stopped short %v, time to N %v", p.Name, r.StoppedShort, r.TimeToNms)
 		}

@@ -21,17 +21,17 @@ func TestRefereeFlagsKnownServers(t *testing.T) {
 	for i, p := range b.Providers {
 		byName[p.Name] = i
 	}
-	for _, r := range b.Providers[byName["cached"]].Runs {
+	for _, r := range b.Providers[byName["cached"]].Streams {
 		if !slices.Contains(r.Flags, metrics.FlagCachedPrompt) || !strings.Contains(r.Evidence[metrics.FlagCachedPrompt], "2 of ") {
 			t.Errorf("cached=2: flags %v evidence %v", r.Flags, r.Evidence)
 		}
 	}
-	for _, r := range b.Providers[byName["swapped"]].Runs {
+	for _, r := range b.Providers[byName["swapped"]].Streams {
 		if !slices.Contains(r.Flags, metrics.FlagModelSubstituted) || !strings.Contains(r.Evidence[metrics.FlagModelSubstituted], `"gpt-4o-mini"`) {
 			t.Errorf("served=gpt-4o-mini: flags %v evidence %v", r.Flags, r.Evidence)
 		}
 	}
-	for _, r := range b.Providers[byName["honest"]].Runs {
+	for _, r := range b.Providers[byName["honest"]].Streams {
 		if slices.Contains(r.Flags, metrics.FlagCachedPrompt) || slices.Contains(r.Flags, metrics.FlagModelSubstituted) {
 			t.Errorf("honest: flags %v", r.Flags)
 		}
@@ -78,7 +78,7 @@ func TestSaturatedClientIsFlagged(t *testing.T) {
 		}
 	}()
 	b := raceRuns(t, 1, []string{"steady"}, func(int) []string { return []string{"sim:ttft=5ms,tps=200,tokens=40,chunk=1"} }, 0)
-	r := b.Providers[0].Runs[0]
+	r := b.Providers[0].Streams[0]
 	if !slices.Contains(r.Flags, metrics.FlagClientSaturated) {
 		t.Fatalf("a spinning client's stream: flags %v, wake p95 %v ms", r.Flags, *b.Races[0].WakeP95MS)
 	}

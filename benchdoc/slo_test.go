@@ -34,9 +34,9 @@ func TestSLOSplitsStreamsByTheirKnownFigures(t *testing.T) {
 	b := benchdoc.Build(benchdoc.Input{Config: cfg, Concurrency: 2, Races: [][][]probes.Result{race.Run(context.Background(), nil)}})
 	want := map[string][]string{"good": {}, "late": {"ttft"}, "slow": {"output_tps"}, "both": {"ttft", "output_tps"}}
 	for _, pr := range b.Providers {
-		for _, r := range pr.Runs {
+		for _, r := range pr.Streams {
 			if !slices.Equal(r.SLOMissed, want[pr.Name]) {
-				t.Errorf("%s stream %d: missed %v, want %v", pr.Name, r.Stream, r.SLOMissed, want[pr.Name])
+				t.Errorf("%s stream %d: missed %v, want %v", pr.Name, r.Index, r.SLOMissed, want[pr.Name])
 			}
 		}
 		g := pr.Summary.Goodput

@@ -39,7 +39,7 @@ type ThinkingSummary struct {
 	Reasoned              int          `json:"reasoned"`
 }
 
-func thinkingSummary(r metrics.Run) ThinkingSummary {
+func thinkingSummary(r metrics.Summary) ThinkingSummary {
 	return ThinkingSummary{TTFAms: durations(r.TTFA), ThinkingTPS: speeds(r.ThinkingTPS), AnswerTPS: speeds(r.AnswerTPS),
 		ThinkingTokens: r.ThinkingTokens, HiddenReasoningTokens: r.HiddenReasoningTokens, Reasoned: r.Reasoned}
 }

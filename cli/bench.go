@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tpsrace/benchdoc"
+	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/recording"
 	"tpsrace/report"
@@ -48,6 +49,71 @@ func (c *benchCmd) flags() *flag.FlagSet {
 }
 
 func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if err := c.parse(args, stdout, stderr); err != nil {
+		return err
+	}
+	s, race, err := c.race.startHeadless(ctx, c.runs, stderr)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	if s.levels != nil && c.fleet.startAt != "" {
+		return usageError{errors.New("--start-at releases one race at one instant; a sweep races one per level, the others unsynchronised")}
+	}
+	if err := c.fleet.stillAhead(time.Now()); err != nil {
+		return err
+	}
+	race.StartAt = c.fleet.start
+	if !c.fleet.start.IsZero() {
+		fmt.Fprintf(stderr, "%s: release at %s (in %s), clock %s\n", c.fleet.probeName, c.fleet.start.UTC().Format(time.RFC3339Nano),
+			time.Until(c.fleet.start).Round(time.Millisecond), c.fleet.clock)
+	}
+	in := benchdoc.Input{Config: s.cfg, Concurrency: c.race.concurrency, Planned: c.runs, StartedAt: time.Now(), FinishAt: c.finish, StartAt: c.fleet.start}
+	if !c.fleet.start.IsZero() {
+		in.Clock = &c.fleet.clock
+	}
+	rec, stdout, err := c.recorder(s, in, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	record := func(results [][]probes.Result) {
+		if rec != nil {
+			rec.Race(results) // its error comes back from Close
+		}
+	}
+	before := serverTotals(ctx, s.cfg)
+	var doc *benchdoc.Bench
+	if s.levels != nil {
+		sweep := c.sweep(ctx, s.cfg, race, s.levels, record, stderr)
+		sweep.Input, sweep.Interrupted = in, ctx.Err() != nil
+		doc = benchdoc.BuildSweep(sweep)
+	} else {
+		in.Races = c.raceRuns(ctx, s.cfg, race, record, stderr)
+		in.Interrupted = ctx.Err() != nil
+		doc = benchdoc.Build(in)
+	}
+	interrupted := ctx.Err() != nil
+	if rec != nil {
+		if err := rec.Close(interrupted); err != nil {
+			fmt.Fprintf(stderr, "tpsrace: recording %s: %v\n", c.record, err)
+		} else {
+			fmt.Fprintln(stderr, "recorded", c.record)
+		}
+	}
+	reportServerTotals(before, serverTotals(context.WithoutCancel(ctx), s.cfg), stderr)
+
+	b := report.Of(doc)
+	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
+		return err
+	}
+	if interrupted {
+		return errInterrupted
+	}
+	return anyCompleted(b)
+}
+
+// parse reads and checks the flags, before anything is sent.
+func (c *benchCmd) parse(args []string, stdout, stderr io.Writer) error {
 	fs := c.flags()
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
@@ -78,42 +144,38 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 			return err
 		}
 	}
-	s, race, err := c.race.startHeadless(ctx, c.runs, stderr)
-	if err != nil {
-		return err
-	}
-	defer s.close()
+	return nil
+}
 
-	if err := c.fleet.stillAhead(time.Now()); err != nil {
-		return err
+// recorder opens --record's recording of the race in, if asked: with
+// --record - stdout carries the recording alone, and the report goes to
+// stderr (the stdout returned).
+func (c *benchCmd) recorder(s *session, in benchdoc.Input, stdout, stderr io.Writer) (*recording.Writer, io.Writer, error) {
+	concurrency := c.race.concurrency
+	if s.levels != nil {
+		concurrency = s.levels[0] // the document's body is the first level's
 	}
-	race.StartAt = c.fleet.start
-	if !c.fleet.start.IsZero() {
-		fmt.Fprintf(stderr, "%s: release at %s (in %s), clock %s\n", c.fleet.probeName, c.fleet.start.UTC().Format(time.RFC3339Nano),
-			time.Until(c.fleet.start).Round(time.Millisecond), c.fleet.clock)
-	}
-	in := benchdoc.Input{Config: s.cfg, Concurrency: c.race.concurrency, Planned: c.runs, StartedAt: time.Now(), FinishAt: c.finish, StartAt: c.fleet.start}
-	if !c.fleet.start.IsZero() {
-		in.Clock = &c.fleet.clock
-	}
-	var rec *recording.Writer
-	header := c.fleet.header(recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt))
+	header := c.fleet.header(recording.NewHeader(s.cfg, concurrency, in.StartedAt))
 	header.FinishAt = c.finish
+	header.Sweep = s.levels
 	switch c.record {
 	case "":
+		return nil, stdout, nil
 	case "-":
-		// stdout carries the recording alone; the report goes to stderr.
-		rec, stdout = recording.NewWriter(stdout, header, s.cfg, false), stderr
-	default:
-		if rec, err = recording.Create(c.record, header, s.cfg); err != nil {
-			return err
-		}
+		return recording.NewWriter(stdout, header, s.cfg, false), stderr, nil
 	}
-	// A run of long-context races each size in turn, of cached-prefix cold then warm.
-	seq, conv := s.cfg.Workload.Sequence(), &probes.Conversation{}
+	rec, err := recording.Create(c.record, header, s.cfg)
+	return rec, stdout, err
+}
+
+// raceRuns runs --runs races of race (a run of a long-context workload
+// races each size in turn, of cached-prefix cold then warm), passing each
+// to record; it stops early when ctx ends.
+func (c *benchCmd) raceRuns(ctx context.Context, cfg *config.Config, race probes.Race, record func([][]probes.Result), stderr io.Writer) [][][]probes.Result {
+	seq, conv := cfg.Workload.Sequence(), &probes.Conversation{}
 	races := c.runs * seq.PerRun()
-	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, races)
-	before := serverTotals(ctx, s.cfg)
+	progress := newProgress(stderr, len(cfg.Providers)*max(race.Concurrency, 1), races)
+	var all [][][]probes.Result
 	for run := range races {
 		if ctx.Err() != nil {
 			break
@@ -132,31 +194,12 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		results := race.Run(ctx, updates)
 		close(updates)
 		<-drained
-		in.Races = append(in.Races, results)
+		all = append(all, results)
 		conv.Heard(results)
-		if rec != nil {
-			rec.Race(results) // its error comes back from Close
-		}
+		record(results)
 	}
 	progress.finish()
-	in.Interrupted = ctx.Err() != nil
-	if rec != nil {
-		if err := rec.Close(in.Interrupted); err != nil {
-			fmt.Fprintf(stderr, "tpsrace: recording %s: %v\n", c.record, err)
-		} else {
-			fmt.Fprintln(stderr, "recorded", c.record)
-		}
-	}
-	reportServerTotals(before, serverTotals(context.WithoutCancel(ctx), s.cfg), stderr)
-
-	b := report.Of(benchdoc.Build(in))
-	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
-		return err
-	}
-	if in.Interrupted {
-		return errInterrupted
-	}
-	return anyCompleted(b)
+	return all
 }
 
 // checkFormat is a usage error unless format is one report.Write takes.

@@ -89,8 +89,9 @@ func TestCommandLineRefusals(t *testing.T) {
 		{[]string{"bench", "--simulated", "--prompt", ""}, "tpsrace: --prompt is empty: give the text to race"},
 		{[]string{"--prompt", "  "}, "tpsrace: --prompt is empty: give the text to race"},
 		{[]string{"watch", "--simulated", "--prompt", ""}, "tpsrace: --prompt is empty"},
-		{[]string{"report", "--out", "/nonexistent/r.md", "a.json"}, "tpsrace: --out /nonexistent/r.md: cannot write it: no such file or directory (no file was read)"},
-		{[]string{"watch", "--history", "/nonexistent/h.jsonl"}, "tpsrace: --history /nonexistent/h.jsonl: cannot write it: no such file or directory (nothing was started)"},
+		{[]string{"report", "--out", "/nonexistent/r.md", "a.json"}, "tpsrace: --out /nonexistent/r.md: cannot write it: the folder /nonexistent does not exist (no file was read)"},
+		{[]string{"watch", "--history", "/nonexistent/h.jsonl"}, "tpsrace: --history /nonexistent/h.jsonl: cannot write it: the folder /nonexistent does not exist (nothing was started)"},
+		{[]string{"merge", "a.tpsr", "b.tpsr", "--out", "/nonexistent/m.tpsr"}, "tpsrace: --out /nonexistent/m.tpsr: cannot write it: the folder /nonexistent does not exist (no recording was read)"},
 	} {
 		code, out, errOut := run(t, t.TempDir(), tc.args...)
 		if code != 2 || out != "" || strings.Count(errOut, "\n") != 1 || !strings.HasPrefix(errOut, tc.want) {

@@ -38,6 +38,9 @@ func (c *mergeCmd) run(_ context.Context, args []string, stdout, stderr io.Write
 	case len(files) == 0:
 		return usageError{errors.New("merge needs recordings: FILE… (each from bench --start-at --record), or - for recordings concatenated on stdin (kubectl logs)")}
 	}
+	if err := checkOutput("--out", c.out, "no recording was read"); err != nil {
+		return err
+	}
 	var recs []recording.Named
 	for _, f := range files {
 		if f == "-" {

@@ -4,23 +4,26 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"syscall"
 	"testing"
+
+	"tpsrace/testenv"
 )
 
 func TestOpenFileLimitIsRaisedForTheStreams(t *testing.T) {
 	var orig syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &orig); err != nil {
-		t.Skip(err)
+		testenv.Unavailable(t, "cannot read the open-file limit: "+err.Error())
 	}
 	if orig.Max < 1000 {
-		t.Skipf("hard open-file limit %d is too low for this test", orig.Max)
+		testenv.Unavailable(t, fmt.Sprintf("the hard open-file limit %d is below the 1000 this test raises the soft one to", orig.Max))
 	}
 	defer syscall.Setrlimit(syscall.RLIMIT_NOFILE, &orig)
 	low := orig
 	low.Cur = 200
 	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &low); err != nil {
-		t.Skip(err)
+		testenv.Unavailable(t, "cannot lower the open-file limit: "+err.Error())
 	}
 	var stderr bytes.Buffer
 	ensureOpenFiles(800, &stderr)

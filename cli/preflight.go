@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"tpsrace/config"
 	"tpsrace/format"
@@ -13,11 +14,8 @@ import (
 	"tpsrace/tokens"
 )
 
-// maxConcurrency is the most simultaneous streams per provider tpsrace
-// accepts. Each stream holds a socket and a goroutine on this machine; well
-// before a thousand of them the race measures the client's own sockets and
-// scheduler more than the provider, and real providers rate-limit far lower.
-const maxConcurrency = 1024
+// maxConcurrency is config.MaxConcurrency, the most streams per provider.
+const maxConcurrency = config.MaxConcurrency
 
 // costNoticeAbove is the concurrency above which bench says what a race of
 // a paid provider may cost, before it sends anything.
@@ -41,6 +39,9 @@ func checkOutput(flag, path, done string) error {
 // was and removes a file it had to create.
 func checkWritable(path string) error {
 	err := tryWrite(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("the folder %s does not exist", filepath.Dir(path))
+	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return pe.Err // the caller names the path

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"tpsrace/sim"
+	"tpsrace/testenv"
 	"tpsrace/tokens"
 )
 
@@ -53,7 +54,7 @@ func TestOutputPathIsCheckedBeforeAnyRequest(t *testing.T) {
 // A report that cannot be written after the race goes to stdout.
 func TestReportGoesToStdoutWhenOutFails(t *testing.T) {
 	if _, err := os.Stat("/dev/full"); err != nil {
-		t.Skip("no /dev/full on this system")
+		testenv.Unavailable(t, "no /dev/full on this system")
 	}
 	url, _ := countingSim(t)
 	dir := t.TempDir()

@@ -12,10 +12,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
-
 	"tpsrace/benchdoc"
+	"tpsrace/picture"
 	"tpsrace/probes"
 	"tpsrace/recording"
 	"tpsrace/report"
@@ -31,6 +29,9 @@ type replayCmd struct {
 	out      string
 	race     int
 	cast     string
+	gif, svg string
+	fps      int
+	pixels   string
 	size     string
 	speed    float64
 	finish   int
@@ -46,14 +47,18 @@ func (c *replayCmd) flags() *flag.FlagSet {
 	fs.StringVar(&c.format, "format", "table", "with --bench: "+strings.Join(report.Formats, ", "))
 	fs.StringVar(&c.out, "out", "", "with --bench: write the report to this file instead of stdout (checked before the recording is read)")
 	fs.StringVar(&c.cast, "cast", "", "render the dashboard replay into this asciicast v2 file (asciinema play) instead of showing it")
-	fs.StringVar(&c.size, "size", "120x40", "with --cast: the terminal size, WIDTHxHEIGHT")
-	fs.Float64Var(&c.speed, "speed", 1, "with --cast: playback speed (2 = twice as fast)")
+	fs.StringVar(&c.gif, "gif", "", "render the dashboard replay into this animated GIF (for slides) instead of showing it")
+	fs.StringVar(&c.svg, "svg", "", "render the dashboard replay into this animated SVG (for a README: GitHub plays it) instead of showing it")
+	fs.StringVar(&c.size, "size", "120x40", "with --cast, --gif, --svg: the terminal size in cells, WIDTHxHEIGHT")
+	fs.StringVar(&c.pixels, "pixels", "1280x720", "with --gif, --svg: the picture's size in pixels, WIDTHxHEIGHT; the terminal's cells (--size) fill it")
+	fs.IntVar(&c.fps, "fps", 10, fmt.Sprintf("with --gif, --svg: frames a second, 1 to %d", picture.MaxFPS))
+	fs.Float64Var(&c.speed, "speed", 1, "with --cast, --gif, --svg: playback speed (2 = twice as fast)")
 	fs.IntVar(&c.finish, "finish-at", 0, "rank by the time to N output tokens (as bench and the dashboard do); default: the recorded race's finish line, if it had one")
-	fs.BoolVar(&c.present, "present", false, "the dashboard (and --cast) in presenter mode, as tpsrace --present")
+	fs.BoolVar(&c.present, "present", false, "the dashboard (and --cast, --gif, --svg) in presenter mode, as tpsrace --present")
 	fs.StringVar(&c.theme, "theme", "", "the dashboard's colours, as tpsrace --theme")
 	fs.StringVar(&c.by, "by", "lane", "with --bench, for a merged race (tpsrace merge): lane (provider@probe) or provider (each provider's streams on every probe together)")
 	fs.StringVar(&c.workload, "workload", "", "the workload the recording must hold; a replay shows what was raced, so another is refused (the recording says which: chat, tool-call, …)")
-	fs.IntVar(&c.race, "race", 1, "the dashboard (and --cast) show this race of the recording (1 = the first)")
+	fs.IntVar(&c.race, "race", 1, "the dashboard (and --cast, --gif, --svg) show this race of the recording (1 = the first)")
 	return fs
 }
 
@@ -81,10 +86,9 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	if err != nil {
 		return err
 	}
-	for flag, out := range map[string]string{"--out": c.out, "--cast": c.cast} {
-		if err := checkOutput(flag, out, "the recording was not read"); err != nil {
-			return err
-		}
+	pictures, err := c.checkOutputs(width, height)
+	if err != nil {
+		return err
 	}
 	// A broken file replays what it holds, says so on screen and in the
 	// report, and the command ends with its error (exit 1): where it broke.
@@ -100,23 +104,47 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		return usageError{fmt.Errorf("--workload %s: %s was raced under %s, and a replay shows what was raced (leave --workload out)", c.workload, path, raced)}
 	}
 	if !c.bench {
-		replay, err := c.pick(rec)
-		if err != nil {
-			return err
-		}
-		in := rec.Report()
-		finishAt := cmp.Or(max(c.finish, 0), in.FinishAt)
-		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: finishAt,
-			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON(finishAt), Record: saveRecording(finishAt)}
-		if c.cast != "" {
-			err = c.writeCast(opts, width, height, stderr)
-		} else if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
-			return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts use: tpsrace replay %s --bench", path)}
-		} else {
-			err = ui.Run(ctx, opts)
-		}
-		return cmp.Or(err, readErr)
+		return c.replayDashboard(ctx, rec, readErr, path, dashboardLook{palette, width, height, pictures}, stdout, stderr)
 	}
+	return c.replayBench(rec, readErr, path, stdout, stderr)
+}
+
+// dashboardLook is how a dashboard replay is drawn: its theme, and the
+// terminal size and options of --cast, --gif and --svg.
+type dashboardLook struct {
+	palette       theme.Name
+	width, height int
+	pictures      picture.Options
+}
+
+// replayDashboard replays rec on the dashboard (or into --cast, --gif,
+// --svg); a sweep
+// is not on the dashboard yet, so it is refused with what shows it.
+func (c *replayCmd) replayDashboard(ctx context.Context, rec *recording.Recording, readErr error, path string, look dashboardLook, stdout, stderr io.Writer) error {
+	if rec.Header.Sweep != nil {
+		return usageError{fmt.Errorf("%s is a concurrency sweep, which is not yet on the dashboard: tpsrace replay %s --bench prints each level and the knees", path, path)}
+	}
+	replay, err := c.pick(rec)
+	if err != nil {
+		return err
+	}
+	in := rec.Report()
+	finishAt := cmp.Or(max(c.finish, 0), in.FinishAt)
+	opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: finishAt,
+		Present: c.present, Theme: look.palette, SaveDir: ".", Save: saveJSON(finishAt), Record: saveRecording(finishAt)}
+	if c.cast != "" || c.gif != "" || c.svg != "" {
+		err = c.writeFiles(opts, look.width, look.height, look.pictures, stderr)
+	} else if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
+		return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts use: tpsrace replay %s --bench", path)}
+	} else {
+		err = ui.Run(ctx, opts)
+	}
+	return cmp.Or(err, readErr)
+}
+
+// replayBench writes rec's bench report, as the live bench wrote it (a
+// sweep's with every level: recording.SweepReport).
+func (c *replayCmd) replayBench(rec *recording.Recording, readErr error, path string, stdout, stderr io.Writer) error {
 	// Which build measured the races, beside the report (stdout stays the
 	// report alone, equal to the live one).
 	fmt.Fprintln(stderr, "tpsrace: replaying "+path+": "+rec.Header.Made())
@@ -128,7 +156,13 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		in = rec.ByProvider()
 	}
 	in.FinishAt = cmp.Or(max(c.finish, 0), in.FinishAt)
-	b := report.Of(benchdoc.Build(in))
+	doc := benchdoc.Build(in)
+	if rec.Header.Sweep != nil {
+		sweep := rec.SweepReport()
+		sweep.Input.FinishAt = in.FinishAt
+		doc = benchdoc.BuildSweep(sweep)
+	}
+	b := report.Of(doc)
 	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
 		return err
 	}
@@ -138,8 +172,8 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 	return anyCompleted(b)
 }
 
-// castSize checks --size and --speed, which only --cast reads, and returns
-// the cast's terminal size.
+// castSize checks --size and --speed, which only --cast, --gif and --svg
+// read, and returns their terminal size.
 func (c *replayCmd) castSize() (width, height int, err error) {
 	if _, err := fmt.Sscanf(c.size, "%dx%d", &width, &height); err != nil || width < 40 || height < 12 {
 		return 0, 0, usageError{fmt.Errorf("--size %q: want WIDTHxHEIGHT, at least 40x12 (e.g. 120x40)", c.size)}
@@ -150,27 +184,22 @@ func (c *replayCmd) castSize() (width, height int, err error) {
 	return width, height, nil
 }
 
-// writeCast renders the replay into c.cast, in 256 colours on a dark
-// background (plain text with NO_COLOR).
-func (c *replayCmd) writeCast(opts ui.Options, width, height int, stderr io.Writer) error {
-	profile := termenv.ANSI256
-	if os.Getenv("NO_COLOR") != "" {
-		profile = termenv.Ascii
+// checkOutputs checks the files to write and the pictures' options before
+// the recording is read, and returns those options.
+func (c *replayCmd) checkOutputs(width, height int) (picture.Options, error) {
+	var pictures picture.Options
+	if c.gif != "" || c.svg != "" {
+		var err error
+		if pictures, err = c.pictureOptions(width, height); err != nil {
+			return pictures, err
+		}
 	}
-	lipgloss.SetColorProfile(profile)
-	lipgloss.SetHasDarkBackground(true)
-	f, err := os.Create(c.cast)
-	if err != nil {
-		return err
+	for flag, out := range map[string]string{"--out": c.out, "--cast": c.cast, "--gif": c.gif, "--svg": c.svg} {
+		if err := checkOutput(flag, out, "the recording was not read"); err != nil {
+			return pictures, err
+		}
 	}
-	err = ui.WriteCast(f, opts, width, height, c.speed)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		fmt.Fprintln(stderr, "wrote", c.cast, "(asciinema play "+c.cast+")")
-	}
-	return err
+	return pictures, nil
 }
 
 // pick is the race --race names, for the dashboard: a whole race, or the

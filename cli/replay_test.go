@@ -90,8 +90,14 @@ func TestReplayBadInput(t *testing.T) {
 	}{
 		{[]string{"replay"}, 2, "", "tpsrace: replay needs a FILE, the recording to replay (written by tpsrace bench --record FILE). Usage: tpsrace replay FILE [flags] (see: tpsrace help replay)\n"},
 		{[]string{"replay", "missing.tpsr", "--bench"}, 2, "", "tpsrace: cannot read the recording missing.tpsr: no such file or directory\n"},
-		{[]string{"replay", "cut.tpsr", "--bench", "--out", "/nonexistent/r.md"}, 2, "", "--out /nonexistent/r.md: cannot write it: no such file or directory (the recording was not read)"},
+		{[]string{"replay", "cut.tpsr", "--bench", "--out", "/nonexistent/r.md"}, 2, "", "--out /nonexistent/r.md: cannot write it: the folder /nonexistent does not exist (the recording was not read)"},
 		{[]string{"replay", "cut.tpsr", "--cast", "/nonexistent/r.cast"}, 2, "", "--cast /nonexistent/r.cast: cannot write it"},
+		{[]string{"replay", "cut.tpsr", "--gif", "/nonexistent/r.gif"}, 2, "", "--gif /nonexistent/r.gif: cannot write it: the folder /nonexistent does not exist (the recording was not read)"},
+		{[]string{"replay", "cut.tpsr", "--svg", "/nonexistent/r.svg"}, 2, "", "--svg /nonexistent/r.svg: cannot write it"},
+		// Checked before the recording is read: a missing one is not the error.
+		{[]string{"replay", "missing.tpsr", "--gif", "r.gif", "--fps", "0"}, 2, "", "--fps 0: want 1 to 20 (the dashboard draws 20 frames a second)"},
+		{[]string{"replay", "missing.tpsr", "--gif", "r.gif", "--pixels", "320x200"}, 2, "", "--size 120x40 --pixels 320x200: 120x40 cells do not fit in 320x200 pixels"},
+		{[]string{"replay", "missing.tpsr", "--svg", "r.svg", "--pixels", "wide"}, 2, "", `--pixels "wide": want WIDTHxHEIGHT in pixels`},
 		{[]string{"replay", "cut.tpsr", "--bench", "--format", "xml"}, 2, "", `--format "xml"`},
 		{[]string{"replay", "cut.tpsr", "--bench"}, 1, "TRUNCATED: the recording is broken at line 4, after 1 whole race", "cut.tpsr:line 4: the recording ends without its end line (cut short): the recording is broken here: it holds 1 whole race"},
 		{[]string{"replay", "cut.tpsr", "extra", "--bench"}, 2, "", "takes one FILE"},

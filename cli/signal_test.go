@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 	"tpsrace/sim"
+	"tpsrace/testenv"
 	"tpsrace/tokens"
 )
 
@@ -22,14 +23,8 @@ import (
 // measured (marked interrupted, its verdict saying where it stopped, never
 // confident) and exits 130. Runs the real binary.
 func TestBenchInterruptedStillWrites(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
+	bin := testenv.Binary(t)
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "tpsrace")
-	if out, err := exec.Command("go", "build", "-o", bin, "..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	url, events := eventCountingSim(t)
 	cfg := write(t, dir, "p.yaml", "providers:\n  - name: endless\n    base_url: "+url+"\n    model: \"sim:ttft=10ms,tps=200,fault=endless\"\n")
 	out := filepath.Join(dir, "r.json")
@@ -39,10 +34,11 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	// Stop it once the simulator has sent every stream 100 events (a busy
-	// machine may take a while to start the binary): a point in the race
-	// fixed by what was streamed, not by a sleep.
-	for deadline := time.Now().Add(60 * time.Second); !events.each(3, 100); time.Sleep(10 * time.Millisecond) {
+	// Stop it once the simulator has sent every stream 100 events and each
+	// is still streaming (a busy machine may take a while to start the
+	// binary): a point in the race fixed by what was streamed, not by a
+	// sleep.
+	for deadline := time.Now().Add(60 * time.Second); !events.running(3, 100); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			t.Fatalf("the simulator did not send 3 streams 100 events each in 60s (sent %v); stderr:\n%s", events.counts(), stderr.String())
@@ -86,23 +82,39 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 	}
 }
 
-// streamEvents counts the SSE events the simulator has written, per request.
+// streamEvents counts the SSE events the simulator has written, per
+// request, and which responses have ended.
 type streamEvents struct {
-	mu   sync.Mutex
-	sent []int
+	mu    sync.Mutex
+	sent  []int
+	ended []bool
 }
 
-// each reports whether at least streams requests have had n events each.
-func (e *streamEvents) each(streams, n int) bool {
+// running reports whether at least streams requests have had n events
+// each and are still streaming: a signal sent now falls inside a race.
+func (e *streamEvents) running(streams, n int) bool {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	enough := 0
-	for _, c := range e.sent {
-		if c >= n {
+	for i, c := range e.sent {
+		if c >= n && !e.ended[i] {
 			enough++
 		}
 	}
 	return enough >= streams
+}
+
+// started is how many requests have streamed an event.
+func (e *streamEvents) started() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	n := 0
+	for _, c := range e.sent {
+		if c > 0 {
+			n++
+		}
+	}
+	return n
 }
 
 func (e *streamEvents) counts() []int {
@@ -121,12 +133,16 @@ func eventCountingSim(t *testing.T) (string, *streamEvents) {
 		events.mu.Lock()
 		i := len(events.sent)
 		events.sent = append(events.sent, 0)
+		events.ended = append(events.ended, false)
 		events.mu.Unlock()
 		h.ServeHTTP(eventCounter{w, func(n int) {
 			events.mu.Lock()
 			events.sent[i] += n
 			events.mu.Unlock()
 		}}, r)
+		events.mu.Lock()
+		events.ended[i] = true
+		events.mu.Unlock()
 	}))
 	t.Cleanup(srv.Close)
 	return srv.URL + "/v1", events

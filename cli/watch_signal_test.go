@@ -14,8 +14,6 @@ import (
 	"go.uber.org/goleak"
 
 	"tpsrace/report"
-	"tpsrace/sim"
-	"tpsrace/sim/simtest"
 )
 
 // SIGTERM, sent to this very process while `tpsrace watch` runs in it: the
@@ -23,7 +21,7 @@ import (
 // interrupted), the history is complete, Main returns 0, and no goroutine is
 // left behind.
 func TestWatchStopsCleanlyOnSIGTERM(t *testing.T) {
-	srv := simtest.Start(t, sim.Options{})
+	url, events := eventCountingSim(t)
 	for _, tc := range []struct {
 		name, model, grace string
 		interrupted        bool
@@ -34,8 +32,9 @@ func TestWatchStopsCleanlyOnSIGTERM(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			defer goleak.VerifyNone(t, goleak.IgnoreCurrent(), goleak.IgnoreTopFunction("os/signal.signal_recv"))
 			dir := t.TempDir()
-			cfg := write(t, dir, "p.yaml", "providers:\n  - name: p\n    base_url: "+srv.URL()+"\n    model: \""+tc.model+"\"\n")
+			cfg := write(t, dir, "p.yaml", "providers:\n  - name: p\n    base_url: "+url+"\n    model: \""+tc.model+"\"\n")
 			history := filepath.Join(dir, "history.jsonl")
+			before := events.started() // the earlier cases' races
 			logs := &logBuffer{}
 			code := make(chan int, 1)
 			go func() {
@@ -46,7 +45,14 @@ func TestWatchStopsCleanlyOnSIGTERM(t *testing.T) {
 			if !tc.interrupted {
 				waitRaces(t, base, 1)
 			}
-			time.Sleep(300 * time.Millisecond) // into a race (each takes ~0.6 s)
+			// Into a race: a stream with 5 of its events sent and more to come
+			// (a race takes 0.6 s), not a sleep that may fall between races.
+			for deadline := time.Now().Add(30 * time.Second); !events.running(1, 5); time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(deadline) {
+					t.Fatalf("no race in flight within 30s (events sent %v); logs:\n%s", events.counts(), logs)
+				}
+			}
+			inFlight := events.started() // the races begun, the one in flight the last
 			syscall.Kill(os.Getpid(), syscall.SIGTERM)
 			select {
 			case c := <-code:
@@ -60,11 +66,15 @@ func TestWatchStopsCleanlyOnSIGTERM(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			last := records[len(records)-1]
-			if last.Probe != "test" || last.Interrupted != tc.interrupted || len(last.Providers[0].Runs) != 1 {
-				t.Errorf("last history line: probe %q, interrupted %v, %d runs; want test, %v, 1", last.Probe, last.Interrupted, len(last.Providers[0].Runs), tc.interrupted)
+			// The race in flight at the signal is the history's last line.
+			if len(records) != inFlight-before {
+				t.Errorf("%d history lines, want %d: one per race begun, the last the one in flight at SIGTERM", len(records), inFlight-before)
 			}
-			if r := last.Providers[0].Runs[0]; r.OutputTokens == 0 || r.Interrupted != tc.interrupted {
+			last := records[len(records)-1]
+			if last.Probe != "test" || last.Interrupted != tc.interrupted || len(last.Providers[0].Streams) != 1 {
+				t.Errorf("last history line: probe %q, interrupted %v, %d runs; want test, %v, 1", last.Probe, last.Interrupted, len(last.Providers[0].Streams), tc.interrupted)
+			}
+			if r := last.Providers[0].Streams[0]; r.OutputTokens == 0 || r.Interrupted != tc.interrupted {
 				t.Errorf("last run %+v: want the tokens streamed, interrupted %v", r, tc.interrupted)
 			}
 			if !strings.Contains(logs.String(), `"msg":"stopped"`) {

@@ -252,7 +252,7 @@ func historyTTFTs(t *testing.T, path string) map[string][]float64 {
 	ttfts := map[string][]float64{}
 	for _, r := range records {
 		for _, p := range r.Providers {
-			for _, run := range p.Runs {
+			for _, run := range p.Streams {
 				if run.OK && run.TTFTms != nil {
 					ttfts[p.Name] = append(ttfts[p.Name], *run.TTFTms/1000)
 				}

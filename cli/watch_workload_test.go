@@ -1,54 +1,35 @@
 package cli
 
 import (
+	"math"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"tpsrace/benchdoc"
+	"tpsrace/metrics"
 	"tpsrace/report"
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
 )
 
 // `watch --workload NAME` races every workload against the simulator, and
-// its gauges of the workload's figures are the bench document's of the
-// same races (the history line): one run each, a sweep, a cold and warm
-// pair, a conversation.
+// its gauges are the workload's described figures (metrics.FiguresOf) of
+// the same races as the bench document (the history line) has them: one
+// run each, a sweep, a cold and warm pair, a conversation. The document
+// keeps times to the µs, the gauges at full precision.
 func TestWatchExportsEachWorkloadsFigures(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{})
-	seconds := func(ms *float64) *float64 {
-		if ms == nil {
-			return nil
-		}
-		return ptrTo(*ms / 1000)
-	}
 	for _, tc := range []struct {
 		workload string
 		args     []string
 		model    string
-		gauges   func(benchdoc.Summary) map[string]*float64
 	}{
-		{"tool-call", nil, "sim:ttft=5ms,tps=2000", func(s benchdoc.Summary) map[string]*float64 {
-			return map[string]*float64{"tpsrace_last_tool_call_first_seconds": seconds(s.ToolCall.FirstMS.P50),
-				"tpsrace_last_tool_call_complete_seconds": seconds(s.ToolCall.CompleteMS.P50),
-				"tpsrace_last_tool_call_valid_ratio":      ptrTo(float64(s.ToolCall.Valid) / float64(s.ToolCall.Streams))}
-		}},
-		{"json", nil, "sim:ttft=5ms,tps=2000", func(s benchdoc.Summary) map[string]*float64 {
-			return map[string]*float64{"tpsrace_last_json_valid_seconds": seconds(s.JSON.ValidMS.P50),
-				"tpsrace_last_json_valid_ratio": ptrTo(float64(s.JSON.Valid) / float64(s.JSON.Streams))}
-		}},
-		{"long-context", []string{"--input-tokens", "1000,4000"}, "sim:ttft=5ms,tps=2000,prefill=50000", func(s benchdoc.Summary) map[string]*float64 {
-			return map[string]*float64{"tpsrace_last_prefill_tokens_per_second": *s.PrefillTPS}
-		}},
-		{"cached-prefix", []string{"--input-tokens", "2000"}, "sim:ttft=5ms,tps=2000,prefill=50000,prefixcache=1", func(s benchdoc.Summary) map[string]*float64 {
-			return map[string]*float64{"tpsrace_last_cold_ttft_seconds": seconds(s.PrefixCache.ColdTTFTms.P50),
-				"tpsrace_last_warm_ttft_seconds": seconds(s.PrefixCache.WarmTTFTms.P50), "tpsrace_last_warm_cached_tokens": s.PrefixCache.CachedTokens}
-		}},
-		{"multi-turn", nil, "sim:ttft=5ms,tps=2000,tokens=10", func(s benchdoc.Summary) map[string]*float64 {
-			return map[string]*float64{"tpsrace_last_conversation_seconds": seconds(s.ConversationMS.P50)}
-		}},
+		{"tool-call", nil, "sim:ttft=5ms,tps=2000"},
+		{"json", nil, "sim:ttft=5ms,tps=2000"},
+		{"long-context", []string{"--input-tokens", "1000,4000"}, "sim:ttft=5ms,tps=2000,prefill=50000"},
+		{"cached-prefix", []string{"--input-tokens", "2000"}, "sim:ttft=5ms,tps=2000,prefill=50000,prefixcache=1"},
+		{"multi-turn", nil, "sim:ttft=5ms,tps=2000,tokens=10"},
 	} {
 		t.Run(tc.workload, func(t *testing.T) {
 			dir := t.TempDir()
@@ -59,11 +40,25 @@ func TestWatchExportsEachWorkloadsFigures(t *testing.T) {
 			if err != nil || len(records) != 1 || records[0].Workload != tc.workload {
 				t.Fatalf("history: %d records (%v), want one %s run", len(records), err, tc.workload)
 			}
-			for name, want := range tc.gauges(records[0].Providers[0].Summary) {
-				got, set := gaugeValue(exposed, name)
-				if want == nil || !set || got != *want {
-					t.Errorf("%s = %v (set %v), bench's figure %v", name, got, set, want)
+			b := records[0].Bench
+			gauged := 0
+			for _, f := range metrics.FiguresOf(b.WorkloadOf(), false, b.Concurrency) {
+				if f.Gauge == "" {
+					continue
 				}
+				gauged++
+				want, ok := f.GaugeValue(f.Of(b.Figures()[0]))
+				got, set := gaugeValue(exposed, f.Gauge)
+				tolerance := 1e-5 // the document's µs
+				if f.Unit != metrics.Seconds {
+					tolerance = 1e-3 * max(1, math.Abs(want)) // a ratio or a speed of µs times
+				}
+				if !ok || !set || math.Abs(got-want) > tolerance {
+					t.Errorf("%s = %v (set %v), bench's figure %v (defined %v)", f.Gauge, got, set, want, ok)
+				}
+			}
+			if gauged == 0 {
+				t.Errorf("%s: no figure with a gauge", tc.workload)
 			}
 		})
 	}
@@ -80,5 +75,3 @@ func gaugeValue(exposed, name string) (float64, bool) {
 	}
 	return 0, false
 }
-
-func ptrTo(v float64) *float64 { return &v }

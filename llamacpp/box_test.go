@@ -11,6 +11,7 @@ import (
 
 	"tpsrace/config"
 	"tpsrace/llamacpp/llamacpptest"
+	"tpsrace/testenv"
 )
 
 func writeFiles(t *testing.T, root string, files map[string]string) {
@@ -64,7 +65,7 @@ func TestLastLevelCache(t *testing.T) {
 func fakeGetconf(t *testing.T, out string) string {
 	t.Helper()
 	if runtime.GOOS == "windows" {
-		t.Skip("the fake getconf is a shell script")
+		testenv.OtherOS(t, "the fake getconf is a shell script")
 	}
 	path := filepath.Join(t.TempDir(), "getconf")
 	if err := os.WriteFile(path, []byte("#!/bin/sh\ncat <<'EOF'\n"+out+"EOF\n"), 0o755); err != nil {

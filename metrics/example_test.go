@@ -11,7 +11,7 @@ import (
 
 // One provider's run at C=2 with --finish-at 3: a stream's figures come
 // from its recorded events (StreamOf, Compute), the provider's from all
-// its streams (RunOf), and the verdict's rate from those.
+// its streams (SummaryOf), and the verdict's rate from those.
 func Example() {
 	stream := func(ttft, gap time.Duration) probes.Result {
 		var r probes.Result
@@ -25,7 +25,7 @@ func Example() {
 	for _, r := range []probes.Result{stream(100*time.Millisecond, 10*time.Millisecond), stream(300*time.Millisecond, 20*time.Millisecond)} {
 		streams = append(streams, metrics.StreamOf(&r, 0, 3))
 	}
-	run := metrics.RunOf(streams, 3)
+	run := metrics.SummaryOf(streams, 3)
 	fmt.Println("TTFT p50", format.Duration(run.TTFT.P50), "max", format.Duration(run.TTFT.Max))
 	fmt.Println("per-user", format.TPS(run.Speed.P50), "tok/s, aggregate", format.TPS(run.AggregateTPS), "tok/s")
 	fmt.Println("time to 3 tokens", format.Duration(run.TimeToN.P50), "tokens per user", run.Tokens)

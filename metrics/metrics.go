@@ -1,12 +1,38 @@
 // Package metrics holds every figure tpsrace shows, each defined once, as a
 // pure function of what package probes recorded: a stream's figures
-// (Compute), a provider's figures for a run (RunOf, the one aggregation,
-// with the one Median), the ranking and the verdict. The dashboard, `bench`,
+// (Compute), a provider's figures over its streams (SummaryOf, the one
+// aggregation, with the one Median, mid-race too), a workload's figures
+// over its races (WorkloadRunsOf) and their descriptions (Figure,
+// Describe), the ranking and the verdict. The dashboard, `bench`,
 // replays, `watch` and `report` call these functions, so they cannot
 // disagree. README.md ("What the numbers mean") and docs/METRICS.md
 // (reasoning's phases: reasoning.go) document the same definitions; keep
-// them in step. Example shows the path from recorded
-// events to a provider's figures.
+// them in step. Example shows the path
+// from recorded events to a provider's figures.
+//
+// Words, one meaning each, in every package:
+//
+//   - provider: one entry of providers.yaml (config.Provider), raced by
+//     name: a lane of the dashboard, a row of every table.
+//   - stream: one request's streamed answer (probes.Result; Stream here);
+//     a provider has C of them in a race (--concurrency C).
+//   - race: every provider's streams released at one instant (probes.Race).
+//   - run: what a verdict is over, a workload's steps raced in order
+//     (workload.Steps): one race for chat, tool-call and json, a sweep of
+//     sizes for long-context, a cold and a warm race for cached-prefix, a
+//     conversation for multi-turn. `bench --runs N` races N runs.
+//   - summary: a provider's figures over some of its streams (Summary,
+//     SummaryOf): a race's, a run's, or every run's pooled; benchdoc's
+//     Summary is its JSON.
+//   - figure: one measured quantity (TTFT, output speed, time to a
+//     complete call), defined here once; Figures are one stream's, Figure
+//     describes a workload's for every view.
+//   - lane: the dashboard's panel of one provider; live.Lane holds its
+//     streams so far, live.Snapshot its figures at a moment (SummaryOf of
+//     the streams so far).
+//   - heat: a race of --heats, the dashboard's runs.
+//   - flag: the referee's mark on a stream, a race or a provider (Flags),
+//     with its evidence; the verdict says which flags could explain it.
 package metrics
 
 import (

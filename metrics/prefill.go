@@ -137,7 +137,7 @@ func TTFTBySize(streams []Stream) []SizeTTFT {
 // over its turns, in order, of each turn's median E2E (turns: one Run per
 // turn's race). ok is false when some turn had no completed stream: the
 // conversation never finished.
-func ConversationTime(turns []Run) (total time.Duration, ok bool) {
+func ConversationTime(turns []Summary) (total time.Duration, ok bool) {
 	for _, t := range turns {
 		if !t.E2E.Has() {
 			return 0, false

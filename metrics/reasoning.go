@@ -137,7 +137,7 @@ func (s streamedText) thinkingTPS(thinking int, end time.Duration) (float64, boo
 	return OutputTPS(thinking, from, to)
 }
 
-// RunPhases are the phases over a provider's streams (RunOf): ThinkingTPS
+// RunPhases are the phases over a provider's streams (SummaryOf): ThinkingTPS
 // and AnswerTPS over the completed streams that defined them, as Speed is;
 // ThinkingTokens and HiddenReasoningTokens per user, the median over every
 // stream, as Tokens is; Reasoned counts the streams that thought.
@@ -182,7 +182,7 @@ func RunPhasesOf(streams []Stream) RunPhases {
 // answer, so who answers first is the race; a race with one model that
 // does not think keeps output speed (its TTFA would win by not thinking),
 // as do a workload's own figure and --finish-at.
-func ByAnswer(runs ...[]Run) bool {
+func ByAnswer(runs ...[]Summary) bool {
 	reasons := false
 	for _, provider := range runs {
 		for _, r := range provider {

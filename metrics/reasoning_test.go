@@ -124,7 +124,7 @@ func TestRunPhasesOf(t *testing.T) {
 	hidden := &probes.Result{Events: probes.EventsOf(answerAt(time.Second, 50, 100)...),
 		Usage: &probes.Usage{CompletionTokens: 150, ReasoningTokens: 100}, End: 1500 * ms}
 	plain := &probes.Result{Events: probes.EventsOf(answerAt(100*ms, 50, 200)...), End: 400 * ms}
-	run := RunOf([]Stream{StreamOf(hidden, 0, 0), StreamOf(hidden, 0, 0), StreamOf(plain, 0, 0)}, 0)
+	run := SummaryOf([]Stream{StreamOf(hidden, 0, 0), StreamOf(hidden, 0, 0), StreamOf(plain, 0, 0)}, 0)
 	if run.Reasoned != 2 || !run.Reasons() || run.HiddenReasoningTokens != 100 || run.ThinkingTokens != 100 {
 		t.Errorf("reasoned %d, hidden %d, thinking %d per user; want 2, 100, 100", run.Reasoned, run.HiddenReasoningTokens, run.ThinkingTokens)
 	}
@@ -134,24 +134,24 @@ func TestRunPhasesOf(t *testing.T) {
 }
 
 func TestByAnswerRanksAReasoningRaceByTimeToAnswer(t *testing.T) {
-	thinker := func(think time.Duration) Run {
+	thinker := func(think time.Duration) Summary {
 		r := &probes.Result{Events: probes.EventsOf(answerAt(think, 50, 100)...),
 			Usage: &probes.Usage{CompletionTokens: 150, ReasoningTokens: 100}, End: think + 500*ms}
-		return RunOf([]Stream{StreamOf(r, 0, 0)}, 0)
+		return SummaryOf([]Stream{StreamOf(r, 0, 0)}, 0)
 	}
 	fast := &probes.Result{Events: probes.EventsOf(answerAt(100*ms, 50, 200)...), End: 400 * ms}
-	plain := RunOf([]Stream{StreamOf(fast, 0, 0)}, 0)
+	plain := SummaryOf([]Stream{StreamOf(fast, 0, 0)}, 0)
 
-	mixed := []Run{thinker(time.Second), plain}
+	mixed := []Summary{thinker(time.Second), plain}
 	if ByAnswer(mixed) || mixed[0].Metric() != VerdictMetric {
 		t.Errorf("a race with a model that does not think ranks by %s, want output speed", mixed[0].Metric())
 	}
 	// Both decode at 100 tok/s; the one that thought 2 s answers later.
-	slow, quick := []Run{thinker(2 * time.Second)}, []Run{thinker(time.Second)}
+	slow, quick := []Summary{thinker(2 * time.Second)}, []Summary{thinker(time.Second)}
 	if !ByAnswer(slow, quick) || slow[0].Metric() != AnswerMetric || quick[0].Metric() != AnswerMetric {
 		t.Fatalf("a race of reasoning models ranks by %s, want %s", slow[0].Metric(), AnswerMetric)
 	}
-	if order := Order([]Run{slow[0], quick[0]}); order[0] != 1 {
+	if order := Order([]Summary{slow[0], quick[0]}); order[0] != 1 {
 		t.Errorf("order %v, want the quicker answer first", order)
 	}
 	if v := Decide([]Contender{ContenderOf("quick", quick), ContenderOf("slow", slow)}, 0); !strings.Contains(v.Text(), "to the answer (1.00s vs 2.00s)") {

@@ -257,7 +257,23 @@ func providerLoad(streams []probes.Result) *probes.ClientLoad {
 // was saturated, or it stamped the stream's events late by more than
 // LateShare of the stream's gap (lateLimit).
 func saturation(r *probes.Result, fig Figures) string {
-	load := r.Load
+	limit, gap := lateLimit(r, fig)
+	return loadEvidence(r.Load, limit, "the stream's "+gap)
+}
+
+// Saturation is the evidence that the tpsrace which measured a race was
+// loaded enough to bend the figures of some stream, whatever the stream:
+// its CPU saturated, or its wake p95 over LateShare of MinGap, the least
+// lateness the referee names (a stream's own flag is judged against its
+// own gap, saturation). A timed test retries on it (testenv.Timed), a
+// sweep's level reads it; "" when it was not (or its load is unknown).
+func Saturation(load *probes.ClientLoad) string {
+	return loadEvidence(load, time.Duration(LateShare*float64(MinGap)), "the least gap a stream is given, "+format.Duration(MinGap))
+}
+
+// loadEvidence is the evidence of load's saturation: its CPU, or its wake
+// p95 over limit (LateShare of the gap, in words); "" for neither.
+func loadEvidence(load *probes.ClientLoad, limit time.Duration, gap string) string {
 	if load == nil {
 		return ""
 	}
@@ -265,9 +281,9 @@ func saturation(r *probes.Result, fig Figures) string {
 	if load.CPU >= SaturatedCPU {
 		why = append(why, fmt.Sprintf("tpsrace used %.0f%% of %d cores", load.CPU*100, load.GOMAXPROCS))
 	}
-	if limit, gap := lateLimit(r, fig); limit > 0 && load.WakeP95 > limit {
+	if limit > 0 && load.WakeP95 > limit {
 		why = append(why, "1 event in 20 stamped "+overLimit(load.WakeP95, limit)+" late or more (p95), over "+
-			strconv.Itoa(int(LateShare*100))+"% of the stream's "+gap)
+			strconv.Itoa(int(LateShare*100))+"% of "+gap)
 	}
 	return strings.Join(why, "; ")
 }

@@ -195,3 +195,21 @@ func TestFlaggedTextNamesEveryFlaggedContender(t *testing.T) {
 		t.Errorf("FlaggedText %q, want %q", got, want)
 	}
 }
+
+// Saturation reads a race's load whatever its streams: against the least
+// gap a stream is given, MinGap.
+func TestSaturationOfALoad(t *testing.T) {
+	for _, c := range []struct {
+		load *probes.ClientLoad
+		want string
+	}{
+		{nil, ""},
+		{&probes.ClientLoad{CPU: 0.3, GOMAXPROCS: 2, WakeP95: 200 * time.Microsecond}, ""},
+		{&probes.ClientLoad{CPU: 0.3, GOMAXPROCS: 2, WakeP95: 400 * time.Microsecond}, "1 event in 20 stamped 0.4ms late or more (p95), over 25% of the least gap a stream is given, 1ms"},
+		{&probes.ClientLoad{CPU: 0.95, GOMAXPROCS: 2}, "tpsrace used 95% of 2 cores"},
+	} {
+		if got := Saturation(c.load); got != c.want {
+			t.Errorf("Saturation(%+v) = %q, want %q", c.load, got, c.want)
+		}
+	}
+}

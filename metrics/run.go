@@ -1,8 +1,6 @@
 package metrics
 
 import (
-	"math"
-	"slices"
 	"time"
 
 	"tpsrace/probes"
@@ -10,15 +8,23 @@ import (
 
 // Stream is what a provider's figures read of one of its streams: Compute's
 // figures, its tokens counted per event (TimeToTokens' scale) and, with
-// --finish-at N, its time to N tokens.
+// --finish-at N, its time to N tokens. A stream still in flight
+// (StreamSoFar, Running) reads what has arrived so far.
 type Stream struct {
 	Figures
+	// Running: the stream has not ended; its figures are StreamSoFar's,
+	// and it counts neither as completed nor as failed.
+	Running     bool
 	EventTokens int           // o200k tokens, counted per event (probes.Events.TokensBefore)
 	TimeToN     time.Duration // TimeToTokens, when ReachedN
 	ReachedN    bool
 	Tool        *ToolCall   // ToolCallOf, under the tool-call workload; nil otherwise
 	JSON        *JSONAnswer // JSONAnswerOf, under the json workload; nil otherwise
 	InputTokens int         // InputTokens: the prompt's size under long-context; 0 otherwise
+	// UnderSLO: the provider has an SLO (JudgeSLO), and SLOMissed is what
+	// the stream missed of it (MeetsSLO; none: it met the SLO).
+	UnderSLO  bool
+	SLOMissed []string
 }
 
 // StreamOf is r's Stream; finishAt is --finish-at's N (0: none).
@@ -30,44 +36,33 @@ func StreamOf(r *probes.Result, promptTokens, finishAt int) Stream {
 	return s
 }
 
-// Dist is one figure over the streams that measured it: the median (P50,
-// Median's rule), P95 and the extremes. N is how many streams measured it;
-// 0 means none did, and the rest is undefined.
-type Dist[T ~int64 | ~float64] struct {
-	P50, P95, Min, Max T
-	N                  int
-}
-
-// Has is whether some stream measured the figure.
-func (d Dist[T]) Has() bool { return d.N > 0 }
-
-// DistOf the values that are not NaN.
-func DistOf[T ~int64 | ~float64](values []T) Dist[T] {
-	v := make([]T, 0, len(values))
-	for _, x := range values {
-		if x == x { // NaN is the one value unequal to itself
-			v = append(v, x)
+// StreamSoFar is a stream still in flight, from its events so far: TTFT,
+// TTFA, its o200k tokens so far (counted per event, an estimate until
+// the provider's usage comes) and its speed so far (SoFar); finishAt is
+// --finish-at's N (0: none). Compute's figures replace it when it ends.
+func StreamSoFar(events probes.Events, finishAt int) Stream {
+	s := Stream{Running: true, EventTokens: events.TokensBefore(events.Len())}
+	s.TokenSource, s.OutputTokens, s.O200kTokens = SourceEstimate, s.EventTokens, s.EventTokens
+	if first, ok := events.First(); ok {
+		s.TTFT, s.HasTTFT = first.At, true
+	}
+	for e := range events.Values() {
+		if e.Content != "" {
+			s.TTFA, s.HasTTFA = e.At, true
+			break
 		}
 	}
-	if len(v) == 0 {
-		return Dist[T]{}
+	_, s.OutputTPS, s.HasOutputTPS = SoFar(events)
+	if finishAt > 0 {
+		s.TimeToN, s.ReachedN = TimeToTokens(events, finishAt)
 	}
-	slices.Sort(v)
-	return Dist[T]{P50: Percentile(v, 50), P95: Percentile(v, 95), Min: v[0], Max: v[len(v)-1], N: len(v)}
+	return s
 }
 
-// Median of the values that are not NaN (Percentile's rule: the mean of
-// the middle two of an even count); ok is false when there are none. It is
-// the one median of tpsrace: across streams, across runs, in the verdict.
-func Median[T ~int64 | ~float64](values []T) (median T, ok bool) {
-	d := DistOf(values)
-	return d.P50, d.Has()
-}
-
-// Run is one provider's figures for one run: its streams raced together.
-// Over the streams of several runs pooled (bench's summary) every figure
-// but AggregateTPS and End still means what it says, as a distribution over
-// more streams.
+// Summary is one provider's figures over some of its streams: one race's
+// (raced together), one run's, or every run's pooled (bench's summary),
+// where every figure but AggregateTPS and End still means what it says,
+// as a distribution over more streams.
 //
 // Each figure is taken over the streams that measured it, so that a
 // failure takes away what it broke and nothing else:
@@ -85,9 +80,14 @@ func Median[T ~int64 | ~float64](values []T) (median T, ok bool) {
 //     request refused before any token has no cost: undefined, not 0).
 //   - Tokens, per user, over every stream: what one user got, a failed
 //     stream counting what it delivered.
-type Run struct {
-	Streams, Completed, Failed int
-	RateLimited                bool // some stream was answered 429
+//   - A stream still in flight (Stream.Running) counts where it has
+//     measured something so far: TTFT, TTFA, tokens and its speed so far;
+//     neither completed nor failed, it has no E2E, cost or server figure
+//     yet, and AggregateTPS and End wait for every stream's end. The
+//     dashboard's figures mid-race are SummaryOf of the streams so far.
+type Summary struct {
+	Streams, Completed, Failed, Running int
+	RateLimited                         bool // some stream was answered 429
 
 	TTFT, TTFA Dist[time.Duration]
 	E2E        Dist[time.Duration]
@@ -163,227 +163,193 @@ type Run struct {
 	// Felt: FeltOfRun of the streams' (the most stalls any user saw, the
 	// median user's burstiness and reader wait).
 	Felt Felt
+
+	// Goodput: the streams under the provider's SLO (Stream.UnderSLO),
+	// ended ones only (addGoodput); HasGoodput false without an SLO.
+	// PerSecond is set over a workload's races (WorkloadRunsOf), which
+	// know the races' time.
+	Goodput    Goodput
+	HasGoodput bool
+
 	// RunPhases: thinking and answering apart (RunPhasesOf).
 	RunPhases
 }
 
-// RunOf is the figures of one provider's streams; finishAt is --finish-at's
-// N (0: none). It is the one aggregation: the dashboard's settled figures,
-// the verdict, --heats, bench's report and JSON, replay --bench and watch's
-// series all read it.
-func RunOf(streams []Stream, finishAt int) Run {
-	r := Run{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}
-	var ttft, ttfa, e2e, timeToN, toolFirst, toolComplete, jsonFirst, jsonValid []time.Duration
-	var speed, server, serverPrompt, cost, tokens, o200k, events, argsTPS, prompt []float64
-	var prefill []PrefillPoint
-	figs := make([]Figures, len(streams))
-	felt := make([]Felt, len(streams))
-	usage := false
-	for i, s := range streams {
-		figs[i], felt[i] = s.Figures, s.Felt
-		r.RateLimited = r.RateLimited || s.RateLimited
-		r.End = max(r.End, s.E2E)
-		r.TotalTokens += s.OutputTokens
-		tokens = append(tokens, float64(s.OutputTokens))
-		o200k = append(o200k, float64(s.O200kTokens))
-		events = append(events, float64(s.EventTokens))
-		if s.OutputTokens > 0 && s.TokenSource != SourceUsage {
-			r.TokenSource = SourceEstimate
-		}
-		usage = usage || s.TokenSource == SourceUsage
-		if s.InputTokens > 0 {
-			r.Sized++
-		}
+// SummaryOf is the figures of one provider's streams; finishAt is --finish-at's
+// N (0: none). It is the one aggregation: the dashboard's figures (mid-race
+// too, of the streams so far), the verdict, --heats, bench's report and
+// JSON, `report`, replay --bench and watch's series all read it.
+func SummaryOf(streams []Stream, finishAt int) Summary {
+	a := runAcc{r: Summary{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}, streams: streams}
+	for _, s := range streams {
+		a.add(s)
+	}
+	return a.run()
+}
+
+// Sample is what one stream adds to its provider's main figures, by
+// SummaryOf's rule: TTFT when it got text, speed and E2E once it completed
+// (speed so far while it runs). watch's histograms observe the same.
+type Sample struct {
+	TTFT, E2E                 time.Duration
+	Speed                     float64
+	HasTTFT, HasE2E, HasSpeed bool
+}
+
+// SampleOf is s's Sample.
+func SampleOf(s Stream) Sample {
+	return Sample{TTFT: s.TTFT, HasTTFT: s.HasTTFT, E2E: s.E2E, HasE2E: s.Completed && !s.Running,
+		Speed: s.OutputTPS, HasSpeed: s.HasOutputTPS && (s.Completed || s.Running)}
+}
+
+// runAcc gathers SummaryOf's values, one concern a method.
+type runAcc struct {
+	r                                                                         Summary
+	ttft, ttfa, e2e, timeToN, toolFirst, toolComplete, jsonFirst, jsonValid   []time.Duration
+	speed, server, serverPrompt, cost, tokens, o200k, events, argsTPS, prompt []float64
+	prefill                                                                   []PrefillPoint
+	figs                                                                      []Figures
+	felt                                                                      []Felt
+	usage                                                                     bool
+	streams                                                                   []Stream
+}
+
+func (a *runAcc) add(s Stream) {
+	r := &a.r
+	a.figs, a.felt = append(a.figs, s.Figures), append(a.felt, s.Felt)
+	r.RateLimited = r.RateLimited || s.RateLimited
+	r.End = max(r.End, s.E2E)
+	a.addTokens(s)
+	sample := SampleOf(s)
+	if sample.HasTTFT {
+		a.ttft = append(a.ttft, s.TTFT)
+	}
+	if sample.HasSpeed {
+		a.speed = append(a.speed, s.OutputTPS)
+	}
+	if s.InputTokens > 0 {
+		r.Sized++
 		if s.HasTTFT {
-			ttft = append(ttft, s.TTFT)
-			if s.InputTokens > 0 {
-				prefill = append(prefill, PrefillPoint{s.InputTokens, s.TTFT})
-			}
-		}
-		if s.HasTTFA {
-			ttfa = append(ttfa, s.TTFA)
-		}
-		if s.ReachedN && finishAt > 0 {
-			timeToN = append(timeToN, s.TimeToN)
-		}
-		if s.HasCost {
-			cost = append(cost, s.CostUSD)
-		}
-		if s.HasPromptTokens {
-			prompt = append(prompt, float64(s.PromptTokens))
-		}
-		if j := s.JSON; j != nil {
-			r.JSONStreams++
-			if j.HasFirst {
-				jsonFirst = append(jsonFirst, j.First)
-			}
-			if j.Valid {
-				r.JSONValid++
-			}
-			if j.Valid && j.HasValid {
-				jsonValid = append(jsonValid, j.ValidAt)
-			}
-		}
-		if t := s.Tool; t != nil {
-			r.ToolStreams++
-			if t.Calls > 0 {
-				toolFirst = append(toolFirst, t.First)
-			}
-			if t.Valid {
-				r.ToolValid++
-			}
-			if t.Valid && t.HasComplete {
-				toolComplete = append(toolComplete, t.Complete)
-			}
-			if t.HasArgsTPS {
-				argsTPS = append(argsTPS, t.ArgsTPS)
-			}
-		}
-		if !s.Completed {
-			r.Failed++
-			continue
-		}
-		r.Completed++
-		e2e = append(e2e, s.E2E)
-		if s.HasOutputTPS {
-			speed = append(speed, s.OutputTPS)
-		}
-		if s.HasServerTPS {
-			server = append(server, s.ServerTPS)
-		}
-		if s.HasServerPromptTPS {
-			serverPrompt = append(serverPrompt, s.ServerPromptTPS)
+			a.prefill = append(a.prefill, PrefillPoint{s.InputTokens, s.TTFT})
 		}
 	}
-	if !usage {
+	if s.HasTTFA {
+		a.ttfa = append(a.ttfa, s.TTFA)
+	}
+	if s.ReachedN && r.FinishAt > 0 {
+		a.timeToN = append(a.timeToN, s.TimeToN)
+	}
+	if s.HasPromptTokens {
+		a.prompt = append(a.prompt, float64(s.PromptTokens))
+	}
+	a.addJSON(s.JSON)
+	a.addTool(s.Tool)
+	a.addGoodput(s)
+	switch {
+	case s.Running:
+		r.Running++
+	case !s.Completed:
+		r.Failed++
+	default:
+		r.Completed++
+		a.e2e = append(a.e2e, s.E2E)
+		a.addServer(s.Figures)
+	}
+	if s.HasCost && !s.Running {
+		a.cost = append(a.cost, s.CostUSD)
+	}
+}
+
+func (a *runAcc) addTokens(s Stream) {
+	a.r.TotalTokens += s.OutputTokens
+	a.tokens = append(a.tokens, float64(s.OutputTokens))
+	a.o200k = append(a.o200k, float64(s.O200kTokens))
+	a.events = append(a.events, float64(s.EventTokens))
+	if s.OutputTokens > 0 && s.TokenSource != SourceUsage {
+		a.r.TokenSource = SourceEstimate
+	}
+	a.usage = a.usage || s.TokenSource == SourceUsage
+}
+
+func (a *runAcc) addServer(f Figures) {
+	if f.HasServerTPS {
+		a.server = append(a.server, f.ServerTPS)
+	}
+	if f.HasServerPromptTPS {
+		a.serverPrompt = append(a.serverPrompt, f.ServerPromptTPS)
+	}
+}
+
+func (a *runAcc) addJSON(j *JSONAnswer) {
+	if j == nil {
+		return
+	}
+	a.r.JSONStreams++
+	if j.HasFirst {
+		a.jsonFirst = append(a.jsonFirst, j.First)
+	}
+	if j.Valid {
+		a.r.JSONValid++
+	}
+	if j.Valid && j.HasValid {
+		a.jsonValid = append(a.jsonValid, j.ValidAt)
+	}
+}
+
+func (a *runAcc) addTool(t *ToolCall) {
+	if t == nil {
+		return
+	}
+	a.r.ToolStreams++
+	if t.Calls > 0 {
+		a.toolFirst = append(a.toolFirst, t.First)
+	}
+	if t.Valid {
+		a.r.ToolValid++
+	}
+	if t.Valid && t.HasComplete {
+		a.toolComplete = append(a.toolComplete, t.Complete)
+	}
+	if t.HasArgsTPS {
+		a.argsTPS = append(a.argsTPS, t.ArgsTPS)
+	}
+}
+
+// addGoodput counts an ended stream under an SLO: one in flight has met
+// nothing yet, and has missed nothing yet either.
+func (a *runAcc) addGoodput(s Stream) {
+	if !s.UnderSLO || s.Running {
+		return
+	}
+	g := &a.r.Goodput
+	a.r.HasGoodput = true
+	g.Streams++
+	if len(s.SLOMissed) == 0 {
+		g.Met++
+	}
+	g.Share = float64(g.Met) / float64(g.Streams)
+}
+
+func (a *runAcc) run() Summary {
+	r := a.r
+	if !a.usage {
 		r.TokenSource = SourceEstimate
 	}
-	r.TTFT, r.TTFA, r.E2E, r.TimeToN = DistOf(ttft), DistOf(ttfa), DistOf(e2e), DistOf(timeToN)
-	r.Speed, r.ServerTPS, r.ServerPromptTPS, r.CostUSD = DistOf(speed), DistOf(server), DistOf(serverPrompt), DistOf(cost)
-	r.PromptTokens = DistOf(prompt)
-	r.ToolFirst, r.ToolComplete, r.ArgsTPS = DistOf(toolFirst), DistOf(toolComplete), DistOf(argsTPS)
-	r.JSONFirst, r.JSONValidAt = DistOf(jsonFirst), DistOf(jsonValid)
-	r.PrefillTPS, r.NoPrefill = PrefillTPS(prefill)
+	r.TTFT, r.TTFA, r.E2E, r.TimeToN = DistOf(a.ttft), DistOf(a.ttfa), DistOf(a.e2e), DistOf(a.timeToN)
+	r.Speed, r.ServerTPS, r.ServerPromptTPS, r.CostUSD = DistOf(a.speed), DistOf(a.server), DistOf(a.serverPrompt), DistOf(a.cost)
+	r.PromptTokens = DistOf(a.prompt)
+	r.ToolFirst, r.ToolComplete, r.ArgsTPS = DistOf(a.toolFirst), DistOf(a.toolComplete), DistOf(a.argsTPS)
+	r.JSONFirst, r.JSONValidAt = DistOf(a.jsonFirst), DistOf(a.jsonValid)
+	r.PrefillTPS, r.NoPrefill = PrefillTPS(a.prefill)
 	r.HasPrefillTPS = r.NoPrefill == ""
 	if r.Sized == 0 {
 		r.NoPrefill = ""
 	}
-	r.Tokens, r.O200kTokens, r.EventTokens = RoundedMedian(tokens), RoundedMedian(o200k), RoundedMedian(events)
-	r.StoppedShort = finishAt > 0 && r.Completed > 0 && !r.TimeToN.Has()
-	r.AggregateTPS, r.HasAggregateTPS = AggregateTPS(figs)
-	r.Felt, r.RunPhases = FeltOfRun(felt), RunPhasesOf(streams)
+	r.Tokens, r.O200kTokens, r.EventTokens = RoundedMedian(a.tokens), RoundedMedian(a.o200k), RoundedMedian(a.events)
+	r.StoppedShort = r.FinishAt > 0 && r.Completed > 0 && r.Running == 0 && !r.TimeToN.Has()
+	if r.Running == 0 { // the aggregate's window ends with the last stream
+		r.AggregateTPS, r.HasAggregateTPS = AggregateTPS(a.figs)
+	}
+	r.Felt, r.RunPhases = FeltOfRun(a.felt), RunPhasesOf(a.streams)
 	return r
-}
-
-// RoundedMedian is Median rounded to a whole number (half away from zero),
-// for counts such as tokens per user; 0 without values.
-func RoundedMedian(v []float64) int {
-	m, _ := Median(v)
-	return int(math.Round(m))
-}
-
-// Metric is what the verdict compares for this run: the workload's own
-// figure (the time to a complete tool call, the prefill speed), else the
-// time to N tokens with --finish-at N, else output speed.
-func (r Run) Metric() string {
-	switch {
-	case r.ToolStreams > 0:
-		return ToolCallMetric
-	case r.JSONStreams > 0:
-		return JSONMetric
-	case r.Warm:
-		return WarmMetric
-	case r.Turns > 0:
-		return ConversationMetric
-	case r.Sized > 0:
-		return PrefillMetric
-	case r.ByAnswer:
-		return AnswerMetric
-	case r.FinishAt > 0:
-		return FinishMetric
-	}
-	return VerdictMetric
-}
-
-// Rate is what the verdict compares for this run (Metric), bigger is
-// better: the median output speed; with --finish-at N, N ÷ the median time
-// to N tokens; under tool-call, 1 ÷ the median time to a complete valid
-// call; under long-context, the prefill estimate; under cached-prefix, 1 ÷
-// the warm requests' median TTFT; under json, 1 ÷ the median time to
-// valid JSON. NaN when the run has
-// none: no stream completed (a provider that served no answer is in no
-// verdict, whatever it streamed before failing), none reached N, no call
-// was valid, no estimate could be made.
-func (r Run) Rate() float64 {
-	if r.Completed == 0 {
-		return math.NaN()
-	}
-	switch r.Metric() {
-	case ToolCallMetric:
-		if r.ToolComplete.Has() && r.ToolComplete.P50 > 0 {
-			return 1 / r.ToolComplete.P50.Seconds()
-		}
-	case PrefillMetric:
-		if r.HasPrefillTPS {
-			return r.PrefillTPS
-		}
-	case WarmMetric:
-		if r.TTFT.Has() && r.TTFT.P50 > 0 {
-			return 1 / r.TTFT.P50.Seconds()
-		}
-	case AnswerMetric:
-		if r.TTFA.Has() && r.TTFA.P50 > 0 {
-			return 1 / r.TTFA.P50.Seconds()
-		}
-	case JSONMetric:
-		if r.JSONValidAt.Has() && r.JSONValidAt.P50 > 0 {
-			return 1 / r.JSONValidAt.P50.Seconds()
-		}
-	case ConversationMetric:
-		if r.HasConversation && r.Conversation > 0 {
-			return 1 / r.Conversation.Seconds()
-		}
-	case FinishMetric:
-		if r.TimeToN.Has() {
-			return float64(r.FinishAt) / r.TimeToN.P50.Seconds()
-		}
-	default:
-		if r.Speed.Has() {
-			return r.Speed.P50
-		}
-	}
-	return math.NaN()
-}
-
-// workloadMetric reports whether m is a workload's own figure.
-func workloadMetric(m string) bool {
-	return m == ToolCallMetric || m == PrefillMetric || m == WarmMetric || m == JSONMetric || m == ConversationMetric || m == AnswerMetric
-}
-
-// Order ranks providers by their runs (one run each, or each one's streams
-// pooled over runs), best first, and returns their indexes: by Rank, or
-// with --finish-at by RankFinish. The dashboard's leaderboard ranks its
-// figures by the same two functions.
-func Order(runs []Run) []int {
-	if len(runs) > 0 && workloadMetric(runs[0].Metric()) {
-		// The workload's figure, as a rate (bigger is better), in the place of speed.
-		standings := make([]Standing, len(runs))
-		for i, r := range runs {
-			rate := r.Rate()
-			standings[i] = Standing{Speed: rate, HasSpeed: !math.IsNaN(rate), TTFT: r.TTFT.P50, HasTTFT: r.TTFT.Has(), Failed: r.Completed == 0}
-		}
-		return Rank(standings)
-	}
-	if len(runs) > 0 && runs[0].FinishAt > 0 {
-		standings := make([]Finish, len(runs))
-		for i, r := range runs {
-			standings[i] = Finish{Time: r.TimeToN.P50, Reached: r.TimeToN.Has(), Tokens: r.EventTokens, Failed: r.Completed == 0}
-		}
-		return RankFinish(standings)
-	}
-	standings := make([]Standing, len(runs))
-	for i, r := range runs {
-		standings[i] = Standing{Speed: r.Speed.P50, HasSpeed: r.Speed.Has(), TTFT: r.TTFT.P50, HasTTFT: r.TTFT.Has(), Failed: r.Completed == 0}
-	}
-	return Rank(standings)
 }

@@ -22,15 +22,15 @@ func reaching(at time.Duration, n int) Stream {
 
 // The race to N is decided on the median time, not the median rate: the
 // issue's race (a reaches N at 1 s and 3 s, b at 2.1 s twice) reads "a is
-// 1.05× faster", on every view, since every view reads RunOf.
+// 1.05× faster", on every view, since every view reads SummaryOf.
 func TestTimeToNIsTheMedianTime(t *testing.T) {
 	const n = 20
-	a := RunOf([]Stream{reaching(time.Second, n), reaching(3*time.Second, n)}, n)
-	b := RunOf([]Stream{reaching(2100*time.Millisecond, n), reaching(2100*time.Millisecond, n)}, n)
+	a := SummaryOf([]Stream{reaching(time.Second, n), reaching(3*time.Second, n)}, n)
+	b := SummaryOf([]Stream{reaching(2100*time.Millisecond, n), reaching(2100*time.Millisecond, n)}, n)
 	if a.TimeToN.P50 != 2*time.Second || b.TimeToN.P50 != 2100*time.Millisecond {
 		t.Fatalf("time to N: a %v, b %v; want 2s, 2.1s", a.TimeToN.P50, b.TimeToN.P50)
 	}
-	v := Decide([]Contender{ContenderOf("a", []Run{a}), ContenderOf("b", []Run{b})}, n)
+	v := Decide([]Contender{ContenderOf("a", []Summary{a}), ContenderOf("b", []Summary{b})}, n)
 	if got := v.Text(); got != "a is 1.05× faster than b to 20 tokens (2.00s vs 2.10s)" {
 		t.Errorf("verdict %q", got)
 	}
@@ -58,7 +58,7 @@ func TestRunTakesEachFigureFromTheStreamsThatMeasuredIt(t *testing.T) {
 	for _, r := range []probes.Result{ok, cut, refused} {
 		streams = append(streams, StreamOf(&r, 10, 0))
 	}
-	r := RunOf(streams, 0)
+	r := SummaryOf(streams, 0)
 	if r.Completed != 1 || r.Failed != 2 || !r.RateLimited {
 		t.Errorf("completed %d, failed %d, rate-limited %v", r.Completed, r.Failed, r.RateLimited)
 	}
@@ -71,7 +71,7 @@ func TestRunTakesEachFigureFromTheStreamsThatMeasuredIt(t *testing.T) {
 	if r.CostUSD.N != 2 || r.Tokens != 10 || r.TotalTokens != 50 {
 		t.Errorf("cost over %d requests, tokens per user %d, total %d; want 2, the median of 40, 10, 0, and 50", r.CostUSD.N, r.Tokens, r.TotalTokens)
 	}
-	if !math.IsNaN(RunOf(streams[1:], 0).Rate()) {
+	if !math.IsNaN(SummaryOf(streams[1:], 0).Rate()) {
 		t.Error("a provider with no completed stream has a rate")
 	}
 }

@@ -62,21 +62,19 @@ type Goodput struct {
 	HasPerSecond bool
 }
 
-// GoodputOf the streams under slo, raced over raceTime at concurrency
-// (PerSecond only above 1). ok is false without an SLO or streams.
-func GoodputOf(streams []Figures, slo config.SLO, raceTime time.Duration, concurrency int) (Goodput, bool) {
-	if !slo.Set() || len(streams) == 0 {
-		return Goodput{}, false
+// JudgeSLO is s under slo (MeetsSLO); s as it is without an SLO.
+func (s Stream) JudgeSLO(slo config.SLO) Stream {
+	if slo.Set() {
+		s.UnderSLO, s.SLOMissed = true, MeetsSLO(s.Figures, slo)
 	}
-	g := Goodput{Streams: len(streams)}
-	for _, f := range streams {
-		if len(MeetsSLO(f, slo)) == 0 {
-			g.Met++
-		}
-	}
-	g.Share = float64(g.Met) / float64(g.Streams)
+	return s
+}
+
+// withPerSecond is g with PerSecond over raceTime at concurrency (only
+// above 1: at C = 1 it is the share by another name).
+func (g Goodput) withPerSecond(raceTime time.Duration, concurrency int) Goodput {
 	if concurrency > 1 && raceTime > 0 {
 		g.PerSecond, g.HasPerSecond = float64(g.Met)/raceTime.Seconds(), true
 	}
-	return g, true
+	return g
 }

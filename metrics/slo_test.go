@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"tpsrace/config"
+	"tpsrace/probes"
+	"tpsrace/workload"
 )
 
 func TestMeetsSLO(t *testing.T) {
@@ -30,18 +32,27 @@ func TestMeetsSLO(t *testing.T) {
 	}
 }
 
-func TestGoodputOf(t *testing.T) {
+// Goodput counts the ended streams under an SLO, a failure never good; a
+// stream in flight has met nothing yet; good answers per second only at
+// C > 1, over the races' time.
+func TestGoodputOfWorkloadRuns(t *testing.T) {
 	slo := config.SLO{TTFT: 500 * ms}
-	streams := []Figures{{Completed: true, HasTTFT: true, TTFT: 100 * ms}, {Completed: true, HasTTFT: true, TTFT: 600 * ms},
-		{Completed: true, HasTTFT: true, TTFT: 200 * ms}, {HasTTFT: true, TTFT: 50 * ms}}
-	g, ok := GoodputOf(streams, slo, 2*time.Second, 4)
-	if !ok || g.Met != 2 || g.Streams != 4 || g.Share != 0.5 || !g.HasPerSecond || g.PerSecond != 1 {
-		t.Errorf("%+v %v", g, ok)
+	stream := func(f Figures) Stream { f.E2E = time.Second; return Stream{Figures: f}.JudgeSLO(slo) }
+	race := []Stream{stream(Figures{Completed: true, HasTTFT: true, TTFT: 100 * ms}), stream(Figures{Completed: true, HasTTFT: true, TTFT: 600 * ms}),
+		stream(Figures{Completed: true, HasTTFT: true, TTFT: 200 * ms}), stream(Figures{HasTTFT: true, TTFT: 50 * ms})}
+	wr := WorkloadRunsOf(workload.Workload{}, [][]Stream{race, race}, 0)
+	if g := wr.All.Goodput; !wr.All.HasGoodput || g.Met != 4 || g.Streams != 8 || g.Share != 0.5 || !g.HasPerSecond || g.PerSecond != 2 {
+		t.Errorf("%+v", g)
 	}
-	if g, _ := GoodputOf(streams, slo, 2*time.Second, 1); g.HasPerSecond {
+	one := WorkloadRunsOf(workload.Workload{}, [][]Stream{race[:1], race[1:2]}, 0)
+	if g := one.All.Goodput; g.HasPerSecond || g.Met != 1 || g.Streams != 2 {
 		t.Errorf("C=1 has no rate: %+v", g)
 	}
-	if _, ok := GoodputOf(streams, config.SLO{}, time.Second, 4); ok {
+	inFlight := SummaryOf([]Stream{race[0], StreamSoFar(probes.Events{}, 0).JudgeSLO(slo)}, 0)
+	if g := inFlight.Goodput; g.Streams != 1 || g.Met != 1 {
+		t.Errorf("a stream in flight is not judged yet: %+v", g)
+	}
+	if r := SummaryOf([]Stream{{Figures: race[0].Figures}}, 0); r.HasGoodput {
 		t.Error("no SLO, no goodput")
 	}
 }

@@ -101,11 +101,11 @@ func TestToolCallCompleteAtClosingDelta(t *testing.T) {
 }
 
 // A provider's run aggregates its streams' calls.
-func TestRunOfToolCalls(t *testing.T) {
+func TestSummaryOfToolCalls(t *testing.T) {
 	valid := ToolCall{Calls: 1, First: 100 * ms, Complete: 200 * ms, HasComplete: true, Valid: true}
 	invalid := ToolCall{Calls: 1, First: 300 * ms, Problem: "arguments are not JSON"}
 	none := ToolCall{Problem: "no tool call"}
-	run := RunOf([]Stream{{Tool: &valid}, {Tool: &invalid}, {Tool: &none}}, 0)
+	run := SummaryOf([]Stream{{Tool: &valid}, {Tool: &invalid}, {Tool: &none}}, 0)
 	if run.ToolStreams != 3 || run.ToolValid != 1 || run.ToolFirst.N != 2 || run.ToolFirst.P50 != 200*ms || run.ToolComplete.N != 1 || run.ToolComplete.P50 != 200*ms {
 		t.Fatalf("run %+v", run)
 	}

@@ -47,8 +47,8 @@ const (
 // Contender is one provider's runs, for the verdict.
 type Contender struct {
 	Name   string
-	Metric string // Run.Metric of its runs; "" reads as VerdictMetric (or FinishMetric with --finish-at)
-	// Speeds: per run, Run.Rate: the provider's median output speed, or
+	Metric string // Summary.Metric of its runs; "" reads as VerdictMetric (or FinishMetric with --finish-at)
+	// Speeds: per run, Summary.Rate: the provider's median output speed, or
 	// with --finish-at N, N ÷ its median time to N tokens (so that bigger
 	// is better either way); NaN where the run has none.
 	Speeds []float64
@@ -139,9 +139,9 @@ func (v *Verdict) Interrupt(s Stop) {
 	v.Confident = false
 }
 
-// ContenderOf is a provider's runs as the verdict takes them (Run.Rate,
+// ContenderOf is a provider's runs as the verdict takes them (Summary.Rate,
 // the median TTFT and E2E of each run).
-func ContenderOf(name string, runs []Run) Contender {
+func ContenderOf(name string, runs []Summary) Contender {
 	c := Contender{Name: name}
 	for _, r := range runs {
 		c.Metric = r.Metric()

@@ -16,23 +16,23 @@ import (
 // the same figures.
 type WorkloadRuns struct {
 	// All is every stream pooled: the summary's figures.
-	All Run
+	All Summary
 	// Ranked is what Order ranks and the verdict names: All under the
 	// workload's own figure. Long-context: All itself (its PrefillTPS is
 	// the estimate over every size). Cached-prefix: the warm requests
 	// pooled, Warm set. Multi-turn: All with Turns, the turns of a run,
 	// and Conversation, the median over the runs whose every turn
 	// completed (HasConversation false before one has).
-	Ranked Run
+	Ranked Summary
 	// Runs are the verdict's units, one per run, the last maybe partial:
 	// the race itself (chat, tool-call, json); the sweep over its sizes
 	// (long-context, with its PrefillTPS); the warm race (cached-prefix,
 	// Warm set; a run whose warm race has not come yet is none); the
 	// conversation (multi-turn: Turns so far and ConversationTime over them).
-	Runs []Run
+	Runs []Summary
 	// Races are each race's own Run, in order: one size, one cold or warm
 	// request, one turn.
-	Races []Run
+	Races []Summary
 	// BySize is long-context's TTFT per input size, over every race; nil
 	// under the other workloads.
 	BySize []SizeTTFT
@@ -46,7 +46,7 @@ type WorkloadRuns struct {
 	// ByTurn is multi-turn's figures per turn (the first, the second, …):
 	// the streams of that turn of every run pooled; nil under the other
 	// workloads.
-	ByTurn []Run
+	ByTurn []Summary
 }
 
 // WorkloadRunsOf is the figures of one provider's races under w: races
@@ -57,7 +57,7 @@ func WorkloadRunsOf(w workload.Workload, races [][]Stream, finishAt int) Workloa
 	cachedPrefix, multiTurn := w.Is(workload.CachedPrefix), w.Is(workload.MultiTurn)
 	var wr WorkloadRuns
 	var all, run, cold, warm []Stream
-	var turns []Run
+	var turns []Summary
 	var byTurn [][]Stream
 	if multiTurn {
 		byTurn = make([][]Stream, min(perRun, len(races)))
@@ -67,7 +67,7 @@ func WorkloadRunsOf(w workload.Workload, races [][]Stream, finishAt int) Workloa
 		if multiTurn {
 			byTurn[k%perRun] = append(byTurn[k%perRun], streams...)
 		}
-		race := RunOf(streams, finishAt)
+		race := SummaryOf(streams, finishAt)
 		wr.Races, turns = append(wr.Races, race), append(turns, race)
 		if cachedPrefix && k%perRun == 0 {
 			cold = append(cold, streams...)
@@ -79,7 +79,7 @@ func WorkloadRunsOf(w workload.Workload, races [][]Stream, finishAt int) Workloa
 		if cachedPrefix || ((k+1)%perRun != 0 && k != len(races)-1) {
 			continue
 		}
-		r := RunOf(run, finishAt)
+		r := SummaryOf(run, finishAt)
 		if multiTurn { // the conversation: its turns' times added up
 			r.Turns = len(turns)
 			r.Conversation, r.HasConversation = ConversationTime(turns)
@@ -89,21 +89,34 @@ func WorkloadRunsOf(w workload.Workload, races [][]Stream, finishAt int) Workloa
 		}
 		wr.Runs, run, turns = append(wr.Runs, r), nil, nil
 	}
-	wr.All = RunOf(all, finishAt)
+	wr.All = SummaryOf(all, finishAt)
+	wr.All.Goodput = wr.All.Goodput.withPerSecond(raceTime(wr.Races))
 	wr.Ranked = wr.All
 	switch {
 	case w.Is(workload.LongContext):
 		wr.BySize = TTFTBySize(all)
 	case multiTurn: // ranked on the median conversation
 		for _, streams := range byTurn {
-			wr.ByTurn = append(wr.ByTurn, RunOf(streams, finishAt))
+			wr.ByTurn = append(wr.ByTurn, SummaryOf(streams, finishAt))
 		}
 		wr.Ranked.Turns = perRun
 		wr.Ranked.Conversation, wr.Ranked.HasConversation = Median(wr.Conversations)
 	case cachedPrefix: // ranked on the warm requests
-		wr.Ranked = RunOf(warm, finishAt)
+		wr.Ranked = SummaryOf(warm, finishAt)
 		wr.Ranked.Warm = true
 		wr.PrefixCache, wr.HasPrefixCache = PrefixCacheOf(cold, warm), true
 	}
 	return wr
+}
+
+// raceTime is the races' time added up (each one's release to its last
+// stream's end) and the most streams a provider had in one: its concurrency.
+func raceTime(races []Summary) (time.Duration, int) {
+	var total time.Duration
+	most := 0
+	for _, r := range races {
+		total += r.End
+		most = max(most, r.Streams)
+	}
+	return total, most
 }

@@ -3,14 +3,23 @@ package probes
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
+	"tpsrace/config"
 	"tpsrace/safetext"
+
+	openai "github.com/sashabaranov/go-openai"
 )
 
 // Failure kinds, from the first moment a stream can fail to the last.
@@ -225,4 +234,98 @@ func (f *Failure) withReason() *Failure {
 		f.Message = f.Kind + " failure (the server gave no reason)"
 	}
 	return f
+}
+
+// failure turns any error of an attempt into a Failure. A limit or the user
+// cancelling reaches the reader as a plain I/O error; the context's cause
+// says which it was.
+func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter string) *Failure {
+	if cause := context.Cause(ctx); cause != nil {
+		var f *Failure
+		if errors.As(cause, &f) {
+			return f
+		}
+		return &Failure{Kind: KindCancelled, Message: fmt.Sprintf("cancelled after %d tokens", res.Events.TokensBefore(res.Events.Len()))}
+	}
+	var f *Failure
+	var apiErr *openai.APIError
+	var reqErr *openai.RequestError
+	switch {
+	case errors.As(err, &f):
+	case errors.As(err, &reqErr):
+		// Before apiErr: go-openai wraps an empty APIError in it when
+		// the body is not {"error":{"message":…}}.
+		f = httpFailure(reqErr.HTTPStatusCode, reqErr.Body)
+	case errors.As(err, &apiErr):
+		f = &Failure{Kind: KindHTTP, Status: apiErr.HTTPStatusCode, Message: apiErr.Message}
+		if apiErr.Code != nil {
+			f.Code = codeUnlessStatus(fmt.Sprint(apiErr.Code), apiErr.HTTPStatusCode)
+		}
+		if f.Message == "" { // {"error":{"message":"","type":"…"}}
+			f.Message = apiErr.Type
+		}
+	case errors.Is(err, syscall.ECONNREFUSED):
+		f = &Failure{Kind: KindNetwork, Message: "connection refused", Hint: "is the server at " + config.RedactURL(pb.provider.BaseURL) + " running?"}
+	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
+		f = &Failure{Kind: KindNetwork, Message: fmt.Sprintf("connection closed mid-stream after %d tokens", res.Events.TokensBefore(res.Events.Len()))}
+	default:
+		var netErr net.Error
+		f = &Failure{Kind: KindNetwork, Message: err.Error()}
+		if !errors.As(err, &netErr) && res.Phases.FirstByte == 0 {
+			f.Kind = KindProtocol
+		}
+	}
+	if f.Kind == KindHTTP {
+		f.RetryAfter = retryAfter
+		f.Hint = hint(pb.provider, f.Status)
+	}
+	return f.withReason()
+}
+
+// urlSecret is the user:password part of a URL, to be redacted from errors.
+func urlSecret(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return ""
+	}
+	return u.User.String()
+}
+
+// hint says what the user can do about an HTTP error.
+func hint(p config.Provider, status int) string {
+	key := "api_key in " + p.Where
+	if p.KeyVar != "" {
+		key = p.KeyVar
+	}
+	switch status {
+	case 401, 403:
+		return "check " + key
+	case 404:
+		return fmt.Sprintf("check the model name %q and base_url", p.Model)
+	case 429:
+		return "rate limited: wait, or lower --concurrency"
+	}
+	return ""
+}
+
+// statusError is the error of an error status, as go-openai's client makes
+// it (failure reads it): an *openai.APIError when the body is
+// {"error":{…}}, else an *openai.RequestError with the body.
+func statusError(resp *http.Response) error {
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return fmt.Errorf("error, reading response body: %w", err)
+	}
+	var errRes openai.ErrorResponse
+	err = json.Unmarshal(body, &errRes)
+	if err != nil || errRes.Error == nil {
+		reqErr := &openai.RequestError{HTTPStatus: resp.Status, HTTPStatusCode: resp.StatusCode, Err: err, Body: body}
+		if errRes.Error != nil {
+			reqErr.Err = errRes.Error
+		}
+		return reqErr
+	}
+	errRes.Error.HTTPStatus = resp.Status
+	errRes.Error.HTTPStatusCode = resp.StatusCode
+	return errRes.Error
 }

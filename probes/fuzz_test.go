@@ -17,6 +17,7 @@ func FuzzStream(f *testing.F) {
 	f.Add([]byte("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2,\"total_tokens\":9}}\r\n\r\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		sse := newSSEReader(bytes.NewReader(body), nil)
+		var chunks chunkScanner
 		for {
 			payload, err := sse.next()
 			if err != nil {
@@ -25,7 +26,7 @@ func FuzzStream(f *testing.F) {
 			if bytes.Equal(payload, []byte("[DONE]")) {
 				t.Fatalf("[DONE] passed on as a payload")
 			}
-			decodeChunk(payload, &Served{})
+			chunks.decode(payload, &Served{})
 		}
 	})
 }

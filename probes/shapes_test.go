@@ -11,7 +11,8 @@ import (
 )
 
 // Every wire shape the simulator can send (the dialects of the recorded
-// streams) must give the same figures: 40 answer tokens, 12 reasoning.
+// streams, every framing) must give the same figures: 40 answer tokens, 12
+// reasoning.
 func TestEveryShapeParsesTheSame(t *testing.T) {
 	url := startSim(t)
 	const base = "sim:ttft=5ms,tps=2000,tokens=40"
@@ -20,6 +21,9 @@ func TestEveryShapeParsesTheSame(t *testing.T) {
 		"nospace=1", "done=0", "role=0", "chunk=3", "keepalive=1ms", "timings=1",
 		"reasoning=12", "reasoning=12,rfield=reasoning", "reasoning=12,rfield=think",
 		"reasoning=12,excl_reasoning=1", "reasoning=12,usage=xgroq,chunk=5,nospace=1,done=0",
+		// Every framing the event-stream rules allow.
+		"framing=crlf", "framing=cr+bom", "framing=split+fields", "framing=noend",
+		"framing=cr+split+fields+noend,done=0,nospace=1,keepalive=1ms", "framing=crlf+bom+split,reasoning=12,usage=xgroq",
 	} {
 		t.Run(shape, func(t *testing.T) {
 			p := config.Provider{Name: "sim", Model: base + "," + shape, BaseURL: url}

@@ -4,50 +4,15 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/httptrace"
-	"net/url"
-	"slices"
 	"strconv"
-	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
-
 	"tpsrace/config"
-	"tpsrace/tokens"
-	"tpsrace/workload"
 )
-
-// Request is what every stream of a race sends.
-type Request struct {
-	Prompt    string
-	MaxTokens int
-	// Tool, when set, is offered as the one function, with tool_choice
-	// "required" (params may set another).
-	Tool *workload.Function
-	// Answer, when set, asks for JSON following its schema
-	// (response_format json_schema, strict; params may set json_object).
-	Answer *workload.Function
-	// InputTokens, when set, pads Prompt to that many o200k tokens
-	// (workload.Pad) with Nonce first (when empty, one of the race's own),
-	// so that no prefix cache helps unless the nonce is reused on purpose:
-	// the long-context and cached-prefix workloads.
-	InputTokens int
-	Nonce       string
-	// FollowUps are a conversation's user messages after Prompt, the last
-	// this turn's; Answers[i] the answers provider i gave to the turns
-	// before (Conversation keeps them): the multi-turn workload.
-	FollowUps []string
-	Answers   [][]string
-}
 
 // probe measures one stream. It is built before the race is released, with
 // its first request complete (prepare), so the goroutine that runs it only
@@ -64,118 +29,6 @@ type probe struct {
 	ctx    context.Context // the stream's, from prepare
 	cancel context.CancelCauseFunc
 	first  *attempt // the first request, built by prepare
-}
-
-func newRequest(p config.Provider, r Request) openai.ChatCompletionRequest {
-	req := openai.ChatCompletionRequest{
-		Model:         p.Model,
-		Messages:      r.messages(),
-		MaxTokens:     r.MaxTokens,
-		Stream:        true,
-		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
-	}
-	if f := r.Tool; f != nil {
-		req.Tools = []openai.Tool{{Type: openai.ToolTypeFunction,
-			Function: &openai.FunctionDefinition{Name: f.Name, Description: f.Description, Parameters: f.Parameters}}}
-		req.ToolChoice = "required"
-	}
-	if f := r.Answer; f != nil {
-		req.ResponseFormat = &openai.ChatCompletionResponseFormat{Type: openai.ChatCompletionResponseFormatTypeJSONSchema,
-			JSONSchema: &openai.ChatCompletionResponseFormatJSONSchema{Name: f.Name, Description: f.Description, Schema: f.Parameters, Strict: true}}
-	}
-	return req
-}
-
-// messages are the conversation so far: the prompt, then each earlier
-// answer and the user message after it. The answers are those of the
-// provider the request is for (forProvider).
-func (r Request) messages() []openai.ChatCompletionMessage {
-	msgs := []openai.ChatCompletionMessage{{Role: openai.ChatMessageRoleUser, Content: r.Prompt}}
-	for j, followUp := range r.FollowUps {
-		answer := ""
-		if len(r.Answers) == 1 && j < len(r.Answers[0]) {
-			answer = r.Answers[0][j]
-		}
-		msgs = append(msgs, openai.ChatCompletionMessage{Role: openai.ChatMessageRoleAssistant, Content: answer},
-			openai.ChatCompletionMessage{Role: openai.ChatMessageRoleUser, Content: followUp})
-	}
-	return msgs
-}
-
-// conversationTokens is the o200k count of every message of a multi-turn
-// request after its first turn; 0 for any other request.
-func (r Request) conversationTokens() int {
-	if len(r.FollowUps) == 0 {
-		return 0
-	}
-	n := 0
-	for _, m := range r.messages() {
-		n += tokens.Count(m.Content)
-	}
-	return n
-}
-
-// forProvider is r as provider i sends it: with its own earlier answers.
-func (r Request) forProvider(i int) Request {
-	if i < len(r.Answers) {
-		r.Answers = r.Answers[i : i+1]
-	} else {
-		r.Answers = nil
-	}
-	return r
-}
-
-// Conversation keeps each provider's answers of a multi-turn race, turn
-// after turn: the answer of its first stream.
-type Conversation struct{ answers [][]string }
-
-// Turn is r for the turn whose user messages after the prompt are
-// followUps: a first turn (none) starts the conversation anew.
-func (c *Conversation) Turn(r Request, followUps []string) Request {
-	if len(followUps) == 0 {
-		c.answers = nil
-	}
-	r.FollowUps, r.Answers = followUps, c.answers
-	return r
-}
-
-// Heard adds each provider's answer of a finished turn.
-func (c *Conversation) Heard(results [][]Result) {
-	c.answers = append(c.answers[:0:0], c.answers...)
-	for len(c.answers) < len(results) {
-		c.answers = append(c.answers, nil)
-	}
-	for i, streams := range results {
-		var answer strings.Builder
-		if len(streams) > 0 {
-			for e := range streams[0].Events.Values() {
-				answer.WriteString(e.Content)
-			}
-		}
-		c.answers[i] = append(slices.Clip(c.answers[i]), answer.String())
-	}
-}
-
-// requestBody is what every stream of one provider posts, encoded once
-// before the release: go-openai's request type, validated as go-openai
-// does, with providers.yaml's params merged in.
-type requestBody struct {
-	url  string
-	body []byte
-	err  error // the request could not be built; each stream reports it
-}
-
-func newRequestBody(p config.Provider, r Request) *requestBody {
-	req := newRequest(p, r)
-	b := &requestBody{url: strings.TrimRight(p.BaseURL, "/") + "/chat/completions"}
-	if b.err = openai.NewReasoningValidator().Validate(req); b.err != nil {
-		return b
-	}
-	if b.body, b.err = json.Marshal(req); b.err != nil || len(p.Params) == 0 {
-		return b
-	}
-	b.body, b.err = mergeParams(b.body, p.Params)
-	return b
 }
 
 // prepare builds the stream's context and its first request, before the
@@ -331,26 +184,10 @@ func (pb *probe) attempt(a *attempt, release time.Time, lim config.Timeouts, fir
 	return pb.failure(a.ctx, err, res, retryAfter)
 }
 
+// send sends a's request and reads its stream into res.
 func (pb *probe) send(a *attempt, lim config.Timeouts, firstToken *time.Timer, res *Result, retryAfter *string) error {
-	release, cancel := a.release, a.cancel
-	since := func() time.Duration { return time.Since(release) }
-
-	var streamed atomic.Int64 // tokens so far, read by the stall timer's goroutine
-	var lastByte atomic.Int64 // since release, stamped by sseReader on every read
-	var stall *time.Timer
-	// The stall timer checks the last byte's time when it fires and re-arms
-	// for the rest, so a read costs an atomic store, not a timer reset.
-	stall = time.AfterFunc(time.Hour, func() {
-		if quiet := since() - time.Duration(lastByte.Load()); quiet < lim.Stall {
-			stall.Reset(lim.Stall - quiet)
-			return
-		}
-		cancel(&Failure{Kind: KindTimeout, Message: fmt.Sprintf("stalled %s after %d tokens", lim.Stall, streamed.Load())})
-	})
-	stall.Stop()
-	defer stall.Stop()
 	connect := time.AfterFunc(lim.Connect, func() {
-		cancel(&Failure{Kind: KindTimeout, Message: "no response within " + lim.Connect.String() + " (connect limit)"})
+		a.cancel(&Failure{Kind: KindTimeout, Message: "no response within " + lim.Connect.String() + " (connect limit)"})
 	})
 	resp, err := pb.http.Do(a.req)
 	connect.Stop()
@@ -360,7 +197,7 @@ func (pb *probe) send(a *attempt, lim config.Timeouts, firstToken *time.Timer, r
 	completed := false
 	defer func() {
 		if completed {
-			drainRest(resp.Body, cancel)
+			drainRest(resp.Body, a.cancel)
 		}
 		resp.Body.Close()
 	}()
@@ -368,73 +205,14 @@ func (pb *probe) send(a *attempt, lim config.Timeouts, firstToken *time.Timer, r
 	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
 		return statusError(resp)
 	}
-	body := newSSEReader(resp.Body, func() { lastByte.Store(int64(since())) })
-	lastByte.Store(int64(since()))
-	stall.Reset(lim.Stall)
-
-	var think thinkSplitter
-	// The whole answer's o200k count is kept up to date as it arrives, so
-	// it is ready when the stream ends.
-	var answerCount, reasoningCount tokens.Counter
-	defer func() { res.O200kTokens = answerCount.Total() + reasoningCount.Total() }()
-	record := func(content, reasoning string) {
-		if content == "" && reasoning == "" {
-			return
-		}
-		ev := Event{At: since(), Content: content, Reasoning: reasoning, Tokens: tokens.Count(content) + tokens.Count(reasoning)}
-		answerCount.Add(content)
-		reasoningCount.Add(reasoning)
-		if res.Events.Len() == 0 {
-			firstToken.Stop()
-		}
-		res.Events.Append(ev)
-		streamed.Add(int64(ev.Tokens))
-		if pb.emit != nil {
-			pb.emit(ev)
-		}
+	rd := newStreamReader(pb, a.release, firstToken, res)
+	stall := rd.watchStall(lim.Stall, a.cancel)
+	defer stall.Stop()
+	if err := rd.read(resp.Body); err != nil {
+		return err
 	}
-	for {
-		raw, err := body.next()
-		if errors.Is(err, io.EOF) {
-			record(think.flush())
-			if res.FinishReason == "" && !body.done {
-				return &Failure{Kind: KindNetwork, Message: fmt.Sprintf("stream ended after %d tokens without finish_reason or [DONE]", streamed.Load())}
-			}
-			a.ended, completed = since(), true
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		d, err := decodeChunk(raw, &res.Served)
-		if err != nil {
-			return err
-		}
-		if d.Err != nil {
-			return d.Err
-		}
-		content, thought := think.split(d.Content)
-		record(content, d.Reasoning+thought)
-		for _, tc := range d.ToolCalls {
-			tc.At = since()
-			if res.Events.Len() == 0 && len(res.ToolDeltas) == 0 {
-				firstToken.Stop() // a call is the answer's first token
-			}
-			res.ToolDeltas = append(res.ToolDeltas, tc)
-			if pb.emitTool != nil {
-				pb.emitTool(tc)
-			}
-		}
-		if d.Usage != nil {
-			res.Usage = d.Usage
-		}
-		if d.FinishReason != "" {
-			res.FinishReason = d.FinishReason
-		}
-		if d.Timings != nil {
-			res.Timings = d.Timings
-		}
-	}
+	a.ended, completed = rd.since(), true
+	return nil
 }
 
 // drainLimit bounds drainRest: what follows data: [DONE] (the chunked
@@ -453,123 +231,4 @@ func drainRest(body io.Reader, cancel context.CancelCauseFunc) {
 	limit := time.AfterFunc(drainLimit, func() { cancel(nil) })
 	defer limit.Stop()
 	_, _ = io.Copy(io.Discard, io.LimitReader(body, 64<<10))
-}
-
-// failure turns any error of an attempt into a Failure. A limit or the user
-// cancelling reaches the reader as a plain I/O error; the context's cause
-// says which it was.
-func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter string) *Failure {
-	if cause := context.Cause(ctx); cause != nil {
-		var f *Failure
-		if errors.As(cause, &f) {
-			return f
-		}
-		return &Failure{Kind: KindCancelled, Message: fmt.Sprintf("cancelled after %d tokens", res.Events.TokensBefore(res.Events.Len()))}
-	}
-	var f *Failure
-	var apiErr *openai.APIError
-	var reqErr *openai.RequestError
-	switch {
-	case errors.As(err, &f):
-	case errors.As(err, &reqErr):
-		// Before apiErr: go-openai wraps an empty APIError in it when
-		// the body is not {"error":{"message":…}}.
-		f = httpFailure(reqErr.HTTPStatusCode, reqErr.Body)
-	case errors.As(err, &apiErr):
-		f = &Failure{Kind: KindHTTP, Status: apiErr.HTTPStatusCode, Message: apiErr.Message}
-		if apiErr.Code != nil {
-			f.Code = codeUnlessStatus(fmt.Sprint(apiErr.Code), apiErr.HTTPStatusCode)
-		}
-		if f.Message == "" { // {"error":{"message":"","type":"…"}}
-			f.Message = apiErr.Type
-		}
-	case errors.Is(err, syscall.ECONNREFUSED):
-		f = &Failure{Kind: KindNetwork, Message: "connection refused", Hint: "is the server at " + config.RedactURL(pb.provider.BaseURL) + " running?"}
-	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
-		f = &Failure{Kind: KindNetwork, Message: fmt.Sprintf("connection closed mid-stream after %d tokens", res.Events.TokensBefore(res.Events.Len()))}
-	default:
-		var netErr net.Error
-		f = &Failure{Kind: KindNetwork, Message: err.Error()}
-		if !errors.As(err, &netErr) && res.Phases.FirstByte == 0 {
-			f.Kind = KindProtocol
-		}
-	}
-	if f.Kind == KindHTTP {
-		f.RetryAfter = retryAfter
-		f.Hint = hint(pb.provider, f.Status)
-	}
-	return f.withReason()
-}
-
-// urlSecret is the user:password part of a URL, to be redacted from errors.
-func urlSecret(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil || u.User == nil {
-		return ""
-	}
-	return u.User.String()
-}
-
-// hint says what the user can do about an HTTP error.
-func hint(p config.Provider, status int) string {
-	key := "api_key in " + p.Where
-	if p.KeyVar != "" {
-		key = p.KeyVar
-	}
-	switch status {
-	case 401, 403:
-		return "check " + key
-	case 404:
-		return fmt.Sprintf("check the model name %q and base_url", p.Model)
-	case 429:
-		return "rate limited: wait, or lower --concurrency"
-	}
-	return ""
-}
-
-// statusError is the error of an error status, as go-openai's client makes
-// it (failure reads it): an *openai.APIError when the body is
-// {"error":{…}}, else an *openai.RequestError with the body.
-func statusError(resp *http.Response) error {
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return fmt.Errorf("error, reading response body: %w", err)
-	}
-	var errRes openai.ErrorResponse
-	err = json.Unmarshal(body, &errRes)
-	if err != nil || errRes.Error == nil {
-		reqErr := &openai.RequestError{HTTPStatus: resp.Status, HTTPStatusCode: resp.StatusCode, Err: err, Body: body}
-		if errRes.Error != nil {
-			reqErr.Err = errRes.Error
-		}
-		return reqErr
-	}
-	errRes.Error.HTTPStatus = resp.Status
-	errRes.Error.HTTPStatusCode = resp.StatusCode
-	return errRes.Error
-}
-
-// mergeParams adds providers.yaml's params to the JSON body. They override
-// tpsrace's fields (a JSON null removes one), except the few that make the
-// request a measured stream.
-func mergeParams(raw []byte, params map[string]any) ([]byte, error) {
-	var body map[string]any
-	if err := json.Unmarshal(raw, &body); err != nil {
-		return nil, err
-	}
-	for k, v := range params {
-		if config.ReservedParam(k) {
-			continue
-		}
-		if v == nil {
-			delete(body, k)
-		} else {
-			body[k] = v
-		}
-	}
-	raw, err := json.Marshal(body)
-	if err != nil {
-		return nil, fmt.Errorf("params: %w", err)
-	}
-	return raw, nil
 }

@@ -34,7 +34,7 @@ func TestDemoRecording(t *testing.T) {
 	b := benchdoc.Build(rec.Report())
 	var reasoning, failed int
 	for _, p := range b.Providers {
-		for _, r := range p.Runs {
+		for _, r := range p.Streams {
 			if r.ReasoningChars > 0 {
 				reasoning++
 			}

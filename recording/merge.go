@@ -232,7 +232,7 @@ func (h Header) fleet() *benchdoc.Fleet {
 
 // ByProvider is a merged race's report input with each provider's lanes
 // on every probe joined into one: its streams on every host together, so
-// that its aggregate tok/s (metrics.RunOf) is what it served to all of
+// that its aggregate tok/s (metrics.SummaryOf) is what it served to all of
 // them. Concurrency is the streams per provider: C × probes.
 func (r *Recording) ByProvider() benchdoc.Input {
 	in := r.Report()

@@ -118,6 +118,9 @@ func (rd *reader) read() (*Recording, error) {
 		return nil, err
 	}
 	rec, err := parseHeader(first)
+	if err != nil && cutHeader(first) {
+		return nil, fmt.Errorf("the recording is cut inside its first line, the header (%d bytes and no end): nothing in it can be read", len(first))
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +140,16 @@ func (rd *reader) read() (*Recording, error) {
 			return rec, nil
 		}
 	}
+}
+
+// cutHeader: line is the whole file, ends without its newline, stops in
+// the middle of a JSON value, and begins as a header does: a recording
+// cut inside its first line, not some other file.
+func cutHeader(line []byte) bool {
+	var v any
+	err := json.NewDecoder(bytes.NewReader(line)).Decode(&v)
+	return bytes.HasPrefix(line, []byte(`{"type":"header",`)) && !bytes.HasSuffix(line, []byte("\n")) &&
+		errors.Is(err, io.ErrUnexpectedEOF)
 }
 
 // parseHeader reads a header line into an empty recording, refusing what
@@ -174,12 +187,13 @@ func (rec *Recording) broke(e *Error) {
 }
 
 // whole is whether race holds every stream the header promises: each
-// provider's concurrency streams, or the one stream of a provider that
-// never raced (its local server could not start).
+// provider's concurrency streams (its level's in a sweep: width), or the
+// one stream of a provider that never raced (its local server could not
+// start).
 func (rec *Recording) whole(race Race) bool {
 	for _, streams := range race.Results {
 		unreleased := len(streams) == 1 && streams[0].Release.IsZero()
-		if len(streams) != rec.Header.Concurrency && !unreleased {
+		if len(streams) != rec.width(race) && !unreleased {
 			return false
 		}
 	}
@@ -190,8 +204,9 @@ func (rec *Recording) whole(race Race) bool {
 // a failure of kind probes.KindTruncated at the release: the dashboard
 // replay shows it lost, never waiting or queued.
 func (rec *Recording) markLost(race *Race, line int) {
+	width := rec.width(*race)
 	for p, streams := range race.Results {
-		for s := len(streams); s < rec.Header.Concurrency; s++ {
+		for s := len(streams); s < width; s++ {
 			prov := rec.Header.Providers[p]
 			race.Results[p] = append(race.Results[p], probes.Result{Provider: prov.Name, Model: prov.Model, Stream: s, Release: race.Release,
 				Err: &probes.Failure{Kind: probes.KindTruncated, Message: "not in the recording: it is broken at line " + strconv.Itoa(line)}})

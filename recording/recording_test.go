@@ -130,7 +130,7 @@ func covers(t *testing.T, b *benchdoc.Bench) {
 	t.Helper()
 	has := map[string]bool{}
 	for _, p := range b.Providers {
-		for _, r := range p.Runs {
+		for _, r := range p.Streams {
 			has["reasoning"] = has["reasoning"] || r.ReasoningChars > 0
 			has["retries"] = has["retries"] || r.Retries > 0
 			has["server_tps"] = has["server_tps"] || r.ServerTPS != nil
@@ -241,6 +241,19 @@ func TestRefusesWhatItCannotRead(t *testing.T) {
 		rec, err := recording.Read(strings.NewReader(bad))
 		if rec != nil || err == nil || !strings.Contains(err.Error(), "line 1: ") || !strings.Contains(err.Error(), "tpsrace recording") {
 			t.Errorf("%q: %v, %v", bad, rec, err)
+		}
+	}
+}
+
+// A recording cut inside its first line says so, at every byte past its
+// schema, rather than that it is not a recording.
+func TestCutInsideTheHeader(t *testing.T) {
+	data, _ := recorded(t)
+	header := bytes.IndexByte(data, '\n')
+	for _, cut := range []int{len(`{"type":"header",`), 100, header - 1} {
+		_, err := recording.Read(bytes.NewReader(data[:cut]))
+		if err == nil || !strings.Contains(err.Error(), "line 1: the recording is cut inside its first line, the header ("+strconv.Itoa(cut)+" bytes") {
+			t.Errorf("cut at %d of the header's %d bytes: %v", cut, header, err)
 		}
 	}
 }

@@ -17,7 +17,7 @@ func Of(b *benchdoc.Bench) *Bench { return &Bench{b} }
 // The document's types, as the renderers name them.
 type (
 	Provider = benchdoc.Provider
-	Run      = benchdoc.Run
+	Stream   = benchdoc.Stream
 	Record   = benchdoc.Record
 )
 

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"cmp"
-	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -15,7 +14,6 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"tpsrace/benchdoc"
 	"tpsrace/format"
 	"tpsrace/metrics"
 	"tpsrace/safetext"
@@ -77,32 +75,32 @@ func escapeUnsafe(doc []byte) []byte {
 type column struct {
 	header string
 	right  bool
-	cell   func(rank int, p Provider) string
+	cell   func(rank, i int, p Provider) string // i: the provider's index in the document
 }
 
 // columns of the leaderboard. At C=1 aggregate tok/s is left out: it counts
 // TTFT, so it reads lower than the per-user speed beside it (the JSON keeps it).
 func (b *Bench) columns() []column {
 	cols := []column{
-		{"#", true, func(rank int, p Provider) string { return strconv.Itoa(rank) }},
-		{"provider", false, func(_ int, p Provider) string { return p.Name }},
-		{"model", false, func(_ int, p Provider) string { return p.Model }},
-		{"ok", true, func(_ int, p Provider) string {
+		{"#", true, func(rank, _ int, p Provider) string { return strconv.Itoa(rank) }},
+		{"provider", false, func(_, _ int, p Provider) string { return p.Name }},
+		{"model", false, func(_, _ int, p Provider) string { return p.Model }},
+		{"ok", true, func(_, _ int, p Provider) string {
 			return fmt.Sprintf("%d/%d", p.Summary.OK, p.Summary.OK+p.Summary.Failed)
 		}},
-		{"TTFT p50", true, func(_ int, p Provider) string { return duration(p.Summary.TTFTms.P50) }},
-		{"tok/s p50", true, func(_ int, p Provider) string { return speed(p.Summary.OutputTPS.P50) }},
-		{"tok/s p95", true, func(_ int, p Provider) string { return speed(p.Summary.OutputTPS.P95) }},
+		{"TTFT p50", true, func(_, _ int, p Provider) string { return duration(p.Summary.TTFTms.P50) }},
+		{"tok/s p50", true, func(_, _ int, p Provider) string { return speed(p.Summary.OutputTPS.P50) }},
+		{"tok/s p95", true, func(_, _ int, p Provider) string { return speed(p.Summary.OutputTPS.P95) }},
 	}
 	if b.Concurrency > 1 {
-		cols = append(cols, column{"aggregate tok/s", true, func(_ int, p Provider) string { return speed(p.Summary.AggregateTPS) }})
+		cols = append(cols, column{"aggregate tok/s", true, func(_, _ int, p Provider) string { return speed(p.Summary.AggregateTPS) }})
 	}
 	cols = append(cols,
-		column{"E2E p50", true, func(_ int, p Provider) string { return duration(p.Summary.E2Ems.P50) }},
-		column{b.tokensHeader(), true, func(_ int, p Provider) string { return tokensCell(p) }},
-		column{"cost/req", true, func(_ int, p Provider) string { return cost(p.Summary.CostUSD) }},
-		column{"feel", false, func(_ int, p Provider) string { return cmp.Or(deref(p.Summary.FeelLabel), format.Undefined) }},
-		column{"flags", false, func(_ int, p Provider) string {
+		column{"E2E p50", true, func(_, _ int, p Provider) string { return duration(p.Summary.E2Ems.P50) }},
+		column{b.tokensHeader(), true, func(_, _ int, p Provider) string { return tokensCell(p) }},
+		column{"cost/req", true, func(_, _ int, p Provider) string { return cost(p.Summary.CostUSD) }},
+		column{"feel", false, func(_, _ int, p Provider) string { return cmp.Or(deref(p.Summary.FeelLabel), format.Undefined) }},
+		column{"flags", false, func(_, _ int, p Provider) string {
 			if len(p.Summary.Flags) == 0 {
 				return format.Undefined
 			}
@@ -112,74 +110,25 @@ func (b *Bench) columns() []column {
 	return append(append(cols, b.thinkingColumns()...), b.workloadColumns()...)
 }
 
-// workloadColumns are the figures of the race's workload (none for chat):
-// a tool call's first delta, complete call and validity; a long-context
-// sweep's prefill estimate.
+// workloadColumns are the figures of the race's workload and, under an
+// SLO, the SLO's (metrics.FiguresOf), read from each provider's figures
+// over the races (benchdoc.Bench.Figures): the same headers and text as
+// the dashboard's.
 func (b *Bench) workloadColumns() []column {
-	switch b.Workload {
-	case workload.ToolCall:
-		tool := func(p Provider) benchdoc.ToolSummary {
-			if p.Summary.ToolCall == nil {
-				return benchdoc.ToolSummary{}
-			}
-			return *p.Summary.ToolCall
-		}
-		return []column{
-			{"first call p50", true, func(_ int, p Provider) string { return duration(tool(p).FirstMS.P50) }},
-			{"complete call p50", true, func(_ int, p Provider) string { return duration(tool(p).CompleteMS.P50) }},
-			{"valid", true, func(_ int, p Provider) string { return fmt.Sprintf("%d/%d", tool(p).Valid, tool(p).Streams) }},
-		}
-	case workload.MultiTurn:
-		return []column{{"conversation p50", true, func(_ int, p Provider) string {
-			if c := p.Summary.ConversationMS; c != nil {
-				return duration(c.P50)
-			}
-			return format.Undefined
-		}}}
-	case workload.JSON:
-		answer := func(p Provider) benchdoc.JSONSummary {
-			if p.Summary.JSON == nil {
-				return benchdoc.JSONSummary{}
-			}
-			return *p.Summary.JSON
-		}
-		return []column{
-			{"first byte p50", true, func(_ int, p Provider) string { return duration(answer(p).FirstMS.P50) }},
-			{"valid JSON p50", true, func(_ int, p Provider) string { return duration(answer(p).ValidMS.P50) }},
-			{"valid", true, func(_ int, p Provider) string { return fmt.Sprintf("%d/%d", answer(p).Valid, answer(p).Streams) }},
-		}
-	case workload.CachedPrefix:
-		cache := func(p Provider) benchdoc.PrefixCache {
-			if p.Summary.PrefixCache == nil {
-				return benchdoc.PrefixCache{}
-			}
-			return *p.Summary.PrefixCache
-		}
-		return []column{
-			{"cold TTFT", true, func(_ int, p Provider) string { return duration(cache(p).ColdTTFTms.P50) }},
-			{"warm TTFT", true, func(_ int, p Provider) string { return duration(cache(p).WarmTTFTms.P50) }},
-			{"saving", true, func(_ int, p Provider) string {
-				if s := cache(p).Saving; s != nil {
-					return format.Percent(*s)
-				}
-				return format.Undefined
-			}},
-			{"cached", true, func(_ int, p Provider) string {
-				if c := cache(p).CachedTokens; c != nil {
-					return format.Tokens(*c)
-				}
-				return format.Undefined
-			}},
-		}
-	case workload.LongContext:
-		return []column{{"prefill tok/s", true, func(_ int, p Provider) string {
-			if p.Summary.PrefillTPS == nil || *p.Summary.PrefillTPS == nil {
-				return format.Undefined
-			}
-			return "≈ " + format.TPS(**p.Summary.PrefillTPS)
-		}}}
+	return b.figureColumns(metrics.FiguresOf(b.WorkloadOf(), b.UnderSLO(), b.Concurrency))
+}
+
+// figureColumns are one column per described figure, each provider's
+// read from its figures over the races (benchdoc.Bench.Figures).
+func (b *Bench) figureColumns(descriptions []metrics.Figure) []column {
+	figs := b.Figures()
+	var cols []column
+	for _, f := range descriptions {
+		cols = append(cols, column{f.Header, true, func(_, i int, _ Provider) string {
+			return f.Text(f.Of(figs[i]))
+		}})
 	}
-	return nil
+	return cols
 }
 
 // writeLeaderboard writes the table (or Markdown) people paste into posts:
@@ -192,10 +141,10 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 	for j, c := range cols {
 		rows[0][j], right[j] = c.header, c.right
 	}
-	for i, p := range b.Ranked() {
+	for rank, i := range b.RankedIndexes() {
 		row := make([]string, len(cols))
 		for j, c := range cols {
-			row[j] = c.cell(i+1, p)
+			row[j] = c.cell(rank+1, i, b.Providers[i])
 		}
 		rows = append(rows, row)
 	}
@@ -221,6 +170,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		notes = append(notes, "Referee: "+b.Verdict.FlaggedText)
 	}
 	notes = append(notes, b.flagNotes()...)
+	notes = append(notes, b.sweepNotes()...)
 	for i := range notes {
 		if markdown {
 			notes[i] = safetext.Markdown(notes[i])
@@ -238,6 +188,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		fmt.Fprintf(w, "\n%s\n\n", title)
 		writeTable(w, turnRows, turnRight, markdown)
 	}
+	b.writeSweep(w, markdown)
 	if markdown {
 		fmt.Fprintln(w)
 		for _, n := range notes {
@@ -383,7 +334,7 @@ func (b *Bench) failures() []string {
 	for _, p := range b.Providers {
 		var order []string
 		count := map[string]int{}
-		for _, r := range p.Runs {
+		for _, r := range p.Streams {
 			if r.Error == nil {
 				continue
 			}
@@ -450,98 +401,4 @@ func deref[T any](p *T) T {
 		return zero
 	}
 	return *p
-}
-
-var csvHeader = []string{"provider", "model", "run", "stream", "ok", "error", "ttft_ms", "ttfa_ms", "e2e_ms", "output_tokens",
-	"token_source", "o200k_tokens", "output_tps", "itl_p50_ms", "itl_p95_ms", "itl_p99_ms", "content_chars", "reasoning_chars",
-	"finish_reason", "server_tps", "cost_usd", "retries",
-	// The workload's columns, blank where the workload does not define them.
-	"workload", "prompt_tokens", "input_tokens", "cached_prompt_tokens", "server_prompt_tps", "cache", "turn",
-	"tool_call_first_ms", "tool_call_complete_ms", "tool_call_name", "tool_call_args_tokens", "tool_call_args_tps", "tool_call_valid",
-	"json_first_ms", "json_valid_ms", "json_valid",
-	// The stream's phases (metrics.Phases).
-	"thinking_tokens", "hidden_reasoning_tokens", "thinking_tps", "answer_tps",
-	// Last, so no column moves: every row says whether it was measured at all
-	// (a spreadsheet keeps no note above the table).
-	"simulated"}
-
-// WriteCSV writes one row per stream, the columns of the JSON runs: a
-// figure that is null in the JSON, or absent under the race's workload, is
-// a blank cell, never 0.
-func (b *Bench) WriteCSV(w io.Writer) error {
-	cw := csv.NewWriter(w)
-	cw.Write(csvHeader)
-	for _, p := range b.Providers {
-		for _, r := range p.Runs {
-			var itl [3]*float64
-			if r.ITLms != nil {
-				itl = [3]*float64{&r.ITLms.P50, &r.ITLms.P95, &r.ITLms.P99}
-			}
-			row := []string{p.Name, p.Model, strconv.Itoa(r.Run), strconv.Itoa(r.Stream), strconv.FormatBool(r.OK), deref(r.Error),
-				csvOpt(r.TTFTms), csvOpt(r.TTFAms), csvFloat(r.E2Ems), strconv.Itoa(r.OutputTokens), r.TokenSource, strconv.Itoa(r.O200kTokens),
-				csvOpt(r.OutputTPS), csvOpt(itl[0]), csvOpt(itl[1]), csvOpt(itl[2]), strconv.Itoa(r.ContentChars),
-				strconv.Itoa(r.ReasoningChars), deref(r.FinishReason), csvOpt(r.ServerTPS), csvOpt(r.CostUSD), strconv.Itoa(r.Retries),
-				workload.Workload{Name: r.Workload}.Label(), strconv.Itoa(r.PromptTokens), csvInt(r.InputTokens), csvInt(r.CachedPromptTokens),
-				csvOpt(r.ServerPromptTPS), deref(r.Cache), csvInt(r.Turn)}
-			row = append(row, toolCallCells(r.ToolCall)...)
-			row = append(row, jsonCells(r.JSON)...)
-			row = append(row, thinkingCells(r)...)
-			row = append(row, strconv.FormatBool(b.Simulated))
-			writeCSVRow(cw, row)
-		}
-	}
-	cw.Flush()
-	return cw.Error()
-}
-
-// toolCallCells are a stream's tool_call columns: all blank outside the
-// tool-call workload; first_ms and name blank when no call came,
-// complete_ms when it never completed valid, args_tps for a call sent whole.
-func toolCallCells(t *benchdoc.ToolCall) []string {
-	if t == nil {
-		return make([]string, 6)
-	}
-	return []string{csvOpt(t.FirstMS), csvOpt(t.CompleteMS), deref(t.Name), strconv.Itoa(t.ArgsTokens), csvOpt(t.ArgsTPS), strconv.FormatBool(t.Valid)}
-}
-
-// jsonCells are a stream's json columns: all blank outside the json
-// workload; first_ms blank without answer text, valid_ms when it never validated.
-func jsonCells(j *benchdoc.JSONRun) []string {
-	if j == nil {
-		return make([]string, 3)
-	}
-	return []string{csvOpt(j.FirstMS), csvOpt(j.ValidMS), strconv.FormatBool(j.Valid)}
-}
-
-// csvFloat, csvOpt and csvInt are a figure as the JSON has it: csvOpt and
-// csvInt blank (not "-") for null, so spreadsheets read a blank cell.
-func csvFloat(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
-
-func csvOpt(v *float64) string {
-	if v == nil {
-		return ""
-	}
-	return csvFloat(*v)
-}
-
-func csvInt(v *int) string {
-	if v == nil {
-		return ""
-	}
-	return strconv.Itoa(*v)
-}
-
-// csvCell is s safe to open in a spreadsheet and to print: no control
-// characters, and a cell that a spreadsheet would run as a formula (it starts
-// with =, +, - or @) gets a leading ' so it reads as text. Numbers are left
-// as they are.
-func csvCell(s string) string {
-	s = safetext.Line(s)
-	if s == "" || !strings.ContainsRune("=+-@", rune(s[0])) {
-		return s
-	}
-	if _, err := strconv.ParseFloat(s, 64); err == nil {
-		return s
-	}
-	return "'" + s
 }

@@ -38,10 +38,10 @@ func hostileRecords() []Record {
 	var providers []Provider
 	for i, w := range hostileWords {
 		providers = append(providers, Provider{Name: w, Model: hostileWords[(i+1)%len(hostileWords)],
-			Runs: []Run{{OK: true, TTFTms: &ttft, OutputTPS: &tps, E2Ems: 900}, {Error: ptr(hostileError(w))}}})
+			Streams: []Stream{{OK: true, TTFTms: &ttft, OutputTPS: &tps, E2Ems: 900}, {Error: ptr(hostileError(w))}}})
 	}
 	providers = append(providers, Provider{Name: "long", Model: "accounts/" + strings.Repeat("very-long-model-name-without-a-break-", 6),
-		Runs: []Run{{OK: true, TTFTms: &ttft, OutputTPS: &tps, E2Ems: 900}}})
+		Streams: []Stream{{OK: true, TTFTms: &ttft, OutputTPS: &tps, E2Ems: 900}}})
 	return []Record{{Bench: benchdoc.Bench{Schema: benchdoc.Schema, StartedAt: at, Prompt: hostileWords[4] + "\n" + hostileWords[0], MaxTokens: 64,
 		Concurrency: 1, Runs: 1, Providers: providers}, Probe: hostileWords[2]}}
 }
@@ -211,7 +211,7 @@ func TestMarkdownAndCSVAreInert(t *testing.T) {
 
 	b := Of(&records[0].Bench)
 	for i := range b.Providers {
-		b.Providers[i].Runs = []Run{{Error: ptr("401 " + hostileWords[(i+2)%len(hostileWords)] + "\nsecond line | cell")}}
+		b.Providers[i].Streams = []Stream{{Error: ptr("401 " + hostileWords[(i+2)%len(hostileWords)] + "\nsecond line | cell")}}
 	}
 	var bench bytes.Buffer
 	if err := b.Write(&bench, "markdown"); err != nil {

@@ -9,14 +9,16 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"tpsrace/safetext"
 )
 
-// WriteHTML renders o as one self-contained page: per setup, the tables of
-// the Markdown report and, per provider, inline SVG charts of output speed
-// and TTFT over time (one series per probe). It loads nothing: no script, no
+// WriteHTML renders o as one self-contained page: each bench document's
+// concurrency sweep (its verdict and charts, sweep_html.go), then per setup,
+// the tables of the Markdown report and, per provider, inline SVG charts of
+// output speed and TTFT over time (one series per probe). It loads nothing: no script, no
 // font, no image, and a Content-Security-Policy that lets the browser
 // refuse anything else, so it reads the same offline; print CSS keeps each
 // provider's charts on one page. records are those o summarises; sources
@@ -35,23 +37,24 @@ func (o Overview) WriteHTML(w io.Writer, records []Record, sources []string) err
 		total.Races += sr.Races
 	}
 	page.Count = total.count()
+	page.Sweeps = sweepsOf(records)
 	series := seriesOf(records)
 	for _, sr := range o.Setups {
 		s := htmlSetup{Label: sr.label(safetext.Line), Count: sr.count()}
-		s.ByProvider.Header = append([]string{"provider", "model"}, groupHeader...)
+		s.ByProvider.Header = append([]string{"provider", "model"}, sr.header()...)
 		for _, g := range inSetup(o.Providers, sr.Setup) {
-			s.ByProvider.Rows = append(s.ByProvider.Rows, append([]string{g.Provider, g.Model}, g.cells()...))
+			s.ByProvider.Rows = append(s.ByProvider.Rows, append([]string{g.Provider, g.Model}, g.cells(sr.Figures)...))
 			s.Providers = append(s.Providers, newHTMLProvider(g, series[seriesKey{sr.Setup, g.Provider, g.Model}], from, to))
 		}
-		s.ByProbeDay.Header = append([]string{"provider", "model", "probe", "day"}, groupHeader...)
+		s.ByProbeDay.Header = append([]string{"provider", "model", "probe", "day"}, sr.header()...)
 		for _, g := range inSetup(o.ByProbeDay, sr.Setup) {
-			s.ByProbeDay.Rows = append(s.ByProbeDay.Rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells()...))
+			s.ByProbeDay.Rows = append(s.ByProbeDay.Rows, append([]string{g.Provider, g.Model, orDash(g.Probe), g.Day}, g.cells(sr.Figures)...))
 		}
 		s.Reasoning.Header, s.Reasoning.Rows = splitHeader(thinkingRows(inSetup(o.Providers, sr.Setup)))
 		s.Failures = failureNotes(inSetup(o.Providers, sr.Setup), safetext.Line)
 		page.Setups = append(page.Setups, s)
 	}
-	return pageTemplate.Execute(w, page)
+	return pageTemplate().Execute(w, page)
 }
 
 //go:embed report.html.tmpl
@@ -60,15 +63,18 @@ var pageSource string
 // pageTemplate's functions: line makes a word from outside one plain line
 // (no control character or bidi override: a browser would honour those);
 // table gives a table its count of word columns (left-aligned, wrapping
-// anywhere, so no long model name widens the page).
-var pageTemplate = template.Must(template.New("report").Funcs(template.FuncMap{
-	"line":          safetext.Line,
-	"chartGeometry": func() geometry { return chartGeometry },
-	"table": func(t htmlTable, words int) htmlTable {
-		t.Words = words
-		return t
-	},
-}).Parse(pageSource))
+// anywhere, so no long model name widens the page). Parsed on first use:
+// only `report --format html` needs it.
+var pageTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("report").Funcs(template.FuncMap{
+		"line":          safetext.Line,
+		"chartGeometry": func() geometry { return chartGeometry },
+		"table": func(t htmlTable, words int) htmlTable {
+			t.Words = words
+			return t
+		},
+	}).Parse(pageSource))
+})
 
 // htmlPage is what the template shows. Strings are plain text: the
 // template escapes them for where they stand.
@@ -76,6 +82,7 @@ type htmlPage struct {
 	Sources, From, To string
 	Count             string // "7 records, 9 races": what the tables count
 	Notes             []string
+	Sweeps            []htmlSweep // bench documents with a concurrency sweep (sweep_html.go)
 	Setups            []htmlSetup
 }
 
@@ -188,7 +195,7 @@ func seriesOf(records []Record) map[seriesKey][]probeSeries {
 			if byProbe[k] == nil {
 				byProbe[k] = map[string][]point{}
 			}
-			for _, r := range p.Runs {
+			for _, r := range p.Streams {
 				if !r.OK {
 					continue
 				}

@@ -54,7 +54,7 @@ func TestRenderedMarkdownIsInert(t *testing.T) {
 	WriteComparison(&comparison, changes, "a.json", "b.json", "markdown")
 	b := Of(&records[0].Bench)
 	for i := range b.Providers {
-		b.Providers[i].Runs = []Run{{Error: ptr(hostileError(b.Providers[i].Name))}}
+		b.Providers[i].Streams = []Stream{{Error: ptr(hostileError(b.Providers[i].Name))}}
 	}
 	b.Write(&bench, "markdown")
 	ours := map[string]bool{"h2": true, "h3": true, "p": true, "strong": true, "ul": true, "li": true,

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"tpsrace/format"
+	"tpsrace/metrics"
 	"tpsrace/safetext"
 	"tpsrace/workload"
 )
@@ -26,6 +27,11 @@ type SetupRaces struct {
 	Setup
 	Records int // history lines and bench documents
 	Races   int // races: a bench document of 3 runs is 3
+	// Figures are its workload's and, when some provider raced under an
+	// SLO, the SLO's (metrics.FiguresOf): the columns after the common ones.
+	Figures  []metrics.Figure
+	workload workload.Workload
+	slo      bool
 }
 
 // setupOf is what rec raced.

@@ -86,7 +86,7 @@ func TestCompareRefusesDifferentSetups(t *testing.T) {
 		t.Errorf("forced: %d changes, %v; want the two setups compared", len(changes), err)
 	}
 	both := Summarise([]Record{record("", at, okRun(100, 50, 1000)), {Bench: benchdoc.Bench{Schema: benchdoc.Schema, StartedAt: at, Concurrency: 4, Runs: 1,
-		Providers: []Provider{{Name: "p", Model: "m", Runs: []Run{okRun(300, 20, 3000)}}}}}})
+		Providers: []Provider{{Name: "p", Model: "m", Streams: []Stream{okRun(300, 20, 3000)}}}}}})
 	base = Summarise([]Record{record("", at, okRun(200, 40, 1500))})
 	if _, err := Compare(base, both, false); err == nil || !strings.Contains(err.Error(), "B alone raced C=4") {
 		t.Errorf("a setup in B only: %v", err)

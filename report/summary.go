@@ -2,7 +2,9 @@ package report
 
 import (
 	"cmp"
+	"maps"
 	"slices"
+	"time"
 
 	"tpsrace/metrics"
 	"tpsrace/probes"
@@ -24,6 +26,10 @@ type Group struct {
 	Errors          map[string]int // failed streams by error message, as received
 	Simulated       bool           // some of its races raced the built-in simulated providers
 	Thinking        GroupThinking  // reasoning: the thinking and answer phases
+	// Figures are its figures over its races (metrics.WorkloadRunsOf of
+	// the streams, what bench computes): the workload's columns read them,
+	// and TTFTms, OutputTPS and E2Ems are its All.
+	Figures metrics.WorkloadRuns
 }
 
 // Stats of one figure over a group's completed streams; nil where no
@@ -43,8 +49,9 @@ type Overview struct {
 }
 
 // Summarise groups every stream of records by setup, provider and model,
-// and by setup, provider, model, probe and day. Percentiles are
-// metrics.DistOf's.
+// and by setup, provider, model, probe and day. Each group's figures are
+// metrics.WorkloadRunsOf of its streams (benchdoc.Stream.MetricStream):
+// which streams count for which figure is metrics' rule, as in bench.
 func Summarise(records []Record) Overview {
 	var s Overview
 	all, detail := map[groupKey]*groupAcc{}, map[groupKey]*groupAcc{}
@@ -53,25 +60,29 @@ func Summarise(records []Record) Overview {
 		s.Simulated = s.Simulated || rec.Simulated
 		day := rec.StartedAt.UTC().Format("2006-01-02")
 		setup := setupOf(rec)
-		if setups[setup] == nil {
-			setups[setup] = &SetupRaces{Setup: setup}
+		sr := setups[setup]
+		if sr == nil {
+			sr = &SetupRaces{Setup: setup, workload: rec.WorkloadOf()}
+			setups[setup] = sr
 		}
-		setups[setup].Records++
-		setups[setup].Races += rec.Runs
+		sr.Records++
+		sr.Races += rec.Runs
+		sr.slo = sr.slo || rec.UnderSLO()
 		for _, p := range rec.Providers {
-			for _, r := range p.Runs {
+			for _, r := range p.Streams {
 				if r.Interrupted {
 					s.Interrupted++
 					continue
 				}
-				race := [2]int{ri, r.Run}
+				race := raceKey{ri, r.Race, max(rec.RacesPerRun, 1)}
 				accumulate(all, groupKey{setup, p.Name, p.Model, "", ""}, race, r, rec.Simulated)
 				accumulate(detail, groupKey{setup, p.Name, p.Model, rec.Probe, day}, race, r, rec.Simulated)
 			}
 		}
 	}
-	s.Providers, s.ByProbeDay = finish(all), finish(detail)
+	s.Providers, s.ByProbeDay = finish(all, setups), finish(detail, setups)
 	for _, sr := range setups {
+		sr.Figures = metrics.FiguresOf(sr.workload, sr.slo, sr.Concurrency)
 		s.Setups = append(s.Setups, *sr)
 	}
 	slices.SortFunc(s.Setups, func(x, y SetupRaces) int { return x.Setup.compare(y.Setup) })
@@ -83,48 +94,69 @@ type groupKey struct {
 	provider, model, probe, day string
 }
 
+// raceKey is one race of one record: its run index, and the races a
+// workload's run of that record makes.
+type raceKey struct{ record, run, perRun int }
+
 type groupAcc struct {
-	g              Group
-	races          map[[2]int]bool // (record, run) pairs seen
-	ttft, tps, e2e []float64
-	thinking       thinkingAcc
+	g     Group
+	races map[raceKey][]metrics.Stream
 }
 
-func accumulate(groups map[groupKey]*groupAcc, k groupKey, race [2]int, r Run, simulated bool) {
+func accumulate(groups map[groupKey]*groupAcc, k groupKey, race raceKey, r Stream, simulated bool) {
 	a := groups[k]
 	if a == nil {
 		a = &groupAcc{g: Group{Setup: k.setup, Provider: k.provider, Model: k.model, Probe: k.probe, Day: k.day, Failures: map[string]int{}, Errors: map[string]int{}},
-			races: map[[2]int]bool{}}
+			races: map[raceKey][]metrics.Stream{}}
 		groups[k] = a
 	}
-	a.races[race] = true
+	a.races[race] = append(a.races[race], r.MetricStream())
 	a.g.Simulated = a.g.Simulated || simulated
-	collect(&a.ttft, r.TTFTms) // a failure later does not change when the first token came (metrics.Run)
-	a.thinking.add(r)
 	if !r.OK {
-		a.g.Failed++
 		kind := probes.KindUnknown
 		if r.ErrorKind != nil {
 			kind = *r.ErrorKind
 		}
 		a.g.Failures[kind]++
 		a.g.Errors[deref(r.Error)]++
-		return
 	}
-	a.g.OK++
-	collect(&a.tps, r.OutputTPS)
-	a.e2e = append(a.e2e, r.E2Ems)
 }
 
-// finish computes each group's statistics, sorted by setup, provider,
-// model, probe and day.
-func finish(groups map[groupKey]*groupAcc) []Group {
+// ordered are a group's races in order, record by record, each record's
+// runs whole: a race the provider was not in, or after a run cut short,
+// is an empty one, so a workload's steps keep their places
+// (metrics.WorkloadRunsOf).
+func (a *groupAcc) ordered() [][]metrics.Stream {
+	keys := slices.SortedFunc(maps.Keys(a.races), func(x, y raceKey) int { return cmp.Or(x.record-y.record, x.run-y.run) })
+	var out [][]metrics.Stream
+	base := 0 // where the record's races start in out
+	for i, k := range keys {
+		if i > 0 && k.record != keys[i-1].record {
+			base = len(out)
+		}
+		for len(out) <= base+k.run {
+			out = append(out, nil)
+		}
+		out[base+k.run] = a.races[k]
+		for (len(out)-base)%k.perRun != 0 {
+			out = append(out, nil)
+		}
+	}
+	return out
+}
+
+// finish computes each group's figures, sorted by setup, provider, model,
+// probe and day.
+func finish(groups map[groupKey]*groupAcc, setups map[Setup]*SetupRaces) []Group {
 	var out []Group
 	for _, a := range groups {
 		g := a.g
 		g.Races = len(a.races)
-		g.TTFTms, g.OutputTPS, g.E2Ems = stats(a.ttft, false), stats(a.tps, true), stats(a.e2e, false)
-		g.Thinking = a.thinking.stats()
+		g.Figures = metrics.WorkloadRunsOf(setups[g.Setup].workload, a.ordered(), 0)
+		all := g.Figures.All
+		g.OK, g.Failed = all.Completed, all.Failed
+		g.TTFTms, g.OutputTPS, g.E2Ems = durationStats(all.TTFT), speedStats(all.Speed), durationStats(all.E2E)
+		g.Thinking = thinkingOf(all)
 		out = append(out, g)
 	}
 	slices.SortFunc(out, func(x, y Group) int {
@@ -133,21 +165,19 @@ func finish(groups map[groupKey]*groupAcc) []Group {
 	return out
 }
 
-// stats of v (metrics.DistOf); higherIsBetter says which extreme is the best.
-func stats(v []float64, higherIsBetter bool) Stats {
-	d := metrics.DistOf(v)
+// durationStats and speedStats are a figure's distribution (metrics.Summary's)
+// in ms and tok/s; the best is the lowest time, the highest speed.
+func durationStats(d metrics.Dist[time.Duration]) Stats {
 	if !d.Has() {
 		return Stats{}
 	}
-	best, worst := d.Min, d.Max
-	if higherIsBetter {
-		best, worst = worst, best
-	}
-	return Stats{P50: ptr(d.P50), P95: ptr(d.P95), Best: ptr(best), Worst: ptr(worst)}
+	ms := func(v time.Duration) *float64 { return ptr(float64(v) / float64(time.Millisecond)) }
+	return Stats{P50: ms(d.P50), P95: ms(d.P95), Best: ms(d.Min), Worst: ms(d.Max)}
 }
 
-func collect(into *[]float64, v *float64) {
-	if v != nil {
-		*into = append(*into, *v)
+func speedStats(d metrics.Dist[float64]) Stats {
+	if !d.Has() {
+		return Stats{}
 	}
+	return Stats{P50: ptr(d.P50), P95: ptr(d.P95), Best: ptr(d.Max), Worst: ptr(d.Min)}
 }

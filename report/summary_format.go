@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"tpsrace/format"
+	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/safetext"
 	"tpsrace/workload"
@@ -34,12 +35,27 @@ func (s Overview) Write(w io.Writer, format string) error {
 var groupHeader = []string{"races", "ok", "failed", "TTFT p50", "TTFT p95", "TTFT best", "TTFT worst",
 	"tok/s p50", "tok/s p95", "tok/s best", "tok/s worst", "E2E p50", "E2E p95", "failures"}
 
-// cells are a group's figures as shown in Markdown and HTML, in groupHeader's order.
-func (g Group) cells() []string {
-	return []string{strconv.Itoa(g.Races), strconv.Itoa(g.OK), strconv.Itoa(g.Failed),
+// header is a setup's columns after the words: groupHeader, then its
+// figures' (SetupRaces.Figures).
+func (sr SetupRaces) header() []string {
+	h := slices.Clone(groupHeader)
+	for _, f := range sr.Figures {
+		h = append(h, f.Header)
+	}
+	return h
+}
+
+// cells are a group's figures as shown in Markdown and HTML, in the
+// setup's header's order.
+func (g Group) cells(figs []metrics.Figure) []string {
+	cells := []string{strconv.Itoa(g.Races), strconv.Itoa(g.OK), strconv.Itoa(g.Failed),
 		duration(g.TTFTms.P50), duration(g.TTFTms.P95), duration(g.TTFTms.Best), duration(g.TTFTms.Worst),
 		speed(g.OutputTPS.P50), speed(g.OutputTPS.P95), speed(g.OutputTPS.Best), speed(g.OutputTPS.Worst),
 		duration(g.E2Ems.P50), duration(g.E2Ems.P95), g.failureText()}
+	for _, f := range figs {
+		cells = append(cells, f.Text(f.Of(g.Figures)))
+	}
+	return cells
 }
 
 // failureText is "http 2, timeout 1" in the order of probes.Kinds, "none" without failures.
@@ -112,9 +128,9 @@ func (s Overview) writeMarkdown(w io.Writer) error {
 		fmt.Fprintf(w, "## %s\n\n%s\n\n", sr.label(safetext.Markdown), sr.count())
 		fmt.Fprintln(w, "### By provider")
 		fmt.Fprintln(w)
-		rows := [][]string{append([]string{"provider", "model"}, groupHeader...)}
+		rows := [][]string{append([]string{"provider", "model"}, sr.header()...)}
 		for _, g := range inSetup(s.Providers, sr.Setup) {
-			rows = append(rows, append([]string{g.Provider, g.Model}, g.cells()...))
+			rows = append(rows, append([]string{g.Provider, g.Model}, g.cells(sr.Figures)...))
 		}
 		writeMarkdownTable(w, rows, 2)
 		if thinking := thinkingRows(inSetup(s.Providers, sr.Setup)); thinking != nil {
@@ -124,9 +140,9 @@ func (s Overview) writeMarkdown(w io.Writer) error {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "### By provider, probe and day")
 		fmt.Fprintln(w)
-		rows = [][]string{append([]string{"provider", "model", "probe", "day"}, groupHeader...)}
+		rows = [][]string{append([]string{"provider", "model", "probe", "day"}, sr.header()...)}
 		for _, g := range inSetup(s.ByProbeDay, sr.Setup) {
-			rows = append(rows, append([]string{g.Provider, g.Model, orDash(safetext.Markdown(g.Probe)), g.Day}, g.cells()...))
+			rows = append(rows, append([]string{g.Provider, g.Model, orDash(safetext.Markdown(g.Probe)), g.Day}, g.cells(sr.Figures)...))
 		}
 		writeMarkdownTable(w, rows, 2) // the probe is escaped above: its "-" for none is this package's
 		fmt.Fprintln(w)
@@ -205,7 +221,15 @@ func (s Overview) writeCSV(w io.Writer) error {
 		header = append(header, "failures_"+k)
 	}
 	header = append(header, thinkingCSVHeader...)
-	cw.Write(append(header, "concurrency", "max_tokens", "prompt", "workload", "simulated"))
+	header = append(header, "concurrency", "max_tokens", "prompt", "workload", "simulated")
+	figs, ofSetup := s.csvFigures(), map[Setup][]metrics.Figure{}
+	for _, sr := range s.Setups {
+		ofSetup[sr.Setup] = sr.Figures
+	}
+	for _, f := range figs {
+		header = append(header, f.Key)
+	}
+	cw.Write(header)
 	for _, g := range s.ByProbeDay {
 		row := []string{g.Provider, g.Model, g.Probe, g.Day, strconv.Itoa(g.Races), strconv.Itoa(g.OK), strconv.Itoa(g.Failed)}
 		for _, st := range []Stats{g.TTFTms, g.OutputTPS, g.E2Ems} {
@@ -217,6 +241,9 @@ func (s Overview) writeCSV(w io.Writer) error {
 		row = append(row, g.Thinking.csvCells()...)
 		row = append(row, strconv.Itoa(g.Setup.Concurrency), strconv.Itoa(g.Setup.MaxTokens), g.Setup.Prompt, workload.Workload{Name: g.Setup.Workload}.Label(),
 			strconv.FormatBool(g.Simulated))
+		for _, f := range figs {
+			row = append(row, csvFigure(f, g, ofSetup[g.Setup]))
+		}
 		writeCSVRow(cw, row)
 	}
 	cw.Flush()
@@ -229,4 +256,38 @@ func writeCSVRow(cw *csv.Writer, row []string) {
 		row[i] = csvCell(row[i])
 	}
 	cw.Write(row)
+}
+
+// csvFigures are the workload and SLO figures of every setup, each once
+// (by its JSON key), in the setups' order: the CSV's last columns, blank
+// on the rows of a setup without them, so no column moves.
+func (s Overview) csvFigures() []metrics.Figure {
+	var figs []metrics.Figure
+	seen := map[string]bool{}
+	for _, sr := range s.Setups {
+		for _, f := range sr.Figures {
+			if !seen[f.Key] {
+				seen[f.Key] = true
+				figs = append(figs, f)
+			}
+		}
+	}
+	return figs
+}
+
+// csvFigure is f of g as a number in the JSON's unit (ms for a time, a
+// count as its share), blank where undefined or not g's setup's.
+func csvFigure(f metrics.Figure, g Group, setup []metrics.Figure) string {
+	i := slices.IndexFunc(setup, func(x metrics.Figure) bool { return x.Key == f.Key })
+	if i < 0 {
+		return ""
+	}
+	v, ok := f.GaugeValue(f.Of(g.Figures))
+	if !ok {
+		return ""
+	}
+	if f.Unit == metrics.Seconds {
+		v *= 1000
+	}
+	return csvNum(&v)
 }

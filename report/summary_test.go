@@ -65,16 +65,16 @@ func TestCompareGoldens(t *testing.T) {
 }
 
 // record is a one-race history line of one provider's runs.
-func record(probe string, at time.Time, runs ...Run) Record {
-	return Record{Bench: benchdoc.Bench{Schema: benchdoc.Schema, StartedAt: at, Providers: []Provider{{Name: "p", Model: "m", Runs: runs}}}, Probe: probe}
+func record(probe string, at time.Time, runs ...Stream) Record {
+	return Record{Bench: benchdoc.Bench{Schema: benchdoc.Schema, StartedAt: at, Providers: []Provider{{Name: "p", Model: "m", Streams: runs}}}, Probe: probe}
 }
 
-func okRun(ttft, tps, e2e float64) Run {
-	return Run{OK: true, TTFTms: &ttft, OutputTPS: &tps, E2Ems: e2e}
+func okRun(ttft, tps, e2e float64) Stream {
+	return Stream{OK: true, TTFTms: &ttft, OutputTPS: &tps, E2Ems: e2e}
 }
 
-func failedRun(kind string) Run {
-	return Run{Error: ptr("boom"), ErrorKind: &kind, E2Ems: 5}
+func failedRun(kind string) Stream {
+	return Stream{Error: ptr("boom"), ErrorKind: &kind, E2Ems: 5}
 }
 
 func TestSummariseGroupsAndDirections(t *testing.T) {

@@ -4,41 +4,26 @@ import (
 	"strconv"
 
 	"tpsrace/format"
+	"tpsrace/metrics"
 )
 
 // GroupThinking is a group's reasoning figures (metrics.Phases), as
-// metrics.RunOf takes them: TTFA over the streams with answer text, the
+// metrics.SummaryOf takes them: TTFA over the streams with answer text, the
 // thinking and answer speeds over the completed streams that defined
-// them, the hidden reasoning tokens over every stream (undefined when none
-// thought); Reasoned counts the streams that thought.
+// them, the hidden reasoning tokens per user, the median over every stream
+// (undefined when none thought); Reasoned counts the streams that thought.
 type GroupThinking struct {
 	Reasoned                                        int
 	TTFAms, ThinkingTPS, AnswerTPS, HiddenReasoning Stats
 }
 
-type thinkingAcc struct {
-	reasoned                       int
-	ttfa, thinking, answer, hidden []float64
-}
-
-func (a *thinkingAcc) add(r Run) {
-	if r.ThinkingTokens > 0 {
-		a.reasoned++
-	}
-	collect(&a.ttfa, r.TTFAms)
-	a.hidden = append(a.hidden, float64(r.HiddenReasoningTokens))
-	if r.OK {
-		collect(&a.thinking, r.ThinkingTPS)
-		collect(&a.answer, r.AnswerTPS)
-	}
-}
-
-// stats of the group; the hidden tokens only where some stream thought (0
-// elsewhere would read as measured).
-func (a thinkingAcc) stats() GroupThinking {
-	g := GroupThinking{Reasoned: a.reasoned, TTFAms: stats(a.ttfa, false), ThinkingTPS: stats(a.thinking, true), AnswerTPS: stats(a.answer, true)}
-	if a.reasoned > 0 {
-		g.HiddenReasoning = stats(a.hidden, false)
+// thinkingOf is a group's reasoning figures from its summary
+// (metrics.Summary's TTFA and RunPhases); the hidden tokens only where
+// some stream thought (0 elsewhere would read as measured).
+func thinkingOf(all metrics.Summary) GroupThinking {
+	g := GroupThinking{Reasoned: all.Reasoned, TTFAms: durationStats(all.TTFA), ThinkingTPS: speedStats(all.ThinkingTPS), AnswerTPS: speedStats(all.AnswerTPS)}
+	if all.Reasoned > 0 {
+		g.HiddenReasoning = Stats{P50: ptr(float64(all.HiddenReasoningTokens))}
 	}
 	return g
 }

@@ -3,27 +3,17 @@ package report
 import (
 	"strconv"
 
-	"tpsrace/format"
+	"tpsrace/metrics"
 )
 
-// thinkingColumns are a reasoning race's figures (metrics.Phases), shown
-// only where some stream thought: time to answer, the thinking and the
-// answer phase's speeds, and the thinking a user never saw.
+// thinkingColumns are a reasoning race's figures (metrics.ReasoningFigures),
+// shown only where some stream thought: time to answer, the thinking and
+// the answer phase's speeds, and the thinking a user never saw.
 func (b *Bench) thinkingColumns() []column {
 	if !b.Reasoned() {
 		return nil
 	}
-	return []column{
-		{"TTFA p50", true, func(_ int, p Provider) string { return duration(p.Summary.TTFAms.P50) }},
-		{"think tok/s", true, func(_ int, p Provider) string { return speed(p.Summary.ThinkingTPS.P50) }},
-		{"answer tok/s", true, func(_ int, p Provider) string { return speed(p.Summary.AnswerTPS.P50) }},
-		{"hidden", true, func(_ int, p Provider) string {
-			if p.Summary.Reasoned == 0 {
-				return format.Undefined
-			}
-			return format.Count(p.Summary.HiddenReasoningTokens)
-		}},
-	}
+	return b.figureColumns(metrics.ReasoningFigures())
 }
 
 // thinkingNote says how a reasoning race's speeds read ("" without one).
@@ -37,6 +27,6 @@ func (b *Bench) thinkingNote() []string {
 }
 
 // thinkingCells are a stream's CSV columns of its phases: blank where undefined.
-func thinkingCells(r Run) []string {
+func thinkingCells(r Stream) []string {
 	return []string{strconv.Itoa(r.ThinkingTokens), strconv.Itoa(r.HiddenReasoningTokens), csvOpt(r.ThinkingTPS), csvOpt(r.AnswerTPS)}
 }

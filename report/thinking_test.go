@@ -42,7 +42,7 @@ func TestReasoningRaceViews(t *testing.T) {
 		}
 	}
 	for _, text := range []string{table.String(), md.String()} {
-		for _, want := range []string{"TTFA p50", "think tok/s", "answer tok/s", "hidden", "Reasoning: tok/s is the streamed tokens"} {
+		for _, want := range []string{"TTFA", "think tok/s", "answer tok/s", "hidden", "Reasoning: tok/s is the streamed tokens"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("no %q in\n%s", want, text)
 			}
@@ -72,7 +72,7 @@ func TestNoReasoningNoThinkingColumns(t *testing.T) {
 // `tpsrace report` over streams that thought has a Reasoning table in
 // Markdown and HTML and the phases in its CSV.
 func TestOverviewReasoning(t *testing.T) {
-	thought := func(ttfa, thinking, answer float64, hidden int) Run {
+	thought := func(ttfa, thinking, answer float64, hidden int) Stream {
 		r := okRun(ttfa, answer, ttfa+500)
 		r.TTFAms, r.ThinkingTPS, r.AnswerTPS = &ttfa, &thinking, &answer
 		r.ThinkingTokens, r.HiddenReasoningTokens = hidden, hidden

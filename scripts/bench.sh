@@ -3,7 +3,8 @@
 # docs/BENCHMARKS.md (which explains every row):
 #   scripts/bench.sh              # 3 samples of each figure, a few minutes
 #   REPEAT=5 scripts/bench.sh
-# Whole processes, side by side with a minimal reference client in the same
+#   BASELINE=/path/to/older/tpsrace scripts/bench.sh   # its CPU per token beside
+# Whole processes, side by side with minimal reference clients in the same
 # run (scripts/costs), then the package micro-benchmarks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/tpsrace" .
 go build -o "$tmp/costs" ./scripts/costs
-costs=$("$tmp/costs" -tpsrace "$tmp/tpsrace" -repeat "$repeat")
+costs=$("$tmp/costs" -tpsrace "$tmp/tpsrace" ${BASELINE:+-baseline "$BASELINE"} -repeat "$repeat")
 echo "$costs"
 
 micro=$(go test -run '^$' -bench . -benchmem -count 1 ./tokens ./probes ./sim 2>/dev/null | awk '

@@ -1,47 +1,38 @@
 #!/usr/bin/env bash
-# Regenerates the README's pictures from real races of the built-in simulated
-# providers: docs/race.png (the dashboard at 160x48, mid-race) and
-# docs/present.png (--present at 120x30, mid-race).
+# Regenerates the README's pictures, animated, from a recorded race of the
+# built-in simulated providers: docs/race.gif (the dashboard at 120x40 in a
+# 1280x720 picture, the race at true speed, then its final leaderboard) and
+# docs/present.gif (--present at 100x30: countdown, big digits, podium).
 #
-#   scripts/pictures.sh
+#   scripts/pictures.sh              # from testdata/race.tpsr: the same pictures every time
+#   scripts/pictures.sh fresh.tpsr   # from another recording, e.g. a fresh one:
+#                                    #   (cd "$(mktemp -d)" && tpsrace bench --runs 1 --record fresh.tpsr)
 #
-# Each picture is the real binary in a tmux terminal, captured with its colours
-# and drawn by xterm.js in headless Chromium (scripts/picture.js): xterm draws
-# every cell at its own place, so the braille chart lines up with the text,
-# which an SVG of whole lines (freeze) does not do when the font lacks braille.
-# Needs tmux, chromium (Debian packages) and npm; the npm packages, pinned
-# below, are installed once under ~/.cache/tpsrace/pictures.
+# The pictures are tpsrace's own `replay --gif`: the dashboard's frames drawn
+# by package picture (Go Mono, and box drawing, blocks and braille drawn from
+# their code points), with no terminal, browser or other program. Each is kept
+# under 2 MB for the README; `--svg` makes a vector picture instead
+# (docs/RECORDING.md, "Pictures for slides").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-node_dir=${XDG_CACHE_HOME:-$HOME/.cache}/tpsrace/pictures
-packages=(@xterm/xterm@5.5.0 @xterm/addon-canvas@0.7.0 playwright-core@1.49.1)
-if [ ! -f "$node_dir/.installed" ] || [ "$(cat "$node_dir/.installed")" != "${packages[*]}" ]; then
-	mkdir -p "$node_dir"
-	(cd "$node_dir" && npm install --silent --no-save --prefix . "${packages[@]}" >&2)
-	echo "${packages[*]}" >"$node_dir/.installed"
-fi
-
+recording=${1:-testdata/race.tpsr}
 work=$(mktemp -d)
-socket=tpsrace-pictures-$$
-trap 'tmux -L "$socket" kill-server 2>/dev/null || true; rm -rf "$work"' EXIT
+trap 'rm -rf "$work"' EXIT
 go build -o "$work/tpsrace" .
 
-# shot NAME SIZE SECONDS [ARGS...]: run tpsrace at SIZE (WxH) in a folder with
-# no providers.yaml (so it races the simulated providers), capture the screen
-# SECONDS after it started, and write docs/NAME.png.
-shot() {
-	local name=$1 size=$2 wait=$3
-	shift 3
-	local cols=${size%x*} rows=${size#*x}
-	(cd "$work" && tmux -L "$socket" new-session -d -s "$name" -x "$cols" -y "$rows" -- \
-		env -u CI TERM=xterm-256color COLORTERM=truecolor ./tpsrace "$@")
-	sleep "$wait"
-	tmux -L "$socket" capture-pane -t "$name" -e -p >"$work/$name.ansi"
-	tmux -L "$socket" kill-session -t "$name"
-	NODE_PATH=$node_dir/node_modules node scripts/picture.js "$work/$name.ansi" "docs/$name.png" "$cols" "$rows"
-	echo "wrote docs/$name.png ($size, ${wait}s into the race)"
+# picture NAME ARGS...: docs/NAME.gif from the recording, refused over 2 MB.
+picture() {
+	local name=$1
+	shift
+	"$work/tpsrace" replay "$recording" --gif "docs/$name.gif" "$@"
+	local size
+	size=$(wc -c <"docs/$name.gif")
+	if [ "$size" -ge $((2 * 1024 * 1024)) ]; then
+		echo "docs/$name.gif is $size bytes: over 2 MB, too big for the README (try --fps 5)" >&2
+		exit 1
+	fi
 }
 
-shot race 160x48 3.5
-shot present 120x30 4.5 --present
+picture race --size 120x40 --pixels 1280x720 --fps 10
+picture present --present --size 100x30 --pixels 1280x720 --fps 10

@@ -36,6 +36,12 @@
 //	keepalive=0         ": keep-alive" comment after this much silence (0 = never)
 //	timings=0           1: llama.cpp "timings" on the last chunk, from what was really sent
 //	nospace=0           1: "data:{...}" without the space
+//	framing=lf          how events are framed, parts joined by +: lf | crlf | cr line
+//	                    ends; bom (a byte order mark first); split (each event's JSON
+//	                    over several data: lines, cut after commas outside strings);
+//	                    fields (id:, retry: and comments around the data lines); noend
+//	                    (no blank line after the last event). The WHATWG rules allow
+//	                    all of them; a client must read each the same
 //	done=1              0: end at EOF without "data: [DONE]"
 //	role=1              0: no role-only first chunk (by default sent at once, t=0)
 //	excl_reasoning=0    1: usage.completion_tokens leaves reasoning out (total_tokens keeps it)
@@ -48,8 +54,11 @@
 //	pause=DUR@K         text event K (K >= 1; the first event is 0) comes DUR after
 //	                    event K−1 instead of at its usual gap; later events keep
 //	                    their rhythm, moved by the difference (a planned stall)
-//	contention=0        per-stream slowdown: each gap × (1 + contention·(n−1)), n = streams
-//	                    of this exact model name running at that moment
+//	contention=0        per-stream slowdown: each gap × (1 + contention·(b−1)), b = streams
+//	                    of this exact model name decoding together at that moment
+//	batch=0             decode slots: up to batch streams decode together (b = min(n, batch));
+//	                    past them the slots are shared, each gap × n/batch more
+//	                    (Schedule.Slowdown); 0 = every running stream decodes together
 //	fault=...           see Faults; after=N tokens first; retry_after=SECONDS (status faults)
 //	prefill=0           prompt tokens per second: the first event comes prompt_tokens ÷
 //	                    prefill later (0: the prompt costs nothing), for long-context

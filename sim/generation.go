@@ -8,6 +8,7 @@ import (
 	"math"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -137,16 +138,16 @@ func (h *handler) leave(model string) {
 	}
 }
 
-// slowdown stretches the next gap by the contention of the streams of this
-// model running now.
+// slowdown stretches the next gap by the batching of the streams of this
+// model running now (Schedule.Slowdown).
 func (g *generation) slowdown() float64 {
-	if g.s.Contention == 0 {
+	if g.s.Contention == 0 && g.s.Batch == 0 {
 		return 1
 	}
 	g.h.mu.Lock()
 	n := g.h.running[g.model]
 	g.h.mu.Unlock()
-	return 1 + g.s.Contention*float64(n-1)
+	return g.s.Slowdown(n)
 }
 
 // nextChunk is the number of tokens of the next text event, 0 at the end.
@@ -196,7 +197,7 @@ func (g *generation) stream(ctx context.Context, w http.ResponseWriter) {
 	case FaultError:
 		out.data(errorEvent{apiError{Message: fmt.Sprintf("simulated server error after %d tokens", g.next), Type: "server_error", Code: 500}})
 	case FaultEventError:
-		out.raw("event: error\n")
+		out.line("event: error")
 		out.data(errorEvent{apiError{Message: "simulated tool call validation failure", Type: "invalid_request_error", Code: "tool_use_failed"}})
 	case FaultClose:
 		out.flush()
@@ -213,8 +214,9 @@ func (g *generation) stream(ctx context.Context, w http.ResponseWriter) {
 	out.flush()
 }
 
-// bigChunk is the bigchunk fault's event text: more than 1 MiB of one-token words.
-var bigChunk = strings.Repeat(" the", 1<<18+1)
+// bigChunk is the bigchunk fault's event text: more than 1 MiB of one-token
+// words, made on first use (not at start-up: few commands run the simulator).
+var bigChunk = sync.OnceValue(func() string { return strings.Repeat(" the", bigChunkTokens) })
 
 const bigChunkTokens = 1<<18 + 1
 
@@ -228,7 +230,7 @@ func (g *generation) inject(out *sseWriter, atEnd bool) {
 	case FaultBadJSON:
 		out.rawData(`{"id":"` + g.id + `","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":" trunc`)
 	case FaultBigChunk:
-		content := bigChunk
+		content := bigChunk()
 		g.send(out, message{Content: &content}, 0, bigChunkTokens)
 	default:
 		return
@@ -300,10 +302,14 @@ func (g *generation) finish(out *sseWriter) {
 	if g.s.Timings {
 		chunks[len(chunks)-1].Timings = g.timings()
 	}
-	for _, c := range chunks {
+	for i, c := range chunks {
+		if i == len(chunks)-1 && !g.s.Done {
+			out.lastEvent()
+		}
 		out.data(c)
 	}
 	if g.s.Done {
+		out.lastEvent()
 		out.rawData("[DONE]")
 	}
 }

@@ -14,17 +14,22 @@ import (
 type sseWriter struct {
 	w         http.ResponseWriter
 	rc        *http.ResponseController
-	prefix    string        // "data: ", or "data:" with nospace
+	prefix    string // "data: ", or "data:" with nospace
+	framing   Framing
 	keepalive time.Duration // 0 = no keep-alive comments
+	events    int           // events written, for framing's id: field
+	begun     bool          // the body's first byte was written
+	last      bool          // the next event is the body's last (lastEvent)
 	lastWrite time.Time     // when the latest line was due, for keep-alives
 	alarm
-	buf bytes.Buffer
-	enc *json.Encoder
-	err error
+	buf   bytes.Buffer
+	frame []byte // the framed event, reused
+	enc   *json.Encoder
+	err   error
 }
 
 func newSSEWriter(w http.ResponseWriter, s Schedule, start time.Time) *sseWriter {
-	out := &sseWriter{w: w, rc: http.NewResponseController(w), prefix: "data: ", keepalive: s.Keepalive, lastWrite: start}
+	out := &sseWriter{w: w, rc: http.NewResponseController(w), prefix: "data: ", framing: s.Framing, keepalive: s.Keepalive, lastWrite: start}
 	if s.NoSpace {
 		out.prefix = "data:"
 	}
@@ -36,20 +41,32 @@ func newSSEWriter(w http.ResponseWriter, s Schedule, start time.Time) *sseWriter
 // data writes v as one "data:" event.
 func (out *sseWriter) data(v any) {
 	out.buf.Reset()
-	out.buf.WriteString(out.prefix)
-	if err := out.enc.Encode(v); err != nil { // Encode ends the line
+	if err := out.enc.Encode(v); err != nil {
 		panic("sim: " + err.Error()) // only our own types are written
 	}
-	out.buf.WriteByte('\n')
-	out.write(out.buf.Bytes())
+	out.event(bytes.TrimSuffix(out.buf.Bytes(), []byte("\n"))) // Encode ends the line
 }
 
 // rawData writes payload as one "data:" event, unchecked.
-func (out *sseWriter) rawData(payload string) { out.raw(out.prefix + payload + "\n\n") }
+func (out *sseWriter) rawData(payload string) { out.event([]byte(payload)) }
 
-func (out *sseWriter) raw(s string) { out.write([]byte(s)) }
+// event writes one event, framed as the schedule's framing says.
+func (out *sseWriter) event(payload []byte) {
+	out.events++
+	out.write(out.framing.appendEvent(out.frame[:0], out.prefix, payload, out.events, out.last))
+}
+
+// lastEvent marks the next event as the body's last (framing noend).
+func (out *sseWriter) lastEvent() { out.last = true }
+
+// line writes one line that is not data (event: error, a comment).
+func (out *sseWriter) line(s string) { out.write([]byte(s + out.framing.lineEnd())) }
 
 func (out *sseWriter) write(b []byte) {
+	if !out.begun && out.framing.BOM && out.err == nil {
+		_, out.err = out.w.Write([]byte("\uFEFF"))
+	}
+	out.begun = true
 	if out.err == nil {
 		_, out.err = out.w.Write(b)
 	}
@@ -83,7 +100,8 @@ func (out *sseWriter) waitUntil(ctx context.Context, t time.Time) bool {
 		if wake.Equal(t) {
 			return out.err == nil
 		}
-		out.raw(": keep-alive\n\n")
+		out.line(": keep-alive")
+		out.line("")
 	}
 }
 

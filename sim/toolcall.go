@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"tpsrace/tokens"
 )
@@ -133,22 +134,25 @@ func jsonAnswer(answer string, chunk int) []toolEvent {
 // (at least one word): JSON mode costs no speed and no length, and the
 // object stays whole when max_tokens cut the text.
 func answerObject(n int) string {
-	b, _ := json.Marshal(map[string]string{"answer": strings.TrimPrefix(text(0, max(n-answerObjectTokens, 1)), " ")})
+	b, _ := json.Marshal(map[string]string{"answer": strings.TrimPrefix(text(0, max(n-answerObjectTokens(), 1)), " ")})
 	return string(b)
 }
 
 // answerObjectTokens is what answerObject's punctuation and key add to its
-// text, counted as its fragments are.
-var answerObjectTokens = tokens.Count(`{"`) + tokens.Count(`answer`) + tokens.Count(`":"`) + tokens.Count(`"}`)
+// text, counted as its fragments are (on first use: counting loads the
+// vocabulary, which a command that runs no simulator never needs).
+var answerObjectTokens = sync.OnceValue(func() int {
+	return tokens.Count(`{"`) + tokens.Count(`answer`) + tokens.Count(`":"`) + tokens.Count(`"}`)
+})
 
 // jsonPiece is a run of word characters with the space before it, a run of
 // space, or one of punctuation: the simulated arguments stream in these
 // pieces, about a token each (a simulated word with its space is one).
-var jsonPiece = regexp.MustCompile(`\s*[A-Za-z0-9_]+|\s+|[^A-Za-z0-9_\s]+`)
+var jsonPiece = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\s*[A-Za-z0-9_]+|\s+|[^A-Za-z0-9_\s]+`) })
 
 // fragments cuts args into the pieces of its events, chunk pieces each.
 func fragments(args string, chunk int) []string {
-	pieces := jsonPiece.FindAllString(args, -1)
+	pieces := jsonPiece().FindAllString(args, -1)
 	var out []string
 	for c := range slices.Chunk(pieces, max(chunk, 1)) {
 		frag := ""

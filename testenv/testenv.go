@@ -7,15 +7,18 @@
 //
 //	tmux := testenv.Require(t, "tmux")
 //	dir := testenv.Require(t, "fixtures") // ../shared/fixtures
+//
+// It also holds the suite's other shared rules (docs/TESTING.md): every
+// other skip (Unavailable, OtherOS, Short), the retry rule for wall-clock
+// tests (Timed), and the real binary in a real terminal (Binary,
+// StartTerminal).
 package testenv
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-	"time"
 )
 
 // LlamaServerEnv names a llama-server binary, as llamacpp reads it (a path,
@@ -90,18 +93,27 @@ func Missing(t testing.TB, name, reason string) {
 	t.Skipf("skipped, it needs %s: %s (to install: %s; under CI this test fails instead)", name, reason, how)
 }
 
-// fixtures finds ../shared/fixtures beside the module's root, from the
-// package directory a test runs in.
+// fixtures finds ../shared/fixtures beside the module's root.
 func fixtures() (string, bool) {
+	root, ok := moduleRoot()
+	if !ok {
+		return "", false
+	}
+	shared := filepath.Join(root, "..", "shared", "fixtures")
+	info, err := os.Stat(shared)
+	return shared, err == nil && info.IsDir()
+}
+
+// moduleRoot is the folder holding go.mod, above the package directory a
+// test runs in.
+func moduleRoot() (string, bool) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", false
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			shared := filepath.Join(dir, "..", "shared", "fixtures")
-			info, err := os.Stat(shared)
-			return shared, err == nil && info.IsDir()
+			return dir, true
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -109,27 +121,4 @@ func fixtures() (string, bool) {
 		}
 		dir = parent
 	}
-}
-
-// BestOf runs measure until it reports no problem, for up to a minute (at
-// least five times), and fails t with the last attempt's problems. It is for
-// tests that hold a figure measured on the wall clock (a speed, a gap)
-// against a server whose timing is known: another process on the machine
-// can only add error, never remove it, so the claim "tpsrace measures
-// within the bound" holds if any attempt meets it. On a quiet machine the
-// first attempt does; under `go test ./...` on 2 cores a second of
-// streaming can be late by 5–20 ms for several seconds in a row, so the
-// attempts wait out such a burst instead of counting to five.
-func BestOf(t testing.TB, measure func() []string) {
-	t.Helper()
-	var problems []string
-	deadline := time.Now().Add(time.Minute)
-	for attempt := 1; attempt <= 5 || time.Now().Before(deadline); attempt++ {
-		if problems = measure(); len(problems) == 0 {
-			return
-		}
-		t.Log("retrying:", problems)
-		time.Sleep(time.Second) // let a burst of other packages' tests pass; not a measurement
-	}
-	t.Error(strings.Join(problems, "\n"))
 }

@@ -60,37 +60,80 @@ func validUTF8(s string) string {
 }
 
 // Counter counts a text that arrives in parts (a stream's deltas) as it
-// arrives: Total is always Count of everything added so far, but each Add
-// only pre-tokenises the text since the last settled piece. A piece is
-// settled once two more pieces follow it: no alternative of the o200k
-// expression looks further than the piece after next before deciding where
-// a piece ends (see pretokenize.go), so later text cannot move its end.
-// Text is held back while it ends inside a UTF-8 sequence. A Counter is
-// used by one goroutine; counters share nothing but the read-only vocabulary.
+// arrives: Total is always Count of everything added so far, but the text is
+// pre-tokenised once, in batches, not again at every Add. A piece is settled
+// once two more pieces follow it: no alternative of the o200k expression
+// looks further than the piece after next before deciding where a piece ends
+// (see pretokenize.go), so later text cannot move its end. Add only appends
+// until settleBatch bytes wait, then settles all but the last two pieces:
+// a stream's one-token deltas cost a copy each and a share of one pass over
+// the text, where settling at every Add went over the last pieces again each
+// time (BenchmarkCounter). Text is held back while it ends inside a UTF-8
+// sequence. A Counter is used by one goroutine; counters share nothing but
+// the read-only vocabulary.
 type Counter struct {
 	settled int    // tokens of the settled pieces
 	tail    []byte // valid UTF-8 since the last settled piece
 	partial []byte // an incomplete UTF-8 sequence at the end, held back
+	known   []span // where in tail AddCounted put a delta that is one token
 	starts  []int  // scratch: piece starts in tail
 	parts   []bpePart
 }
+
+// span is a part of a Counter's tail, [start, end).
+type span struct{ start, end int }
+
+// settleBatch is how much text a Counter holds before settling it: a few
+// dozen deltas, and at most one batch more memory a stream.
+const settleBatch = 256
 
 // Add appends s to the counted text.
 func (c *Counter) Add(s string) {
 	if s == "" {
 		return
 	}
-	c.partial = append(c.partial, s...)
-	complete := len(c.partial) - incompleteSuffix(c.partial)
-	if whole := c.partial[:complete]; utf8.Valid(whole) {
-		c.tail = append(c.tail, whole...)
+	if len(c.partial) == 0 && incompleteSuffix(s) == 0 && utf8.ValidString(s) {
+		c.tail = append(c.tail, s...) // the common case: whole characters
 	} else {
-		c.tail = append(c.tail, validUTF8(string(whole))...)
+		c.partial = append(c.partial, s...)
+		complete := len(c.partial) - incompleteSuffix(c.partial)
+		if whole := c.partial[:complete]; utf8.Valid(whole) {
+			c.tail = append(c.tail, whole...)
+		} else {
+			c.tail = append(c.tail, validUTF8(string(whole))...)
+		}
+		c.partial = c.partial[:copy(c.partial, c.partial[complete:])]
 	}
-	c.partial = c.partial[:copy(c.partial, c.partial[complete:])]
+	if len(c.tail) >= settleBatch {
+		c.settle()
+	}
+}
 
-	// Find where the last two pieces start; everything before is settled.
-	// tail views c.tail's bytes, which do not change until Add returns.
+// AddCounted appends s, as Add does, and returns Count(s), the figure of
+// the delta itself. A delta that is one token (most are) is looked up once
+// for both counts: where a piece of the text turns out to be exactly that
+// delta, the piece is a token and counts 1 without a second lookup. (A
+// token that is part of a UTF-8 sequence takes Add's way.)
+func (c *Counter) AddCounted(s string) int {
+	if s == "" {
+		return 0
+	}
+	v := loadVocab()
+	if r := v.rank(s); r >= 0 && v.single(r) && len(c.partial) == 0 && utf8.ValidString(s) {
+		c.known = append(c.known, span{len(c.tail), len(c.tail) + len(s)})
+		c.tail = append(c.tail, s...)
+		if len(c.tail) >= settleBatch {
+			c.settle()
+		}
+		return 1
+	}
+	c.Add(s)
+	return Count(s)
+}
+
+// settle counts every piece of tail but the last two.
+func (c *Counter) settle() {
+	// tail views c.tail's bytes, which do not change until settle returns.
 	tail := unsafe.String(unsafe.SliceData(c.tail), len(c.tail))
 	c.starts = c.starts[:0]
 	for i := 0; i < len(tail); i = nextPiece(tail, i) {
@@ -99,11 +142,28 @@ func (c *Counter) Add(s string) {
 	if len(c.starts) <= 2 {
 		return
 	}
+	v, known := loadVocab(), c.known
+	for k := range len(c.starts) - 2 {
+		piece := span{c.starts[k], c.starts[k+1]}
+		for len(known) > 0 && known[0].start < piece.start {
+			known = known[1:]
+		}
+		if len(known) > 0 && known[0] == piece {
+			c.settled++
+			continue
+		}
+		var n int
+		n, c.parts = v.count(tail[piece.start:piece.end], c.parts)
+		c.settled += n
+	}
 	keep := c.starts[len(c.starts)-2]
-	var n int
-	n, c.parts = loadVocab().countPieces(tail, keep, c.parts)
-	c.settled += n
 	c.tail = append(c.tail[:0], c.tail[keep:]...)
+	c.known = c.known[:0]
+	for _, sp := range known {
+		if sp.start >= keep {
+			c.known = append(c.known, span{sp.start - keep, sp.end - keep})
+		}
+	}
 }
 
 // Total returns Count of all the text added.
@@ -113,10 +173,10 @@ func (c *Counter) Total() int {
 
 // incompleteSuffix is the length of a UTF-8 sequence at the end of b that
 // more bytes could still complete (0 when b ends on a whole character).
-func incompleteSuffix(b []byte) int {
+func incompleteSuffix[T string | []byte](b T) int {
 	for n := 1; n <= min(utf8.UTFMax-1, len(b)); n++ {
 		if c := b[len(b)-n]; c >= 0xC0 { // a leading byte
-			if !utf8.FullRune(b[len(b)-n:]) {
+			if !utf8.FullRune([]byte(b[len(b)-n:])) {
 				return n
 			}
 			return 0

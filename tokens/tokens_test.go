@@ -3,6 +3,7 @@ package tokens
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -203,11 +204,16 @@ func TestEveryTokenCountsOne(t *testing.T) {
 	}
 }
 
-// counted feeds parts to a Counter and returns its total.
+// counted feeds parts to a Counter and returns its total: by Add and by
+// AddCounted in turn, each AddCounted's own figure checked against Count.
 func counted(parts []string) int {
 	var c Counter
-	for _, p := range parts {
-		c.Add(p)
+	for i, p := range parts {
+		if i%2 == 0 {
+			c.Add(p)
+		} else if n := c.AddCounted(p); n != Count(p) {
+			panic(fmt.Sprintf("AddCounted(%q) = %d, Count %d", p, n, Count(p)))
+		}
 	}
 	return c.Total()
 }
@@ -238,6 +244,14 @@ func TestCounterEqualsCount(t *testing.T) {
 	for range 3000 {
 		check("random", randomCuts(rng, randomText(rng, 1+rng.IntN(60))))
 	}
+	var words []string // one-token deltas, as most streams send: AddCounted's known pieces
+	for i := range 600 {
+		words = append(words, []string{" the", " cache", "\n\n", "Hello", ",", " world"}[i%6])
+	}
+	check("one-token deltas", words)
+	for range 200 { // several batches of settleBatch
+		check("long random", randomCuts(rng, randomText(rng, 100+rng.IntN(1000))))
+	}
 }
 
 // randomCuts cuts s at random byte offsets, UTF-8 sequences included.
@@ -248,6 +262,33 @@ func randomCuts(rng *rand.Rand, s string) []string {
 		parts, s = append(parts, s[:n]), s[n:]
 	}
 	return parts
+}
+
+// BenchmarkCounter is a stream's two counts per delta of 1 or 4 one-token
+// words: the delta's own and the whole answer's (AddCounted).
+func BenchmarkCounter(b *testing.B) {
+	words := strings.Fields("the cache keeps recently used lines close to the core so that a load finds its data in a few cycles instead of hundreds")
+	for _, perDelta := range []int{1, 4} {
+		deltas := make([]string, 2000)
+		for i := range deltas {
+			for k := range perDelta {
+				deltas[i] += " " + words[(i*perDelta+k)%len(words)]
+			}
+		}
+		b.Run(fmt.Sprintf("tokens=%d", perDelta), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				var c Counter
+				for _, d := range deltas {
+					c.AddCounted(d)
+				}
+				if c.Total() != len(deltas)*perDelta {
+					b.Fatal(c.Total())
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed())/float64(b.N*len(deltas)), "ns/delta")
+		})
+	}
 }
 
 func FuzzCounter(f *testing.F) {

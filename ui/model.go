@@ -174,16 +174,23 @@ type drawn struct {
 // New is the dashboard for opts, for Run or for a test program.
 func New(opts Options) Model { return newModel(context.Background(), opts) }
 
+// Palette is the palette the dashboard draws with under these options, on
+// lipgloss's background and colour profile: presenter mode's is high
+// contrast unless a theme was asked for.
+func (opts Options) Palette() theme.Palette {
+	name := opts.Theme
+	if opts.Present && name == theme.Auto {
+		name = theme.HighContrast
+	}
+	return theme.New(name, lipgloss.HasDarkBackground(), lipgloss.ColorProfile())
+}
+
 func newModel(ctx context.Context, opts Options) Model {
 	c := &common{opts: opts, config: opts.Config, source: opts.Source, ctx: ctx, clients: &probes.Clients{}, keys: DefaultKeyMap()}
 	if c.config == nil {
 		c.config = &config.Config{}
 	}
-	palette := opts.Theme
-	if opts.Present && palette == theme.Auto {
-		palette = theme.HighContrast
-	}
-	c.styles = DefaultStyles(theme.New(palette, lipgloss.HasDarkBackground(), lipgloss.ColorProfile()))
+	c.styles = DefaultStyles(opts.Palette())
 	c.paint = newPaints(c.styles)
 	c.help = help.New()
 	c.help.Styles = c.styles.Help

@@ -19,10 +19,10 @@ func (m *Model) panelRows() PanelRows {
 // panelFigures are the workload panel's figures: each provider's figures
 // over the run of the race on screen, as the session keeps them (none
 // before the first race).
-func (m *Model) panelFigures(figs []live.Figures) workloadview.Figures {
+func (m *Model) panelFigures(figs []live.Snapshot) workloadview.Figures {
 	f := workloadview.Figures{Workload: m.c.config.Workload.Name}
 	for i, fig := range figs {
-		p := workloadview.Provider{Name: m.s.live[i].Name}
+		p := workloadview.Row{Name: m.s.live[i].Name}
 		if w := fig.Workload; w != nil {
 			f.Step, f.Steps, f.InputTokens = w.Step, w.Steps, w.InputTokens
 			p.WorkloadRuns = &w.WorkloadRuns

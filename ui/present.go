@@ -56,7 +56,7 @@ func countdownTick(race, left int) tea.Cmd {
 }
 
 // draw draws the stage for the session's race, with figures figs, in width × height.
-func (p *presenter) draw(s *session, figs []live.Figures, width, height int) {
+func (p *presenter) draw(s *session, figs []live.Snapshot, width, height int) {
 	switch s.phase {
 	case phaseCountdown:
 		p.stage = p.countdownLines(s, width, height)
@@ -100,7 +100,7 @@ func (p *presenter) countdownLines(race *session, width, height int) []string {
 
 // cards are one box per provider: name and status, tok/s in big digits,
 // progress to the finish, TTFT.
-func (p *presenter) cards(race *session, figs []live.Figures, width, height int) []string {
+func (p *presenter) cards(race *session, figs []live.Snapshot, width, height int) []string {
 	n := len(figs)
 	if n == 0 {
 		return padLines(nil, height)
@@ -135,7 +135,7 @@ func (p *presenter) cards(race *session, figs []live.Figures, width, height int)
 	return lines
 }
 
-func (p *presenter) card(name string, i int, f live.Figures, place, finish, width, height int) []string {
+func (p *presenter) card(name string, i int, f live.Snapshot, place, finish, width, height int) []string {
 	s := p.c.styles
 	accent := s.Provider(i)
 	iw := max(width-2, 0)
@@ -205,7 +205,7 @@ func centered(rows []string, style lipgloss.Style, width int) []string {
 
 // podium is the finished race: the three fastest on steps (2nd, 1st, 3rd)
 // with their headline figures, the others on a line, and the verdict.
-func (p *presenter) podium(race *session, figs []live.Figures, width, height int) []string {
+func (p *presenter) podium(race *session, figs []live.Snapshot, width, height int) []string {
 	s := p.c.styles
 	order := leaderboard.Order(figs)
 	var top []int

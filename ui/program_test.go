@@ -172,7 +172,7 @@ func TestSaveWritesTheFinishedRaces(t *testing.T) {
 	}
 }
 
-func (m *Model) figures() []live.Figures { return m.s.figures(m.s.now()) }
+func (m *Model) figures() []live.Snapshot { return m.s.figures(m.s.now()) }
 
 // With Warm the connections are open before the release: the zoomed lane
 // says its stream reused one, and the header shows the start skew.

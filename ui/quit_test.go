@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -29,25 +28,17 @@ import (
 // stopped mid-way: the stop comes once the server has sent that stream's
 // events, never after a sleep.
 func TestStopKeepsTheRaceInFlight(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
 	testenv.Require(t, "tmux")
-	bin := filepath.Join(t.TempDir(), "tpsrace")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := testenv.Binary(t)
 	for _, tc := range []struct {
 		name  string
 		heats int
-		stop  func(tr *tmuxRun)
+		stop  func(tr *testenv.Terminal)
 		exit  string
 	}{
-		{"ctrl+c in heat 2", 3, func(tr *tmuxRun) { tr.tmux("send-keys", "-t", "race", "C-c") }, "130"},
-		{"SIGTERM in the first race", 1, func(tr *tmuxRun) { tr.signal(syscall.SIGTERM) }, "130"},
-		{"q in the first race", 1, func(tr *tmuxRun) { tr.tmux("send-keys", "-t", "race", "q") }, "0"},
+		{"ctrl+c in heat 2", 3, func(tr *testenv.Terminal) { tr.Keys("C-c") }, "130"},
+		{"SIGTERM in the first race", 1, func(tr *testenv.Terminal) { tr.Signal(syscall.SIGTERM) }, "130"},
+		{"q in the first race", 1, func(tr *testenv.Terminal) { tr.Keys("q") }, "0"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url, held := holdingSim(t, tc.heats-1, 20)
@@ -56,19 +47,19 @@ func TestStopKeepsTheRaceInFlight(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(work, "providers.yaml"), []byte(yaml), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			tr := startTmux(t, bin, work, 120, 40, nil, "--heats", strconv.Itoa(tc.heats), "--record", "d.tpsr")
+			tr := testenv.StartTerminal(t, bin, testenv.TerminalOptions{Dir: work, Width: 120, Height: 40, Args: []string{"--heats", strconv.Itoa(tc.heats), "--record", "d.tpsr"}})
 			select {
 			case <-held:
 			case <-time.After(60 * time.Second):
-				t.Fatalf("the stream to stop never reached the simulator's hold:\n%s", tr.screen())
+				t.Fatalf("the stream to stop never reached the simulator's hold:\n%s", tr.Screen())
 			}
 			// The server has sent the held stream's first events; the stop
 			// comes once the dashboard has them too, so the race in flight
 			// has something to keep.
-			tr.waitScreen("the held stream's tokens", func(s string) bool { return heldTokens.MatchString(s) })
+			tr.WaitScreen("the held stream's tokens", func(s string) bool { return heldTokens.MatchString(s) })
 			tc.stop(tr)
-			if code := tr.exitCode(); code != tc.exit {
-				t.Fatalf("exit %s, want %s:\n%s", code, tc.exit, tr.screen())
+			if code := tr.ExitCode(); code != tc.exit {
+				t.Fatalf("exit %s, want %s:\n%s", code, tc.exit, tr.Screen())
 			}
 			rec, err := recording.Open(filepath.Join(work, "d.tpsr"))
 			if err != nil {
@@ -91,32 +82,6 @@ func TestStopKeepsTheRaceInFlight(t *testing.T) {
 
 // heldTokens is the held lane's figures line once tokens have arrived: "TTFT 6ms … 38 tok".
 var heldTokens = regexp.MustCompile(`TTFT \S+ .* [1-9][0-9]* tok\b`)
-
-// signal sends sig to the binary.
-func (tr *tmuxRun) signal(sig syscall.Signal) {
-	tr.t.Helper()
-	b, err := os.ReadFile(tr.pidFile)
-	pid, perr := strconv.Atoi(strings.TrimSpace(string(b)))
-	if err != nil || perr != nil {
-		tr.t.Fatalf("no process id: %v %v", err, perr)
-	}
-	if err := syscall.Kill(pid, sig); err != nil {
-		tr.t.Fatal(err)
-	}
-}
-
-// exitCode waits for the binary to exit and returns its status.
-func (tr *tmuxRun) exitCode() string {
-	tr.t.Helper()
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if b, err := os.ReadFile(tr.exitFile); err == nil {
-			return strings.TrimSpace(string(b))
-		}
-		if time.Now().After(deadline) {
-			tr.t.Fatalf("tpsrace did not exit:\n%s", tr.screen())
-		}
-	}
-}
 
 // holdingSim serves the simulator: the first free chat requests stream
 // whole; each later one stops after hold SSE events, until the client

@@ -61,10 +61,10 @@ providers:
 	if err := os.WriteFile(filepath.Join(dir, "providers.yaml"), []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	term := startTerminal(t, dir, "--concurrency", "3")
+	term := testenv.StartTerminal(t, testenv.Binary(t), testenv.TerminalOptions{Dir: dir, Width: 120, Height: 40, Args: []string{"--concurrency", "3"}})
 
-	s := term.waitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
-	if w := term.written(); !strings.Contains(w, "◌ loading") || !strings.Contains(w, "loading model…") {
+	s := term.WaitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
+	if w := term.Written(); !strings.Contains(w, "◌ loading") || !strings.Contains(w, "loading model…") {
 		t.Errorf("the llama.cpp lane never showed its model loading; the program wrote:\n%q", w)
 	}
 	for _, want := range []string{`1 cloud`, `2 laptop`, `3 users > 2 slots: 1 queues on the server`, `(?s)per-user [\d,.]+ tok/s.{0,140}?prefill [\d,.]+ tok/s.{0,40}?decode [\d,.]+ tok/s`} {
@@ -73,8 +73,8 @@ providers:
 		}
 	}
 
-	term.keys("2") // zoom the llama.cpp lane: its whole hardware line, and the /metrics line
-	s = term.waitScreen("the server's own counts", func(s string) bool {
+	term.Keys("2") // zoom the llama.cpp lane: its whole hardware line, and the /metrics line
+	s = term.WaitScreen("the server's own counts", func(s string) bool {
 		return regexp.MustCompile(`llama-server /metrics: 0 busy slots · 0 deferred · 900 tokens generated at [\d,.]+ tok/s`).MatchString(s)
 	})
 	for _, want := range []string{`3 users > 2 slots: 1 queues on the server · tiny-llama · ctx \d+ · 2 slots · .+ · b\d+`, roofline} {
@@ -88,7 +88,7 @@ providers:
 	if !running() {
 		t.Fatalf("no process runs the model %s while the dashboard is up", model)
 	}
-	term.quit("faster than")
+	term.Quit("faster than")
 	if running() {
 		t.Errorf("a llama-server on %s is still running after q", model)
 	}

@@ -58,7 +58,7 @@ type session struct {
 	racing []int // its providers, by provider index: those ready
 	clock  Clock // its race time, nil until released
 	end    time.Duration
-	live   []*live.Provider // provider index → its streams and figures
+	live   []*live.Lane // provider index → its streams and figures
 
 	// referee is the flags of the history once the race on screen (its
 	// last race) has finished.
@@ -115,13 +115,13 @@ func (s *session) prepared(results []Prepared) {
 func (s *session) reset() {
 	s.conc, s.clock, s.end, s.racing, s.referee = s.concurrency, nil, 0, nil, nil
 	promptTokens := tokens.Count(s.prompt)
-	s.live = make([]*live.Provider, len(s.providers))
+	s.live = make([]*live.Lane, len(s.providers))
 	for i, p := range s.providers {
 		if err := s.notReadyErr(i); err != nil {
-			s.live[i] = live.NewProvider(i, p, 1, promptTokens)
+			s.live[i] = live.NewLane(i, p, 1, promptTokens)
 			s.live[i].Record(probes.Update{Done: &probes.Result{Provider: p.Name, Model: p.Model, Err: err}})
 		} else {
-			s.live[i] = live.NewProvider(i, p, s.conc, promptTokens)
+			s.live[i] = live.NewLane(i, p, s.conc, promptTokens)
 			s.racing = append(s.racing, i)
 		}
 		s.live[i].Detail = s.details[i]
@@ -251,16 +251,12 @@ func (s *session) now() time.Duration {
 }
 
 // figures are every provider's figures at race time now.
-func (s *session) figures(now time.Duration) []live.Figures {
-	figs := make([]live.Figures, len(s.live))
+func (s *session) figures(now time.Duration) []live.Snapshot {
+	figs := make([]live.Snapshot, len(s.live))
 	for i, p := range s.live {
-		figs[i] = p.Figures(now)
-		if s.phase == phaseFinished && s.referee != nil && figs[i].Settled {
-			last := len(s.referee.Races) - 1 // the race on screen
-			figs[i].Flags = s.referee.RunFlags(last, i).Text()
-			if last >= 0 && i < len(s.referee.Loads[last]) {
-				figs[i].Load = s.referee.Loads[last][i]
-			}
+		figs[i] = p.Snapshot(now)
+		if s.phase == phaseFinished && s.referee != nil {
+			figs[i].Referee(*s.referee, len(s.referee.Races)-1, i) // the race on screen: the history's last
 		}
 		if s.finishAt > 0 {
 			p.RaceTo(&figs[i], s.finishAt)

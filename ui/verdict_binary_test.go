@@ -10,6 +10,7 @@ import (
 
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
+	"tpsrace/testenv"
 )
 
 // replayedVerdictIsBenchs: the real binary bin tells one story: a
@@ -51,8 +52,8 @@ func replayedVerdictIsBenchs(t *testing.T, bin string) {
 		t.Fatalf("bench said %q, replay --bench %q", live, replayed)
 	}
 
-	tr := startTmux(t, bin, work, 240, 60, nil, "replay", "race.tpsr", "--finish-at", "60")
-	s := tr.waitScreen("the settled verdict", decided)
+	tr := testenv.StartTerminal(t, bin, testenv.TerminalOptions{Dir: work, Width: 240, Height: 60, Args: []string{"replay", "race.tpsr", "--finish-at", "60"}})
+	s := tr.WaitScreen("the settled verdict", decided)
 	var line string
 	for l := range strings.Lines(s) {
 		if decided(l) {
@@ -67,5 +68,5 @@ func replayedVerdictIsBenchs(t *testing.T, bin string) {
 	if !strings.Contains(line, "stopped short of 60 tokens: brief") {
 		t.Errorf("the dashboard's verdict %q does not name brief as stopped short", line)
 	}
-	tr.quit()
+	tr.Quit("faster than")
 }

@@ -250,7 +250,8 @@ func rowOf(board, name string) string {
 // Presenter mode's headline is the workload's own figure: the real
 // program racing a long-context sweep of two sizes against the simulator
 // (p1 prefills 8× faster) counts down before each size, shows the first
-// size's TTFT, then the prefill estimate once there are two, and ends on
+// size's TTFT, then the prefill estimate once there are two (its name in
+// the description), and ends on
 // bench's verdict for the races.
 func TestPresentShowsTheWorkloadsFigure(t *testing.T) {
 	noLeaks(t)
@@ -269,7 +270,7 @@ func TestPresentShowsTheWorkloadsFigure(t *testing.T) {
 	}
 	b := benchdoc.Build(benchdoc.Input{Config: m.s.saveConfig(m.c.config), Concurrency: 1, Races: m.s.history})
 	out := ansi.Strip(screen.String())
-	for _, want := range []string{"TTFT at 500 tokens", "tok/s prefill (estimate)", "p1 is", "1st", b.Verdict.Text[:40]} {
+	for _, want := range []string{"TTFT, input 500", "prefill speed estimate", "p1 is", "1st", b.Verdict.Text[:40]} {
 		if !strings.Contains(out, want) {
 			t.Errorf("presenter mode never showed %q", want)
 		}

@@ -55,6 +55,7 @@ type Exporter struct {
 	lastOK                *prometheus.GaugeVec
 	sloMet, sloMissed     *prometheus.CounterVec
 	workload              map[string]*prometheus.GaugeVec // workloadGauges by name (ObserveRun)
+	sweep                 map[string]*prometheus.GaugeVec // sweepGauges and the knee's by name (ObserveSweep)
 }
 
 // NewExporter registers every series. Those of a simulated race (the
@@ -98,10 +99,11 @@ func NewExporter(simulated bool) *Exporter {
 		e.lastTTFT, e.lastSpeed, e.lastE2E, e.lastRaceTime, e.lastOK, e.sloMet, e.sloMissed)
 	e.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	e.workload = map[string]*prometheus.GaugeVec{}
-	for _, g := range slices.Concat(workloadGauges, thinkingGauges) {
+	for _, g := range slices.Concat(workloadGauges(), thinkingGauges()) {
 		e.workload[g.name] = gauge(g.name, g.help)
 		tpsrace.MustRegister(e.workload[g.name])
 	}
+	e.registerSweep(tpsrace)
 	return e
 }
 
@@ -180,26 +182,19 @@ func (e *Exporter) Observe(probe string, providers []config.Provider, results []
 				continue
 			}
 			release = res.Release
-			f := metrics.Compute(&res, 0)
-			streams = append(streams, metrics.Stream{Figures: f})
-			e.outputTokens.With(l).Add(float64(f.OutputTokens))
-			e.observeSLO(l, p.SLO, f)
-			if f.HasTTFT { // a failure later does not change when the first token came (metrics.Run)
-				e.ttft.With(l).Observe(f.TTFT.Seconds())
-			}
+			s := metrics.StreamOf(&res, 0, 0)
+			streams = append(streams, s)
+			e.outputTokens.With(l).Add(float64(s.OutputTokens))
+			e.observeSLO(l, p.SLO, s.Figures)
 			if !res.OK() {
 				e.failures.MustCurryWith(l).WithLabelValues(probes.KindOf(res.Err)).Inc()
-				continue
 			}
-			e.e2e.With(l).Observe(f.E2E.Seconds())
-			if f.HasOutputTPS {
-				e.speed.With(l).Observe(f.OutputTPS)
-			}
+			e.observeSample(l, metrics.SampleOf(s))
 		}
 		if len(streams) == 0 {
 			continue
 		}
-		run := metrics.RunOf(streams, 0)
+		run := metrics.SummaryOf(streams, 0)
 		e.races.With(l).Inc()
 		e.lastRaceTime.With(l).Set(float64(release.UnixNano()) / 1e9)
 		e.lastOK.With(l).Set(boolFloat(run.Failed == 0))
@@ -214,6 +209,21 @@ func (e *Exporter) Observe(probe string, providers []config.Provider, results []
 		if run.E2E.Has() {
 			e.lastE2E.With(l).Set(run.E2E.P50.Seconds())
 		}
+	}
+}
+
+// observeSample observes what one stream adds to the provider's figures,
+// by metrics.SummaryOf's rule (metrics.SampleOf), so the histograms and the
+// last-race gauges count the same streams.
+func (e *Exporter) observeSample(l prometheus.Labels, s metrics.Sample) {
+	if s.HasTTFT {
+		e.ttft.With(l).Observe(s.TTFT.Seconds())
+	}
+	if s.HasE2E {
+		e.e2e.With(l).Observe(s.E2E.Seconds())
+	}
+	if s.HasSpeed {
+		e.speed.With(l).Observe(s.Speed)
 	}
 }
 

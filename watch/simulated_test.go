@@ -30,7 +30,7 @@ func TestSimulatedSeriesAreLabelled(t *testing.T) {
 		e := NewExporter(simulated)
 		e.Start("here", providers)
 		e.Observe("here", providers, results)
-		for _, g := range workloadGauges { // every family, each with a series
+		for _, g := range workloadGauges() { // every family, each with a series
 			e.workload[g.name].With(prometheus.Labels{"provider": "ok", "model": "m", "probe": "here"}).Set(1)
 		}
 		rec := httptest.NewRecorder()
@@ -49,7 +49,7 @@ func TestSimulatedSeriesAreLabelled(t *testing.T) {
 				t.Errorf("simulated=%v: %s", simulated, strings.TrimSpace(line))
 			}
 		}
-		if n := len(families); !families["go_goroutines"] || !families["tpsrace_slo_met_total"] || !families["tpsrace_failures_total"] || !families[workloadGauges[0].name] {
+		if n := len(families); !families["go_goroutines"] || !families["tpsrace_slo_met_total"] || !families["tpsrace_failures_total"] || !families[workloadGauges()[0].name] {
 			t.Errorf("simulated=%v: %d families, want tpsrace's every kind and Go's: %v", simulated, n, families)
 		}
 	}

@@ -3,39 +3,35 @@ package watch
 import (
 	"testing"
 
-	"tpsrace/benchdoc"
+	"tpsrace/metrics"
+	"tpsrace/workload"
 )
 
-// Every figure a summary can give has its gauge, and a summary without a
-// workload gives none.
+// Every workload figure whose description names a gauge has it, once
+// (metrics.WorkloadGauges), with help.
 func TestEveryWorkloadFigureHasItsGauge(t *testing.T) {
-	v := 1.0
-	pv := &v
-	full := benchdoc.Summary{ToolCall: &benchdoc.ToolSummary{}, JSON: &benchdoc.JSONSummary{}, PrefillTPS: &pv,
-		PrefixCache: &benchdoc.PrefixCache{}, ConversationMS: &benchdoc.Percentiles2{}}
 	e := NewExporter(false)
-	figures := workloadFigures(full)
-	if len(figures) != len(workloadGauges) {
-		t.Errorf("%d figures, %d gauges", len(figures), len(workloadGauges))
-	}
-	for name := range figures {
-		if e.workload[name] == nil {
-			t.Errorf("%s has no gauge", name)
+	for _, name := range workload.Names {
+		w, _ := workload.Named(name)
+		for _, f := range metrics.FiguresOf(w, false, 1) {
+			if f.Gauge != "" && e.workload[f.Gauge] == nil {
+				t.Errorf("%s %s: no gauge %s", name, f.Header, f.Gauge)
+			}
 		}
 	}
-	if chat := workloadFigures(benchdoc.Summary{}); len(chat) != 0 {
-		t.Errorf("chat: %v", chat)
-	}
-	thinking := thinkingFigures(benchdoc.Summary{ThinkingSummary: benchdoc.ThinkingSummary{Reasoned: 1}})
-	if len(thinking) != len(thinkingGauges) {
-		t.Errorf("%d thinking figures, %d gauges", len(thinking), len(thinkingGauges))
-	}
-	for name := range thinking {
-		if e.workload[name] == nil {
-			t.Errorf("%s has no gauge", name)
+	seen := map[string]bool{}
+	for _, g := range workloadGauges() {
+		if seen[g.name] || g.help == "" {
+			t.Errorf("%s: twice, or without help", g.name)
 		}
+		seen[g.name] = true
 	}
-	if none := thinkingFigures(benchdoc.Summary{}); len(none) != 0 {
-		t.Errorf("a race that did not think: %v", none)
+	if len(seen)+len(thinkingGauges()) != len(e.workload) || len(seen) < 10 {
+		t.Errorf("%d figures with a gauge, %d gauges", len(seen), len(e.workload))
+	}
+	for _, f := range metrics.ReasoningFigures() {
+		if e.workload[f.Gauge] == nil {
+			t.Errorf("reasoning %s: no gauge %s", f.Header, f.Gauge)
+		}
 	}
 }

@@ -194,6 +194,17 @@ const ToolPrompt = "What is the weather in Paris right now, in celsius? Use the 
 
 // Compile checks the function's schema; Validate then checks arguments
 // against it.
+//
+// The validator, santhosh-tekuri/jsonschema, compiles every draft's
+// meta-schema in its package init, which every command pays: 4.2 ms on a
+// quiet 2-core machine, 5.3 ms (median of 21) under load, about half of all
+// package initialisation (`GODEBUG=inittrace=1 tpsrace version`). Kept, with
+// `tpsrace version` at 13 ms median all the same (docs/BENCHMARKS.md,
+// "Start-up"): google/jsonschema-go (v0.4.3), which does no work at init,
+// accepts {"type": "objet"} as a schema, stops at the first problem, and
+// tells a user `type: map[] has type "object", want "objet"` and `enum: hail
+// does not equal any of: [sunny cloudy rain snow]` where this one says
+// which keyword is wrong and "value must be one of 'sunny', 'cloudy', …".
 func (f *Function) Compile() (*Schema, error) {
 	if f.Name == "" {
 		return nil, fmt.Errorf("the tool has no name")

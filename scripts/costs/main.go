@@ -1,12 +1,14 @@
 // Command costs measures what measuring costs a tpsrace user: whole
-// processes, side by side with a minimal reference client in the same run.
+// processes, side by side with minimal reference clients in the same run.
 // scripts/bench.sh builds tpsrace and runs it; docs/BENCHMARKS.md explains
 // every row.
 //
-//	go run ./scripts/costs -tpsrace /path/to/tpsrace
+//	go run ./scripts/costs -tpsrace /path/to/tpsrace [-baseline /path/to/older/tpsrace]
 //
-// The same binary is the reference client (package reference) when started
-// with -reference.
+// The same binary is a reference client (package reference) when started
+// with -client floor (splits lines, decodes nothing) or -client decoding
+// (decodes every chunk with encoding/json: "the reference" of the figures
+// after CPU).
 package main
 
 import (
@@ -41,17 +43,18 @@ const (
 )
 
 func main() {
-	reference := flag.Bool("reference", false, "be the reference client")
-	url := flag.String("url", "", "reference: base URL")
-	model := flag.String("model", "", "reference: model")
-	conc := flag.Int("concurrency", streams, "reference: simultaneous streams")
-	runs := flag.Int("runs", 1, "reference: races one after another")
+	client := flag.String("client", "", "be a reference client: floor or decoding")
+	url := flag.String("url", "", "reference client: base URL")
+	model := flag.String("model", "", "reference client: model")
+	conc := flag.Int("concurrency", streams, "reference client: simultaneous streams")
+	runs := flag.Int("runs", 1, "reference client: races one after another")
 	bin := flag.String("tpsrace", "", "tpsrace binary to measure")
+	baseline := flag.String("baseline", "", "an older tpsrace binary, measured beside it for CPU per token")
 	repeat := flag.Int("repeat", 3, "samples of each figure (the median is reported)")
 	only := flag.String("only", "", "measure only these figures, comma-separated: cpu, start, frame, memory, ttft (all when empty)")
 	flag.Parse()
-	if *reference {
-		referenceClient(*url, *model, *conc, *runs)
+	if *client != "" {
+		referenceClient(*client, *url, *model, *conc, *runs)
 		return
 	}
 	if *bin == "" {
@@ -59,13 +62,14 @@ func main() {
 	}
 	self, err := os.Executable()
 	fail(err)
-	m := &measurer{tpsrace: *bin, self: self, repeat: *repeat, dir: must(os.MkdirTemp("", "costs")), only: *only}
+	m := &measurer{tpsrace: *bin, baseline: *baseline, self: self, repeat: *repeat, dir: must(os.MkdirTemp("", "costs")), only: *only}
 	defer os.RemoveAll(m.dir)
 	m.run()
 }
 
 type measurer struct {
 	tpsrace, self, dir string
+	baseline           string // an older tpsrace for the CPU table; "" for none
 	repeat             int
 	simURL             string
 	only               string // figures to measure, comma-separated; "" for all
@@ -91,15 +95,10 @@ func (m *measurer) run() {
 	line := must(bufio.NewReader(out).ReadString('\n'))
 	m.simURL = regexp.MustCompile(`base_url (\S+)`).FindStringSubmatch(line)[1]
 
-	fmt.Printf("| figure | tpsrace | reference | tpsrace ÷ reference |\n|---|---|---|---|\n")
-	for _, chunk := range []int{1, 4} {
-		if !m.wants("cpu") {
-			break
-		}
-		t, r := m.marginalCPU(chunk)
-		fmt.Printf("| CPU per extra token, %d token(s)/event (%d races − 1, %d×%d tokens) | %.0f ns | %.0f ns | **%.2f×** |\n",
-			chunk, manyRuns, streams, answer, ns(t), ns(r), float64(t)/float64(r))
+	if m.wants("cpu") {
+		m.cpuTable()
 	}
+	fmt.Printf("| figure | tpsrace | reference (decoding) | tpsrace ÷ reference |\n|---|---|---|---|\n")
 	if m.wants("start") {
 		t, r := m.firstRequest()
 		fmt.Printf("| exec → first request sent (`bench`) | %.1f ms | %.1f ms | |\n", ms(t), ms(r))
@@ -134,25 +133,21 @@ func (m *measurer) config(url, model string) string {
 }
 
 func (m *measurer) bench(model string, conc, runs int) usage {
-	return run(exec.Command(m.tpsrace, "bench", "--config", m.config(m.simURL, model), "--concurrency", fmt.Sprint(conc), "--runs", fmt.Sprint(runs), "--format", "json"))
+	return m.benchOf(m.tpsrace, model, conc, runs)
 }
 
+// benchOf runs `bench` of the tpsrace binary bin.
+func (m *measurer) benchOf(bin, model string, conc, runs int) usage {
+	return run(exec.Command(bin, "bench", "--config", m.config(m.simURL, model), "--concurrency", fmt.Sprint(conc), "--runs", fmt.Sprint(runs), "--format", "json"))
+}
+
+// reference runs the decoding reference client.
 func (m *measurer) reference(model string, conc, runs int) usage {
-	return run(exec.Command(m.self, "-reference", "-url", m.simURL, "-model", model, "-concurrency", fmt.Sprint(conc), "-runs", fmt.Sprint(runs)))
+	return m.client("decoding", model, conc, runs)
 }
 
-// marginalCPU is CPU per token of manyRuns races minus one race, which
-// leaves start-up, the vocabulary and the report's fixed part out.
-func (m *measurer) marginalCPU(chunk int) (tpsrace, reference time.Duration) {
-	model := m.model(chunk)
-	perToken := func(measure func(int) usage) time.Duration {
-		return median(m.repeat, func() time.Duration {
-			return (measure(manyRuns).cpu - measure(1).cpu) / time.Duration((manyRuns-1)*streams*answer)
-		})
-	}
-	tpsrace = perToken(func(runs int) usage { return m.bench(model, streams, runs) })
-	reference = perToken(func(runs int) usage { return m.reference(model, streams, runs) })
-	return tpsrace, reference
+func (m *measurer) client(name, model string, conc, runs int) usage {
+	return run(exec.Command(m.self, "-client", name, "-url", m.simURL, "-model", model, "-concurrency", fmt.Sprint(conc), "-runs", fmt.Sprint(runs)))
 }
 
 // firstRequest: from exec to the first request arriving at a local server.
@@ -183,7 +178,7 @@ func (m *measurer) firstRequest() (tpsrace, reference time.Duration) {
 	cfg := m.config(url, "bench")
 	tpsrace = measure(func() *exec.Cmd { return exec.Command(m.tpsrace, "bench", "--config", cfg, "--format", "json") })
 	reference = measure(func() *exec.Cmd {
-		return exec.Command(m.self, "-reference", "-url", url, "-model", "bench", "-concurrency", "1")
+		return exec.Command(m.self, "-client", "decoding", "-url", url, "-model", "bench", "-concurrency", "1")
 	})
 	return tpsrace, reference
 }
@@ -311,9 +306,16 @@ func (m *measurer) ttft() (cold, warm, refCold, refWarm float64) {
 	return
 }
 
-// referenceClient runs races of conc streams and prints each race's TTFTs
-// (ms, by race number from 0, as tpsrace's report numbers them) as JSON.
-func referenceClient(url, model string, conc, runs int) {
+// referenceClient runs races of conc streams with the named client and
+// prints each race's TTFTs (ms, by race number from 0, as tpsrace's report
+// numbers them) as JSON.
+func referenceClient(name, url, model string, conc, runs int) {
+	stream := map[string]func(*http.Client, string, string, time.Time) (int, time.Duration, error){
+		"floor": reference.Floor, "decoding": reference.Stream,
+	}[name]
+	if stream == nil {
+		fail(fmt.Errorf("-client %q: want floor or decoding", name))
+	}
 	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: conc, DisableCompression: true}}
 	ttft := map[int][]float64{}
 	body := fmt.Sprintf(`{"model":%q,"messages":[{"role":"user","content":"Explain how a CPU cache works."}],"max_tokens":%d,"stream":true}`, model, answer)
@@ -323,7 +325,7 @@ func referenceClient(url, model string, conc, runs int) {
 		release := time.Now()
 		for range conc {
 			wg.Go(func() {
-				_, first, err := reference.Stream(client, url, body, release)
+				_, first, err := stream(client, url, body, release)
 				fail(err)
 				mu.Lock()
 				ttft[run] = append(ttft[run], ms(first))
@@ -362,7 +364,6 @@ func mean(v []float64) float64 {
 	return s / float64(max(len(v), 1))
 }
 
-func ns(d time.Duration) float64 { return float64(d) }
 func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 func mib(b int64) float64        { return float64(b) / (1 << 20) }
 

@@ -9,7 +9,6 @@ import (
 	"tpsrace/probes"
 	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
-	"tpsrace/workload"
 )
 
 // trackLine is the lane's race track: its per-user tokens so far as a bar
@@ -172,36 +171,27 @@ func (m *Model) figureFields() []string {
 	return fields
 }
 
-// toolOnly is whether the lane is a tool-call race's that has written no
-// text: its TTFT, speed, track and sparkline would stand empty, and the
-// call's own figures take their place.
+// toolOnly is whether the lane is of a race whose answer is no text (a
+// tool call: metrics.Description.NoText) and has written none: its TTFT,
+// speed, track and sparkline would stand empty, and the workload's own
+// figures take their place.
 func (m *Model) toolOnly() bool {
 	w := m.figures.Workload
-	return w != nil && w.Name == workload.ToolCall && !m.figures.HasTTFT
+	return w != nil && w.Description().NoText && !m.figures.HasTTFT
 }
 
-// toolFields are a tool-only lane's figures: the run's, as the
-// leaderboard's columns show them, "…" until the race on screen is among
-// its finished races.
+// toolFields are a tool-only lane's figures (metrics.FiguresOf), as the
+// leaderboard's columns write them, "…" until the race on screen is
+// among the run's finished races.
 func (m *Model) toolFields(field func(label, value, unit string) string) []string {
 	w := m.figures.Workload
-	value := func(text string, ok bool) string {
-		switch {
-		case !w.Settled():
-			return "…"
-		case !ok:
-			return format.Undefined
+	var fields []string
+	for _, f := range w.Figures() {
+		value := "…"
+		if w.Settled() {
+			value = f.Text(f.Of(w.WorkloadRuns))
 		}
-		return text
-	}
-	run := w.Ranked
-	fields := []string{
-		field("1st call", value(format.Duration(run.ToolFirst.P50), run.ToolFirst.Has()), ""),
-		field("complete", value(format.Duration(run.ToolComplete.P50), run.ToolComplete.Has()), ""),
-		field("args", value(format.TPS(run.ArgsTPS.P50), run.ArgsTPS.Has()), "tok/s"),
-	}
-	if w.Settled() {
-		fields = append(fields, m.styles.Label.Render(itoa(run.ToolValid)+"/"+itoa(run.ToolStreams)+" valid"))
+		fields = append(fields, field(f.Header, value, ""))
 	}
 	return fields
 }

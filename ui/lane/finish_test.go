@@ -24,7 +24,7 @@ func TestStoppedShortBadge(t *testing.T) {
 	} {
 		m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 		m.SetSize(60, 12)
-		f := p.Figures(1500 * ms)
+		f := p.Snapshot(1500 * ms)
 		if c.finishAt > 0 {
 			p.RaceTo(&f, c.finishAt)
 		}
@@ -49,7 +49,7 @@ func TestTrackFinishesAtTheLine(t *testing.T) {
 	} {
 		m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 		m.SetSize(60, 12)
-		f := p.Figures(1500 * ms)
+		f := p.Snapshot(1500 * ms)
 		finish := 203
 		if c.finishAt > 0 {
 			p.RaceTo(&f, c.finishAt)

@@ -6,7 +6,7 @@
 //
 //	l := lane.New(provider, lane.DefaultStyles(p).WithAccent(color))
 //	l.SetSize(60, 14)
-//	l, _ = l.Update(lane.FrameMsg{Now: now, Figures: provider.Figures(now), Scale: scale, Finish: 400})
+//	l, _ = l.Update(lane.FrameMsg{Now: now, Figures: provider.Snapshot(now), Scale: scale, Finish: 400})
 //	fmt.Println(l.View())
 //
 // Everything is rendered on FrameMsg (and on size or mode changes) and
@@ -34,7 +34,7 @@ import (
 // finish, 0 = not finished).
 type FrameMsg struct {
 	Now     time.Duration
-	Figures live.Figures
+	Figures live.Snapshot
 	Place   int
 	// Scale is the tok/s axis of the sparkline, shared by every lane
 	// (live.SharedScale); the zero Scale scales the lane to itself.
@@ -56,13 +56,13 @@ type Model struct {
 	KeyMap KeyMap
 	styles Styles
 
-	provider *live.Provider
+	provider *live.Lane
 	number   int // shown before the name: the key that zooms this lane
 	width    int
 	height   int
 	focused  bool
 	zoomed   bool
-	figures  live.Figures
+	figures  live.Snapshot
 	place    int
 	scale    live.Scale
 	finish   int
@@ -83,7 +83,7 @@ type Model struct {
 }
 
 // New is a lane for provider p, numbered p.Index+1.
-func New(p *live.Provider, styles Styles) Model {
+func New(p *live.Lane, styles Styles) Model {
 	vp := viewport.New(0, 0)
 	vp.KeyMap = viewport.KeyMap{} // the lane's KeyMap drives it
 	vp.MouseWheelEnabled = true

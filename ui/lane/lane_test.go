@@ -26,8 +26,8 @@ func init() { lipgloss.SetColorProfile(termenv.Ascii) }
 const ms = time.Millisecond
 
 // streamed is a provider that thought for 300ms, then answered 200 words.
-func streamed(done bool) *live.Provider {
-	p := live.NewProvider(0, config.Provider{Name: "sim-fast", Model: "sim:wafer"}, 1, 12)
+func streamed(done bool) *live.Lane {
+	p := live.NewLane(0, config.Provider{Name: "sim-fast", Model: "sim:wafer"}, 1, 12)
 	var events []probes.Event
 	events = append(events, probes.Event{At: 100 * ms, Reasoning: "let me think", Tokens: 3})
 	for i := range 200 {
@@ -47,10 +47,10 @@ func flat(v string) string {
 	return strings.Join(strings.Fields(strings.NewReplacer("│", " ", "╭", " ", "╮", " ", "╰", " ", "╯", " ").Replace(v)), " ")
 }
 
-func view(p *live.Provider, w, h int, now time.Duration) string {
+func view(p *live.Lane, w, h int, now time.Duration) string {
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(w, h)
-	m, _ = m.Update(FrameMsg{Now: now, Figures: p.Figures(now), Place: 1})
+	m, _ = m.Update(FrameMsg{Now: now, Figures: p.Snapshot(now), Place: 1})
 	return m.View()
 }
 
@@ -93,7 +93,7 @@ func TestShowsFiguresThinkingAndTail(t *testing.T) {
 }
 
 func TestShowsTheFailure(t *testing.T) {
-	p := live.NewProvider(2, config.Provider{Name: "groq", Model: "llama"}, 1, 0)
+	p := live.NewLane(2, config.Provider{Name: "groq", Model: "llama"}, 1, 0)
 	fail := &probes.Failure{Kind: probes.KindHTTP, Status: 401, Code: "invalid_api_key", Message: "Invalid API Key", Hint: "check GROQ_API_KEY"}
 	p.Record(probes.Update{Done: &probes.Result{End: 30 * ms, Err: fail}})
 	v := view(p, 50, 8, 0)
@@ -107,13 +107,13 @@ func TestShowsTheFailure(t *testing.T) {
 // A lane that failed before any text says, zoomed, why its title has a ⚑,
 // and its failure, though it was zoomed before the failure came.
 func TestFailedLaneSaysWhyItIsFlagged(t *testing.T) {
-	p := live.NewProvider(0, config.Provider{Name: "groq", Model: "llama"}, 1, 0)
+	p := live.NewLane(0, config.Provider{Name: "groq", Model: "llama"}, 1, 0)
 	fail := &probes.Failure{Kind: probes.KindHTTP, Status: 429, Message: "Rate limit reached"}
 	p.Record(probes.Update{Done: &probes.Result{End: 30 * ms, Err: fail, Retries: 2}})
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetZoomed(true)
 	m.SetSize(90, 14)
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0)})
 	v := m.View()
 	for _, want := range []string{"1 groq ⚑", "⚑ retried  sent 2 more times before its first byte", "Rate limit reached"} {
 		if !strings.Contains(v, want) {
@@ -127,7 +127,7 @@ func TestZoomScrollsTheWholeAnswer(t *testing.T) {
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(40, 12)
 	m.SetZoomed(true)
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0)})
 	if strings.Contains(m.View(), "let me think") {
 		t.Fatalf("zoomed lane should start at the tail:\n%s", m.View())
 	}
@@ -145,18 +145,18 @@ func TestZoomScrollsTheWholeAnswer(t *testing.T) {
 }
 
 func TestPreparingShowsLoadingOrWaiting(t *testing.T) {
-	p := live.NewProvider(0, config.Provider{Name: "laptop", Model: "qwen"}, 1, 12)
+	p := live.NewLane(0, config.Provider{Name: "laptop", Model: "qwen"}, 1, 12)
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(50, 8)
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0), Preparing: true, Loading: "loading model… 3.2s"})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0), Preparing: true, Loading: "loading model… 3.2s"})
 	if v := flat(m.View()); !strings.Contains(v, "◌ loading") || !strings.Contains(v, "loading model… 3.2s") || strings.Contains(v, "TTFT") {
 		t.Errorf("loading lane: %s", v)
 	}
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0), Preparing: true})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0), Preparing: true})
 	if v := flat(m.View()); !strings.Contains(v, "◌ waiting") || !strings.Contains(v, "waiting for local servers…") {
 		t.Errorf("waiting lane: %s", v)
 	}
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0)})
 	if v := flat(m.View()); !strings.Contains(v, "waiting for the first token…") || !strings.Contains(v, "TTFT") {
 		t.Errorf("lane in the race: %s", v)
 	}
@@ -165,11 +165,11 @@ func TestPreparingShowsLoadingOrWaiting(t *testing.T) {
 // A zoomed lane's text is wrapped again at the zoomed width, however small
 // the lane was when it was filled.
 func TestZoomRewrapsAtItsWidth(t *testing.T) {
-	p := live.NewProvider(0, config.Provider{Name: "broken"}, 1, 0)
+	p := live.NewLane(0, config.Provider{Name: "broken"}, 1, 0)
 	p.Record(probes.Update{Done: &probes.Result{Err: errors.New(strings.Repeat("word ", 30) + "the-end")}})
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(20, 10)
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0)})
 	m.SetZoomed(true)
 	m.SetSize(200, 10)
 	if v := m.View(); !strings.Contains(v, "word word the-end") {
@@ -182,7 +182,7 @@ func TestZoomRewrapsAtItsWidth(t *testing.T) {
 func TestTitleKeepsTheBadge(t *testing.T) {
 	for _, model := range []string{"meta-llama/Llama-3.3-70B-Instruct-Turbo", "accounts/fireworks/models/llama-v3p3-70b-instruct"} {
 		for _, done := range []bool{false, true} {
-			p := live.NewProvider(0, config.Provider{Name: "together", Model: model}, 1, 0)
+			p := live.NewLane(0, config.Provider{Name: "together", Model: model}, 1, 0)
 			recorded := streamed(done).Streams[0]
 			for e := range recorded.Events.Values() {
 				p.Record(probes.Update{Event: &e})
@@ -208,7 +208,7 @@ func TestTitleKeepsTheBadge(t *testing.T) {
 // figures and text, never "now 0.00 tok/s" and an empty lane, and says
 // how many wait.
 func TestConcurrentLaneWithQueuedStreams(t *testing.T) {
-	p := live.NewProvider(0, config.Provider{Name: "vllm", Model: "Qwen/Qwen2.5-7B"}, 64, 0)
+	p := live.NewLane(0, config.Provider{Name: "vllm", Model: "Qwen/Qwen2.5-7B"}, 64, 0)
 	var events []probes.Event
 	for i := range 50 {
 		events = append(events, probes.Event{At: 150*ms + time.Duration(i)*10*ms, Content: " w" + strconv.Itoa(i), Tokens: 1})
@@ -229,7 +229,7 @@ func TestConcurrentLaneWithQueuedStreams(t *testing.T) {
 // A failed lane at C=16 counts tokens per user as every other figure of a
 // concurrent lane does: the median stream's, not the sum of its 16.
 func TestFailedConcurrentLaneCountsPerUser(t *testing.T) {
-	p := live.NewProvider(0, config.Provider{Name: "groq", Model: "llama"}, 16, 0)
+	p := live.NewLane(0, config.Provider{Name: "groq", Model: "llama"}, 16, 0)
 	fail := &probes.Failure{Kind: probes.KindTimeout, Message: "no byte for 20s"}
 	for s := range 16 {
 		var events []probes.Event
@@ -250,7 +250,7 @@ func TestFailedConcurrentLaneCountsPerUser(t *testing.T) {
 
 // A failure cut to the lane's rows ends with "…", at every lane width.
 func TestCutFailureEndsWithEllipsis(t *testing.T) {
-	p := live.NewProvider(0, config.Provider{Name: "together", Model: "m"}, 1, 0)
+	p := live.NewLane(0, config.Provider{Name: "together", Model: "m"}, 1, 0)
 	fail := &probes.Failure{Kind: probes.KindHTTP, Status: 429, Code: "rate_limit_exceeded",
 		Message: "Rate limit reached for meta-llama/Llama-3.3-70B-Instruct-Turbo in organization org-123 on tokens per minute: limit 60000, used 59000, requested 2000",
 		Hint:    "wait and race again, or lower --concurrency"}
@@ -281,14 +281,14 @@ func mustShow(t *testing.T, v string, wants ...string) {
 // A stream the referee flags marks its lane's title ⚑; zoomed, the lane
 // says which flags and why.
 func TestFlaggedLane(t *testing.T) {
-	p := live.NewProvider(0, config.Provider{Name: "cached", Model: "m"}, 1, 0)
+	p := live.NewLane(0, config.Provider{Name: "cached", Model: "m"}, 1, 0)
 	cached := 900
 	p.Record(probes.Update{Done: &probes.Result{Model: "m", Events: probes.EventsOf(probes.Event{At: 10 * time.Millisecond, Content: " a", Tokens: 1},
 		probes.Event{At: 20 * time.Millisecond, Content: " b", Tokens: 1}), End: 30 * time.Millisecond,
 		Usage: &probes.Usage{PromptTokens: 1000, CompletionTokens: 2, TotalTokens: 1002, CachedPromptTokens: &cached}}})
 	m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	m.SetSize(60, 14)
-	m, _ = m.Update(FrameMsg{Figures: p.Figures(0)})
+	m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0)})
 	if title := strings.Split(m.View(), "\n")[0]; !strings.Contains(title, "1 cached ⚑") {
 		t.Errorf("title %q lacks the ⚑", title)
 	}
@@ -310,7 +310,7 @@ func TestFlaggedLane(t *testing.T) {
 // feel column gives way on a narrow terminal, and the gap strip shows only
 // the last events, long after an early stall scrolled off.
 func TestEarlyStallShowsInTheBorder(t *testing.T) {
-	p := live.NewProvider(0, config.Provider{Name: "sim-stall", Model: "sim:gpu"}, 1, 12)
+	p := live.NewLane(0, config.Provider{Name: "sim-stall", Model: "sim:gpu"}, 1, 12)
 	var events []probes.Event
 	for i := range 300 {
 		at := 100*ms + time.Duration(i)*5*ms
@@ -334,19 +334,21 @@ func TestEarlyStallShowsInTheBorder(t *testing.T) {
 // place of TTFT and speed, "…" until the run has them, and no track or
 // sparkline, which would stand empty.
 func TestToolOnlyLaneShowsTheCallsFigures(t *testing.T) {
-	p := live.NewProvider(0, config.Provider{Name: "sim-lpu", Model: "sim:lpu"}, 1, 12)
+	p := live.NewLane(0, config.Provider{Name: "sim-lpu", Model: "sim:lpu"}, 1, 12)
 	p.Record(probes.Update{Tool: &probes.ToolDelta{At: 180 * ms, Index: 0, ID: "call_1", Name: "get_weather", Arguments: `{"city":`}})
 	p.Record(probes.Update{Tool: &probes.ToolDelta{At: 191 * ms, Index: 0, Arguments: `"Paris"}`}})
 	for _, c := range []struct {
 		finished int
 		want     string
 	}{
-		{0, "1st call … complete … args … tok/s"},
-		{1, "1st call 180ms complete 191ms args 893 tok/s 1/1 valid"},
+		{0, "1st call … complete … args tok/s … valid …"},
+		{1, "1st call 180ms complete 191ms args tok/s 893 valid 1/1"},
 	} {
-		f := p.Figures(200 * ms)
+		f := p.Snapshot(200 * ms)
+		w, _ := workload.Named(workload.ToolCall)
 		f.Workload = &live.WorkloadRun{Name: workload.ToolCall, Step: 1, Steps: 1, Finished: c.finished,
-			WorkloadRuns: metrics.WorkloadRuns{Ranked: metrics.Run{ToolStreams: 1, ToolValid: 1,
+			Spec: w,
+			WorkloadRuns: metrics.WorkloadRuns{Ranked: metrics.Summary{ToolStreams: 1, ToolValid: 1,
 				ToolFirst:    metrics.DistOf([]time.Duration{180 * ms}),
 				ToolComplete: metrics.DistOf([]time.Duration{191 * ms}),
 				ArgsTPS:      metrics.DistOf([]float64{893})}}}

@@ -18,7 +18,7 @@ func (m *Model) sparkLines(width, rows int) []string {
 	series := m.provider.Series(m.figures.Elapsed)
 	scale := m.scale
 	if scale.Top <= 0 {
-		scale = live.SharedScale([]*live.Provider{m.provider}, m.figures.Elapsed)
+		scale = live.SharedScale([]*live.Lane{m.provider}, m.figures.Elapsed)
 	}
 	topLabel := format.Short(scale.Top)
 	if scale.Log {

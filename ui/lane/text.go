@@ -114,7 +114,7 @@ func (m *Model) viewportLines(width, rows int) []string {
 
 // failureText says why streams failed: the failure's own words (status,
 // code, message, hint) for one stream, with a count for several.
-func failureText(f live.Figures) string {
+func failureText(f live.Snapshot) string {
 	if f.Err == nil {
 		return ""
 	}

@@ -14,7 +14,7 @@ import (
 // A model that thought 100 tokens unseen for 1s, then answered 50 words:
 // the lane says how long it thought and that the thinking was hidden.
 func TestHiddenThinkingNote(t *testing.T) {
-	p := live.NewProvider(0, config.Provider{Name: "sim-silent", Model: "sim:ttft=0,rfield=hidden"}, 1, 12)
+	p := live.NewLane(0, config.Provider{Name: "sim-silent", Model: "sim:ttft=0,rfield=hidden"}, 1, 12)
 	var events []probes.Event
 	for i := range 50 {
 		events = append(events, probes.Event{At: time.Second + time.Duration(i)*10*ms, Content: " w" + strconv.Itoa(i), Tokens: 1})

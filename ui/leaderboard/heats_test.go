@@ -24,7 +24,7 @@ func TestHeatsColumns(t *testing.T) {
 	b := New([]string{"alpha", "bravo"}, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	b.SetSize(80, 4)
 	b.SetHeats(Heats{Done: 3, Over: over, Order: []int{0, 1}})
-	running := []live.Figures{
+	running := []live.Snapshot{
 		{Status: live.Streaming, HasSpeed: true, Speed: 500, HasTTFT: true, TTFT: 300 * time.Millisecond},
 		{Status: live.Streaming, HasSpeed: true, Speed: 700, HasTTFT: true, TTFT: 80 * time.Millisecond},
 	}
@@ -70,7 +70,7 @@ func TestHeatsColumnsToN(t *testing.T) {
 	b := New([]string{"alpha", "bravo"}, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	b.SetSize(100, 4)
 	b.SetHeats(Heats{Done: 3, Over: over, Order: []int{0, 1}, FinishAt: 100})
-	b, _ = b.Update(FrameMsg{Figures: []live.Figures{{FinishAt: 100}, {FinishAt: 100}}})
+	b, _ = b.Update(FrameMsg{Figures: []live.Snapshot{{FinishAt: 100}, {FinishAt: 100}}})
 	rows := strings.Split(b.View(), "\n")
 	if !strings.Contains(rows[0], "heats to 100") || !strings.Contains(rows[1], "50ms ±100%") || strings.Contains(rows[2], "±") {
 		t.Errorf("--finish-at 100 heats:\n%s", b.View())
@@ -93,7 +93,7 @@ func TestHeatsColumnsOfWorkloads(t *testing.T) {
 		b := New([]string{"alpha"}, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 		b.SetSize(100, 3)
 		b.SetHeats(Heats{Done: 2, Over: []metrics.Over{c.over}, Order: []int{0}})
-		b, _ = b.Update(FrameMsg{Figures: []live.Figures{{}}})
+		b, _ = b.Update(FrameMsg{Figures: []live.Snapshot{{}}})
 		rows := strings.Split(b.View(), "\n")
 		if !strings.Contains(rows[0], c.header) || strings.Contains(rows[0], "heats tok/s") || !strings.Contains(rows[1], c.cell) {
 			t.Errorf("%s heats:\n%s", c.over.Metric, b.View())

@@ -30,7 +30,6 @@ import (
 	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 	"tpsrace/ui/theme"
-	"tpsrace/workload"
 )
 
 // Styles of the leaderboard, each a lipgloss style with its escape
@@ -75,7 +74,7 @@ func (s Styles) provider(i int) draw.Paint { return s.Providers[i%len(s.Provider
 // the race track's finish line in per-user tokens (live.FinishLine; 0
 // draws no track).
 type FrameMsg struct {
-	Figures []live.Figures
+	Figures []live.Snapshot
 	Finish  int
 }
 
@@ -89,7 +88,7 @@ type Model struct {
 	height      int
 	focus       int  // the focused provider's index, when focused
 	focused     bool // a row is focused
-	figures     []live.Figures
+	figures     []live.Snapshot
 	finish      int
 	heats       Heats // --heats: the standing over the heats so far
 	view        string
@@ -97,7 +96,7 @@ type Model struct {
 
 // New is a leaderboard for these providers (in config order).
 func New(names []string, concurrency int, styles Styles) Model {
-	m := Model{styles: styles, names: names, concurrency: max(concurrency, 1), figures: make([]live.Figures, len(names))}
+	m := Model{styles: styles, names: names, concurrency: max(concurrency, 1), figures: make([]live.Snapshot, len(names))}
 	m.render()
 	return m
 }
@@ -120,7 +119,7 @@ func (m *Model) SetFocus(i int, ok bool) {
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if msg, ok := msg.(FrameMsg); ok && len(msg.Figures) == len(m.names) {
 		m.figures, m.finish = msg.Figures, msg.Finish
-		if w := m.workload(); w != nil && w.Name == workload.ToolCall {
+		if w := m.workload(); w != nil && w.Description().NoText {
 			m.finish = 0 // a call's arguments are no answer text: no track to race along
 		}
 		m.render()
@@ -135,7 +134,7 @@ func (m Model) View() string { return m.view }
 // Once a workload's run has ended, by metrics.Order of the providers' runs
 // (bench's ranking of the same races); before, by the workload's figure so
 // far where a provider has one (soFar), else by TTFT.
-func Order(figs []live.Figures) []int {
+func Order(figs []live.Snapshot) []int {
 	figs = byAnswer(figs)
 	if runs, ok := rankedRuns(figs); ok {
 		return metrics.Order(runs)
@@ -147,7 +146,7 @@ func Order(figs []live.Figures) []int {
 	for i, f := range figs {
 		standings[i] = metrics.Standing{Speed: f.Speed, HasSpeed: f.HasSpeed, TTFT: f.TTFT, HasTTFT: f.HasTTFT, Failed: f.Status == live.Failed}
 	}
-	if slices.ContainsFunc(figs, func(f live.Figures) bool { return f.Metric != "" || isWorkload(f) }) { // a workload's figure (Run.Rate)
+	if slices.ContainsFunc(figs, func(f live.Snapshot) bool { return f.Metric != "" || isWorkload(f) }) { // a workload's figure (Summary.Rate)
 		for i, f := range figs {
 			standings[i].Speed, standings[i].HasSpeed = soFar(f)
 		}
@@ -164,7 +163,7 @@ func Order(figs []live.Figures) []int {
 // and a faster decoder with a slower first token ends later, so places by
 // end time printed "1 b 2nd" above "2 a 1st", two winners for one race.
 // Who ended first is the total column's.
-func Places(figs []live.Figures) []int {
+func Places(figs []live.Snapshot) []int {
 	places := make([]int, len(figs))
 	place := 0
 	for _, i := range Order(figs) {
@@ -188,7 +187,7 @@ type column struct {
 // row is what a cell is drawn from.
 type row struct {
 	index, rank, place int
-	f                  live.Figures
+	f                  live.Snapshot
 }
 
 func (m *Model) columns() []column {
@@ -245,41 +244,7 @@ func (m *Model) columns() []column {
 		cols = append(append(cols, m.speedColumns(dash, speedHeader)...), m.heatsColumns()...)
 		cols = append(cols, wordsColumn(dash))
 	}
-	if m.concurrency > 1 {
-		cols = append(cols, column{header: "aggregate", width: 9, right: true, priority: 1, cell: func(r row) string {
-			f := r.f
-			switch {
-			case f.HasAggregateTPS:
-				return format.TPS(f.AggregateTPS)
-			case !f.Settled && f.HasTTFT:
-				return s.Muted.Render(format.TPS(f.NowAggregateTPS))
-			}
-			return dash
-		}})
-	}
-	cols = append(cols,
-		column{header: "total", width: 6, right: true, priority: 2, cell: func(r row) string {
-			f := r.f
-			if !f.Settled {
-				return s.Muted.Render(format.Duration(f.Elapsed))
-			}
-			return format.Duration(f.Elapsed)
-		}},
-		column{header: tokensHeader, width: len(tokensHeader), right: true, priority: 4, cell: func(r row) string {
-			f := r.f
-			return tokensCell(f)
-		}},
-	)
-	cols = append(cols, m.refereeColumns(dash)...)
-	if anyCost {
-		cols = append(cols, column{header: "cost/req", width: 8, right: true, priority: 6, cell: func(r row) string {
-			f := r.f
-			if !f.HasCost {
-				return dash
-			}
-			return format.USD(f.CostUSD)
-		}})
-	}
+	cols = append(cols, m.tailColumns(dash, tokensHeader, anyCost)...)
 	// Widen columns to their widest cell, so nothing is ever cut.
 	for k := range cols {
 		cols[k].width = max(cols[k].width, ansi.StringWidth(cols[k].header))
@@ -293,7 +258,7 @@ func (m *Model) columns() []column {
 // tokensCell is the output token count, with the o200k count beside it
 // when the provider's usage differs from it by more than 5%; "~" marks an
 // o200k estimate (no usage reported, or still streaming).
-func tokensCell(f live.Figures) string {
+func tokensCell(f live.Snapshot) string {
 	if f.Status == live.Failed && f.Tokens == 0 {
 		return format.Undefined
 	}
@@ -429,4 +394,48 @@ func (m *Model) render() {
 		lines[k] = format.PadRight(ansi.Truncate(lines[k], m.width, "…"), m.width)
 	}
 	m.view = strings.Join(lines[:m.height], "\n")
+}
+
+// tailColumns follow the speed (or the workload's figures): at C > 1 the
+// aggregate, the total time, the tokens, the referee's columns and, where
+// some provider has a price, the cost of a request.
+func (m *Model) tailColumns(dash, tokensHeader string, anyCost bool) []column {
+	s := m.styles
+	var cols []column
+	if m.concurrency > 1 {
+		cols = append(cols, column{header: "aggregate", width: 9, right: true, priority: 1, cell: func(r row) string {
+			f := r.f
+			switch {
+			case f.HasAggregateTPS:
+				return format.TPS(f.AggregateTPS)
+			case !f.Settled && f.HasTTFT:
+				return s.Muted.Render(format.TPS(f.NowAggregateTPS))
+			}
+			return dash
+		}})
+	}
+	cols = append(cols,
+		column{header: "total", width: 6, right: true, priority: 2, cell: func(r row) string {
+			f := r.f
+			if !f.Settled {
+				return s.Muted.Render(format.Duration(f.Elapsed))
+			}
+			return format.Duration(f.Elapsed)
+		}},
+		column{header: tokensHeader, width: len(tokensHeader), right: true, priority: 4, cell: func(r row) string {
+			f := r.f
+			return tokensCell(f)
+		}},
+	)
+	cols = append(cols, m.refereeColumns(dash)...)
+	if anyCost {
+		cols = append(cols, column{header: "cost/req", width: 8, right: true, priority: 6, cell: func(r row) string {
+			f := r.f
+			if !f.HasCost {
+				return dash
+			}
+			return format.USD(f.CostUSD)
+		}})
+	}
+	return cols
 }

@@ -19,7 +19,7 @@ import (
 func init() { lipgloss.SetColorProfile(termenv.Ascii) }
 
 func TestOrderRanksBySpeedThenWaitingThenFailed(t *testing.T) {
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Failed, Settled: true},                                          // 0
 		{Status: live.Streaming, HasSpeed: true, Speed: 100, HasTTFT: true},           // 1
 		{Status: live.Waiting},                                                        // 2
@@ -39,7 +39,7 @@ func TestOrderRanksBySpeedThenWaitingThenFailed(t *testing.T) {
 // "finish" never disagree: the faster decoder that ended later (its first
 // token was later) is 1st, as it is #1.
 func TestPlacesFollowTheRanking(t *testing.T) {
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, HasTTFT: true, TTFT: 100 * time.Millisecond, Elapsed: time.Second},
 		{Status: live.Streaming, HasSpeed: true, Speed: 300},
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 200, HasTTFT: true, TTFT: 900 * time.Millisecond, Elapsed: 3 * time.Second},
@@ -68,7 +68,7 @@ func TestPlacesFollowTheRanking(t *testing.T) {
 // With --finish-at, an answer that ended short of N wins no place, however
 // early it ended.
 func TestStoppedShortWinsNoPlace(t *testing.T) {
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Done, Settled: true, Elapsed: 3 * time.Second, FinishAt: 40, HasTimeToN: true},
 		{Status: live.Done, Settled: true, Elapsed: time.Second, FinishAt: 40, UserTokens: 24},
 	}
@@ -90,7 +90,7 @@ func TestStoppedShortWinsNoPlace(t *testing.T) {
 // place, and the one whose streams were all lost might have won.
 func TestCutRaceHasNoVerdict(t *testing.T) {
 	names := []string{"whole", "partly lost", "all lost"}
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 200, Streams: 4, Elapsed: 2 * time.Second},
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, Streams: 4, Failed: 3, Lost: 3, Elapsed: time.Second},
 		{Status: live.Failed, Settled: true, Streams: 4, Failed: 4, Lost: 4},
@@ -108,7 +108,7 @@ func TestCutRaceHasNoVerdict(t *testing.T) {
 func TestStoppedIsNotFailed(t *testing.T) {
 	names := []string{"a", "b"}
 	stop := &probes.Failure{Kind: probes.KindCancelled, Message: "cancelled after 31 tokens"}
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Failed, Settled: true, Streams: 1, Failed: 1, Err: stop, UserTokens: 31},
 		{Status: live.Failed, Settled: true, Streams: 1, Failed: 1, Err: &probes.Failure{Kind: probes.KindHTTP, Message: "500"}},
 	}
@@ -125,7 +125,7 @@ func TestStoppedIsNotFailed(t *testing.T) {
 
 func TestVerdict(t *testing.T) {
 	names := []string{"fast", "slow", "broken"}
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1400},
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100},
 		{Status: live.Failed, Settled: true},
@@ -144,7 +144,7 @@ func TestVerdict(t *testing.T) {
 // the verdict's line, whole or as a bare ⚑.
 func TestVerdictSaysTheFlags(t *testing.T) {
 	names := []string{"fast", "slow"}
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1400, Flags: "cached_prompt: 5 of 12 prompt tokens served from the provider's cache"},
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100},
 	}
@@ -172,20 +172,20 @@ func TestVerdictSaysTheFlags(t *testing.T) {
 }
 
 func TestTokensShowO200kWhenUsageDiffers(t *testing.T) {
-	if got := tokensCell(live.Figures{Tokens: 120, O200kTokens: 100, TokenSource: metrics.SourceUsage}); got != "120 (o200k 100)" {
+	if got := tokensCell(live.Snapshot{Tokens: 120, O200kTokens: 100, TokenSource: metrics.SourceUsage}); got != "120 (o200k 100)" {
 		t.Errorf("20%% apart: %q", got)
 	}
-	if got := tokensCell(live.Figures{Tokens: 104, O200kTokens: 100, TokenSource: metrics.SourceUsage}); got != "104" {
+	if got := tokensCell(live.Snapshot{Tokens: 104, O200kTokens: 100, TokenSource: metrics.SourceUsage}); got != "104" {
 		t.Errorf("4%% apart: %q", got)
 	}
-	if got := tokensCell(live.Figures{Tokens: 42, O200kTokens: 42, TokenSource: metrics.SourceEstimate}); got != "~42" {
+	if got := tokensCell(live.Snapshot{Tokens: 42, O200kTokens: 42, TokenSource: metrics.SourceEstimate}); got != "~42" {
 		t.Errorf("estimate: %q", got)
 	}
 }
 
 func TestViewFitsAndDropsColumnsWhenNarrow(t *testing.T) {
 	names := []string{"sim-wafer", "sim-laptop"}
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1800, HasTTFT: true, TTFT: 250 * time.Millisecond, Elapsed: time.Second, Tokens: 400, O200kTokens: 400, TokenSource: metrics.SourceUsage, HasCost: true, CostUSD: 0.0005},
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 25, HasTTFT: true, TTFT: 600 * time.Millisecond, Elapsed: 7 * time.Second, Tokens: 160, O200kTokens: 160, TokenSource: metrics.SourceUsage},
 	}
@@ -219,7 +219,7 @@ func TestViewFitsAndDropsColumnsWhenNarrow(t *testing.T) {
 // delivered before it failed.
 func TestTrackSharesOneFinishLine(t *testing.T) {
 	names := []string{"fast", "slow", "broken"}
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1800, UserTokens: 400},
 		{Status: live.Streaming, HasSpeed: true, Speed: 25, UserTokens: 100},
 		{Status: live.Failed, Settled: true, UserTokens: 200},
@@ -252,11 +252,11 @@ func TestTrackSharesOneFinishLine(t *testing.T) {
 // with a feel there is no column of dashes.
 func TestFeelColumnOutranksTokens(t *testing.T) {
 	names := []string{"fast-wafer", "deep-thinker"}
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 2000, HasTTFT: true, Elapsed: time.Second, Tokens: 400, UserTokens: 400, Feel: "smooth"},
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 250, HasTTFT: true, Elapsed: 2 * time.Second, Tokens: 300, UserTokens: 300, Feel: "2 stalls · 1.20s"},
 	}
-	board := func(width int, figs []live.Figures) string {
+	board := func(width int, figs []live.Snapshot) string {
 		b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 		b.SetSize(width, 4)
 		b, _ = b.Update(FrameMsg{Figures: figs, Finish: 400})
@@ -281,7 +281,7 @@ func TestFeelColumnOutranksTokens(t *testing.T) {
 // At C > 1 with an SLO the table says how many streams met it.
 func TestSLOColumnAtConcurrency(t *testing.T) {
 	names := []string{"alpha", "bravo"}
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, HasTTFT: true, Elapsed: time.Second, SLOMet: 14, SLOStreams: 16},
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 90, HasTTFT: true, Elapsed: time.Second, SLOMet: 3, SLOStreams: 16},
 	}

@@ -12,15 +12,15 @@ import (
 // byAnswer is figs with a race of reasoning models ranked by time to
 // answer, as bench ranks it: once every provider has settled, metrics.ByAnswer's
 // rule over what their runs say of it; then each one's Metric is
-// metrics.AnswerMetric and its Rate metrics.Run.Rate's, 1 ÷ its TTFA.
+// metrics.AnswerMetric and its Rate metrics.Summary.Rate's, 1 ÷ its TTFA.
 // Otherwise figs as they are.
-func byAnswer(figs []live.Figures) []live.Figures {
-	runs := make([]metrics.Run, len(figs))
+func byAnswer(figs []live.Snapshot) []live.Snapshot {
+	runs := make([]metrics.Summary, len(figs))
 	for i, f := range figs {
 		if !f.Settled || f.Metric != "" || isWorkload(f) {
 			return figs
 		}
-		runs[i] = metrics.Run{Completed: f.Streams - f.Failed, FinishAt: f.FinishAt, RunPhases: f.Thinking}
+		runs[i] = metrics.Summary{Completed: f.Streams - f.Failed, FinishAt: f.FinishAt, RunPhases: f.Thinking}
 		if f.HasTTFA {
 			runs[i].TTFA = metrics.Dist[time.Duration]{P50: f.TTFA, N: 1}
 		}

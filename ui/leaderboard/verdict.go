@@ -16,7 +16,7 @@ import (
 // is the winner and who the runner-up (the same rule and text as bench),
 // then the referee's flags on the two ("⚑ sim-lpu had cached prompts in
 // 1/1 runs": bench's "Referee:" line), last.
-func Verdict(names []string, figs []live.Figures) string {
+func Verdict(names []string, figs []live.Snapshot) string {
 	verdict, flagged := verdictParts(names, figs)
 	if flagged != "" {
 		return verdict + " · ⚑ " + flagged
@@ -26,7 +26,7 @@ func Verdict(names []string, figs []live.Figures) string {
 
 // VerdictLine is Verdict as one line of width columns, "▶ " first
 // (verdictLine).
-func VerdictLine(names []string, figs []live.Figures, width int) string {
+func VerdictLine(names []string, figs []live.Snapshot, width int) string {
 	verdict, flagged := verdictParts(names, figs)
 	return verdictLine(verdict, flagged, width)
 }
@@ -52,7 +52,7 @@ func verdictLine(verdict, flagged string, width int) string {
 // line of their own when it has one to spare.
 // A race a broken recording cut has no verdict, as replay --bench leaves it out:
 // a lost stream might have won.
-func verdictParts(names []string, figs []live.Figures) (verdict, flagged string) {
+func verdictParts(names []string, figs []live.Snapshot) (verdict, flagged string) {
 	figs = byAnswer(figs)
 	failed, stopped, lost := 0, 0, 0
 	for _, f := range figs {
@@ -78,7 +78,7 @@ func verdictParts(names []string, figs []live.Figures) (verdict, flagged string)
 	for _, i := range Order(figs) {
 		f, speed := figs[i], math.NaN()
 		finishAt = f.FinishAt
-		switch { // a workload's own figure before the finish line, as metrics.Run.Metric
+		switch { // a workload's own figure before the finish line, as metrics.Summary.Metric
 		case f.Status == live.Failed:
 		case f.Metric != "" && f.HasRate:
 			speed = f.Rate
@@ -109,6 +109,6 @@ func verdictParts(names []string, figs []live.Figures) (verdict, flagged string)
 // stoppedOnly is whether f completed no stream and its first failure is
 // the stop (q, ctrl+c, SIGTERM; the replay of an interrupted race): it was
 // not let finish, which is not a failure of the provider.
-func stoppedOnly(f live.Figures) bool {
+func stoppedOnly(f live.Snapshot) bool {
 	return f.Status == live.Failed && probes.KindOf(f.Err) == probes.KindCancelled
 }

@@ -16,7 +16,7 @@ import (
 
 // sweepOf is a provider's settled long-context figures over one stream per
 // size: TTFT at sizes[k] is ttft[k].
-func sweepOf(sizes []int, ttft ...time.Duration) live.Figures {
+func sweepOf(sizes []int, ttft ...time.Duration) live.Snapshot {
 	w, _ := workload.Named(workload.LongContext)
 	races := make([][]metrics.Stream, len(sizes))
 	for k, n := range sizes {
@@ -24,8 +24,9 @@ func sweepOf(sizes []int, ttft ...time.Duration) live.Figures {
 			E2E: ttft[k] + time.Second, Completed: true}, InputTokens: n}}
 	}
 	run := &live.WorkloadRun{Name: workload.LongContext, Step: len(sizes), Steps: 3, InputTokens: sizes[len(sizes)-1], Finished: len(sizes),
+		OnScreen: w.Steps()[(len(sizes)-1)%3], Spec: w,
 		WorkloadRuns: metrics.WorkloadRunsOf(w, races, 0)}
-	return live.Figures{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, HasTTFT: true, TTFT: ttft[len(ttft)-1],
+	return live.Snapshot{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, HasTTFT: true, TTFT: ttft[len(ttft)-1],
 		Elapsed: ttft[len(ttft)-1] + time.Second, Tokens: 100, Workload: run}
 }
 
@@ -44,7 +45,7 @@ func TestPrefillCellSaysWhyThereIsNoEstimate(t *testing.T) {
 	}
 	sweep, repeated := []int{1000, 8000, 32000}, []int{1000, 1000, 8000, 8000, 32000, 32000}
 	names := []string{"growing", "one-size", "flat", "noisy"}
-	figs := []live.Figures{
+	figs := []live.Snapshot{
 		sweepOf(sweep, at(250*ms, sweep, 0, 0, 0)...),
 		sweepOf(sweep[:1], 600*ms),
 		sweepOf(sweep, 600*ms, 600*ms+100*time.Microsecond, 600*ms+600*time.Microsecond),

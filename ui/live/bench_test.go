@@ -49,7 +49,7 @@ func BenchmarkProviderMemory(b *testing.B) {
 	var running, settled uint64
 	for range b.N {
 		base := heapInUse()
-		p := NewProvider(0, config.Provider{Name: "vllm", Model: "sim:x"}, benchStreams, 10)
+		p := NewLane(0, config.Provider{Name: "vllm", Model: "sim:x"}, benchStreams, 10)
 		for s := range benchStreams {
 			for _, e := range benchStream(s) {
 				p.Record(probes.Update{Stream: s, Event: &e})
@@ -78,7 +78,7 @@ func BenchmarkProviderFrame(b *testing.B) {
 	p.TokenSeries(now)
 	b.ResetTimer()
 	for range b.N {
-		p.Figures(now)
+		p.Snapshot(now)
 		p.Series(now)
 		p.TokenSeries(now)
 	}
@@ -90,7 +90,7 @@ func BenchmarkProviderRaceTo(b *testing.B) {
 	p := halfWay()
 	for _, n := range []int{benchEvents / 4, benchEvents} {
 		b.Run(strconv.Itoa(n), func(b *testing.B) {
-			var f Figures
+			var f Snapshot
 			for range b.N {
 				p.RaceTo(&f, n)
 			}
@@ -99,8 +99,8 @@ func BenchmarkProviderRaceTo(b *testing.B) {
 }
 
 // halfWay is the provider of the large race with every stream half way.
-func halfWay() *Provider {
-	p := NewProvider(0, config.Provider{Name: "vllm", Model: "sim:x"}, benchStreams, 10)
+func halfWay() *Lane {
+	p := NewLane(0, config.Provider{Name: "vllm", Model: "sim:x"}, benchStreams, 10)
 	for s := range benchStreams {
 		events := benchStream(s)
 		for i := range events[:benchEvents/2] {

@@ -1,32 +1,22 @@
 package live
 
 import (
-	"time"
-
 	"tpsrace/metrics"
 )
 
-// RaceTo adds the race to n tokens (--finish-at) to f, p's figures: the
-// median of metrics.TimeToTokens over p's streams that have got there
-// (settled: metrics.Run's TimeToN, by the same rule).
-func (p *Provider) RaceTo(f *Figures, n int) {
+// RaceTo adds the race to n tokens (--finish-at) to f, p's figures:
+// metrics.SummaryOf's TimeToN of p's streams so far (the median time over
+// those that have got there), as bench reads it once they have ended.
+func (p *Lane) RaceTo(f *Snapshot, n int) {
 	f.FinishAt = n
-	if run, ok := p.run(n); ok {
-		f.TimeToN, f.HasTimeToN = run.TimeToN.P50, run.TimeToN.Has()
-		return
-	}
-	var times []time.Duration
-	for _, s := range p.Streams {
-		if at, ok := metrics.TimeToTokens(s.Events, n); ok {
-			times = append(times, at)
-		}
-	}
-	f.TimeToN, f.HasTimeToN = metrics.Median(times)
+	streams, _ := p.streamsSoFar(n)
+	run := metrics.SummaryOf(streams, n)
+	f.TimeToN, f.HasTimeToN = run.TimeToN.P50, run.TimeToN.Has()
 }
 
 // StoppedShort is whether f's provider ended its answer before --finish-at's
 // N: done, with no stream at N. Such a provider ranks after those that got
 // there (metrics.RankFinish), so nobody wins by writing less.
-func (f Figures) StoppedShort() bool {
+func (f Snapshot) StoppedShort() bool {
 	return f.FinishAt > 0 && f.Status == Done && !f.HasTimeToN
 }

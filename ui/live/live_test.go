@@ -23,7 +23,7 @@ func steady(first, gap time.Duration, n int) []probes.Event {
 	return events
 }
 
-func record(p *Provider, stream int, events []probes.Event, end time.Duration, err error) {
+func record(p *Lane, stream int, events []probes.Event, end time.Duration, err error) {
 	for i := range events {
 		p.Record(probes.Update{Stream: stream, Event: &events[i]})
 	}
@@ -33,11 +33,11 @@ func record(p *Provider, stream int, events []probes.Event, end time.Duration, e
 }
 
 func TestFiguresFollowMetrics(t *testing.T) {
-	p := NewProvider(0, config.Provider{Name: "a", Model: "sim:x"}, 1, 10)
+	p := NewLane(0, config.Provider{Name: "a", Model: "sim:x"}, 1, 10)
 	events := steady(200*ms, 10*ms, 101) // 100 tokens after the first over 1s: 100 tok/s
 	record(p, 0, events[:51], 0, nil)
 
-	f := p.Figures(700 * ms)
+	f := p.Snapshot(700 * ms)
 	if f.Status != Streaming || f.Settled || !f.HasTTFT || f.TTFT != 200*ms || f.Elapsed != 700*ms {
 		t.Fatalf("live figures %+v", f)
 	}
@@ -51,7 +51,7 @@ func TestFiguresFollowMetrics(t *testing.T) {
 
 	record(p, 0, events[51:], 0, nil)
 	p.Record(probes.Update{Stream: 0, Done: &probes.Result{Events: probes.EventsOf(events...), End: 1250 * ms}})
-	f = p.Figures(5 * time.Second)
+	f = p.Snapshot(5 * time.Second)
 	want := metrics.Compute(&probes.Result{Events: probes.EventsOf(events...), End: 1250 * ms}, 10)
 	if f.Status != Done || !f.Settled || f.Speed != want.OutputTPS || f.Elapsed != want.E2E || f.Tokens != want.OutputTokens {
 		t.Fatalf("settled figures %+v, want metrics.Compute's %+v", f, want)
@@ -62,15 +62,15 @@ func TestFiguresFollowMetrics(t *testing.T) {
 }
 
 func TestThinkingThenAnswer(t *testing.T) {
-	p := NewProvider(0, config.Provider{Name: "r"}, 1, 0)
+	p := NewLane(0, config.Provider{Name: "r"}, 1, 0)
 	think := probes.Event{At: 100 * ms, Reasoning: "hmm", Tokens: 2}
 	p.Record(probes.Update{Event: &think})
-	if f := p.Figures(150 * ms); f.Status != Thinking || f.HasTTFA {
+	if f := p.Snapshot(150 * ms); f.Status != Thinking || f.HasTTFA {
 		t.Fatalf("reasoning only: %+v", f)
 	}
 	answer := probes.Event{At: 400 * ms, Content: "yes", Tokens: 1}
 	p.Record(probes.Update{Event: &answer})
-	f := p.Figures(450 * ms)
+	f := p.Snapshot(450 * ms)
 	if f.Status != Streaming || f.TTFT != 100*ms || f.TTFA != 400*ms {
 		t.Fatalf("answering: %+v", f)
 	}
@@ -78,18 +78,18 @@ func TestThinkingThenAnswer(t *testing.T) {
 		t.Errorf("text %q/%q, %d reasoning tokens", p.Answer(), p.Reasoning(), p.ReasoningTokens())
 	}
 	p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(think, answer), End: 500 * ms}})
-	if got := p.Figures(time.Second); got.TTFA != 400*ms || got.TTFT != 100*ms {
+	if got := p.Snapshot(time.Second); got.TTFA != 400*ms || got.TTFT != 100*ms {
 		t.Errorf("settled TTFT/TTFA %v/%v", got.TTFT, got.TTFA)
 	}
 }
 
 func TestConcurrentStreamsUseMedianAndAggregate(t *testing.T) {
-	p := NewProvider(0, config.Provider{Name: "c"}, 3, 0)
+	p := NewLane(0, config.Provider{Name: "c"}, 3, 0)
 	fail := &probes.Failure{Kind: probes.KindHTTP, Status: 429, Message: "slow down"}
 	record(p, 0, steady(100*ms, 10*ms, 101), 1100*ms, nil) // 100 tok/s
 	record(p, 1, steady(100*ms, 5*ms, 101), 600*ms, nil)   // 200 tok/s
 	record(p, 2, nil, 50*ms, fail)
-	f := p.Figures(2 * time.Second)
+	f := p.Snapshot(2 * time.Second)
 	if f.Status != Done || f.Failed != 1 || f.Err != fail || f.Streams != 3 {
 		t.Fatalf("figures %+v", f)
 	}
@@ -109,9 +109,9 @@ func TestConcurrentStreamsUseMedianAndAggregate(t *testing.T) {
 }
 
 func TestAllFailed(t *testing.T) {
-	p := NewProvider(0, config.Provider{Name: "x"}, 1, 0)
+	p := NewLane(0, config.Provider{Name: "x"}, 1, 0)
 	record(p, 0, nil, 10*ms, &probes.Failure{Kind: probes.KindHTTP, Status: 401, Message: "bad key", Hint: "check X_API_KEY"})
-	if f := p.Figures(time.Second); f.Status != Failed || f.HasSpeed {
+	if f := p.Snapshot(time.Second); f.Status != Failed || f.HasSpeed {
 		t.Fatalf("figures %+v", f)
 	}
 }
@@ -120,20 +120,20 @@ func TestAllFailed(t *testing.T) {
 // feel is blank (the leaderboard's "—"), where the same text completed is.
 func TestAFailedLaneDoesNotFeelSmooth(t *testing.T) {
 	events := steady(100*ms, 10*ms, 30)
-	done := NewProvider(0, config.Provider{Name: "done"}, 1, 0)
+	done := NewLane(0, config.Provider{Name: "done"}, 1, 0)
 	record(done, 0, events, 500*ms, nil)
-	dropped := NewProvider(1, config.Provider{Name: "dropped"}, 1, 0)
+	dropped := NewLane(1, config.Provider{Name: "dropped"}, 1, 0)
 	record(dropped, 0, events, 500*ms, &probes.Failure{Kind: probes.KindNetwork, Message: "connection reset by peer"})
-	if f := done.Figures(time.Second); f.Feel != "smooth" {
+	if f := done.Snapshot(time.Second); f.Feel != "smooth" {
 		t.Errorf("completed: feel %q, want smooth", f.Feel)
 	}
-	if f := dropped.Figures(time.Second); f.Status != Failed || f.Feel != "" {
+	if f := dropped.Snapshot(time.Second); f.Status != Failed || f.Feel != "" {
 		t.Errorf("failed: status %v, feel %q; want failed, no feel", f.Status, f.Feel)
 	}
 }
 
 func TestSeriesIsLiveTPSAtFixedTimes(t *testing.T) {
-	p := NewProvider(0, config.Provider{Name: "s"}, 1, 0)
+	p := NewLane(0, config.Provider{Name: "s"}, 1, 0)
 	events := steady(100*ms, 10*ms, 101)
 	record(p, 0, events[:60], 0, nil)
 	early := p.Series(2 * time.Second) // partly provisional: events after 690ms have not arrived
@@ -177,11 +177,11 @@ func TestResample(t *testing.T) {
 // with most streams queued (no text yet) it is still the speed of those
 // streaming, never 0.
 func TestNowTPSIgnoresQueuedStreams(t *testing.T) {
-	p := NewProvider(0, config.Provider{Name: "q"}, 8, 0)
+	p := NewLane(0, config.Provider{Name: "q"}, 8, 0)
 	for s := range 3 {
 		record(p, s, steady(100*ms, 10*ms, 101), 0, nil) // 100 tok/s each
 	}
-	f := p.Figures(900 * ms)
+	f := p.Snapshot(900 * ms)
 	if f.NowTPS < 90 || f.NowTPS > 110 {
 		t.Errorf("3 of 8 streaming at 100 tok/s: NowTPS %v", f.NowTPS)
 	}
@@ -193,7 +193,7 @@ func TestNowTPSIgnoresQueuedStreams(t *testing.T) {
 // The lane's text follows the stream furthest along: stream 0 queued, the
 // text is stream 3's; it moves only when another leads by a quarter.
 func TestTextFollowsTheStreamFurthestAlong(t *testing.T) {
-	p := NewProvider(0, config.Provider{Name: "f"}, 4, 0)
+	p := NewLane(0, config.Provider{Name: "f"}, 4, 0)
 	lead := probes.Event{At: 100 * ms, Content: "lead", Tokens: 8}
 	p.Record(probes.Update{Stream: 3, Event: &lead})
 	if p.Following() != 3 || p.Answer() != "lead" {
@@ -219,7 +219,7 @@ func TestTextFollowsTheStreamFurthestAlong(t *testing.T) {
 // Tokens so far rise with the events and stop where the provider ended:
 // the line never falls back; a provider whose streams all failed has none.
 func TestTokenSeriesStopsAtTheEnd(t *testing.T) {
-	p := NewProvider(0, config.Provider{Name: "t"}, 1, 0)
+	p := NewLane(0, config.Provider{Name: "t"}, 1, 0)
 	events := steady(100*ms, 10*ms, 51)
 	record(p, 0, events, 610*ms, nil)
 	times, tokens := p.TokenSeries(2 * time.Second)
@@ -234,10 +234,10 @@ func TestTokenSeriesStopsAtTheEnd(t *testing.T) {
 	if tokens[len(tokens)-1] != 51 || tokens[0] != 0 {
 		t.Errorf("from %v to %v tokens, want 0 to 51", tokens[0], tokens[len(tokens)-1])
 	}
-	if f := p.Figures(time.Second); f.UserTokens != 51 {
+	if f := p.Snapshot(time.Second); f.UserTokens != 51 {
 		t.Errorf("UserTokens %d, want 51", f.UserTokens)
 	}
-	failed := NewProvider(1, config.Provider{Name: "x"}, 1, 0)
+	failed := NewLane(1, config.Provider{Name: "x"}, 1, 0)
 	record(failed, 0, events[:5], 200*ms, errors.New("reset"))
 	if times, _ := failed.TokenSeries(time.Second); times != nil {
 		t.Errorf("a failed provider draws nothing, got %v", times)
@@ -245,15 +245,15 @@ func TestTokenSeriesStopsAtTheEnd(t *testing.T) {
 }
 
 func TestSharedScaleGoesLogPastTenTimes(t *testing.T) {
-	fast, slow := NewProvider(0, config.Provider{}, 1, 0), NewProvider(1, config.Provider{}, 1, 0)
+	fast, slow := NewLane(0, config.Provider{}, 1, 0), NewLane(1, config.Provider{}, 1, 0)
 	record(fast, 0, steady(0, ms, 2001), 0, nil)  // 1000 tok/s
 	record(slow, 0, steady(0, 40*ms, 51), 0, nil) // 25 tok/s
-	near := NewProvider(2, config.Provider{}, 1, 0)
+	near := NewLane(2, config.Provider{}, 1, 0)
 	record(near, 0, steady(0, 2*ms, 1001), 0, nil) // 500 tok/s
-	if s := SharedScale([]*Provider{fast, near}, 2*time.Second); s.Log || s.Top < 900 {
+	if s := SharedScale([]*Lane{fast, near}, 2*time.Second); s.Log || s.Top < 900 {
 		t.Errorf("1000 and 500 tok/s: %+v, want linear up to the peak", s)
 	}
-	s := SharedScale([]*Provider{fast, slow}, 2*time.Second)
+	s := SharedScale([]*Lane{fast, slow}, 2*time.Second)
 	if !s.Log {
 		t.Fatalf("1000 and 25 tok/s: %+v, want log", s)
 	}
@@ -266,11 +266,11 @@ func TestSharedScaleGoesLogPastTenTimes(t *testing.T) {
 }
 
 func TestFinishLine(t *testing.T) {
-	running := []Figures{{UserTokens: 120}, {UserTokens: 300, Settled: true}}
-	settled := []Figures{{UserTokens: 120, Settled: true}, {UserTokens: 300, Settled: true}}
+	running := []Snapshot{{UserTokens: 120}, {UserTokens: 300, Settled: true}}
+	settled := []Snapshot{{UserTokens: 120, Settled: true}, {UserTokens: 300, Settled: true}}
 	for _, c := range []struct {
 		finishAt, maxTokens int
-		figs                []Figures
+		figs                []Snapshot
 		want                int
 	}{
 		{0, 400, running, 400},   // max_tokens while racing
@@ -282,7 +282,7 @@ func TestFinishLine(t *testing.T) {
 			t.Errorf("FinishLine(%d, %d) = %d, want %d", c.finishAt, c.maxTokens, got, c.want)
 		}
 	}
-	if Progress(Figures{UserTokens: 150}, 100) != 1 || Progress(Figures{UserTokens: 50}, 100) != 0.5 {
+	if Progress(Snapshot{UserTokens: 150}, 100) != 1 || Progress(Snapshot{UserTokens: 50}, 100) != 0.5 {
 		t.Error("Progress stops at the line")
 	}
 }
@@ -294,14 +294,14 @@ func TestFinishLine(t *testing.T) {
 func TestLaneKeepsTheResultsRecord(t *testing.T) {
 	events := steady(100*ms, 10*ms, 40)
 
-	p := NewProvider(0, config.Provider{Name: "a"}, 1, 0)
+	p := NewLane(0, config.Provider{Name: "a"}, 1, 0)
 	record(p, 0, events[:10], 0, nil)
 	r := &probes.Result{Events: probes.EventsOf(events...), End: 600 * ms}
 	p.Record(probes.Update{Done: r})
 	if n := p.Streams[0].Events.Len(); n != 40 {
 		t.Fatalf("after a result of 40 events the lane has %d", n)
 	}
-	f := p.Figures(time.Second)
+	f := p.Snapshot(time.Second)
 	if f.UserTokens != 40 || f.Tokens != 40 {
 		t.Errorf("tokens %d per user, %d in all: want the result's 40", f.UserTokens, f.Tokens)
 	}
@@ -312,7 +312,7 @@ func TestLaneKeepsTheResultsRecord(t *testing.T) {
 		t.Errorf("the lane shows %q, want the result's text %q", got, want)
 	}
 
-	p = NewProvider(0, config.Provider{Name: "a"}, 1, 0)
+	p = NewLane(0, config.Provider{Name: "a"}, 1, 0)
 	record(p, 0, events, 0, nil)
 	r = &probes.Result{Events: probes.EventsOf(events...), End: 600 * ms}
 	p.Record(probes.Update{Done: r})

@@ -52,7 +52,7 @@ func (r *Run) Start(step workload.Step, prompt string, conc int, providers []con
 // (a provider whose streams have not all ended adds none), and its results
 // as the race returned them (with the client load the updates lack), for
 // the referee.
-func (r *Run) Finish(providers []*Provider, results [][]probes.Result) {
+func (r *Run) Finish(providers []*Lane, results [][]probes.Result) {
 	for i := range r.races {
 		for len(r.races[i]) < r.step.Index { // a stopped step: no streams
 			r.races[i] = append(r.races[i], nil)
@@ -76,7 +76,8 @@ func (r *Run) settle() {
 	ref := metrics.RefereeOf(r.providers, r.workload, r.results)
 	r.figures = make([]*WorkloadRun, len(r.races))
 	for i, races := range r.races {
-		r.figures[i] = &WorkloadRun{Name: r.workload.Label(), Step: r.step.Index + 1, Steps: r.steps,
+		r.figures[i] = &WorkloadRun{Name: r.workload.Label(), Step: r.step.Index + 1, Steps: r.steps, OnScreen: r.step,
+			Spec: r.workload, Concurrency: r.conc,
 			InputTokens: r.step.InputTokens, Finished: len(races), WorkloadRuns: metrics.WorkloadRunsOf(r.workload, races, r.finishAt)}
 		r.figures[i].Flags, r.figures[i].Load = ref.WorkloadRunFlags(r.workload, 0, i)
 	}
@@ -85,7 +86,7 @@ func (r *Run) settle() {
 // Apply gives each provider's figures (by provider index) its figures over
 // the run and, once the race on screen has finished, the run's Metric and
 // Rate to rank by (WorkloadRuns.Ranked).
-func (r *Run) Apply(figs []Figures) {
+func (r *Run) Apply(figs []Snapshot) {
 	for i := range figs {
 		if i < len(r.figures) {
 			w := r.figures[i]

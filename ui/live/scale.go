@@ -26,7 +26,7 @@ const (
 // SharedScale is the scale of every provider's live tok/s (Series) up to
 // until: the peaks of those that streamed set its top and whether it is
 // logarithmic.
-func SharedScale(providers []*Provider, until time.Duration) Scale {
+func SharedScale(providers []*Lane, until time.Duration) Scale {
 	top, low := metrics.ReadingTPS, math.Inf(1)
 	for _, p := range providers {
 		peak := 0.0
@@ -41,7 +41,7 @@ func SharedScale(providers []*Provider, until time.Duration) Scale {
 }
 
 // Progress is how far along the track f is, from 0 to 1.
-func Progress(f Figures, finish int) float64 {
+func Progress(f Snapshot, finish int) float64 {
 	if finish <= 0 {
 		return 0
 	}
@@ -62,12 +62,12 @@ func (s Scale) Fraction(v float64) float64 {
 }
 
 // FinishLine is where the race track ends, in per-user o200k tokens
-// (Figures.UserTokens), the same for every lane: finishAt when set; else
+// (Snapshot.UserTokens), the same for every lane: finishAt when set; else
 // maxTokens, and once every provider has settled the longest answer (so
 // the final picture fills the track when answers stop before max_tokens);
 // else the longest answer so far. A lane past the line (finishAt, or an
 // o200k count above max_tokens) draws at the line.
-func FinishLine(finishAt, maxTokens int, figs []Figures) int {
+func FinishLine(finishAt, maxTokens int, figs []Snapshot) int {
 	longest, settled := 0, true
 	for _, f := range figs {
 		longest = max(longest, f.UserTokens)

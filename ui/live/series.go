@@ -18,7 +18,7 @@ const SamplePeriod = 50 * time.Millisecond
 // from the release to until. Samples no later than every stream's newest
 // event are final and kept; later ones are recomputed until their events
 // have surely arrived. The result must not be modified.
-func (p *Provider) Series(until time.Duration) []float64 {
+func (p *Lane) Series(until time.Duration) []float64 {
 	final := p.finalUntil()
 	for {
 		t := SamplePeriod * time.Duration(len(p.samples)+1)
@@ -40,7 +40,7 @@ func (p *Provider) Series(until time.Duration) []float64 {
 // finalUntil is the race time up to which every event has been recorded:
 // the newest event of each running stream (events of one stream arrive in
 // order), the end of time for streams that ended.
-func (p *Provider) finalUntil() time.Duration {
+func (p *Lane) finalUntil() time.Duration {
 	final := time.Duration(math.MaxInt64)
 	for i := range p.Streams {
 		s := &p.Streams[i]
@@ -61,7 +61,7 @@ func (p *Provider) finalUntil() time.Duration {
 // streams streaming at t (first event before t, not ended) and the sum
 // across all. A stream that has ended streams nothing: its rate after the
 // end is zero, not its last second's tokens lingering in the window.
-func (p *Provider) liveAt(t time.Duration) (perUser, aggregate float64) {
+func (p *Lane) liveAt(t time.Duration) (perUser, aggregate float64) {
 	rates := make([]float64, 0, len(p.Streams))
 	for i := range p.Streams {
 		s := &p.Streams[i]
@@ -77,13 +77,13 @@ func (p *Provider) liveAt(t time.Duration) (perUser, aggregate float64) {
 }
 
 // TokenSeries is per-user o200k tokens so far (the median across every
-// stream, as Figures.UserTokens) every SamplePeriod from the release to
+// stream, as Snapshot.UserTokens) every SamplePeriod from the release to
 // until, and a last point at until itself: the race's cumulative tokens,
 // whose slope is the speed. It stops at the end of the provider's last
 // stream (a line ends where the provider finished) and is empty when
 // every stream failed. Final samples are kept, as in Series; the result
 // must not be modified.
-func (p *Provider) TokenSeries(until time.Duration) (times []time.Duration, tokens []float64) {
+func (p *Lane) TokenSeries(until time.Duration) (times []time.Duration, tokens []float64) {
 	end, settled, ok := p.End()
 	if !ok {
 		return nil, nil
@@ -115,9 +115,9 @@ func (p *Provider) TokenSeries(until time.Duration) (times []time.Duration, toke
 }
 
 // tokensAt is the median tokens so far at t across every stream, a failed
-// one counting what it delivered (metrics.Run's tokens per user), so the
+// one counting what it delivered (metrics.Summary's tokens per user), so the
 // chart ends where the race track does.
-func (p *Provider) tokensAt(t time.Duration) float64 {
+func (p *Lane) tokensAt(t time.Duration) float64 {
 	counts := make([]float64, 0, len(p.Streams))
 	for i := range p.Streams {
 		counts = append(counts, float64(p.Streams[i].tokensAt(t)))

@@ -28,7 +28,7 @@ func TestLaneShowsTheCallFillingIn(t *testing.T) {
 		{"invalid", deltas[:2], "", `⚙ get_weather({"city":"Par`, `⚙ get_weather({"city":"Par) ✗ arguments are not JSON`},
 		{"text instead", nil, "It is sunny.", "It is sunny.", "It is sunny.\n ✗ no tool call: answered in text"},
 	} {
-		p := NewProvider(0, config.Provider{Name: "p"}, 1, 10)
+		p := NewLane(0, config.Provider{Name: "p"}, 1, 10)
 		p.OfferTool(fn)
 		res := &probes.Result{FinishReason: "stop", End: 50 * ms}
 		if tc.text != "" {
@@ -61,7 +61,7 @@ func TestLaneMarksJSONAnswers(t *testing.T) {
 		`{"city":"Paris","temperature_c":21,"conditions":"sunny"}`: " ✓ valid JSON",
 		"```json\n{}\n```": " ✗ the answer is not JSON",
 	} {
-		p := NewProvider(0, config.Provider{Name: "p"}, 1, 10)
+		p := NewLane(0, config.Provider{Name: "p"}, 1, 10)
 		p.AskJSON(schema)
 		e := probes.Event{At: 5 * ms, Content: answer, Tokens: 9}
 		p.Record(probes.Update{Event: &e})

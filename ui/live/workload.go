@@ -2,7 +2,6 @@ package live
 
 import (
 	"math"
-	"time"
 
 	"tpsrace/metrics"
 	"tpsrace/probes"
@@ -11,22 +10,22 @@ import (
 
 // SetWorkload says the race is of workload w, whose rules the referee applies to
 // each stream as it ends (workload.Workload.ShortAnswerTokens).
-func (p *Provider) SetWorkload(w workload.Workload) { p.workload = w }
+func (p *Lane) SetWorkload(w workload.Workload) { p.workload = w }
 
 // OfferTool says the race offers fn (the tool-call workload): the lane's
 // text then shows each call as it fills in, and once the stream ends
 // whether it was valid.
-func (p *Provider) OfferTool(fn *workload.Schema) { p.tool = fn }
+func (p *Lane) OfferTool(fn *workload.Schema) { p.tool = fn }
 
 // AskJSON says the race asks for JSON following schema (the json
 // workload): once a stream ends, its lane's text says whether the answer
 // was valid JSON (✓ valid JSON, or ✗ and why).
-func (p *Provider) AskJSON(schema *workload.Schema) { p.answerSchema = schema }
+func (p *Lane) AskJSON(schema *workload.Schema) { p.answerSchema = schema }
 
 // writeWorkload adds to the followed stream's answer text what the
 // workload shows: the calls of a tool-call race, the verdict on a json
 // race's answer.
-func (t *followedText) writeWorkload(s *Stream, p *Provider) {
+func (t *followedText) writeWorkload(s *Stream, p *Lane) {
 	if p.tool != nil {
 		t.writeCalls(s)
 	}
@@ -77,7 +76,7 @@ func (t *followedText) writeCalls(s *Stream) {
 // workload's own figure (the time to a complete tool call, to valid JSON,
 // the prefill estimate, the warm TTFT, the conversation's time): what the
 // leaderboard ranks by; "" under chat. HasRate false when run has none.
-func workloadRate(run metrics.Run) (metric string, rate float64, ok bool) {
+func workloadRate(run metrics.Summary) (metric string, rate float64, ok bool) {
 	switch m := run.Metric(); m {
 	case metrics.VerdictMetric, metrics.FinishMetric:
 		return "", 0, false
@@ -99,6 +98,13 @@ func workloadRate(run metrics.Run) (metric string, rate float64, ok bool) {
 type WorkloadRun struct {
 	Name        string // the workload (workload.Label)
 	Step, Steps int    // the race on screen is step Step (from 1) of Steps
+	// OnScreen is the race on screen's step; Spec the workload raced and
+	// Concurrency its streams per provider: whose description
+	// (Description, Figures) the leaderboard, the lanes and the presenter
+	// show.
+	OnScreen    workload.Step
+	Spec        workload.Workload
+	Concurrency int
 	// InputTokens is the race on screen's padded prompt size in o200k
 	// tokens (long-context, cached-prefix); 0 for a prompt sent as written.
 	InputTokens int
@@ -114,30 +120,14 @@ type WorkloadRun struct {
 	Load  *probes.ClientLoad
 }
 
+// Description is the workload's (metrics.Describe).
+func (w *WorkloadRun) Description() metrics.Description { return metrics.Describe(w.Spec) }
+
+// Figures are the workload's figures (metrics.FiguresOf; the SLO's are
+// the leaderboard's referee columns).
+func (w *WorkloadRun) Figures() []metrics.Figure {
+	return metrics.FiguresOf(w.Spec, false, w.Concurrency)
+}
+
 // Settled is whether the race on screen is among the run's finished races.
 func (w *WorkloadRun) Settled() bool { return w.Finished >= w.Step }
-
-// Conversation is a multi-turn provider's conversation time so far, f its
-// figures of the turn on screen: its finished turns' (the last of Runs,
-// metrics.ConversationTime) and, while the turn on screen has not
-// finished, that turn's time so far (its E2E once its own streams have
-// ended). final: the turn on screen is among the finished. ok is false
-// once a turn failed: the conversation never finishes.
-func (w *WorkloadRun) Conversation(f Figures) (d time.Duration, final, ok bool) {
-	if n := len(w.Runs); n > 0 {
-		last := w.Runs[n-1]
-		if !last.HasConversation {
-			return 0, false, false
-		}
-		d = last.Conversation
-	}
-	switch {
-	case w.Settled():
-		return d, true, true
-	case f.Status == Failed:
-		return 0, false, false
-	case f.Settled:
-		return d + f.E2E, false, true
-	}
-	return d + f.Elapsed, false, true
-}

@@ -3,7 +3,7 @@
 // race always fills the width). Two plots, Toggle switches:
 //
 //   - Tokens (the default): each provider's per-user tokens so far
-//     (live.Provider.TokenSeries). The slope is its speed; a line ends
+//     (live.Lane.TokenSeries). The slope is its speed; a line ends
 //     where its provider finished and stays there; the top is the race
 //     track's finish line.
 //   - Speed: per-user live tok/s (metrics.LiveTPS), on the scale the
@@ -75,7 +75,7 @@ func (s Styles) provider(i int) draw.Paint { return s.Providers[i%len(s.Provider
 // lanes' shared tok/s scale (the Speed plot's axis).
 type FrameMsg struct {
 	Until     time.Duration
-	Providers []*live.Provider
+	Providers []*live.Lane
 	Finish    int
 	Scale     live.Scale
 }

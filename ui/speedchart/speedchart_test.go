@@ -20,8 +20,8 @@ func init() { lipgloss.SetColorProfile(termenv.Ascii) }
 const ms = time.Millisecond
 
 // provider streams n one-token events every gap from first; end > 0 ends it.
-func provider(i int, name string, first, gap time.Duration, n int, end time.Duration, err error) *live.Provider {
-	p := live.NewProvider(i, config.Provider{Name: name}, 1, 0)
+func provider(i int, name string, first, gap time.Duration, n int, end time.Duration, err error) *live.Lane {
+	p := live.NewLane(i, config.Provider{Name: name}, 1, 0)
 	events := make([]probes.Event, n)
 	for k := range events {
 		events[k] = probes.Event{At: first + time.Duration(k)*gap, Content: " w", Tokens: 1}
@@ -61,7 +61,7 @@ func TestTokensPlotShowsTheRace(t *testing.T) {
 	fast := provider(0, "fast", 100*ms, ms, 400, 500*ms, nil)
 	slow := provider(1, "slow", 100*ms, 20*ms, 95, 0, nil)
 	failed := provider(2, "broken", 0, 0, 0, 50*ms, &probes.Failure{Kind: probes.KindHTTP, Status: 500})
-	lines := chart(t, Tokens, 60, 12, FrameMsg{Until: 2 * time.Second, Providers: []*live.Provider{fast, slow, failed}, Finish: 400},
+	lines := chart(t, Tokens, 60, 12, FrameMsg{Until: 2 * time.Second, Providers: []*live.Lane{fast, slow, failed}, Finish: 400},
 		"fast", "slow", "broken")
 	view := strings.Join(lines, "\n")
 	top := lines[1]
@@ -101,7 +101,7 @@ func TestTokensPlotShowsTheRace(t *testing.T) {
 // decades.
 func TestSpeedPlotUsesTheSharedScale(t *testing.T) {
 	steady := provider(0, "steady", 0, 10*ms/3, 600, 0, nil)
-	lines := chart(t, Speed, 60, 11, FrameMsg{Until: 2 * time.Second, Providers: []*live.Provider{steady}, Scale: live.Scale{Top: 600}}, "steady")
+	lines := chart(t, Speed, 60, 11, FrameMsg{Until: 2 * time.Second, Providers: []*live.Lane{steady}, Scale: live.Scale{Top: 600}}, "steady")
 	found := false
 	for _, l := range lines {
 		if strings.HasPrefix(strings.TrimSpace(l), "300┤") {
@@ -114,7 +114,7 @@ func TestSpeedPlotUsesTheSharedScale(t *testing.T) {
 	if !found {
 		t.Fatalf("no row labelled 300:\n%s", strings.Join(lines, "\n"))
 	}
-	log := strings.Join(chart(t, Speed, 60, 14, FrameMsg{Until: 2 * time.Second, Providers: []*live.Provider{steady}, Scale: live.Scale{Top: 2000, Log: true}}, "steady"), "\n")
+	log := strings.Join(chart(t, Speed, 60, 14, FrameMsg{Until: 2 * time.Second, Providers: []*live.Lane{steady}, Scale: live.Scale{Top: 2000, Log: true}}, "steady"), "\n")
 	for _, want := range []string{"log scale", "10┤", "100┤", "1.0k┤", "2.0k┤"} {
 		if !strings.Contains(log, want) {
 			t.Errorf("log plot lacks %q:\n%s", want, log)

@@ -56,6 +56,10 @@ type Palette struct {
 	Silver    lipgloss.TerminalColor // 2nd
 	Bronze    lipgloss.TerminalColor // 3rd
 	Providers []lipgloss.TerminalColor
+	// Background is the screen behind the dashboard. A terminal keeps its
+	// own, so the dashboard never paints it; a picture of the dashboard
+	// (tpsrace replay --gif, --svg) has no terminal and paints this one.
+	Background lipgloss.TerminalColor
 	// Bold is whether figures and names are drawn bold everywhere (high
 	// contrast): thin strokes vanish on a projector.
 	Bold bool
@@ -89,7 +93,8 @@ func New(name Name, darkBackground bool, profile termenv.Profile) Palette {
 	p := Palette{
 		Text: c(h.text), Muted: c(h.muted), Faint: c(h.faint), Border: c(h.border), Focus: c(h.focus),
 		Accent: c(h.accent), Good: c(h.good), Live: c(h.live), Thinking: c(h.thinking), Bad: c(h.bad),
-		Warn: c(h.warn), Gold: c(h.gold), Silver: c(h.silver), Bronze: c(h.bronze), Bold: name == HighContrast,
+		Warn: c(h.warn), Gold: c(h.gold), Silver: c(h.silver), Bronze: c(h.bronze), Background: c(h.background),
+		Bold: name == HighContrast,
 	}
 	for _, hex := range h.providers {
 		p.Providers = append(p.Providers, c(hex))
@@ -112,34 +117,35 @@ func resolve(profile termenv.Profile, hex string) lipgloss.TerminalColor {
 
 type hexPalette struct {
 	text, muted, faint, border, focus, accent, good, live, thinking, bad, warn, gold, silver, bronze string
+	background                                                                                       string
 	providers                                                                                        []string
 }
 
-// Every text colour of light and highContrastOnLight reads at 4.5:1 or
-// better on white (WCAG AA), borders at 2:1 (TestLightReadsOnWhite).
+// Every text colour reads on its palette's background at 4.5:1 or better
+// (WCAG AA; 7:1 for high contrast), borders at 2:1 (TestPalettesRead).
 var (
 	dark = hexPalette{
 		text: "#e6e6e6", muted: "#a0a0a0", faint: "#626262", border: "#4e4e4e", focus: "#af87ff", accent: "#af87ff",
 		good: "#5fd787", live: "#5fafff", thinking: "#d7af5f", bad: "#ff5f5f", warn: "#ffaf00",
-		gold: "#ffd700", silver: "#c6c6c6", bronze: "#d7875f",
+		gold: "#ffd700", silver: "#c6c6c6", bronze: "#d7875f", background: "#121212",
 		providers: []string{"#5fafff", "#ff875f", "#87d75f", "#ff87ff", "#5fd7d7", "#ffd75f", "#ff5f87", "#afafff"},
 	}
 	light = hexPalette{
 		text: "#1a1a1a", muted: "#5f5f5f", faint: "#707070", border: "#a8a8a8", focus: "#5f00d7", accent: "#5f00d7",
 		good: "#006b35", live: "#0050b4", thinking: "#7a5600", bad: "#c00000", warn: "#9a4f00",
-		gold: "#7a6100", silver: "#5f5f5f", bronze: "#8a4b14",
+		gold: "#7a6100", silver: "#5f5f5f", bronze: "#8a4b14", background: "#ffffff",
 		providers: []string{"#0050b4", "#b34700", "#006b00", "#9a009a", "#006b6b", "#7a6100", "#c00000", "#4b4bc0"},
 	}
 	highContrastOnDark = hexPalette{
 		text: "#ffffff", muted: "#e4e4e4", faint: "#bcbcbc", border: "#ffffff", focus: "#ffff00", accent: "#ffff00",
 		good: "#00ff00", live: "#00ffff", thinking: "#ffaf00", bad: "#ff5f5f", warn: "#ffff00",
-		gold: "#ffd700", silver: "#e4e4e4", bronze: "#ff8700",
+		gold: "#ffd700", silver: "#e4e4e4", bronze: "#ff8700", background: "#000000",
 		providers: []string{"#00ffff", "#ff8700", "#00ff00", "#ff5fff", "#ffff00", "#ffffff", "#ff5f5f", "#87afff"},
 	}
 	highContrastOnLight = hexPalette{
 		text: "#000000", muted: "#262626", faint: "#3a3a3a", border: "#000000", focus: "#0000af", accent: "#0000af",
 		good: "#005f00", live: "#0000af", thinking: "#5f3a00", bad: "#af0000", warn: "#5f3a00",
-		gold: "#5f4b00", silver: "#3a3a3a", bronze: "#6b3000",
+		gold: "#5f4b00", silver: "#3a3a3a", bronze: "#6b3000", background: "#ffffff",
 		providers: []string{"#0000af", "#8a3300", "#005f00", "#7a007a", "#005050", "#5f4b00", "#af0000", "#3a3aa0"},
 	}
 )

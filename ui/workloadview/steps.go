@@ -86,7 +86,7 @@ func (m *Model) multiTurn() []string {
 	}
 	conv := column{header: "conversation"}
 	for _, p := range f.Providers {
-		var run metrics.Run
+		var run metrics.Summary
 		if len(p.Runs) > 0 {
 			run = p.Runs[len(p.Runs)-1]
 		}
@@ -113,7 +113,7 @@ func (m *Model) multiTurn() []string {
 func (m *Model) turnColumns(t, detail int) []column {
 	cols := []column{{header: "turn " + itoa(t+1) + " TTFT"}, {header: "tok/s"}, {header: "input"}}
 	for _, p := range m.figures.Providers {
-		var turn metrics.Run // a turn not raced yet, or stopped: undefined
+		var turn metrics.Summary // a turn not raced yet, or stopped: undefined
 		if t < len(p.Races) {
 			turn = p.Races[t]
 		}

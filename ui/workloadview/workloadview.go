@@ -51,16 +51,16 @@ type Figures struct {
 	// InputTokens is the race on screen's prompt size (long-context's size,
 	// cached-prefix's prefix); 0 when not padded.
 	InputTokens int
-	Providers   []Provider
+	Providers   []Row
 }
 
-// Provider is one provider's figures over the run's finished races
+// Row is one provider's row of the panel: its figures over the run's finished races
 // (metrics.WorkloadRunsOf): All's PrefillTPS and ServerPromptTPS and
 // BySize (long-context), PrefixCache (cached-prefix), Races, a turn each,
 // and the last of Runs, the conversation so far (multi-turn). They change
 // only when a race of the run begins or ends, each time as new figures:
 // the panel draws again only when some provider's are new (not per frame).
-type Provider struct {
+type Row struct {
 	Name string
 	*metrics.WorkloadRuns
 }

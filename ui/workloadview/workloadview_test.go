@@ -42,12 +42,12 @@ func runs(name string, streams ...metrics.Stream) *metrics.WorkloadRuns {
 }
 
 // sweep is a provider's long-context run over sizes: TTFT = base + size ÷ prefill.
-func sweep(name string, base time.Duration, prefill float64, sizes ...int) Provider {
+func sweep(name string, base time.Duration, prefill float64, sizes ...int) Row {
 	var streams []metrics.Stream
 	for _, n := range sizes {
 		streams = append(streams, stream(base+time.Duration(float64(n)/prefill*float64(time.Second)), 100, n))
 	}
-	return Provider{Name: name, WorkloadRuns: runs(workload.LongContext, streams...)}
+	return Row{Name: name, WorkloadRuns: runs(workload.LongContext, streams...)}
 }
 
 func view(t *testing.T, f Figures, w, h int) []string {
@@ -68,7 +68,7 @@ func view(t *testing.T, f Figures, w, h int) []string {
 }
 
 func TestLongContextShowsPrefillAndTTFTBySize(t *testing.T) {
-	f := Figures{Workload: workload.LongContext, Step: 3, Steps: 3, InputTokens: 32000, Providers: []Provider{
+	f := Figures{Workload: workload.LongContext, Step: 3, Steps: 3, InputTokens: 32000, Providers: []Row{
 		sweep("sim-wafer", 50*ms, 10000, 1000, 8000, 32000),
 		sweep("sim-gpu", 200*ms, 2500, 1000, 8000, 32000),
 	}}
@@ -107,9 +107,9 @@ func TestLongContextShowsPrefillAndTTFTBySize(t *testing.T) {
 // A sweep whose TTFT does not grow with the input (a provider without a
 // prefill cost, its TTFT a few µs apart) has no estimate, and says why.
 func TestLongContextFlatTTFTHasNoEstimate(t *testing.T) {
-	flat := Provider{Name: "flat", WorkloadRuns: runs(workload.LongContext,
+	flat := Row{Name: "flat", WorkloadRuns: runs(workload.LongContext,
 		stream(600*ms, 100, 1000), stream(600*ms+100*time.Microsecond, 100, 8000), stream(600*ms+600*time.Microsecond, 100, 32000))}
-	f := Figures{Workload: workload.LongContext, Step: 3, Steps: 3, InputTokens: 32000, Providers: []Provider{sweep("sim-gpu", 200*ms, 2500, 1000, 8000, 32000), flat}}
+	f := Figures{Workload: workload.LongContext, Step: 3, Steps: 3, InputTokens: 32000, Providers: []Row{sweep("sim-gpu", 200*ms, 2500, 1000, 8000, 32000), flat}}
 	lines := view(t, f, 80, 6)
 	if !strings.Contains(lines[3], "- flat") || strings.Contains(lines[3], "≈") || !strings.Contains(lines[2], "≈ 2,500 tok/s") {
 		t.Errorf("want the flat sweep's reason, the other's estimate:\n%s", strings.Join(lines, "\n"))
@@ -122,8 +122,8 @@ func TestLongContextShowsTheServersPromptSpeed(t *testing.T) {
 	small, large := stream(10*ms+time.Second*1000/400, 20, 1000), stream(10*ms+time.Second*4000/400, 20, 4000)
 	small.ServerPromptTPS, small.HasServerPromptTPS = 400, true
 	large.ServerPromptTPS, large.HasServerPromptTPS = 424, true
-	llama := Provider{Name: "llama", WorkloadRuns: runs(workload.LongContext, small, large)}
-	f := Figures{Workload: workload.LongContext, Step: 2, Steps: 2, InputTokens: 4000, Providers: []Provider{sweep("sim-gpu", 200*ms, 2500, 1000, 4000), llama}}
+	llama := Row{Name: "llama", WorkloadRuns: runs(workload.LongContext, small, large)}
+	f := Figures{Workload: workload.LongContext, Step: 2, Steps: 2, InputTokens: 4000, Providers: []Row{sweep("sim-gpu", 200*ms, 2500, 1000, 4000), llama}}
 	lines := view(t, f, 80, 6)
 	if !strings.Contains(lines[1], "server prompt") || !strings.Contains(lines[3], "≈ 400 tok/s") || !strings.Contains(lines[3], "412 tok/s") ||
 		!strings.Contains(lines[2], "≈ 2,500 tok/s") {
@@ -136,14 +136,14 @@ func TestLongContextShowsTheServersPromptSpeed(t *testing.T) {
 
 // cache is a provider's cached-prefix run: a cold and a warm stream, the
 // warm one's cached tokens reported when cached >= 0.
-func cache(name string, cold, warm time.Duration, cached int) Provider {
+func cache(name string, cold, warm time.Duration, cached int) Row {
 	w := stream(warm, 100, 8000)
 	w.CachedPromptTokens, w.HasCachedPromptTokens = max(cached, 0), cached >= 0
-	return Provider{Name: name, WorkloadRuns: runs(workload.CachedPrefix, stream(cold, 100, 8000), w)}
+	return Row{Name: name, WorkloadRuns: runs(workload.CachedPrefix, stream(cold, 100, 8000), w)}
 }
 
 func TestCachedPrefixShowsColdAndWarmSideBySide(t *testing.T) {
-	f := Figures{Workload: workload.CachedPrefix, Step: 2, Steps: 2, InputTokens: 8000, Providers: []Provider{
+	f := Figures{Workload: workload.CachedPrefix, Step: 2, Steps: 2, InputTokens: 8000, Providers: []Row{
 		cache("sim-wafer", 1200*ms, 200*ms, 7990), cache("sim-gpu", 900*ms, 850*ms, -1),
 	}}
 	lines := view(t, f, 80, 6)
@@ -167,7 +167,7 @@ func TestCachedPrefixShowsColdAndWarmSideBySide(t *testing.T) {
 	}
 	// The cold race done, the warm one racing: its figures are undefined, not 0.
 	f.Step = 1
-	f.Providers = []Provider{{Name: "sim-wafer", WorkloadRuns: runs(workload.CachedPrefix, stream(time.Second, 100, 8000))}}
+	f.Providers = []Row{{Name: "sim-wafer", WorkloadRuns: runs(workload.CachedPrefix, stream(time.Second, 100, 8000))}}
 	cold := view(t, f, 80, 3)
 	if fields := strings.Fields(cold[2]); !slices.Equal(fields[3:6], []string{"-", "-", "-"}) || !strings.Contains(cold[0], "cold race 1/2") {
 		t.Errorf("before the warm race, want warm, saving and cached -:\n%s", strings.Join(cold, "\n"))
@@ -175,18 +175,18 @@ func TestCachedPrefixShowsColdAndWarmSideBySide(t *testing.T) {
 }
 
 // conversation is a provider's multi-turn run so far: a race a turn.
-func conversation(name string, turns ...time.Duration) Provider {
+func conversation(name string, turns ...time.Duration) Row {
 	var streams []metrics.Stream
 	for k, ttft := range turns {
 		s := stream(ttft, 250, 0)
 		s.PromptTokens, s.HasPromptTokens = 1200*(k+1), true
 		streams = append(streams, s)
 	}
-	return Provider{Name: name, WorkloadRuns: runs(workload.MultiTurn, streams...)}
+	return Row{Name: name, WorkloadRuns: runs(workload.MultiTurn, streams...)}
 }
 
 func TestMultiTurnShowsEachTurn(t *testing.T) {
-	f := Figures{Workload: workload.MultiTurn, Step: 3, Steps: 3, Providers: []Provider{
+	f := Figures{Workload: workload.MultiTurn, Step: 3, Steps: 3, Providers: []Row{
 		conversation("sim-wafer", 200*ms, 250*ms), conversation("sim-gpu", 500*ms, 650*ms),
 	}}
 	lines := view(t, f, 80, 4)
@@ -216,7 +216,7 @@ func TestOtherWorkloadsShowNothing(t *testing.T) {
 		if Shows(name) {
 			t.Errorf("Shows(%q)", name)
 		}
-		f := Figures{Workload: name, Step: 1, Steps: 1, Providers: []Provider{conversation("a", time.Second)}}
+		f := Figures{Workload: name, Step: 1, Steps: 1, Providers: []Row{conversation("a", time.Second)}}
 		if v := strings.Join(view(t, f, 80, 6), ""); strings.TrimSpace(v) != "" {
 			t.Errorf("%s shows %q", name, v)
 		}
@@ -230,14 +230,14 @@ func TestPanelDrawsOnlyNewFigures(t *testing.T) {
 	p := New(DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	p.SetSize(80, 4)
 	wafer := sweep("sim-wafer", 50*ms, 10000, 1000, 8000)
-	f := Figures{Workload: workload.LongContext, Step: 2, Steps: 2, InputTokens: 8000, Providers: []Provider{wafer}}
+	f := Figures{Workload: workload.LongContext, Step: 2, Steps: 2, InputTokens: 8000, Providers: []Row{wafer}}
 	p, _ = p.Update(FrameMsg{Figures: f})
 	before := p.View()
 	wafer.All.PrefillTPS = 20000 // never done by the session: shows whether the frame drew again
 	if p, _ = p.Update(FrameMsg{Figures: f}); p.View() != before {
 		t.Errorf("the same figures drew again:\n%s", p.View())
 	}
-	f.Providers = []Provider{sweep("sim-wafer", 50*ms, 20000, 1000, 8000)}
+	f.Providers = []Row{sweep("sim-wafer", 50*ms, 20000, 1000, 8000)}
 	if p, _ = p.Update(FrameMsg{Figures: f}); !strings.Contains(p.View(), "≈ 20,000 tok/s") {
 		t.Errorf("new figures not drawn:\n%s", p.View())
 	}

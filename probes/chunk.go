@@ -1,111 +1,18 @@
 package probes
 
-// All stream parsing lives in this file: sseReader splits the wire framing
-// into data payloads, and decodeChunk turns each payload into what it means,
-// for every provider dialect in ../shared/fixtures/sse.
+// What one event's data means: the full decoder, for every chunk shape of
+// every provider dialect in ../shared/fixtures/sse. scan.go reads the common
+// shapes without it.
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-
-	jsoniter "github.com/json-iterator/go"
-	"io"
 	"strings"
 	"sync"
+
+	jsoniter "github.com/json-iterator/go"
 )
-
-// sseReader reads a response body as server-sent events and returns the
-// data payloads one at a time. Comments (": OPENROUTER PROCESSING"), blank
-// lines and the other SSE fields are skipped; an error event's payload says
-// it is an error itself. A last line without a trailing newline still
-// counts. data: [DONE] ends the stream (later lines are not read), and a
-// body that is not SSE at all is rejected at its first line.
-type sseReader struct {
-	src     *bufio.Reader
-	long    []byte // a line longer than src's buffer, gathered; kept for the next one
-	done    bool   // saw data: [DONE]
-	lines   int    // non-empty lines seen, for the "not SSE" check
-	onBytes func() // called after every read that returned bytes (stall timer)
-}
-
-// sseBuffer is the read buffer of a stream: a line longer than this (a
-// >1 MiB event) is gathered in sseReader.long instead, so a stream of short
-// events keeps only this much.
-const sseBuffer = 4 << 10
-
-func newSSEReader(body io.Reader, onBytes func()) *sseReader {
-	return &sseReader{src: bufio.NewReaderSize(body, sseBuffer), onBytes: onBytes}
-}
-
-var (
-	dataField = []byte("data:")
-	doneData  = []byte("[DONE]")
-)
-
-// next returns the next data payload, valid until the following call, or
-// io.EOF at the end of the stream.
-func (r *sseReader) next() ([]byte, error) {
-	for !r.done {
-		line, err := r.line()
-		if err != nil && !errors.Is(err, io.EOF) { // a broken connection: its partial line means nothing
-			return nil, err
-		}
-		line = bytes.TrimRight(line, "\r\n")
-		if len(line) > 0 {
-			r.lines++
-		}
-		switch {
-		case len(line) == 0, line[0] == ':': // blank line or comment (keep-alive)
-		case bytes.HasPrefix(line, dataField):
-			payload := bytes.TrimSpace(line[len(dataField):])
-			if bytes.Equal(payload, doneData) {
-				r.done = true
-				break
-			}
-			return payload, nil
-		case isSSEField(line):
-		default:
-			if r.lines == 1 {
-				return nil, &Failure{Kind: KindProtocol, Message: "response is not an event stream: " + snippet(line)}
-			}
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	return nil, io.EOF
-}
-
-// line reads one line, gathering one longer than the buffer in r.long.
-func (r *sseReader) line() ([]byte, error) {
-	line, err := r.src.ReadSlice('\n')
-	if errors.Is(err, bufio.ErrBufferFull) {
-		r.long = append(r.long[:0], line...) // ReadSlice's result is overwritten by the next read
-		for errors.Is(err, bufio.ErrBufferFull) {
-			line, err = r.src.ReadSlice('\n')
-			r.long = append(r.long, line...)
-		}
-		line = r.long
-	}
-	if len(line) > 0 && r.onBytes != nil {
-		r.onBytes()
-	}
-	return line, err
-}
-
-// isSSEField reports whether line is one of the other SSE fields, which
-// tpsrace ignores: an error event's payload says it is an error itself.
-func isSSEField(line []byte) bool {
-	name, _, _ := bytes.Cut(line, []byte(":"))
-	switch string(name) {
-	case "event", "id", "retry":
-		return true
-	}
-	return false
-}
 
 // chunk is the union of the streamed chunk shapes providers send.
 type chunk struct {
@@ -176,8 +83,9 @@ type wireUsage struct {
 	PromptCacheHitTokens *int `json:"prompt_cache_hit_tokens"` // DeepSeek
 }
 
-// chunkJSON decodes chunks: the hot path of a stream, where json-iterator
-// costs about half of encoding/json (BenchmarkMeasuringCost).
+// chunkJSON decodes the chunks the scanner leaves to the full decoder
+// (usage, tool calls, content parts, errors): json-iterator costs about half
+// of encoding/json (BenchmarkDecodeChunk/full).
 var chunkJSON = jsoniter.ConfigCompatibleWithStandardLibrary
 
 // warmCodecs builds, by reflection, the JSON codec of a stream's chunks,
@@ -378,83 +286,4 @@ func snippet(b []byte) string {
 		s = s[:limit] + "…"
 	}
 	return fmt.Sprintf("%q", s)
-}
-
-// thinkSplitter moves inline <think>…</think> text at the start of an answer
-// (DeepSeek-R1 distills, QwQ on some servers) into reasoning. Only a leading
-// block counts, so an answer that merely mentions the tag is left alone. Tags
-// may be split across events, so a possible tag prefix is held back; the
-// result is the same however the text was cut (FuzzThinkSplit).
-type thinkSplitter struct {
-	state   thinkState
-	pending string
-}
-
-type thinkState int
-
-const (
-	beforeAnswer thinkState = iota // only white space so far; a <think> may still open
-	inThink                        // inside the leading think block
-	afterThink                     // just closed: drop the newlines that follow the tag
-	inAnswer                       // plain answer text from here on
-)
-
-const openThink, closeThink = "<think>", "</think>"
-
-func (t *thinkSplitter) split(content string) (answer, reasoning string) {
-	s := t.pending + content
-	t.pending = ""
-	for s != "" {
-		switch t.state {
-		case beforeAnswer:
-			trimmed := strings.TrimLeft(s, " \t\r\n")
-			answer += s[:len(s)-len(trimmed)] // white space before the tag is answer text either way
-			s = trimmed
-			switch {
-			case s == "":
-			case strings.HasPrefix(s, openThink):
-				t.state, s = inThink, s[len(openThink):]
-			case strings.HasPrefix(openThink, s):
-				t.pending, s = s, ""
-			default:
-				t.state = inAnswer
-			}
-		case inThink:
-			if i := strings.Index(s, closeThink); i >= 0 {
-				reasoning += s[:i]
-				t.state, s = afterThink, s[i+len(closeThink):]
-				continue
-			}
-			keep := partialSuffix(s, closeThink)
-			reasoning += s[:len(s)-keep]
-			t.pending, s = s[len(s)-keep:], ""
-		case afterThink:
-			if s = strings.TrimLeft(s, "\r\n"); s != "" {
-				t.state = inAnswer
-			}
-		case inAnswer:
-			answer, s = answer+s, ""
-		}
-	}
-	return answer, reasoning
-}
-
-// flush returns text held back at the end of the stream.
-func (t *thinkSplitter) flush() (answer, reasoning string) {
-	s := t.pending
-	t.pending = ""
-	if t.state == inThink {
-		return "", s
-	}
-	return s, ""
-}
-
-// partialSuffix is the length of the longest suffix of s that starts tag.
-func partialSuffix(s, tag string) int {
-	for n := min(len(tag)-1, len(s)); n > 0; n-- {
-		if strings.HasSuffix(s, tag[:n]) {
-			return n
-		}
-	}
-	return 0
 }

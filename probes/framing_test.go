@@ -1,0 +1,183 @@
+package probes
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"tpsrace/config"
+	"tpsrace/testenv"
+)
+
+// sseField is one line of a recorded event: a field and its value, or a
+// comment.
+type sseField struct {
+	name, value string
+	comment     bool
+}
+
+// recordedEvents reads a recorded LF-framed body into its events' lines.
+func recordedEvents(body string) [][]sseField {
+	var events [][]sseField
+	var ev []sseField
+	for _, line := range strings.Split(body, "\n") {
+		switch {
+		case line == "":
+			if ev != nil {
+				events, ev = append(events, ev), nil
+			}
+		case line[0] == ':':
+			ev = append(ev, sseField{value: line[1:], comment: true})
+		default:
+			name, value, _ := strings.Cut(line, ":")
+			ev = append(ev, sseField{name: name, value: strings.TrimPrefix(value, " ")})
+		}
+	}
+	if ev != nil {
+		events = append(events, ev)
+	}
+	return events
+}
+
+// reframing is one way the event-stream rules allow to write the same events.
+type reframing struct {
+	eol                       string
+	bom, split, fields, noEnd bool
+}
+
+// frame writes events as r says.
+func (r reframing) frame(events [][]sseField) string {
+	var b strings.Builder
+	if r.bom {
+		b.WriteString("\uFEFF")
+	}
+	for i, ev := range events {
+		if r.fields {
+			fmt.Fprintf(&b, "id: %d%s: note%s", i, r.eol, r.eol)
+		}
+		for _, f := range ev {
+			switch {
+			case f.comment:
+				b.WriteString(":" + f.value + r.eol)
+			case f.name == "data" && r.split:
+				for k, part := range splitJSON(f.value) {
+					if k > 0 && r.fields {
+						b.WriteString(": between" + r.eol)
+					}
+					b.WriteString("data:" + part + r.eol) // no space: a part may start with one
+				}
+			default:
+				b.WriteString(f.name + ": " + f.value + r.eol)
+			}
+		}
+		if r.fields {
+			b.WriteString("retry: 3000" + r.eol)
+		}
+		if i < len(events)-1 || !r.noEnd {
+			b.WriteString(r.eol)
+		}
+	}
+	return b.String()
+}
+
+// splitJSON cuts a JSON object's text at every place outside a string where
+// a newline is white space (after , : { [); other data ([DONE]) stays whole.
+func splitJSON(s string) []string {
+	if !strings.HasPrefix(s, "{") {
+		return []string{s}
+	}
+	var parts []string
+	inString, escaped, start := false, false, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case escaped:
+			escaped = false
+		case inString && c == '\\':
+			escaped = true
+		case c == '"':
+			inString = !inString
+		case !inString && strings.IndexByte(",:{[", c) >= 0:
+			parts, start = append(parts, s[start:i+1]), i+1
+		}
+	}
+	return append(parts, s[start:])
+}
+
+var reframings = map[string]reframing{
+	"bom":                      {eol: "\n", bom: true},
+	"cr":                       {eol: "\r"},
+	"crlf":                     {eol: "\r\n"},
+	"split data":               {eol: "\n", split: true},
+	"fields and comments":      {eol: "\n", fields: true},
+	"no final blank line":      {eol: "\n", noEnd: true},
+	"all of them, cr":          {eol: "\r", bom: true, split: true, fields: true, noEnd: true},
+	"all of them, crlf":        {eol: "\r\n", bom: true, split: true, fields: true, noEnd: true},
+	"split and fields, crlf":   {eol: "\r\n", split: true, fields: true},
+	"split, no final line, cr": {eol: "\r", split: true, noEnd: true},
+}
+
+// figures is what a race measures of a stream, but for times.
+type figures struct {
+	Content, Reasoning string
+	EventTokens        []int
+	O200k              int
+	Usage              *Usage
+	Finish             string
+	Served             Served
+	Timings            *ServerTimings
+	Tools              []ToolDelta
+	Failure            string
+}
+
+func figuresOf(res Result) figures {
+	f := figures{O200k: res.O200kTokens, Usage: res.Usage, Finish: res.FinishReason, Served: res.Served, Timings: res.Timings}
+	for e := range res.Events.Values() {
+		f.Content += e.Content
+		f.Reasoning += e.Reasoning
+		f.EventTokens = append(f.EventTokens, e.Tokens)
+	}
+	for _, d := range res.ToolDeltas {
+		d.At = 0
+		f.Tools = append(f.Tools, d)
+	}
+	if res.Err != nil {
+		f.Failure = res.Err.Error()
+	}
+	return f
+}
+
+// Every recorded stream, re-framed every way the rules allow and served
+// over loopback, gives the figures its LF original gives.
+func TestRecordedStreamsUnderEveryFraming(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(testenv.Require(t, "fixtures"), "sse", "*.sse"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recorded streams: %v", err)
+	}
+	for _, file := range files {
+		if strings.Contains(filepath.Base(file), "http4") { // an error body, not a stream
+			continue
+		}
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".sse"), func(t *testing.T) {
+			body, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			race := func(body string) figures {
+				return figuresOf(raceOne(t, config.Provider{BaseURL: replay(t, 0, []byte(body)), APIKey: "sk-test"}))
+			}
+			want := race(string(body))
+			if want.Content == "" && want.Reasoning == "" && len(want.Tools) == 0 {
+				t.Fatalf("the original gave nothing: %+v", want)
+			}
+			events := recordedEvents(string(body))
+			for name, r := range reframings {
+				if got := race(r.frame(events)); !reflect.DeepEqual(got, want) {
+					t.Errorf("%s:\n got %+v\nwant %+v", name, got, want)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,132 @@
+package probes
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync/atomic"
+	"time"
+
+	"tpsrace/tokens"
+)
+
+// streamReader reads one attempt's event stream into its Result: the hot
+// path of a race. An event costs a line split, a scan of its chunk (scan.go)
+// and an o200k count, and allocates nothing once the stream's buffers have
+// grown (TestStreamReadsWithoutAllocating): the texts it hands on are views
+// of the reader's buffers until the record (Events) copies them.
+type streamReader struct {
+	pb         *probe
+	res        *Result
+	release    time.Time
+	firstToken *time.Timer
+	chunks     chunkScanner
+	think      thinkSplitter
+	// The whole answer's o200k count is kept up to date as it arrives, so
+	// it is ready when the stream ends.
+	answerCount, reasoningCount tokens.Counter
+	streamed                    atomic.Int64 // tokens so far, read by the stall timer's goroutine
+	lastByte                    atomic.Int64 // since release, stamped on every read
+}
+
+func newStreamReader(pb *probe, release time.Time, firstToken *time.Timer, res *Result) *streamReader {
+	rd := &streamReader{pb: pb, res: res, release: release, firstToken: firstToken}
+	rd.lastByte.Store(int64(rd.since()))
+	return rd
+}
+
+func (rd *streamReader) since() time.Duration { return time.Since(rd.release) }
+
+// watchStall cancels the attempt when no byte arrives for stall. The timer
+// checks the last byte's time when it fires and re-arms for the rest, so a
+// read costs an atomic store, not a timer reset.
+func (rd *streamReader) watchStall(stall time.Duration, cancel context.CancelCauseFunc) *time.Timer {
+	var t *time.Timer
+	t = time.AfterFunc(stall, func() {
+		if quiet := rd.since() - time.Duration(rd.lastByte.Load()); quiet < stall {
+			t.Reset(stall - quiet)
+			return
+		}
+		cancel(&Failure{Kind: KindTimeout, Message: fmt.Sprintf("stalled %s after %d tokens", stall, rd.streamed.Load())})
+	})
+	return t
+}
+
+// read reads body to its end. A stream completes with data: [DONE] or a
+// finish_reason; a body that ends without either broke off.
+func (rd *streamReader) read(body io.Reader) error {
+	defer func() { rd.res.O200kTokens = rd.answerCount.Total() + rd.reasoningCount.Total() }()
+	sse := newSSEReader(body, func() { rd.lastByte.Store(int64(rd.since())) })
+	for {
+		data, err := sse.next()
+		if errors.Is(err, io.EOF) {
+			rd.record(rd.think.flush())
+			if rd.res.FinishReason == "" && !sse.done {
+				return &Failure{Kind: KindNetwork, Message: fmt.Sprintf("stream ended after %d tokens without finish_reason or [DONE]", rd.streamed.Load())}
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if len(bytes.TrimSpace(data)) == 0 { // "data:" alone: no chunk, nothing malformed
+			continue
+		}
+		d, err := rd.chunks.decode(data, &rd.res.Served)
+		if err != nil {
+			return err
+		}
+		if d.Err != nil {
+			return d.Err
+		}
+		rd.apply(d)
+	}
+}
+
+// apply records what one chunk says.
+func (rd *streamReader) apply(d delta) {
+	res := rd.res
+	content, thought := rd.think.split(d.Content)
+	rd.record(content, d.Reasoning+thought)
+	for _, tc := range d.ToolCalls {
+		tc.At = rd.since()
+		if res.Events.Len() == 0 && len(res.ToolDeltas) == 0 {
+			rd.firstToken.Stop() // a call is the answer's first token
+		}
+		res.ToolDeltas = append(res.ToolDeltas, tc)
+		if rd.pb.emitTool != nil {
+			rd.pb.emitTool(tc)
+		}
+	}
+	if d.Usage != nil {
+		res.Usage = d.Usage
+	}
+	if d.FinishReason != "" {
+		res.FinishReason = d.FinishReason
+	}
+	if d.Timings != nil {
+		res.Timings = d.Timings
+	}
+}
+
+// record adds a text event. content and reasoning may be views of the
+// reader's buffers: what is kept or handed on is the record's copy.
+func (rd *streamReader) record(content, reasoning string) {
+	if content == "" && reasoning == "" {
+		return
+	}
+	// The delta's own count (the event's figure) and the whole answer's: one
+	// lookup for both where the delta is a token.
+	ev := Event{At: rd.since(), Content: content, Reasoning: reasoning, Tokens: rd.answerCount.AddCounted(content) + rd.reasoningCount.AddCounted(reasoning)}
+	if rd.res.Events.Len() == 0 {
+		rd.firstToken.Stop()
+	}
+	rd.res.Events.Append(ev)
+	rd.streamed.Add(int64(ev.Tokens))
+	if rd.pb.emit != nil {
+		ev, _ = rd.res.Events.Last()
+		rd.pb.emit(ev)
+	}
+}

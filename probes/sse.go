@@ -1,0 +1,207 @@
+package probes
+
+// The stream's wire framing. sse.go splits a body into events' data, by the
+// WHATWG rules; chunk.go and scan.go read what each data says.
+
+import (
+	"bytes"
+	"errors"
+	"io"
+)
+
+// sseReader reads a response body as server-sent events, by the rules of the
+// WHATWG HTML standard ("Server-sent events", parsing an event stream), and
+// returns each event's data:
+//
+//   - a UTF-8 byte order mark before the first field is dropped;
+//   - lines end with CRLF, LF or CR, also a CR at the end of one read whose
+//     LF starts the next;
+//   - a blank line dispatches the event; "data" fields are joined with "\n",
+//     so one event's JSON may be split over several data: lines;
+//   - "field: value", "field:value" and "field" (no colon, an empty value)
+//     are the same field; one space after the colon is dropped;
+//   - comments (": keep-alive"), event:, id:, retry: and unknown fields are
+//     read and ignored: an error event's data says it is an error itself;
+//   - an event with no data field is no event.
+//
+// Two decisions depart from the rules, both for a benchmark client:
+//
+//   - The last event is dispatched even when the body ends without its
+//     blank line (and a last line without its line end is a line). The rules
+//     discard it, which would lose a final usage chunk or finish_reason that
+//     a server wrote and then closed the connection after; every byte of
+//     that event arrived, so it counts. A broken connection (any error but
+//     the body's end) dispatches nothing: its partial line means nothing.
+//   - The body's first line that is not blank must be a comment or a data,
+//     event, id or retry field: anything else (an HTML error page sent with
+//     200) is rejected at once as "not an event stream", which says more than
+//     a stream that ended without a token.
+//
+// data: [DONE] ends the stream; lines after it are not read. The data
+// returned is valid until the next call. A line longer than the read buffer
+// (a >1 MiB event) is gathered in a buffer the stream keeps, as is the data
+// of the event being read; a stream of short events allocates nothing after
+// its first events.
+type sseReader struct {
+	src        io.Reader
+	buf        []byte // the read buffer; buf[start:end] is not read yet
+	start, end int
+	err        error  // the read error that ended src, once it did
+	long       []byte // a line longer than buf, gathered
+	data       []byte // the data of the event being read, each line ended by "\n"
+	hasData    bool   // a data field was read since the last dispatch
+	afterCR    bool   // the last line ended with CR: an LF next belongs to it
+	lines      int    // non-blank lines read, for the "not an event stream" check
+	begun      bool   // the first line was read (its byte order mark dropped)
+	done       bool   // saw data: [DONE]
+	onBytes    func() // called after every read that returned bytes (the stall timer)
+}
+
+// sseBuffer is the read buffer of a stream: a line longer than this is
+// gathered in sseReader.long instead, so a stream of short events keeps only
+// this much.
+const sseBuffer = 4 << 10
+
+func newSSEReader(body io.Reader, onBytes func()) *sseReader {
+	return newSSEReaderSize(body, sseBuffer, onBytes)
+}
+
+// newSSEReaderSize is newSSEReader with a read buffer of size bytes (tests
+// use a few, so that lines cross reads and outgrow the buffer).
+func newSSEReaderSize(body io.Reader, size int, onBytes func()) *sseReader {
+	return &sseReader{src: body, buf: make([]byte, size), onBytes: onBytes}
+}
+
+var (
+	byteOrderMark = []byte("\xEF\xBB\xBF")
+	doneData      = []byte("[DONE]")
+)
+
+// next returns the next event's data, or io.EOF at the end of the stream.
+func (r *sseReader) next() ([]byte, error) {
+	for !r.done {
+		line, err := r.line()
+		if err != nil {
+			if errors.Is(err, io.EOF) && r.hasData {
+				return r.dispatch()
+			}
+			return nil, err
+		}
+		if !r.begun {
+			r.begun = true
+			line = bytes.TrimPrefix(line, byteOrderMark)
+		}
+		if len(line) == 0 {
+			if r.hasData {
+				return r.dispatch()
+			}
+			continue
+		}
+		if r.lines++; line[0] == ':' { // a comment (keep-alive)
+			continue
+		}
+		name, value, found := bytes.Cut(line, []byte(":"))
+		if found && len(value) > 0 && value[0] == ' ' {
+			value = value[1:]
+		}
+		switch string(name) {
+		case "data":
+			r.data = append(append(r.data, value...), '\n')
+			r.hasData = true
+		case "event", "id", "retry":
+		default:
+			if r.lines == 1 {
+				return nil, &Failure{Kind: KindProtocol, Message: "response is not an event stream: " + snippet(line)}
+			}
+		}
+	}
+	return nil, io.EOF
+}
+
+// dispatch ends the event being read and returns its data, without the
+// last line's "\n"; data: [DONE] ends the stream instead.
+func (r *sseReader) dispatch() ([]byte, error) {
+	data := r.data[:len(r.data)-1]
+	r.data, r.hasData = r.data[:0], false
+	if bytes.Equal(bytes.TrimSpace(data), doneData) {
+		r.done = true
+		return nil, io.EOF
+	}
+	return data, nil
+}
+
+// line returns the next line without its line end, valid until the next
+// call. A last line without a line end is a line; then the error that ended
+// the body: io.EOF, or any other, at once, without the partial line.
+func (r *sseReader) line() ([]byte, error) {
+	for {
+		if r.afterCR && r.start < r.end {
+			if r.buf[r.start] == '\n' {
+				r.start++
+			}
+			r.afterCR = false
+		}
+		unread := r.buf[r.start:r.end]
+		if i := lineEnd(unread); i >= 0 {
+			r.start += i + 1
+			r.afterCR = unread[i] == '\r'
+			return r.gathered(unread[:i]), nil
+		}
+		if r.err != nil {
+			if !errors.Is(r.err, io.EOF) || len(unread)+len(r.long) == 0 {
+				return nil, r.err
+			}
+			r.start = r.end
+			return r.gathered(unread), nil
+		}
+		if r.start == 0 && r.end == len(r.buf) { // a line longer than buf
+			r.long = append(r.long, unread...)
+			r.end = 0
+		} else {
+			r.end = copy(r.buf, unread)
+		}
+		r.start = 0
+		r.fill()
+	}
+}
+
+// gathered is part, after what of its line was gathered in r.long before.
+func (r *sseReader) gathered(part []byte) []byte {
+	if len(r.long) == 0 {
+		return part
+	}
+	line := append(r.long, part...)
+	r.long = line[:0]
+	return line
+}
+
+// fill reads once into the free end of buf.
+func (r *sseReader) fill() {
+	for tries := 0; tries < 100; tries++ {
+		n, err := r.src.Read(r.buf[r.end:])
+		r.end += n
+		if n > 0 && r.onBytes != nil {
+			r.onBytes()
+		}
+		if err != nil {
+			r.err = err
+		}
+		if n > 0 || err != nil {
+			return
+		}
+	}
+	r.err = io.ErrNoProgress
+}
+
+// lineEnd is the index of the first CR or LF in b, or -1.
+func lineEnd(b []byte) int {
+	lf := bytes.IndexByte(b, '\n')
+	search := b
+	if lf >= 0 {
+		search = b[:lf]
+	}
+	if cr := bytes.IndexByte(search, '\r'); cr >= 0 {
+		return cr
+	}
+	return lf
+}
