@@ -216,3 +216,11 @@ func Middle(s string, width int) string {
 	}
 	return string(runes[:head]) + "…" + string(runes[len(runes)-tail:])
 }
+
+// List is items as a sentence lists them: "a", "a and b", "a, b and c".
+func List(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}

@@ -155,21 +155,23 @@ func Order(figs []live.Snapshot) []int {
 	return metrics.Rank(standings)
 }
 
-// Places are the finish places by provider index (1 = first to finish,
+// Places are the finish places by provider index (1 = the best finished,
 // 0 = not finished, failed, stopped short of --finish-at's N (no place is
 // won by writing less), or some of its streams lost to a broken recording
-// (when its last stream ended is unknown)).
+// (when its last stream ended is unknown)). A place is the lane's rank
+// (Order) among the finished, not the order their streams ended in: the
+// board ranks by the verdict's figure (output speed, or the workload's),
+// and a faster decoder with a slower first token ends later, so places by
+// end time printed "1 b 2nd" above "2 a 1st", two winners for one race.
+// Who ended first is the total column's.
 func Places(figs []live.Snapshot) []int {
-	var finished []int
-	for i, f := range figs {
-		if f.Status == live.Done && !f.StoppedShort() && f.Lost == 0 {
-			finished = append(finished, i)
-		}
-	}
-	slices.SortStableFunc(finished, func(a, b int) int { return cmp.Compare(figs[a].Elapsed, figs[b].Elapsed) })
 	places := make([]int, len(figs))
-	for place, i := range finished {
-		places[i] = place + 1
+	place := 0
+	for _, i := range Order(figs) {
+		if f := figs[i]; f.Status == live.Done && !f.StoppedShort() && f.Lost == 0 {
+			place++
+			places[i] = place
+		}
 	}
 	return places
 }
