@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"tpsrace/benchdoc"
+	"tpsrace/config"
 	"tpsrace/probes"
 	"tpsrace/recording"
 	"tpsrace/report"
@@ -48,6 +49,56 @@ func (c *benchCmd) flags() *flag.FlagSet {
 }
 
 func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if err := c.parse(args, stdout, stderr); err != nil {
+		return err
+	}
+	s, race, err := c.race.startHeadless(ctx, c.runs, stderr)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+
+	if err := c.fleet.stillAhead(time.Now()); err != nil {
+		return err
+	}
+	race.StartAt = c.fleet.start
+	if !c.fleet.start.IsZero() {
+		fmt.Fprintf(stderr, "%s: release at %s (in %s), clock %s\n", c.fleet.probeName, c.fleet.start.UTC().Format(time.RFC3339Nano),
+			time.Until(c.fleet.start).Round(time.Millisecond), c.fleet.clock)
+	}
+	in := benchdoc.Input{Config: s.cfg, Concurrency: c.race.concurrency, Planned: c.runs, StartedAt: time.Now(), FinishAt: c.finish, StartAt: c.fleet.start}
+	if !c.fleet.start.IsZero() {
+		in.Clock = &c.fleet.clock
+	}
+	rec, stdout, err := c.openRecording(s.cfg, in.StartedAt, stdout, stderr)
+	if err != nil {
+		return err
+	}
+	before := serverTotals(ctx, s.cfg)
+	in.Races = c.raceRuns(ctx, s.cfg, race, rec, stderr)
+	in.Interrupted = ctx.Err() != nil
+	if rec != nil {
+		if err := rec.Close(in.Interrupted); err != nil {
+			fmt.Fprintf(stderr, "tpsrace: recording %s: %v\n", c.record, err)
+		} else {
+			fmt.Fprintln(stderr, "recorded", c.record)
+		}
+	}
+	reportServerTotals(before, serverTotals(context.WithoutCancel(ctx), s.cfg), stderr)
+
+	b := report.Of(benchdoc.Build(in))
+	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
+		return err
+	}
+	if in.Interrupted {
+		return errInterrupted
+	}
+	return anyCompleted(b)
+}
+
+// parse reads bench's flags and refuses bad ones, and an output that
+// cannot be written, before any request.
+func (c *benchCmd) parse(args []string, stdout, stderr io.Writer) error {
 	fs := c.flags()
 	if err := parseFlags(fs, args, stdout); err != nil {
 		return err
@@ -78,42 +129,34 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 			return err
 		}
 	}
-	s, race, err := c.race.startHeadless(ctx, c.runs, stderr)
-	if err != nil {
-		return err
-	}
-	defer s.close()
+	return nil
+}
 
-	if err := c.fleet.stillAhead(time.Now()); err != nil {
-		return err
-	}
-	race.StartAt = c.fleet.start
-	if !c.fleet.start.IsZero() {
-		fmt.Fprintf(stderr, "%s: release at %s (in %s), clock %s\n", c.fleet.probeName, c.fleet.start.UTC().Format(time.RFC3339Nano),
-			time.Until(c.fleet.start).Round(time.Millisecond), c.fleet.clock)
-	}
-	in := benchdoc.Input{Config: s.cfg, Concurrency: c.race.concurrency, Planned: c.runs, StartedAt: time.Now(), FinishAt: c.finish, StartAt: c.fleet.start}
-	if !c.fleet.start.IsZero() {
-		in.Clock = &c.fleet.clock
-	}
-	var rec *recording.Writer
-	header := c.fleet.header(recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt))
+// openRecording starts --record's recording (nil without it) and says
+// where the report goes: --record - gives stdout to the recording alone,
+// the report to stderr.
+func (c *benchCmd) openRecording(cfg *config.Config, started time.Time, stdout, stderr io.Writer) (*recording.Writer, io.Writer, error) {
+	header := c.fleet.header(recording.NewHeader(cfg, c.race.concurrency, started))
 	header.FinishAt = c.finish
 	switch c.record {
 	case "":
+		return nil, stdout, nil
 	case "-":
-		// stdout carries the recording alone; the report goes to stderr.
-		rec, stdout = recording.NewWriter(stdout, header, s.cfg, false), stderr
-	default:
-		if rec, err = recording.Create(c.record, header, s.cfg); err != nil {
-			return err
-		}
+		return recording.NewWriter(stdout, header, cfg, false), stderr, nil
 	}
-	// A run of long-context races each size in turn, of cached-prefix cold then warm.
-	seq, conv := s.cfg.Workload.Sequence(), &probes.Conversation{}
+	rec, err := recording.Create(c.record, header, cfg)
+	return rec, stdout, err
+}
+
+// raceRuns runs the races one after another until --runs of them or ctx
+// ends, each recorded as it ends: a run of long-context races each size
+// in turn, of cached-prefix cold then warm, of multi-turn each turn.
+func (c *benchCmd) raceRuns(ctx context.Context, cfg *config.Config, race probes.Race, rec *recording.Writer, stderr io.Writer) [][][]probes.Result {
+	seq, conv := cfg.Workload.Sequence(), &probes.Conversation{}
 	races := c.runs * seq.PerRun()
-	progress := newProgress(stderr, len(s.cfg.Providers)*c.race.concurrency, races)
-	before := serverTotals(ctx, s.cfg)
+	progress := newProgress(stderr, len(cfg.Providers)*c.race.concurrency, races)
+	defer progress.finish()
+	var all [][][]probes.Result
 	for run := range races {
 		if ctx.Err() != nil {
 			break
@@ -132,31 +175,13 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		results := race.Run(ctx, updates)
 		close(updates)
 		<-drained
-		in.Races = append(in.Races, results)
+		all = append(all, results)
 		conv.Heard(results)
 		if rec != nil {
 			rec.Race(results) // its error comes back from Close
 		}
 	}
-	progress.finish()
-	in.Interrupted = ctx.Err() != nil
-	if rec != nil {
-		if err := rec.Close(in.Interrupted); err != nil {
-			fmt.Fprintf(stderr, "tpsrace: recording %s: %v\n", c.record, err)
-		} else {
-			fmt.Fprintln(stderr, "recorded", c.record)
-		}
-	}
-	reportServerTotals(before, serverTotals(context.WithoutCancel(ctx), s.cfg), stderr)
-
-	b := report.Of(benchdoc.Build(in))
-	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
-		return err
-	}
-	if in.Interrupted {
-		return errInterrupted
-	}
-	return anyCompleted(b)
+	return all
 }
 
 // checkFormat is a usage error unless format is one report.Write takes.
