@@ -314,24 +314,11 @@ func (m *Model) render() {
 	}
 	trackW := m.width - used - 2 // and the finish line
 
-	cells := func(texts []string) string {
-		var sb strings.Builder
-		for k, c := range cols {
-			sb.WriteString(" ")
-			if c.right {
-				sb.WriteString(format.PadLeft(texts[k], c.width))
-			} else {
-				sb.WriteString(format.PadRight(texts[k], c.width))
-			}
-			sb.WriteString(" ")
-		}
-		return sb.String()
-	}
 	headers := make([]string, len(cols))
 	for k, c := range cols {
 		headers[k] = m.styles.Header.Render(c.header)
 	}
-	header := cells(headers)
+	header := cells(cols, headers)
 	if trackW >= minTrack && m.finish > 0 {
 		header += m.styles.Header.Render(format.PadLeft("finish "+format.Count(m.finish)+" tok", trackW+1))
 	}
@@ -347,7 +334,7 @@ func (m *Model) render() {
 		for k, c := range cols {
 			texts[k] = c.cell(row{index: i, rank: rank + 1, place: places[i], f: f})
 		}
-		line := cells(texts)
+		line := cells(cols, texts)
 		// A failed provider's track shows what it delivered before it
 		// failed, in the failure's colour; none when it delivered nothing.
 		if trackW >= minTrack && m.finish > 0 && (f.Status != live.Failed || f.UserTokens > 0) {
@@ -364,13 +351,40 @@ func (m *Model) render() {
 		lines = append(lines, line)
 	}
 
+	lines = m.withVerdict(lines)
+	for len(lines) < m.height {
+		lines = append(lines, "")
+	}
+	for k := range lines {
+		lines[k] = format.PadRight(ansi.Truncate(lines[k], m.width, "…"), m.width)
+	}
+	m.view = strings.Join(lines[:m.height], "\n")
+}
+
+// cells is one row of the table: texts in cols, padded to their widths.
+func cells(cols []column, texts []string) string {
+	var sb strings.Builder
+	for k, c := range cols {
+		sb.WriteString(" ")
+		if c.right {
+			sb.WriteString(format.PadLeft(texts[k], c.width))
+		} else {
+			sb.WriteString(format.PadRight(texts[k], c.width))
+		}
+		sb.WriteString(" ")
+	}
+	return sb.String()
+}
+
+// withVerdict ends the table's lines with the verdict, and the referee's
+// flags on the line under it when the table leaves one (else they end
+// the verdict's line: verdictLine); rows that do not fit go first.
+func (m *Model) withVerdict(lines []string) []string {
 	verdict, flagged := verdictParts(m.names, m.figures)
 	if verdict != "" && m.heats.Done > 0 {
 		// Beside the standing over the heats, this line is the one race's.
 		verdict = "this race: " + verdict
 	}
-	// The referee's flags take the line under the verdict when the table
-	// leaves one; else they end the verdict's line (verdictLine).
 	ownLine := flagged != "" && len(lines)+2 <= m.height
 	if verdict != "" && ownLine {
 		verdict = m.styles.Verdict.Render(verdictLine(verdict, "", m.width))
@@ -385,13 +399,7 @@ func (m *Model) render() {
 	if ownLine {
 		lines = append(lines, m.styles.Flagged.Render(draw.Words("⚑ "+flagged, m.width)))
 	}
-	for len(lines) < m.height {
-		lines = append(lines, "")
-	}
-	for k := range lines {
-		lines[k] = format.PadRight(ansi.Truncate(lines[k], m.width, "…"), m.width)
-	}
-	m.view = strings.Join(lines[:m.height], "\n")
+	return lines
 }
 
 // tailColumns follow the speed (or the workload's figures): at C > 1 the
