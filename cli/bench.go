@@ -57,7 +57,6 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		return err
 	}
 	defer s.close()
-
 	if err := c.fleet.stillAhead(time.Now()); err != nil {
 		return err
 	}
@@ -70,15 +69,21 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if !c.fleet.start.IsZero() {
 		in.Clock = &c.fleet.clock
 	}
-	rec, stdout, err := c.openRecording(s.cfg, in.StartedAt, stdout, stderr)
+	rec, stdout, err := c.recorder(s, in, stdout, stderr)
 	if err != nil {
 		return err
 	}
+	record := func(results [][]probes.Result) {
+		if rec != nil {
+			rec.Race(results) // its error comes back from Close
+		}
+	}
 	before := serverTotals(ctx, s.cfg)
-	in.Races = c.raceRuns(ctx, s.cfg, race, rec, stderr)
+	in.Races = c.raceRuns(ctx, s.cfg, race, record, stderr)
 	in.Interrupted = ctx.Err() != nil
+	interrupted := in.Interrupted
 	if rec != nil {
-		if err := rec.Close(in.Interrupted); err != nil {
+		if err := rec.Close(interrupted); err != nil {
 			fmt.Fprintf(stderr, "tpsrace: recording %s: %v\n", c.record, err)
 		} else {
 			fmt.Fprintln(stderr, "recorded", c.record)
@@ -90,14 +95,13 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
 		return err
 	}
-	if in.Interrupted {
+	if interrupted {
 		return errInterrupted
 	}
 	return anyCompleted(b)
 }
 
-// parse reads bench's flags and refuses bad ones, and an output that
-// cannot be written, before any request.
+// parse reads and checks the flags, before anything is sent.
 func (c *benchCmd) parse(args []string, stdout, stderr io.Writer) error {
 	fs := c.flags()
 	if err := parseFlags(fs, args, stdout); err != nil {
@@ -132,30 +136,29 @@ func (c *benchCmd) parse(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// openRecording starts --record's recording (nil without it) and says
-// where the report goes: --record - gives stdout to the recording alone,
-// the report to stderr.
-func (c *benchCmd) openRecording(cfg *config.Config, started time.Time, stdout, stderr io.Writer) (*recording.Writer, io.Writer, error) {
-	header := c.fleet.header(recording.NewHeader(cfg, c.race.concurrency, started))
+// recorder opens --record's recording of the race in, if asked: with
+// --record - stdout carries the recording alone, and the report goes to
+// stderr (the stdout returned).
+func (c *benchCmd) recorder(s *session, in benchdoc.Input, stdout, stderr io.Writer) (*recording.Writer, io.Writer, error) {
+	header := c.fleet.header(recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt))
 	header.FinishAt = c.finish
 	switch c.record {
 	case "":
 		return nil, stdout, nil
 	case "-":
-		return recording.NewWriter(stdout, header, cfg, false), stderr, nil
+		return recording.NewWriter(stdout, header, s.cfg, false), stderr, nil
 	}
-	rec, err := recording.Create(c.record, header, cfg)
+	rec, err := recording.Create(c.record, header, s.cfg)
 	return rec, stdout, err
 }
 
-// raceRuns runs the races one after another until --runs of them or ctx
-// ends, each recorded as it ends: a run of long-context races each size
-// in turn, of cached-prefix cold then warm, of multi-turn each turn.
-func (c *benchCmd) raceRuns(ctx context.Context, cfg *config.Config, race probes.Race, rec *recording.Writer, stderr io.Writer) [][][]probes.Result {
+// raceRuns runs --runs races of race (a run of a long-context workload
+// races each size in turn, of cached-prefix cold then warm), passing each
+// to record; it stops early when ctx ends.
+func (c *benchCmd) raceRuns(ctx context.Context, cfg *config.Config, race probes.Race, record func([][]probes.Result), stderr io.Writer) [][][]probes.Result {
 	seq, conv := cfg.Workload.Sequence(), &probes.Conversation{}
 	races := c.runs * seq.PerRun()
-	progress := newProgress(stderr, len(cfg.Providers)*c.race.concurrency, races)
-	defer progress.finish()
+	progress := newProgress(stderr, len(cfg.Providers)*max(race.Concurrency, 1), races)
 	var all [][][]probes.Result
 	for run := range races {
 		if ctx.Err() != nil {
@@ -177,10 +180,9 @@ func (c *benchCmd) raceRuns(ctx context.Context, cfg *config.Config, race probes
 		<-drained
 		all = append(all, results)
 		conv.Heard(results)
-		if rec != nil {
-			rec.Race(results) // its error comes back from Close
-		}
+		record(results)
 	}
+	progress.finish()
 	return all
 }
 
