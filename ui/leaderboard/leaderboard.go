@@ -314,15 +314,7 @@ func (m *Model) render() {
 	}
 	trackW := m.width - used - 2 // and the finish line
 
-	headers := make([]string, len(cols))
-	for k, c := range cols {
-		headers[k] = m.styles.Header.Render(c.header)
-	}
-	header := cells(cols, headers)
-	if trackW >= minTrack && m.finish > 0 {
-		header += m.styles.Header.Render(format.PadLeft("finish "+format.Count(m.finish)+" tok", trackW+1))
-	}
-	lines := []string{header}
+	lines := []string{m.header(cols, trackW, minTrack)}
 
 	order, places := Order(m.figures), Places(m.figures)
 	if heats := m.heatsOrder(); heats != nil {
@@ -351,7 +343,27 @@ func (m *Model) render() {
 		lines = append(lines, line)
 	}
 
-	lines = m.withVerdict(lines)
+	verdict, flagged := verdictParts(m.names, m.figures)
+	if verdict != "" && m.heats.Done > 0 {
+		// Beside the standing over the heats, this line is the one race's.
+		verdict = "this race: " + verdict
+	}
+	// The referee's flags take the line under the verdict when the table
+	// leaves one; else they end the verdict's line (verdictLine).
+	ownLine := flagged != "" && len(lines)+2 <= m.height
+	if verdict != "" && ownLine {
+		verdict = m.styles.Verdict.Render(verdictLine(verdict, "", m.width))
+	} else if verdict != "" {
+		verdict = m.styles.Verdict.Render(verdictLine(verdict, flagged, m.width))
+	}
+	keep := max(m.height-1, 0)
+	if len(lines) > keep {
+		lines = lines[:keep]
+	}
+	lines = append(lines, verdict)
+	if ownLine {
+		lines = append(lines, m.styles.Flagged.Render(draw.Words("⚑ "+flagged, m.width)))
+	}
 	for len(lines) < m.height {
 		lines = append(lines, "")
 	}
@@ -359,6 +371,20 @@ func (m *Model) render() {
 		lines[k] = format.PadRight(ansi.Truncate(lines[k], m.width, "…"), m.width)
 	}
 	m.view = strings.Join(lines[:m.height], "\n")
+}
+
+// header is the table's header line: each column's, then the track's
+// finish line where the track shows.
+func (m *Model) header(cols []column, trackW, minTrack int) string {
+	headers := make([]string, len(cols))
+	for k, c := range cols {
+		headers[k] = m.styles.Header.Render(c.header)
+	}
+	header := cells(cols, headers)
+	if trackW >= minTrack && m.finish > 0 {
+		header += m.styles.Header.Render(format.PadLeft("finish "+format.Count(m.finish)+" tok", trackW+1))
+	}
+	return header
 }
 
 // cells is one row of the table: texts in cols, padded to their widths.
@@ -374,32 +400,6 @@ func cells(cols []column, texts []string) string {
 		sb.WriteString(" ")
 	}
 	return sb.String()
-}
-
-// withVerdict ends the table's lines with the verdict, and the referee's
-// flags on the line under it when the table leaves one (else they end
-// the verdict's line: verdictLine); rows that do not fit go first.
-func (m *Model) withVerdict(lines []string) []string {
-	verdict, flagged := verdictParts(m.names, m.figures)
-	if verdict != "" && m.heats.Done > 0 {
-		// Beside the standing over the heats, this line is the one race's.
-		verdict = "this race: " + verdict
-	}
-	ownLine := flagged != "" && len(lines)+2 <= m.height
-	if verdict != "" && ownLine {
-		verdict = m.styles.Verdict.Render(verdictLine(verdict, "", m.width))
-	} else if verdict != "" {
-		verdict = m.styles.Verdict.Render(verdictLine(verdict, flagged, m.width))
-	}
-	keep := max(m.height-1, 0)
-	if len(lines) > keep {
-		lines = lines[:keep]
-	}
-	lines = append(lines, verdict)
-	if ownLine {
-		lines = append(lines, m.styles.Flagged.Render(draw.Words("⚑ "+flagged, m.width)))
-	}
-	return lines
 }
 
 // tailColumns follow the speed (or the workload's figures): at C > 1 the
