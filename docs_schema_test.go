@@ -75,6 +75,10 @@ func TestBenchJSONFollowsTheSchema(t *testing.T) {
 			validate(t, s, name, run(t, bin, t.TempDir(), 0, args...))
 		})
 	}
+	t.Run("sweep", func(t *testing.T) {
+		t.Parallel()
+		validate(t, s, "bench --sweep", run(t, bin, t.TempDir(), 0, append([]string{"bench", "--sweep", "1,2", "--slo-ttft", "1s"}, fast...)...))
+	})
 	t.Run("replay", func(t *testing.T) {
 		t.Parallel()
 		demo, err := filepath.Abs("testdata/race.tpsr")

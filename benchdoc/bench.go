@@ -99,6 +99,7 @@ type Bench struct {
 	Workload string             `json:"workload,omitempty"`
 	Tool     *workload.Function `json:"tool,omitempty"`
 	Answer   *workload.Function `json:"answer,omitempty"` // json: the schema asked for (in parameters)
+	*Sweep                      // bench --sweep: every level, the knees (sweep.go); absent without
 
 	// runs are each provider's figures per run, the verdict's input
 	// (Contenders), and referee the flags on them: a document read back

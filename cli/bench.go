@@ -57,6 +57,9 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		return err
 	}
 	defer s.close()
+	if s.levels != nil && c.fleet.startAt != "" {
+		return usageError{errors.New("--start-at releases one race at one instant; a sweep races one per level, the others unsynchronised")}
+	}
 	if err := c.fleet.stillAhead(time.Now()); err != nil {
 		return err
 	}
@@ -79,9 +82,17 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 		}
 	}
 	before := serverTotals(ctx, s.cfg)
-	in.Races = c.raceRuns(ctx, s.cfg, race, record, stderr)
-	in.Interrupted = ctx.Err() != nil
-	interrupted := in.Interrupted
+	var doc *benchdoc.Bench
+	if s.levels != nil {
+		sweep := c.sweep(ctx, s.cfg, race, s.levels, record, stderr)
+		sweep.Input, sweep.Interrupted = in, ctx.Err() != nil
+		doc = benchdoc.BuildSweep(sweep)
+	} else {
+		in.Races = c.raceRuns(ctx, s.cfg, race, record, stderr)
+		in.Interrupted = ctx.Err() != nil
+		doc = benchdoc.Build(in)
+	}
+	interrupted := ctx.Err() != nil
 	if rec != nil {
 		if err := rec.Close(interrupted); err != nil {
 			fmt.Fprintf(stderr, "tpsrace: recording %s: %v\n", c.record, err)
@@ -91,7 +102,7 @@ func (c *benchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	reportServerTotals(before, serverTotals(context.WithoutCancel(ctx), s.cfg), stderr)
 
-	b := report.Of(benchdoc.Build(in))
+	b := report.Of(doc)
 	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
 		return err
 	}
@@ -140,8 +151,13 @@ func (c *benchCmd) parse(args []string, stdout, stderr io.Writer) error {
 // --record - stdout carries the recording alone, and the report goes to
 // stderr (the stdout returned).
 func (c *benchCmd) recorder(s *session, in benchdoc.Input, stdout, stderr io.Writer) (*recording.Writer, io.Writer, error) {
-	header := c.fleet.header(recording.NewHeader(s.cfg, c.race.concurrency, in.StartedAt))
+	concurrency := c.race.concurrency
+	if s.levels != nil {
+		concurrency = s.levels[0] // the document's body is the first level's
+	}
+	header := c.fleet.header(recording.NewHeader(s.cfg, concurrency, in.StartedAt))
 	header.FinishAt = c.finish
+	header.Sweep = s.levels
 	switch c.record {
 	case "":
 		return nil, stdout, nil

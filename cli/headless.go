@@ -10,14 +10,24 @@ import (
 // startHeadless loads the race of a command without the dashboard (bench,
 // watch): local servers started with their progress on stderr, those that
 // fail left out, and the race ready to run again and again on connections
-// reused across races (runs of them, for the cost notice). The session's close ends all of it.
+// reused across races (runs of them, for the cost notice; at each level of
+// a sweep, whose highest level sizes the local servers' slots and the
+// notices). The session's close ends all of it.
 func (f *raceFlags) startHeadless(ctx context.Context, runs int, stderr io.Writer) (*session, probes.Race, error) {
 	s, err := f.load(ctx, stderr)
 	if err != nil {
 		return nil, probes.Race{}, err
 	}
-	f.preflight(s.cfg, runs, stderr)
-	s.local.startForBench(ctx, s.cfg, f.concurrency, stderr)
+	if s.levels, err = f.levels(s.cfg); err != nil {
+		s.close()
+		return nil, probes.Race{}, err
+	}
+	levels := s.levels
+	if levels == nil {
+		levels = []int{f.concurrency}
+	}
+	f.preflight(s.cfg, levels, runs, stderr)
+	s.local.startForBench(ctx, s.cfg, levels[len(levels)-1], stderr)
 	if len(s.cfg.Providers) == 0 {
 		s.close()
 		return nil, probes.Race{}, errAllFailed

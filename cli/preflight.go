@@ -14,11 +14,8 @@ import (
 	"tpsrace/tokens"
 )
 
-// maxConcurrency is the most simultaneous streams per provider tpsrace
-// accepts. Each stream holds a socket and a goroutine on this machine; well
-// before a thousand of them the race measures the client's own sockets and
-// scheduler more than the provider, and real providers rate-limit far lower.
-const maxConcurrency = 1024
+// maxConcurrency is config.MaxConcurrency, the most streams per provider.
+const maxConcurrency = config.MaxConcurrency
 
 // costNoticeAbove is the concurrency above which bench says what a race of
 // a paid provider may cost, before it sends anything.

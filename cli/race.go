@@ -49,6 +49,8 @@ type raceFlags struct {
 	simulated bool
 	fallback  bool
 	checking  bool          // check: it races nothing, so its messages say "checking"
+	sweepText string        // --sweep 1,4,16,64
+	sweep     []int         // --sweep's levels, once check has read them (levels adds the file's)
 	flags     *flag.FlagSet // where they were registered, to tell a flag given from its default
 }
 
@@ -71,6 +73,7 @@ func (f *raceFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.warm, "warm", false, "open every stream's connection (TLS included) before each release, so TTFT measures the model, not the handshake")
 	fs.StringVar(&f.workload, "workload", "", "what to race: "+strings.Join(workload.Names, ", ")+" (default: the file's, else chat)")
 	fs.StringVar(&f.inputTokens, "input-tokens", "", "long-context: comma-separated prompt sizes in o200k tokens, raced one after the other (default 1000,8000,32000); cached-prefix: the prefix's size (default 8000)")
+	fs.StringVar(&f.sweepText, "sweep", "", "bench and watch: race each concurrency in turn, every provider at once at each, such as 1,4,16,64: a concurrency sweep and each provider's knee (docs/SWEEP.md; overrides the file's sweep:)")
 	fs.DurationVar(&f.timeouts.Connect, "connect-timeout", 0, "limit until response headers (default from file, else 10s)")
 	fs.DurationVar(&f.timeouts.FirstToken, "first-token-timeout", 0, "limit until the first token (default from file, else 60s)")
 	fs.DurationVar(&f.timeouts.Stall, "stall-timeout", 0, "longest silence between bytes (default from file, else 20s)")
@@ -89,6 +92,8 @@ type session struct {
 	why   string   // why they race: "--simulated was given", "no providers.yaml here", …
 	local *local
 	close func()
+	// levels: a concurrency sweep's (raceFlags.levels), nil without one.
+	levels []int
 }
 
 // load resolves the flags into a race: the providers file (explicit, else
@@ -260,7 +265,7 @@ func (f *raceFlags) check() error {
 	case f.simulated && f.configPath != "":
 		return usageError{fmt.Errorf("--simulated races the built-in simulated providers, --config %s a providers file: give one of them", f.configPath)}
 	}
-	return nil
+	return f.checkSweep()
 }
 
 // given reports whether the flag was on the command line.
@@ -297,10 +302,15 @@ func plural(n int, one, many string) string {
 }
 
 // preflight says, before anything is sent, what a large race may cost and
-// whether this process may open enough sockets for it.
-func (f *raceFlags) preflight(cfg *config.Config, runs int, stderr io.Writer) {
-	noticeCost(cfg, f.concurrency, runs, stderr)
-	ensureOpenFiles(len(cfg.Providers)*f.concurrency, stderr)
+// whether this process may open enough sockets for it: a race at each of
+// levels (one level without a sweep), runs times.
+func (f *raceFlags) preflight(cfg *config.Config, levels []int, runs int, stderr io.Writer) {
+	streams, most := 0, 0
+	for _, c := range levels {
+		streams, most = streams+c, max(most, c)
+	}
+	noticeCost(cfg, streams, runs, stderr)
+	ensureOpenFiles(len(cfg.Providers)*most, stderr)
 }
 
 func (f *raceFlags) onlyNames() []string {

@@ -104,23 +104,47 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		return usageError{fmt.Errorf("--workload %s: %s was raced under %s, and a replay shows what was raced (leave --workload out)", c.workload, path, raced)}
 	}
 	if !c.bench {
-		replay, err := c.pick(rec)
-		if err != nil {
-			return err
-		}
-		in := rec.Report()
-		finishAt := cmp.Or(max(c.finish, 0), in.FinishAt)
-		opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: finishAt,
-			Present: c.present, Theme: palette, SaveDir: ".", Save: saveJSON(finishAt), Record: saveRecording(finishAt)}
-		if c.cast != "" || c.gif != "" || c.svg != "" {
-			err = c.writeFiles(opts, width, height, pictures, stderr)
-		} else if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
-			return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts use: tpsrace replay %s --bench", path)}
-		} else {
-			err = ui.Run(ctx, opts)
-		}
-		return cmp.Or(err, readErr)
+		return c.replayDashboard(ctx, rec, readErr, path, dashboardLook{palette, width, height, pictures}, stdout, stderr)
 	}
+	return c.replayBench(rec, readErr, path, stdout, stderr)
+}
+
+// dashboardLook is how a dashboard replay is drawn: its theme, and the
+// terminal size and options of --cast, --gif and --svg.
+type dashboardLook struct {
+	palette       theme.Name
+	width, height int
+	pictures      picture.Options
+}
+
+// replayDashboard replays rec on the dashboard (or into --cast, --gif,
+// --svg); a sweep
+// is not on the dashboard yet, so it is refused with what shows it.
+func (c *replayCmd) replayDashboard(ctx context.Context, rec *recording.Recording, readErr error, path string, look dashboardLook, stdout, stderr io.Writer) error {
+	if rec.Header.Sweep != nil {
+		return usageError{fmt.Errorf("%s is a concurrency sweep, which is not yet on the dashboard: tpsrace replay %s --bench prints each level and the knees", path, path)}
+	}
+	replay, err := c.pick(rec)
+	if err != nil {
+		return err
+	}
+	in := rec.Report()
+	finishAt := cmp.Or(max(c.finish, 0), in.FinishAt)
+	opts := ui.Options{Config: in.Config, Concurrency: in.Concurrency, Replay: replay, FinishAt: finishAt,
+		Present: c.present, Theme: look.palette, SaveDir: ".", Save: saveJSON(finishAt), Record: saveRecording(finishAt)}
+	if c.cast != "" || c.gif != "" || c.svg != "" {
+		err = c.writeFiles(opts, look.width, look.height, look.pictures, stderr)
+	} else if f, ok := stdout.(*os.File); !ok || !isTerminal(f) {
+		return usageError{fmt.Errorf("the dashboard needs a terminal; for scripts use: tpsrace replay %s --bench", path)}
+	} else {
+		err = ui.Run(ctx, opts)
+	}
+	return cmp.Or(err, readErr)
+}
+
+// replayBench writes rec's bench report, as the live bench wrote it (a
+// sweep's with every level: recording.SweepReport).
+func (c *replayCmd) replayBench(rec *recording.Recording, readErr error, path string, stdout, stderr io.Writer) error {
 	// Which build measured the races, beside the report (stdout stays the
 	// report alone, equal to the live one).
 	fmt.Fprintln(stderr, "tpsrace: replaying "+path+": "+rec.Header.Made())
@@ -132,7 +156,13 @@ func (c *replayCmd) run(ctx context.Context, args []string, stdout, stderr io.Wr
 		in = rec.ByProvider()
 	}
 	in.FinishAt = cmp.Or(max(c.finish, 0), in.FinishAt)
-	b := report.Of(benchdoc.Build(in))
+	doc := benchdoc.Build(in)
+	if rec.Header.Sweep != nil {
+		sweep := rec.SweepReport()
+		sweep.Input.FinishAt = in.FinishAt
+		doc = benchdoc.BuildSweep(sweep)
+	}
+	b := report.Of(doc)
 	if err := writeReport(b, c.format, c.out, stdout, stderr); err != nil {
 		return err
 	}

@@ -78,6 +78,10 @@ func Load(path string, getenv func(string) (string, bool)) (*Config, []string, e
 //	                  # One workload per race, the same for every provider: their figures must
 //	                  # rank together, so a providers entry's workload: is refused. What differs
 //	                  # between servers is the request, which params adjust (below).
+//	sweep: [1, 4, 16, 64]
+//	                  # bench and watch race each concurrency in turn (a concurrency
+//	                  # sweep, docs/SWEEP.md); --sweep overrides it, --concurrency N
+//	                  # races N alone instead. 2 to 16 rising levels, 1 to 1024 each
 //	providers:        # the racers, in order; an empty or missing list is not an error
 //	  - name: groq      # required and unique: the label on the dashboard
 //	    kind: openai    # openai (default): any OpenAI-compatible API, Ollama and vLLM included;
@@ -167,7 +171,7 @@ type level struct {
 }
 
 var (
-	topLevel      = level{"at the top level", []string{"prompt", "max_tokens", "timeout", "providers", "workload", "slo"}}
+	topLevel      = level{"at the top level", []string{"prompt", "max_tokens", "timeout", "providers", "workload", "slo", "sweep"}}
 	providerLevel = level{"in a providers entry", []string{"name", "kind", "base_url", "api_key", "model", "price", "headers", "params", "timeout", "server", "args", "slo"}}
 	sloLevel      = level{"under slo:", []string{"ttft", "output_tps", "e2e"}}
 	timeoutLevel  = level{"under timeout:", []string{"connect", "first_token", "stall", "total"}}
@@ -241,6 +245,7 @@ func (p *parser) config(root *yaml.Node) *Config {
 	cfg.Timeout = p.timeouts(f["timeout"].value, "timeout").Or(DefaultTimeouts)
 	cfg.Workload = p.workload(f["workload"].value)
 	cfg.SLO = p.slo(f["slo"].value, "slo")
+	cfg.Sweep = p.sweep(f["sweep"].value)
 	cfg.Providers, cfg.Skipped = p.providers(f["providers"].value, cfg.Timeout)
 	for i := range cfg.Providers {
 		cfg.Providers[i].SLO = cfg.Providers[i].SLO.Or(cfg.SLO)

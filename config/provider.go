@@ -28,6 +28,7 @@ type Config struct {
 	Simulated bool              // true when these are the built-in simulated providers
 	Workload  workload.Workload // what the race asks for; the zero value is chat
 	SLO       SLO               // the file's slo:, every provider's unless its own sets a bound
+	Sweep     []int             // sweep: the concurrencies to race in turn (CheckSweep); nil: none
 }
 
 // Notice explains why a provider was skipped, with the place it was declared.

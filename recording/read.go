@@ -187,12 +187,13 @@ func (rec *Recording) broke(e *Error) {
 }
 
 // whole is whether race holds every stream the header promises: each
-// provider's concurrency streams, or the one stream of a provider that
-// never raced (its local server could not start).
+// provider's concurrency streams (its level's in a sweep: width), or the
+// one stream of a provider that never raced (its local server could not
+// start).
 func (rec *Recording) whole(race Race) bool {
 	for _, streams := range race.Results {
 		unreleased := len(streams) == 1 && streams[0].Release.IsZero()
-		if len(streams) != rec.Header.Concurrency && !unreleased {
+		if len(streams) != rec.width(race) && !unreleased {
 			return false
 		}
 	}
@@ -203,8 +204,9 @@ func (rec *Recording) whole(race Race) bool {
 // a failure of kind probes.KindTruncated at the release: the dashboard
 // replay shows it lost, never waiting or queued.
 func (rec *Recording) markLost(race *Race, line int) {
+	width := rec.width(*race)
 	for p, streams := range race.Results {
-		for s := len(streams); s < rec.Header.Concurrency; s++ {
+		for s := len(streams); s < width; s++ {
 			prov := rec.Header.Providers[p]
 			race.Results[p] = append(race.Results[p], probes.Result{Provider: prov.Name, Model: prov.Model, Stream: s, Release: race.Release,
 				Err: &probes.Failure{Kind: probes.KindTruncated, Message: "not in the recording: it is broken at line " + strconv.Itoa(line)}})

@@ -51,8 +51,12 @@ type Header struct {
 	Prompt      string          `json:"prompt"`
 	MaxTokens   int             `json:"max_tokens"`
 	Concurrency int             `json:"concurrency"`
-	Simulated   bool            `json:"simulated"`
-	Providers   []Provider      `json:"providers"`
+	// Sweep: a concurrency sweep's levels (bench --sweep); each race then
+	// holds its level's streams per provider, the levels' races in order.
+	// Absent without a sweep.
+	Sweep     []int      `json:"sweep,omitempty"`
+	Simulated bool       `json:"simulated"`
+	Providers []Provider `json:"providers"`
 	// Workload is what was raced, with its settings (the tool a tool-call
 	// race offered); absent for chat and in recordings from before it.
 	Workload *workload.Workload `json:"workload,omitempty"`

@@ -25,8 +25,12 @@ var csvHeader = []string{"provider", "model", "run", "stream", "ok", "error", "t
 
 // WriteCSV writes one row per stream, the columns of the JSON runs: a
 // figure that is null in the JSON, or absent under the race's workload, is
-// a blank cell, never 0.
+// a blank cell, never 0. A sweep's CSV is its curve instead: one row per
+// level and provider (writeSweepCSV).
 func (b *Bench) WriteCSV(w io.Writer) error {
+	if b.Sweep != nil {
+		return b.writeSweepCSV(w)
+	}
 	cw := csv.NewWriter(w)
 	cw.Write(csvHeader)
 	for _, p := range b.Providers {

@@ -191,6 +191,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		notes = append(notes, "Referee: "+b.Verdict.FlaggedText)
 	}
 	notes = append(notes, b.flagNotes()...)
+	notes = append(notes, b.sweepNotes()...)
 	for i := range notes {
 		if markdown {
 			notes[i] = safetext.Markdown(notes[i])
@@ -208,6 +209,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		fmt.Fprintf(w, "\n%s\n\n", title)
 		writeTable(w, turnRows, turnRight, markdown)
 	}
+	b.writeSweep(w, markdown)
 	if markdown {
 		fmt.Fprintln(w)
 		for _, n := range notes {

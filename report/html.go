@@ -15,9 +15,10 @@ import (
 	"tpsrace/safetext"
 )
 
-// WriteHTML renders o as one self-contained page: per setup, the tables of
-// the Markdown report and, per provider, inline SVG charts of output speed
-// and TTFT over time (one series per probe). It loads nothing: no script, no
+// WriteHTML renders o as one self-contained page: each bench document's
+// concurrency sweep (its verdict and charts, sweep_html.go), then per setup,
+// the tables of the Markdown report and, per provider, inline SVG charts of
+// output speed and TTFT over time (one series per probe). It loads nothing: no script, no
 // font, no image, and a Content-Security-Policy that lets the browser
 // refuse anything else, so it reads the same offline; print CSS keeps each
 // provider's charts on one page. records are those o summarises; sources
@@ -36,6 +37,7 @@ func (o Overview) WriteHTML(w io.Writer, records []Record, sources []string) err
 		total.Races += sr.Races
 	}
 	page.Count = total.count()
+	page.Sweeps = sweepsOf(records)
 	series := seriesOf(records)
 	for _, sr := range o.Setups {
 		s := htmlSetup{Label: sr.label(safetext.Line), Count: sr.count()}
@@ -80,6 +82,7 @@ type htmlPage struct {
 	Sources, From, To string
 	Count             string // "7 records, 9 races": what the tables count
 	Notes             []string
+	Sweeps            []htmlSweep // bench documents with a concurrency sweep (sweep_html.go)
 	Setups            []htmlSetup
 }
 

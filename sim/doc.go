@@ -54,8 +54,11 @@
 //	pause=DUR@K         text event K (K >= 1; the first event is 0) comes DUR after
 //	                    event K−1 instead of at its usual gap; later events keep
 //	                    their rhythm, moved by the difference (a planned stall)
-//	contention=0        per-stream slowdown: each gap × (1 + contention·(n−1)), n = streams
-//	                    of this exact model name running at that moment
+//	contention=0        per-stream slowdown: each gap × (1 + contention·(b−1)), b = streams
+//	                    of this exact model name decoding together at that moment
+//	batch=0             decode slots: up to batch streams decode together (b = min(n, batch));
+//	                    past them the slots are shared, each gap × n/batch more
+//	                    (Schedule.Slowdown); 0 = every running stream decodes together
 //	fault=...           see Faults; after=N tokens first; retry_after=SECONDS (status faults)
 //	prefill=0           prompt tokens per second: the first event comes prompt_tokens ÷
 //	                    prefill later (0: the prompt costs nothing), for long-context

@@ -138,16 +138,16 @@ func (h *handler) leave(model string) {
 	}
 }
 
-// slowdown stretches the next gap by the contention of the streams of this
-// model running now.
+// slowdown stretches the next gap by the batching of the streams of this
+// model running now (Schedule.Slowdown).
 func (g *generation) slowdown() float64 {
-	if g.s.Contention == 0 {
+	if g.s.Contention == 0 && g.s.Batch == 0 {
 		return 1
 	}
 	g.h.mu.Lock()
 	n := g.h.running[g.model]
 	g.h.mu.Unlock()
-	return 1 + g.s.Contention*float64(n-1)
+	return g.s.Slowdown(n)
 }
 
 // nextChunk is the number of tokens of the next text event, 0 at the end.

@@ -67,6 +67,7 @@ type Schedule struct {
 	Role           bool          // role
 	ExclReasoning  bool          // excl_reasoning
 	Contention     float64       // contention
+	Batch          int           // batch: decode slots; 0 = as many as there are streams
 	Fault          string        // fault; "" = none
 	After          int           // after
 	RetryAfter     int           // retry_after, seconds; 0 = no header
@@ -97,11 +98,20 @@ var defaultSchedule = Schedule{
 // and the laptop's llama-server timings.cache_n. A chat prompt is too short
 // to be cached, so re-racing it is not reported cached (nor flagged); the
 // laptop's llama-server would itself reuse any prompt its slot has seen.
+//
+// Their batching (contention, batch; see Slowdown) gives a concurrency
+// sweep a trade-off to show. The gpu is the seed's shape at its own speed:
+// a 70B model on one GPU streams about 30 tok/s to one user and 1,500 tok/s
+// to 64 (each user 1.28× slower), so 120 tok/s alone and about 6,000 at 64
+// (94 each), its knee at its 64 decode slots. The wafer and the lpu barely
+// slow (1.14× and 1.45× across their batch) but have few slots, 8 and 16:
+// the fastest per user, they saturate first. The laptop's llama-server
+// runs 4 slots and slows 10% per extra stream.
 var profiles = map[string]string{
-	"wafer":  "ttft=250ms,tps=1800,tokens=600,chunk=4,jitter=0.3,seed=1,contention=0.02,prefill=40000,prefixcache=1024",
-	"lpu":    "ttft=150ms,tps=800,tokens=600,chunk=2,jitter=0.2,seed=2,usage=xgroq,contention=0.03,prefill=20000,prefixcache=1024",
-	"gpu":    "ttft=400ms,tps=120,tokens=500,jitter=0.35,seed=3,contention=0.05,prefill=8000,prefixcache=1024",
-	"laptop": "ttft=600ms,tps=25,tokens=160,jitter=0.15,seed=4,timings=1,contention=0.1,prefill=3000,prefixcache=1024",
+	"wafer":  "ttft=250ms,tps=1800,tokens=600,chunk=4,jitter=0.3,seed=1,contention=0.02,batch=8,prefill=40000,prefixcache=1024",
+	"lpu":    "ttft=150ms,tps=800,tokens=600,chunk=2,jitter=0.2,seed=2,usage=xgroq,contention=0.03,batch=16,prefill=20000,prefixcache=1024",
+	"gpu":    "ttft=400ms,tps=120,tokens=500,jitter=0.35,seed=3,contention=0.0045,batch=64,prefill=8000,prefixcache=1024",
+	"laptop": "ttft=600ms,tps=25,tokens=160,jitter=0.15,seed=4,timings=1,contention=0.1,batch=4,prefill=3000,prefixcache=1024",
 }
 
 // Profiles lists the profile names, sorted.
@@ -142,6 +152,7 @@ var keys = map[string]func(s *Schedule, v string) error{
 	"role":           func(s *Schedule, v string) error { return parseBool(v, &s.Role) },
 	"excl_reasoning": func(s *Schedule, v string) error { return parseBool(v, &s.ExclReasoning) },
 	"contention":     func(s *Schedule, v string) error { return parseFloat(v, 0, math.Inf(1), true, &s.Contention) },
+	"batch":          func(s *Schedule, v string) error { return parseInt(v, 0, &s.Batch) },
 	"fault":          func(s *Schedule, v string) error { return parseEnum(v, &s.Fault, allFaults...) },
 	"after":          func(s *Schedule, v string) error { return parseInt(v, 0, &s.After) },
 	"retry_after":    func(s *Schedule, v string) error { return parseInt(v, 1, &s.RetryAfter) },

@@ -30,14 +30,14 @@ func TestParseScheduleDefaults(t *testing.T) {
 
 func TestParseScheduleEveryKey(t *testing.T) {
 	s, err := ParseSchedule("sim:ttft=1.5s,tps=42.5,tokens=10,chunk=3,jitter=0.5,seed=7,reasoning=4,rfield=think," +
-		"usage=xgroq,keepalive=5s,timings=1,nospace=1,done=0,role=0,excl_reasoning=1,contention=0.1," +
+		"usage=xgroq,keepalive=5s,timings=1,nospace=1,done=0,role=0,excl_reasoning=1,contention=0.1,batch=6," +
 		"cached=30,served=other-model-2025-01-01,fingerprint=fp_x,route=Google,pause=300ms@4,prefill=500.5,prefixcache=2048")
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Schedule{TTFT: 1500 * time.Millisecond, TPS: 42.5, Tokens: 10, Chunk: 3, Jitter: 0.5, Seed: 7, Reasoning: 4,
 		ReasoningField: FieldThink, Usage: UsageXGroq, Keepalive: 5 * time.Second, Timings: true, NoSpace: true,
-		ExclReasoning: true, Contention: 0.1, Cached: 30, Served: "other-model-2025-01-01", Fingerprint: "fp_x", Route: "Google",
+		ExclReasoning: true, Contention: 0.1, Batch: 6, Cached: 30, Served: "other-model-2025-01-01", Fingerprint: "fp_x", Route: "Google",
 		Pause: 300 * time.Millisecond, PauseAt: 4, Prefill: 500.5, CacheMin: 2048}
 	if s != want {
 		t.Errorf("got  %+v\nwant %+v", s, want)
@@ -87,7 +87,7 @@ func TestParseScheduleErrors(t *testing.T) {
 		{"gpt-4o", `not a simulated model`},
 		{"sim:turbo", `unknown profile "turbo" (profiles: gpu, laptop, lpu, wafer)`},
 		{"sim:tps=1,wafer", `"wafer" is not key=value (a profile may only come first)`},
-		{"sim:speed=1", `unknown key "speed" (keys: after, cached, chunk,`},
+		{"sim:speed=1", `unknown key "speed" (keys: after, batch, cached, chunk,`},
 		{"sim:tps=0", `tps="0": want a number > 0`},
 		{"sim:tps=fast", `tps="fast": want a number > 0`},
 		{"sim:jitter=2", `jitter="2": want a number from 0 to 1`},

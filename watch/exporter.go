@@ -55,6 +55,7 @@ type Exporter struct {
 	lastOK                *prometheus.GaugeVec
 	sloMet, sloMissed     *prometheus.CounterVec
 	workload              map[string]*prometheus.GaugeVec // workloadGauges by name (ObserveRun)
+	sweep                 map[string]*prometheus.GaugeVec // sweepGauges and the knee's by name (ObserveSweep)
 }
 
 // NewExporter registers every series. Those of a simulated race (the
@@ -102,6 +103,7 @@ func NewExporter(simulated bool) *Exporter {
 		e.workload[g.name] = gauge(g.name, g.help)
 		tpsrace.MustRegister(e.workload[g.name])
 	}
+	e.registerSweep(tpsrace)
 	return e
 }
 

@@ -33,6 +33,10 @@ type Watcher struct {
 	History  io.Writer // one JSON line per race; nil for none
 	Exporter *Exporter
 	Log      *slog.Logger
+	// Sweep: a concurrency sweep's levels (config.CheckSweep); each race of
+	// the schedule is then a sweep of them (sweepOnce), one record. nil:
+	// one race at Race.Concurrency.
+	Sweep []int
 
 	mu       sync.Mutex
 	races    int
@@ -100,27 +104,14 @@ func (w *Watcher) raceOnce(ctx context.Context) error {
 		}
 	}()
 	started := time.Now()
-	// A long-context race is a sweep, one race per size, and a
-	// cached-prefix one a cold and a warm race: one record.
-	seq, conv := w.Config.Workload.Sequence(), &probes.Conversation{}
-	var races [][][]probes.Result
-	for range seq.PerRun() {
-		race := w.Race
-		step, nonce := seq.Next(time.Now())
-		race.Request.InputTokens, race.Request.Nonce = step.InputTokens, nonce
-		race.Request = conv.Turn(race.Request, step.FollowUps)
-		results := race.Run(raceCtx, nil)
-		conv.Heard(results)
-		w.Exporter.Observe(w.Probe, w.Config.Providers, results)
-		races = append(races, results)
-		if raceCtx.Err() != nil {
-			break
-		}
+	var b *benchdoc.Bench
+	if w.Sweep != nil {
+		b = w.sweepOnce(raceCtx, started)
+	} else {
+		b = w.runOnce(raceCtx, started)
 	}
 	close(finished)
 
-	b := benchdoc.Build(benchdoc.Input{Config: w.Config, Concurrency: w.Race.Concurrency, StartedAt: started,
-		Races: races, Interrupted: raceCtx.Err() != nil})
 	w.Exporter.ObserveRun(w.Probe, b)
 	w.logRace(b)
 	w.mu.Lock()
@@ -138,6 +129,29 @@ func (w *Watcher) raceOnce(ctx context.Context) error {
 		return fmt.Errorf("writing the history: %w", err)
 	}
 	return nil
+}
+
+// runOnce runs one run of the workload: one race, or a long-context
+// race's sizes (one race each), a cached-prefix race's cold and warm
+// races, a multi-turn race's turns, feeding each race to the exporter.
+func (w *Watcher) runOnce(ctx context.Context, started time.Time) *benchdoc.Bench {
+	seq, conv := w.Config.Workload.Sequence(), &probes.Conversation{}
+	var races [][][]probes.Result
+	for range seq.PerRun() {
+		race := w.Race
+		step, nonce := seq.Next(time.Now())
+		race.Request.InputTokens, race.Request.Nonce = step.InputTokens, nonce
+		race.Request = conv.Turn(race.Request, step.FollowUps)
+		results := race.Run(ctx, nil)
+		conv.Heard(results)
+		w.Exporter.Observe(w.Probe, w.Config.Providers, results)
+		races = append(races, results)
+		if ctx.Err() != nil {
+			break
+		}
+	}
+	return benchdoc.Build(benchdoc.Input{Config: w.Config, Concurrency: w.Race.Concurrency, StartedAt: started,
+		Races: races, Interrupted: ctx.Err() != nil})
 }
 
 // logRace logs one line per provider, and one per failed stream with its

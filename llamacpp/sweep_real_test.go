@@ -1,0 +1,63 @@
+//go:build unix
+
+package llamacpp
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"tpsrace/config"
+	"tpsrace/llamacpp/llamacpptest"
+	"tpsrace/metrics"
+	"tpsrace/probes"
+	"tpsrace/testenv"
+)
+
+// TestRealSweepRisesToItsSlots sweeps a real llama-server with 4 slots
+// (--parallel 4) over 1, 2, 4 and 8 users, as bench --sweep races it
+// (warmed, one race per level): up to its slots the server decodes the
+// users in one batch, so its aggregate speed rises with each doubling, by
+// 30% or more from one user to the slots (the tiny model on one thread:
+// 1.3× to 2× measured); past them the extra users queue, and the curve's
+// knee (metrics.KneeOf) is at the slots or before. Wall-clock speeds on a
+// shared machine: testenv.Timed's rule (a miss is measured again only under load).
+func TestRealSweepRisesToItsSlots(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	p, _ := startReal(t, ctx, llamacpptest.Model(t), "4", oneThread)
+	race := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "Say something.", MaxTokens: 256}, Warm: true, Clients: &probes.Clients{}}
+	defer race.Clients.Close()
+	testenv.Timed(t, func(a *testenv.Attempt) {
+		var points []metrics.SweepPoint
+		for _, level := range []int{1, 2, 4, 8} {
+			race.Concurrency = level
+			results := race.Run(ctx, nil)
+			if why := metrics.ClientSaturatedIn([][][]probes.Result{results}); why != "" {
+				a.Load = why
+			}
+			var streams []metrics.Stream
+			for i := range results[0] {
+				if !results[0][i].OK() {
+					t.Fatalf("C=%d stream %d: %v", level, i, results[0][i].Err)
+				}
+				streams = append(streams, metrics.StreamOf(&results[0][i], 0, 0))
+			}
+			points = append(points, metrics.SweepPointOf(level, [][]metrics.Stream{streams}, config.SLO{}, metrics.Flags{}))
+		}
+		for i := 1; i < 3; i++ { // 1 → 2 → 4 users: within the slots
+			lo, hi := points[i-1].Aggregate.Median, points[i].Aggregate.Median
+			t.Logf("C=%d → C=%d: aggregate %.0f → %.0f tok/s", points[i-1].Concurrency, points[i].Concurrency, lo, hi)
+			if hi <= lo {
+				a.Missf("C=%d → C=%d: aggregate %.0f → %.0f tok/s, want it to rise within the slots", points[i-1].Concurrency, points[i].Concurrency, lo, hi)
+			}
+		}
+		if one, full := points[0].Aggregate.Median, points[2].Aggregate.Median; full < 1.3*one {
+			a.Missf("4 users (the slots) %.0f tok/s, one user %.0f: want 30%% more or better", full, one)
+		}
+		t.Logf("C=8 (4 queue): aggregate %.0f tok/s", points[3].Aggregate.Median)
+		if k := metrics.KneeOf(points); k.Found && k.At > 4 {
+			a.Missf("knee at C=%d, past the 4 slots", k.At)
+		}
+	})
+}
