@@ -65,8 +65,10 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	if err := c.race.check(); err != nil {
 		return err
 	}
-	if c.race.sweep != nil {
-		return usageError{fmt.Errorf("--sweep is not yet on the dashboard: tpsrace bench --sweep %s races it and prints each level and the knees (a file's sweep: is left to bench and watch)", c.race.sweepText)}
+	if c.race.sweep != nil { // a file's sweep: is checked once the file is read
+		if err := c.checkSweep(); err != nil {
+			return err
+		}
 	}
 	if err := checkDirWritable(saveDir); err != nil {
 		return usageError{fmt.Errorf("the dashboard saves races (s) in this folder, and cannot write it: %w; run it from a folder you can write", err)}
@@ -85,6 +87,15 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 		return err
 	}
 	defer s.close()
+	if s.levels, err = c.race.levels(s.cfg); err != nil {
+		return err
+	}
+	if s.levels != nil { // --sweep, or the file's sweep: without --concurrency
+		if err := c.checkSweep(); err != nil {
+			return err
+		}
+		return c.sweep(ctx, s, palette, stderr)
+	}
 	c.race.preflight(s.cfg, []int{c.race.concurrency}, 1, stderr)
 	// The dashboard starts the local servers itself, loading in their lanes,
 	// and applies what start found to its own copy of the providers: start

@@ -22,6 +22,19 @@ func (f *raceFlags) startHeadless(ctx context.Context, runs int, stderr io.Write
 		s.close()
 		return nil, probes.Race{}, err
 	}
+	race, err := f.readyHeadless(ctx, s, runs, stderr)
+	if err != nil {
+		s.close()
+		return nil, probes.Race{}, err
+	}
+	return s, race, nil
+}
+
+// readyHeadless starts a loaded session's local servers for its levels (or
+// --concurrency's one) and makes its race, on pooled connections the
+// session's close closes. The dashboard's sweep, raced without lanes,
+// readies its session the same way.
+func (f *raceFlags) readyHeadless(ctx context.Context, s *session, runs int, stderr io.Writer) (probes.Race, error) {
 	levels := s.levels
 	if levels == nil {
 		levels = []int{f.concurrency}
@@ -29,13 +42,11 @@ func (f *raceFlags) startHeadless(ctx context.Context, runs int, stderr io.Write
 	f.preflight(s.cfg, levels, runs, stderr)
 	s.local.startForBench(ctx, s.cfg, levels[len(levels)-1], stderr)
 	if len(s.cfg.Providers) == 0 {
-		s.close()
-		return nil, probes.Race{}, errAllFailed
+		return probes.Race{}, errAllFailed
 	}
 	clients := &probes.Clients{}
 	closeSession := s.close
 	s.close = func() { clients.Close(); closeSession() }
-	race := probes.Race{Providers: s.cfg.Providers, Request: probes.Request{Prompt: s.cfg.Prompt, MaxTokens: s.cfg.MaxTokens, Tool: s.cfg.Workload.Tool, Answer: s.cfg.Workload.Answer},
-		Concurrency: f.concurrency, Retries: f.retries, Clients: clients, Warm: f.warm}
-	return s, race, nil
+	return probes.Race{Providers: s.cfg.Providers, Request: probes.Request{Prompt: s.cfg.Prompt, MaxTokens: s.cfg.MaxTokens, Tool: s.cfg.Workload.Tool, Answer: s.cfg.Workload.Answer},
+		Concurrency: f.concurrency, Retries: f.retries, Clients: clients, Warm: f.warm}, nil
 }

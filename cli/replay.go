@@ -118,11 +118,10 @@ type dashboardLook struct {
 }
 
 // replayDashboard replays rec on the dashboard (or into --cast, --gif,
-// --svg); a sweep
-// is not on the dashboard yet, so it is refused with what shows it.
+// --svg); a sweep on the sweep view (replaySweep).
 func (c *replayCmd) replayDashboard(ctx context.Context, rec *recording.Recording, readErr error, path string, look dashboardLook, stdout, stderr io.Writer) error {
 	if rec.Header.Sweep != nil {
-		return usageError{fmt.Errorf("%s is a concurrency sweep, which is not yet on the dashboard: tpsrace replay %s --bench prints each level and the knees", path, path)}
+		return c.replaySweep(ctx, rec, readErr, path, look, stdout)
 	}
 	replay, err := c.pick(rec)
 	if err != nil {

@@ -76,8 +76,8 @@ func value[T any](p *T) any {
 	return *p
 }
 
-// --sweep's levels are checked before anything is sent, and the dashboard
-// says it does not sweep yet.
+// --sweep's levels are checked before anything is sent, and what a
+// dashboard sweep cannot honour is refused before the terminal is taken.
 func TestSweepFlagErrors(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -86,7 +86,9 @@ func TestSweepFlagErrors(t *testing.T) {
 		{[]string{"bench", "--simulated", "--sweep", "4,2"}, "--sweep \"4,2\": levels must rise"},
 		{[]string{"bench", "--simulated", "--sweep", "1,4", "--concurrency", "2"}, "give one of them"},
 		{[]string{"bench", "--simulated", "--sweep", "1,4", "--workload", "tool-call"}, "a concurrency sweep races the chat workload"},
-		{[]string{"--simulated", "--sweep", "1,4"}, "--sweep is not yet on the dashboard"},
+		{[]string{"--simulated", "--sweep", "1,4", "--finish-at", "20"}, "a sweep's curve is per-user and aggregate speed"},
+		{[]string{"--simulated", "--sweep", "1,4", "--start-at", "+1m"}, "a sweep races one per level"},
+		{[]string{"--simulated", "--sweep", "1,4"}, "the dashboard needs a terminal"},
 		{[]string{"bench", "--simulated", "--sweep", "1,4", "--start-at", "+1m"}, "a sweep races one per level"},
 	} {
 		if code, _, errOut := run(t, t.TempDir(), c.args...); code != 2 || !strings.Contains(errOut, c.want) {
@@ -97,7 +99,7 @@ func TestSweepFlagErrors(t *testing.T) {
 
 // A recorded sweep replays to the same sweep: every level, the knees, the
 // verdict and why it stopped (asked again of the recorded loads); the
-// dashboard replay says it has no sweep view yet.
+// dashboard replay (ui/sweepview) needs a terminal, and films no sweep.
 func TestSweepRecordingReplays(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{})
 	dir := t.TempDir()
@@ -123,7 +125,10 @@ func TestSweepRecordingReplays(t *testing.T) {
 	if len(a.Levels) == 0 || len(a.Levels[0].Providers) != 2 || a.Levels[0].Providers[0].OK != 2 {
 		t.Errorf("levels %+v: want 2 providers with 2 streams (2 runs) at C=1", a.Levels)
 	}
-	if code, _, errOut := run(t, dir, "replay", "s.tpsr"); code != 2 || !strings.Contains(errOut, "not yet on the dashboard") {
+	if code, _, errOut := run(t, dir, "replay", "s.tpsr"); code != 2 || !strings.Contains(errOut, "the dashboard needs a terminal") {
 		t.Errorf("dashboard replay: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := run(t, dir, "replay", "s.tpsr", "--gif", "s.gif"); code != 2 || !strings.Contains(errOut, "film a race, not a sweep") {
+		t.Errorf("replay --gif: exit %d, %q", code, errOut)
 	}
 }

@@ -342,15 +342,17 @@ const (
 // WordsPerSecond converts tokens/s to approximate English words/s.
 func WordsPerSecond(tps float64) float64 { return tps * WordsPerToken }
 
-// Feel's thresholds, in tok/s per user.
+// SpeedBadge's thresholds, in tok/s per user.
 const (
 	ConversationalTPS = 50
 	VoiceReadyTPS     = 150
 )
 
-// Feel names what a per-user speed feels like: about 20 tok/s feels slow,
-// about 80 is conversational, 150 and up is fast enough for voice.
-func Feel(tps float64) string {
+// SpeedBadge names what a per-user speed is good for: about 20 tok/s is
+// slow, about 80 is conversational, 150 and up is fast enough for voice.
+// It is the dashboard's "speed badge"; "feel" is a stream's smoothness
+// (Felt), one word for one thing.
+func SpeedBadge(tps float64) string {
 	switch {
 	case tps >= VoiceReadyTPS:
 		return "voice-ready"

@@ -151,8 +151,8 @@ func TestAggregateTPS(t *testing.T) {
 
 func TestRulesOfThumb(t *testing.T) {
 	for tps, want := range map[float64]string{20: "slow", 80: "conversational", 150: "voice-ready", 1800: "voice-ready"} {
-		if got := Feel(tps); got != want {
-			t.Errorf("Feel(%v) = %q, want %q", tps, got, want)
+		if got := SpeedBadge(tps); got != want {
+			t.Errorf("SpeedBadge(%v) = %q, want %q", tps, got, want)
 		}
 	}
 	loop, ok := AgentLoop(500*ms, 100)

@@ -1,9 +1,11 @@
 package metrics
 
 import (
+	"strings"
 	"time"
 
 	"tpsrace/probes"
+	"tpsrace/tokens"
 )
 
 // TokenizerSlack is how far a provider's token count may exceed the o200k
@@ -100,12 +102,24 @@ func HiddenReasoning(u *probes.Usage, streamedReasoning, streamed int) int {
 	return reported - seen
 }
 
+// toolCallTokens is the o200k count of r's tool calls as they streamed
+// (each function's name and arguments): output that is neither answer nor
+// reasoning text.
+func toolCallTokens(r *probes.Result) int {
+	var sb strings.Builder
+	for _, d := range r.ToolDeltas {
+		sb.WriteString(d.Name + d.Arguments)
+	}
+	return tokens.Count(sb.String())
+}
+
 // PhasesOf splits r's outputTokens (Figures.OutputTokens) into its phases;
 // end is the stream's E2E, the thinking window's end when nothing streamed.
 func PhasesOf(r *probes.Result, outputTokens int, end time.Duration) Phases {
 	s := streamedTextOf(r.Events)
 	var p Phases
-	p.HiddenReasoningTokens = HiddenReasoning(r.Usage, s.reasoning, s.reasoning+s.answer)
+	// A tool call's arguments streamed too: counted, they are not hidden thinking.
+	p.HiddenReasoningTokens = HiddenReasoning(r.Usage, s.reasoning, s.reasoning+s.answer+toolCallTokens(r))
 	p.ThinkingTokens = p.HiddenReasoningTokens + s.reasoning
 	if r.Usage != nil && r.Usage.ReasoningTokens > 0 {
 		p.ThinkingTokens = r.Usage.ReasoningTokens

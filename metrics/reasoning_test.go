@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"tpsrace/probes"
+	"tpsrace/tokens"
 )
 
 // answerAt is n one-token answer events at tps, the first at start.
@@ -156,5 +157,16 @@ func TestByAnswerRanksAReasoningRaceByTimeToAnswer(t *testing.T) {
 	}
 	if v := Decide([]Contender{ContenderOf("quick", quick), ContenderOf("slow", slow)}, 0); !strings.Contains(v.Text(), "to the answer (1.00s vs 2.00s)") {
 		t.Errorf("verdict %q, want the times to answer", v.Text())
+	}
+}
+
+// A tool call's arguments are streamed output: a provider's
+// completion_tokens that count them is no hidden thinking.
+func TestToolCallIsNotHiddenReasoning(t *testing.T) {
+	args := `{"city":"Paris","unit":"celsius"}`
+	r := &probes.Result{ToolDeltas: []probes.ToolDelta{{At: 100 * ms, Name: "get_weather"}, {At: 120 * ms, Arguments: args}},
+		Usage: &probes.Usage{CompletionTokens: tokens.Count("get_weather" + args)}, End: 150 * ms}
+	if f := Compute(r, 0); f.HiddenReasoningTokens != 0 {
+		t.Errorf("a tool call's %d tokens counted as %d hidden", r.Usage.CompletionTokens, f.HiddenReasoningTokens)
 	}
 }

@@ -44,32 +44,32 @@ func (m *Model) heatsReport() *benchdoc.Bench {
 // verdict's own per-run figures (benchdoc's Contenders, metrics.OverRuns),
 // ranked as the verdict ranks.
 func (m *Model) showHeats(b *benchdoc.Bench) {
+	of := 0
+	if m.c.opts.Heats >= 2 {
+		of = m.c.opts.Heats
+	}
 	if b == nil {
-		m.board.SetHeats(leaderboard.Heats{})
+		m.board.SetHeats(leaderboard.Heats{Of: of})
 		return
 	}
-	h := leaderboard.Heats{Done: b.Runs, Order: b.RankedIndexes(), FinishAt: m.c.opts.FinishAt}
+	h := leaderboard.Heats{Of: of, Done: b.Runs, Order: b.RankedIndexes(), FinishAt: m.c.opts.FinishAt,
+		Heat: m.heats(), Verdict: b.Verdict.Text, Flagged: b.Verdict.FlaggedText}
 	for _, c := range b.Contenders() {
 		h.Over = append(h.Over, metrics.OverRuns(c, b.Verdict.Metric, m.c.opts.FinishAt))
 	}
 	m.board.SetHeats(h)
 }
 
-// afterHeat, once a heat has finished (its run's last step), shows the standing over the heats so
-// far, says their verdict (benchdoc's, the bench verdict) and starts the next
-// one after a pause.
+// afterHeat, once a heat has finished (its run's last step), shows the
+// standing over the heats so far and their verdict (the leaderboard's
+// headline: benchdoc's contenders, decided as bench decides) and starts
+// the next one after a pause.
 func (m *Model) afterHeat() tea.Cmd {
 	n, perRun := m.heats(), m.s.steps.PerRun()
 	if n == 0 || len(m.s.history)%perRun != 0 || len(m.s.history) > m.c.opts.Heats*perRun {
 		return nil
 	}
-	b := m.heatsReport()
-	m.showHeats(b)
-	said := "heat " + itoa(n) + "/" + itoa(m.c.opts.Heats) + ": " + b.Verdict.Text
-	if b.Verdict.FlaggedText != "" {
-		said += " · ⚑ " + b.Verdict.FlaggedText
-	}
-	m.say(false, said)
+	m.showHeats(m.heatsReport())
 	if n == m.c.opts.Heats {
 		return nil
 	}

@@ -1,39 +1,23 @@
 package ui
 
 import (
-	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/format"
-	"tpsrace/metrics"
 	"tpsrace/ui/internal/draw"
 )
 
-// figureHelp explains, one line each, the figures on screen; docs/METRICS.md
-// has their full definitions, metrics/metrics.go
-// the code. The numbers in it are metrics' own constants.
-func figureHelp() [][2]string {
-	return [][2]string{
-		{"TTFT", "time to first token: release → the first streamed text"},
-		{"TTFA", "time to first answer: TTFT + a reasoning model's thinking"},
-		{"speed, tok/s", "per user: tokens after the first ÷ first-to-last token time"},
-		{"now", "live tok/s: tokens that arrived in the last " + format.Duration(metrics.LiveWindow)},
-		{fmt.Sprintf("%d agent calls", metrics.AgentCalls), fmt.Sprintf("%d chained calls × (TTFT + %d tokens): what an agent waits", metrics.AgentCalls, metrics.AgentCallTokens)},
-		{"feel", fmt.Sprintf("slow < %d tok/s · conversational ≥ %d · voice-ready ≥ %d", metrics.ConversationalTPS, metrics.ConversationalTPS, metrics.VoiceReadyTPS)},
-		{"reading speed", fmt.Sprintf("%.0f words/min ≈ %.1f tok/s (dotted line); N× = N times that", metrics.ReadingTPS*metrics.WordsPerToken*60, metrics.ReadingTPS)},
-		{"start skew", "how far apart the providers' requests left the barrier"},
-		{"⚑, feel", fmt.Sprintf("⚑ flagged (zoom: why) · feel smooth/bursty/N stalls > %s", format.Duration(metrics.StallGap))},
-	}
-}
-
-// helpPage is the body in help mode: every key, then what each figure means.
-func (m *Model) helpPage() []string {
+// helpPages are the help mode's pages: every key, then every label the
+// dashboard can show and what it means (vocabulary), and the providers
+// left out of the session with why; as many pages as the window's height
+// needs, ? turning to the next.
+func (m *Model) helpPages() [][]string {
 	s := m.c.styles
-	keysTitle := s.Title.Render("Keys")
-	lines := []string{keysTitle, ""}
+	lines := []string{s.Title.Render("Keys")}
 	// As many columns of keys side by side as the width takes.
 	m.c.help.Width = 0
 	var row [][]key.Binding
@@ -48,39 +32,88 @@ func (m *Model) helpPage() []string {
 	if m.replay != nil && m.replay.rp.Made != "" {
 		lines = append(lines, "", s.Title.Render("This replay ")+s.Label.Render(m.replay.rp.Made))
 	}
-	figuresTitle := s.Title.Render("What the numbers mean") + s.Label.Render(" (docs/METRICS.md)")
-	lines = append(lines, "", figuresTitle, "")
-	labelW := 0
-	for _, f := range figureHelp() {
-		labelW = max(labelW, len(f[0])+2)
-	}
-	for _, f := range figureHelp() {
-		// A narrow window loses a definition's last words, never part of a number.
-		lines = append(lines, s.Status.Render(format.PadRight(f[0], labelW))+s.Label.Render(draw.Words(f[1], max(m.c.width-labelW, 0))))
-	}
-	// A short window keeps every line by dropping the blank lines under the
-	// titles, then, if need be (a header with a "skipped:" line), the ones
-	// between the sections too.
-	for _, under := range []func(i int) bool{
-		func(i int) bool { return i > 0 && (lines[i-1] == keysTitle || lines[i-1] == figuresTitle) },
-		func(int) bool { return true },
-	} {
-		if len(lines) <= m.c.layout.Body {
-			break
+	lines = append(lines, "", s.Title.Render("The words on screen")+s.Label.Render(" (docs/DASHBOARD.md, docs/METRICS.md)"))
+	lines = append(lines, m.termLines(vocabulary())...)
+	if skipped := m.c.config.Skipped; len(skipped) > 0 {
+		lines = append(lines, "", s.Title.Render("Skipped providers"))
+		for _, n := range skipped {
+			lines = append(lines, s.Status.Render(n.Provider)+s.Label.Render(" — "+n.Reason))
 		}
-		var kept []string
-		for i, l := range lines {
-			if l == "" && under(i) {
-				continue
-			}
-			kept = append(kept, l)
-		}
-		lines = kept
 	}
 	for i, line := range lines {
 		lines[i] = ansi.Truncate(line, m.c.width, "…")
 	}
+	turn := func(text string) string { return s.Label.Render(ansi.Truncate(text, m.c.width, "")) }
+	return pages(lines, m.c.layout.Body, turn)
+}
+
+// termLines are terms, the labels in a column of their own (as wide as
+// the labels up to maxLabel) and each meaning wrapped beside its label;
+// a longer label, or a window that leaves its meanings under 40 columns,
+// has its meaning under it.
+func (m *Model) termLines(terms []Term) []string {
+	const maxLabel = 36
+	s := m.c.styles
+	labelW := 0
+	for _, t := range terms {
+		if w := draw.Width(t.Label) + 2; w <= maxLabel {
+			labelW = max(labelW, w)
+		}
+	}
+	var lines []string
+	for _, t := range terms {
+		if m.c.width-labelW < 40 || draw.Width(t.Label)+2 > labelW {
+			lines = append(lines, s.Status.Render(t.Label+":")) // a label alone on its line, not a figure cut short
+			for _, l := range wrapAtSpaces(t.Means, m.c.width-2) {
+				lines = append(lines, s.Label.Render("  "+l))
+			}
+			continue
+		}
+		for k, l := range wrapAtSpaces(t.Means, m.c.width-labelW) {
+			label := ""
+			if k == 0 {
+				label = t.Label
+			}
+			lines = append(lines, s.Status.Render(format.PadRight(label, labelW))+s.Label.Render(l))
+		}
+	}
 	return lines
+}
+
+// wrapAtSpaces wraps s at its spaces only ("voice-ready" stays one word)
+// to lines of width; a word longer than width has a line of its own.
+func wrapAtSpaces(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && draw.Width(line)+1+draw.Width(w) > width {
+			lines, line = append(lines, line), ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
+}
+
+// pages splits lines into pages height lines high, each but the last
+// ending with how to turn to the next.
+func pages(lines []string, height int, turn func(string) string) [][]string {
+	if height < 2 || len(lines) <= height {
+		return [][]string{lines}
+	}
+	per := height - 1
+	n := (len(lines) + per - 1) / per
+	var out [][]string
+	for k := 0; k < len(lines); k += per {
+		page := slices.Clone(lines[k:min(k+per, len(lines))])
+		if len(out) < n-1 {
+			page = append(page, turn("? next page ("+itoa(len(out)+1)+"/"+itoa(n)+") · esc closes"))
+		}
+		out = append(out, page)
+	}
+	return out
 }
 
 // footerLine is the keys line, after the message if there is one. `?` and
@@ -154,17 +187,27 @@ func (m *Model) fitKeys(bindings []key.Binding, width int) string {
 	}
 }
 
-// skippedLine names the providers left out of the session, and why: a
-// speaker who forgot an export sees it before the race, not after quitting.
-func (m *Model) skippedLine() string {
+// skippedNote is the header's short note on the providers left out of
+// the session ("2 skipped: keys not set · ? lists them"; "" for none): a
+// speaker who forgot an export sees it before the race, and the help page
+// names each with why.
+func (m *Model) skippedNote() string {
 	skipped := m.c.config.Skipped
 	if len(skipped) == 0 {
 		return ""
 	}
-	parts := make([]string, len(skipped))
-	for i, n := range skipped {
-		parts[i] = n.Provider + " — " + n.Reason
+	why := "keys not set"
+	for _, n := range skipped {
+		if !strings.HasSuffix(n.Reason, "is not set") {
+			why = ""
+		}
 	}
-	line := m.c.styles.Paused.Render("skipped: ") + m.c.styles.Label.Render(strings.Join(parts, "; "))
-	return ansi.Truncate(line, m.c.width, "…")
+	if why == "keys not set" && len(skipped) == 1 {
+		why = "key not set"
+	}
+	note := itoa(len(skipped)) + " skipped"
+	if why != "" {
+		note += ": " + why
+	}
+	return m.c.styles.Paused.Render(note) + m.c.styles.Label.Render(" · ? lists them")
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"slices"
 
+	"tpsrace/ui/leaderboard"
 	"tpsrace/ui/workloadview"
 )
 
@@ -53,6 +54,10 @@ type Layout struct {
 	Panel      Pane // the workload panel
 	Chart      Pane
 	SideBySide bool // leaderboard and chart share the bottom rows
+	// Headline is how many of the leaderboard's last lines are its
+	// headline (the verdicts and flags, leaderboard.HeadlineRows), drawn
+	// the whole window wide: beside the chart, the chart ends above them.
+	Headline int
 }
 
 // Pane is a shown-or-not area.
@@ -75,8 +80,9 @@ const (
 type PanelRows struct{ Least, Most int }
 
 // ComputeLayout lays out lanes lanes in a width × height window with
-// footer lines of help and the workload panel.
-func ComputeLayout(width, height, lanes int, zoomed bool, footer int, panel PanelRows) Layout {
+// footer lines of help, a leaderboard whose verdicts take headline lines
+// (1, 2 with heats) and the workload panel.
+func ComputeLayout(width, height, lanes int, zoomed bool, footer, headline int, panel PanelRows) Layout {
 	width, height, lanes = max(width, 0), max(height, 0), max(lanes, 0)
 	l := Layout{Width: width, Height: height, Header: 2, Footer: footer, Zoomed: zoomed, Lanes: lanes}
 	if height < 16 {
@@ -92,7 +98,7 @@ func ComputeLayout(width, height, lanes int, zoomed bool, footer int, panel Pane
 		return l
 	}
 
-	boardH := lanes + 2
+	boardH := lanes + 1 + headline
 	avail := l.Body
 	if avail-boardH >= lanes {
 		l.Board = Pane{Show: true, Width: width, Height: boardH}
@@ -102,6 +108,10 @@ func ComputeLayout(width, height, lanes int, zoomed bool, footer int, panel Pane
 		avail -= l.panelRows(avail, width, lanes, panel)
 		bottom := l.chartRows(avail, width, lanes)
 		avail = l.Body - l.Panel.Height - bottom
+		l.Headline = leaderboard.HeadlineRows(lanes, l.Board.Height, headline > 1)
+		if l.SideBySide {
+			l.Chart.Height -= l.Headline
+		}
 	}
 
 	if cols, ok := bestGrid(width, avail, lanes); ok {

@@ -13,9 +13,9 @@ func TestLayoutBreakpoints(t *testing.T) {
 		// 80×24: 2×2 grid, leaderboard, no chart.
 		{80, 24, 4, "grid cols=2 widths=[40 40] rows=[8 7] board=80x6 chart=-"},
 		// 120×40 and up: chart beside the leaderboard.
-		{120, 40, 4, "grid cols=2 widths=[60 60] rows=[14 14] board=72x9 chart=48x9 side"},
-		{160, 48, 4, "grid cols=2 widths=[80 80] rows=[17 17] board=96x11 chart=64x11 side"},
-		{240, 60, 4, "grid cols=2 widths=[120 120] rows=[22 21] board=144x14 chart=96x14 side"},
+		{120, 40, 4, "grid cols=2 widths=[60 60] rows=[14 14] board=72x9 chart=48x7 side"},
+		{160, 48, 4, "grid cols=2 widths=[80 80] rows=[17 17] board=96x11 chart=64x9 side"},
+		{240, 60, 4, "grid cols=2 widths=[120 120] rows=[22 21] board=144x14 chart=96x12 side"},
 		// Narrow but tall: chart stacked.
 		{100, 50, 4, "grid cols=2 widths=[50 50] rows=[17 16] board=100x6 chart=100x8"},
 		// Tiny: lanes become rows; the leaderboard stays while it fits.
@@ -23,14 +23,14 @@ func TestLayoutBreakpoints(t *testing.T) {
 		{60, 9, 4, "list cols=1 widths=[60] rows=[2 2 2 1] board=- chart=-"},
 		// One provider, many providers.
 		{80, 24, 1, "grid cols=1 widths=[80] rows=[18] board=80x3 chart=-"},
-		{240, 60, 9, "grid cols=5 widths=[48 48 48 48 48] last=[60 60 60 60] rows=[22 21] board=144x14 chart=96x14 side"},
+		{240, 60, 9, "grid cols=5 widths=[48 48 48 48 48] last=[60 60 60 60] rows=[22 21] board=144x14 chart=96x12 side"},
 		// 3, 5, 7 lanes: a last row short of lanes shares the width, no cell stays empty.
 		{80, 24, 3, "grid cols=2 widths=[40 40] last=[80] rows=[8 8] board=80x5 chart=-"},
-		{120, 40, 3, "grid cols=2 widths=[60 60] last=[120] rows=[14 14] board=72x9 chart=48x9 side"},
-		{160, 48, 5, "grid cols=3 widths=[54 53 53] last=[80 80] rows=[17 17] board=96x11 chart=64x11 side"},
-		{240, 60, 7, "grid cols=4 widths=[60 60 60 60] last=[80 80 80] rows=[22 21] board=144x14 chart=96x14 side"},
+		{120, 40, 3, "grid cols=2 widths=[60 60] last=[120] rows=[14 14] board=72x9 chart=48x7 side"},
+		{160, 48, 5, "grid cols=3 widths=[54 53 53] last=[80 80] rows=[17 17] board=96x11 chart=64x9 side"},
+		{240, 60, 7, "grid cols=4 widths=[60 60 60 60] last=[80 80 80] rows=[22 21] board=144x14 chart=96x12 side"},
 	} {
-		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, PanelRows{})
+		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, 1, PanelRows{})
 		if got := describe(l); got != c.want {
 			t.Errorf("%dx%d with %d lanes:\n got %s\nwant %s", c.w, c.h, c.lanes, got, c.want)
 		}
@@ -48,16 +48,16 @@ func TestLayoutWorkloadPanel(t *testing.T) {
 	}{
 		{80, 24, 4, "list cols=1 widths=[80] rows=[3 2 2 2] board=80x6 chart=- panel=80x6"},
 		{80, 24, 2, "grid cols=2 widths=[40 40] rows=[12] board=80x4 chart=- panel=80x5"},
-		{120, 40, 4, "grid cols=2 widths=[60 60] rows=[10 9] board=72x9 chart=48x9 panel=120x9 side"},
-		{160, 48, 4, "grid cols=4 widths=[40 40 40 40] rows=[23] board=96x11 chart=64x11 panel=160x11 side"},
-		{240, 60, 4, "grid cols=4 widths=[60 60 60 60] rows=[29] board=144x14 chart=96x14 panel=240x14 side"},
+		{120, 40, 4, "grid cols=2 widths=[60 60] rows=[10 9] board=72x9 chart=48x7 panel=120x9 side"},
+		{160, 48, 4, "grid cols=4 widths=[40 40 40 40] rows=[23] board=96x11 chart=64x9 panel=160x11 side"},
+		{240, 60, 4, "grid cols=4 widths=[60 60 60 60] rows=[29] board=144x14 chart=96x12 panel=240x14 side"},
 		{100, 50, 4, "grid cols=2 widths=[50 50] rows=[11 11] board=100x6 chart=100x8 panel=100x11"},
 		// Too small: no panel, the layout without one.
 		{80, 24, 8, "list cols=1 widths=[80] rows=[2 2 2 1 1 1 1 1] board=80x10 chart=-"},
 		{60, 20, 4, "list cols=1 widths=[60] rows=[3 3 3 2] board=60x6 chart=-"},
 		{39, 40, 2, "grid cols=1 widths=[39] rows=[17 16] board=39x4 chart=-"},
 	} {
-		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, PanelRows{c.lanes + 2, 14})
+		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, 1, PanelRows{c.lanes + 2, 14})
 		if got := describe(l); got != c.want {
 			t.Errorf("%dx%d with %d lanes:\n got %s\nwant %s", c.w, c.h, c.lanes, got, c.want)
 		}
@@ -66,7 +66,7 @@ func TestLayoutWorkloadPanel(t *testing.T) {
 }
 
 func TestLayoutZoomed(t *testing.T) {
-	l := ComputeLayout(80, 24, 4, true, 1, PanelRows{})
+	l := ComputeLayout(80, 24, 4, true, 1, 1, PanelRows{})
 	if !l.Zoomed || l.Header+l.Rows[0]+l.Footer != 24 || l.Widths[0] != 80 || l.Board.Show {
 		t.Fatalf("zoomed layout %+v", l)
 	}
@@ -78,9 +78,9 @@ func TestLayoutNeverOverflows(t *testing.T) {
 	for lanes := 0; lanes <= 10; lanes++ {
 		for w := 0; w <= 250; w += 7 {
 			for h := 0; h <= 70; h += 3 {
-				checkFits(t, ComputeLayout(w, h, lanes, false, 1, PanelRows{}), lanes)
-				checkFits(t, ComputeLayout(w, h, lanes, true, 4, PanelRows{}), lanes)
-				checkFits(t, ComputeLayout(w, h, lanes, false, 1, PanelRows{lanes + 2, 14}), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, false, 1, 1, PanelRows{}), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, true, 4, 1, PanelRows{}), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, false, 1, 1, PanelRows{lanes + 2, 14}), lanes)
 			}
 		}
 	}

@@ -166,8 +166,9 @@ type Model struct {
 
 // drawn is what the model draws on resizes and state changes, and the screen.
 type drawn struct {
-	skipped string   // the skipped-providers line, "" for none
-	page    []string // the help page, in stateHelp
+	skipped string     // the skipped-providers line, "" for none
+	pages   [][]string // the help pages, in stateHelp
+	helpAt  int        // the help page shown
 	screen  string
 }
 

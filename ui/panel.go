@@ -2,7 +2,9 @@ package ui
 
 import (
 	"tpsrace/ui/live"
+	"tpsrace/ui/speedchart"
 	"tpsrace/ui/workloadview"
+	"tpsrace/workload"
 )
 
 // panelRows is the workload panel's height range: none unless the
@@ -30,4 +32,40 @@ func (m *Model) panelFigures(figs []live.Snapshot) workloadview.Figures {
 		f.Providers = append(f.Providers, p)
 	}
 	return f
+}
+
+// timeline is the chart's timeline of a race whose figure is a time (the
+// tool-call and json workloads; nil under the others): each provider's
+// wait to the first piece and the time to its figure, the run's own
+// (live.WorkloadRun, bench's figures) once settled; before, a json answer's
+// first byte as it comes.
+func timeline(figs []live.Snapshot) *speedchart.Timeline {
+	if len(figs) == 0 || figs[0].Workload == nil {
+		return nil
+	}
+	var t speedchart.Timeline
+	switch figs[0].Workload.Name {
+	case workload.ToolCall:
+		t.Title = "to a complete tool call"
+	case workload.JSON:
+		t.Title = "to valid JSON"
+	default:
+		return nil
+	}
+	for _, f := range figs {
+		s := speedchart.Span{Failed: f.Status == live.Failed}
+		if f.Workload != nil && f.Workload.Settled() {
+			r := f.Workload.Ranked
+			first, done, valid, streams := r.ToolFirst, r.ToolComplete, r.ToolValid, r.ToolStreams
+			if f.Workload.Name == workload.JSON {
+				first, done, valid, streams = r.JSONFirst, r.JSONValidAt, r.JSONValid, r.JSONStreams
+			}
+			s.First, s.HasFirst, s.Done, s.HasDone = first.P50, first.Has(), done.P50, done.Has()
+			s.Settled, s.Valid = true, streams > 0 && valid == streams
+		} else if f.Workload != nil && f.Workload.Name == workload.JSON && f.HasTTFA {
+			s.First, s.HasFirst = f.TTFA, true
+		}
+		t.Spans = append(t.Spans, s)
+	}
+	return &t
 }

@@ -28,16 +28,22 @@ import (
 // is kept, marked interrupted, in Options.RecordPath.
 var ErrInterrupted = errors.New("interrupted")
 
+// SetUpTerminal decides the colours before a program takes the terminal:
+// none under NO_COLOR, and the background asked of the terminal now, since
+// once a program reads the input its answer would arrive as keys. Run
+// calls it; so does a program of its own (ui/sweepview) before its palette.
+func SetUpTerminal() {
+	if os.Getenv("NO_COLOR") != "" {
+		lipgloss.SetColorProfile(termenv.Ascii)
+	}
+	lipgloss.SetHasDarkBackground(lipgloss.HasDarkBackground())
+}
+
 // Run shows the dashboard in the alternate screen until q or ctrl+c (or
 // until ctx ends), then cancels every stream, waits for them to end,
 // restores the terminal and writes Options.RecordPath a last time.
 func Run(ctx context.Context, opts Options) error {
-	if os.Getenv("NO_COLOR") != "" {
-		lipgloss.SetColorProfile(termenv.Ascii)
-	}
-	// Ask the terminal for its background now: once the program reads the
-	// input, the terminal's answer would arrive as keys.
-	lipgloss.SetHasDarkBackground(lipgloss.HasDarkBackground())
+	SetUpTerminal()
 
 	// The renderer flushes at the frame rate (its default is 60 a second):
 	// the race's picture changes once a frame, so more flushes find nothing

@@ -73,9 +73,14 @@ func (m Model) handleKeyOf(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, k.Save):
 		return m, m.save()
 	case key.Matches(msg, k.Help):
-		if m.state == stateHelp {
+		switch {
+		case m.state == stateHelp && m.drawn.helpAt+1 < len(m.drawn.pages):
+			m.drawn.helpAt++ // the next page
+			m.compose()
+		case m.state == stateHelp:
 			m.setState(m.back)
-		} else {
+		default:
+			m.drawn.helpAt = 0
 			m.back = m.state
 			m.setState(stateHelp)
 		}

@@ -25,22 +25,22 @@ import (
 // off the window first.
 func (m *Model) relayout() {
 	m.drawn.skipped = ""
-	// Presenter mode never shows the room who was skipped: every skipped
-	// provider was said on stderr before the dashboard started (cli).
-	if m.c.height >= minSkippedHeight && m.present == nil {
-		m.drawn.skipped = m.skippedLine()
-		if m.replay != nil && m.drawn.skipped == "" {
-			m.drawn.skipped = m.replay.truncationLine()
-		}
+	if m.c.height >= minSkippedHeight && m.replay != nil {
+		m.drawn.skipped = m.replay.truncationLine()
 	}
 	notes := 0
 	if m.drawn.skipped != "" {
 		notes = 1
 	}
-	m.c.layout = ComputeLayout(m.c.width, m.c.height-notes, len(m.lanes), m.zoomed(), 1, m.panelRows())
+	headline := 1
+	if m.c.opts.Heats >= 2 {
+		headline = 2 // the verdict over the heats under the race's
+	}
+	m.c.layout = ComputeLayout(m.c.width, m.c.height-notes, len(m.lanes), m.zoomed(), 1, headline, m.panelRows())
 	l := m.c.layout
 	if m.state == stateHelp {
-		m.drawn.page = m.helpPage()
+		m.drawn.pages = m.helpPages()
+		m.drawn.helpAt = min(m.drawn.helpAt, len(m.drawn.pages)-1)
 	}
 	for i := range m.lanes {
 		w, h := 0, 0
@@ -57,6 +57,7 @@ func (m *Model) relayout() {
 		m.lanes[i].SetSize(w, h)
 	}
 	m.board.SetSize(l.Board.Width, l.Board.Height)
+	m.board.SetHeadline(l.Headline, l.Width)
 	m.chart.SetSize(l.Chart.Width, l.Chart.Height)
 	m.panel.SetSize(l.Panel.Width, l.Panel.Height)
 	m.editor.setSize(l.Body)
@@ -90,7 +91,7 @@ func (m *Model) refresh() {
 	}
 	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs, Finish: finish})
 	if m.c.layout.Chart.Show {
-		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: now, Providers: m.s.live, Finish: finish, Scale: scale})
+		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: now, Providers: m.s.live, Finish: finish, Scale: scale, Timeline: timeline(figs)})
 	}
 	if m.c.layout.Panel.Show {
 		m.panel, _ = m.panel.Update(workloadview.FrameMsg{Figures: m.panelFigures(figs)})
@@ -121,7 +122,8 @@ func newPaints(s Styles) paints {
 	return paints{Title: p(s.Title), Simulated: p(s.Simulated), Status: p(s.Status), Paused: p(s.Paused), Label: p(s.Label), Prompt: p(s.Prompt)}
 }
 
-// minSkippedHeight is the least window height that shows the skipped line.
+// minSkippedHeight is the least window height that shows a broken
+// recording's truncation line.
 const minSkippedHeight = 12
 
 // compose joins the cached panes into the screen.
@@ -148,7 +150,7 @@ func (m *Model) compose() {
 	case m.state == stateEditor:
 		body = cut(m.editor.View())
 	case m.state == stateHelp:
-		body = m.drawn.page
+		body = m.drawn.pages[m.drawn.helpAt]
 	case m.present != nil:
 		body = cut(slices.Clone(m.present.View()))
 	case l.Zoomed:
@@ -193,12 +195,14 @@ func (m *Model) status() string {
 // The header's parts give way whole when the window is narrow, least
 // important first (the highest rank): a figure is shown whole or not at
 // all. The title, SIMULATED and REPLAY never give way; then, in order of
-// what is dropped last: the race's status, the heat and PAUSED, the
+// what is dropped last: the race's status, the skipped providers' note (a
+// forgotten export shows before the race), the heat and PAUSED, the
 // replay's speed, the providers and concurrency, the caller's note, when
 // a replay was recorded, and the start skew first.
 const (
 	rankTitle = iota
 	rankStatus
+	rankSkipped
 	rankHeat
 	rankSpeed
 	rankProviders
@@ -232,6 +236,11 @@ func (m *Model) header() []string {
 	}
 	if m.c.opts.Note != "" {
 		parts = append(parts, draw.Segment{Text: s.Label.Render(m.c.opts.Note), Rank: rankNote})
+	}
+	// Presenter mode never shows the room who was skipped: every skipped
+	// provider was said on stderr before the dashboard started (cli).
+	if note := m.skippedNote(); note != "" && m.present == nil {
+		parts = append(parts, draw.Segment{Text: note, Rank: rankSkipped})
 	}
 	if m.paused {
 		parts = append(parts, draw.Segment{Text: s.Paused.Render("⏸ PAUSED"), Rank: rankHeat})

@@ -228,8 +228,9 @@ func (m *Model) networkLine(width int) string {
 // badges go in the bottom border: the stalls its streams had, once
 // settled (the leaderboard's feel column, which a narrow terminal drops,
 // and the gap strip, which shows only the last events: a stall shows here
-// at any size); how the speed feels, and how it compares with reading
-// speed.
+// at any size); the speed badge (what the speed is good for,
+// metrics.SpeedBadge), and how it compares with reading speed, in those
+// words or not at all.
 func (m *Model) badges(width int) string {
 	f := m.figures
 	stalls := ""
@@ -239,21 +240,18 @@ func (m *Model) badges(width int) string {
 	if !f.HasSpeed {
 		return stalls
 	}
-	feel := metrics.Feel(f.Speed)
-	style := map[string]draw.Paint{"slow": m.styles.Slow, "conversational": m.styles.Conversational, "voice-ready": m.styles.VoiceReady}[feel]
-	badge := style.Render(feel)
-	switch { // a stall outranks the speed's feel: the figures show the speed
+	name := metrics.SpeedBadge(f.Speed)
+	style := map[string]draw.Paint{"slow": m.styles.Slow, "conversational": m.styles.Conversational, "voice-ready": m.styles.VoiceReady}[name]
+	badge := style.Render(name)
+	switch { // a stall outranks the speed badge: the figures show the speed
 	case stalls != "" && draw.Width(stalls)+2+draw.Width(badge) <= width:
 		badge = stalls + "  " + badge
 	case stalls != "":
 		badge = stalls
 	}
 	if r := f.Speed / metrics.ReadingTPS; r >= 1 {
-		for _, words := range []string{" reading speed", " reading"} {
-			reading := m.styles.ReadingMarker.Render(format.Times(r) + words)
-			if draw.Width(badge)+2+draw.Width(reading) <= width {
-				return badge + "  " + reading
-			}
+		if reading := m.styles.ReadingMarker.Render(format.Times(r) + " reading speed"); draw.Width(badge)+2+draw.Width(reading) <= width {
+			return badge + "  " + reading
 		}
 	}
 	return badge

@@ -13,18 +13,17 @@ import (
 // sparkLines draws per-user live tok/s from the release to now (or to the
 // end) on the scale every lane shares (FrameMsg.Scale), with a dotted
 // marker at reading speed where the bars stay below it, and the top and
-// the marker labelled ("log" when the scale is logarithmic).
+// the marker labelled in words: "1.1k tok/s", "log scale" under it when the
+// scale is logarithmic, and "reading speed" on the marker where the bars
+// leave it room.
 func (m *Model) sparkLines(width, rows int) []string {
 	series := m.provider.Series(m.figures.Elapsed)
 	scale := m.scale
 	if scale.Top <= 0 {
 		scale = live.SharedScale([]*live.Lane{m.provider}, m.figures.Elapsed)
 	}
-	topLabel := format.Short(scale.Top)
-	if scale.Log {
-		topLabel += " log"
-	}
-	gutter := max(6, len(topLabel)+1)
+	topLabel := format.Short(scale.Top) + " tok/s"
+	gutter := len("1.1k tok/s") + 1
 	sw := width - gutter
 	if sw < 4 {
 		return nil
@@ -42,8 +41,8 @@ func (m *Model) sparkLines(width, rows int) []string {
 		switch {
 		case i == 0:
 			label = m.styles.Label.Render(topLabel)
-		case i == y:
-			label = m.styles.ReadingMarker.Render("read")
+		case i == 1 && scale.Log:
+			label = m.styles.Label.Render("log scale")
 		}
 		lines[i] += " " + format.PadLeft(label, gutter-1)
 	}
@@ -69,7 +68,13 @@ func (m *Model) sparkCells(heights []float64, rows, markerY int) []string {
 		sb.Reset()
 		fromBottom := float64(rows - 1 - i)
 		marker := false // the run is the reading-speed marker, not bars
+		first := true   // the run starts the row
 		flush := func() {
+			// The marker's first run, where it has room, says what it marks.
+			if marker && first && len(run) >= len(markerLabel)+2 {
+				copy(run, []rune(markerLabel+" "))
+			}
+			first = false
 			if marker {
 				sb.WriteString(m.styles.ReadingMarker.Render(string(run)))
 			} else {
@@ -96,3 +101,7 @@ func (m *Model) sparkCells(heights []float64, rows, markerY int) []string {
 	}
 	return lines
 }
+
+// markerLabel names the dotted marker, written on it where the bars leave
+// it room at the row's start.
+const markerLabel = "reading speed"

@@ -16,10 +16,16 @@ import (
 // over the heats of each headline figure and how far the heats spread
 // around it ("1,893 ±4%": every heat within 4% of 1,893; metrics.Spread).
 type Heats struct {
+	Of       int            // heats to run (--heats N); 0: no heats
 	Done     int            // heats finished; 0: no heats columns
 	Over     []metrics.Over // by provider index (metrics.OverRuns)
 	Order    []int          // provider indexes, best first over the heats (the verdict's ranking)
 	FinishAt int            // --finish-at N: the speed column is the time to N tokens
+	// Verdict and Flagged are bench's verdict over the heats so far and
+	// the referee's flags on it (benchdoc.Verdict's Text, FlaggedText),
+	// for the headline's "heat 2/3: …" line; Heat is the heats it is over.
+	Heat             int
+	Verdict, Flagged string
 }
 
 // SetHeats shows h's standing beside the race on screen: while a heat
@@ -29,7 +35,7 @@ type Heats struct {
 // as the verdict reads. A Heats that does not match the providers clears them.
 func (m *Model) SetHeats(h Heats) {
 	if len(h.Over) != len(m.names) || len(h.Order) != len(m.names) {
-		h = Heats{}
+		h = Heats{Of: h.Of}
 	}
 	m.heats = h
 	m.render()

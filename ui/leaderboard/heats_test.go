@@ -22,8 +22,8 @@ func TestHeatsColumns(t *testing.T) {
 		{Metric: metrics.VerdictMetric, Speed: metrics.SpreadOf([]float64{610}), TTFT: metrics.SpreadOf([]float64{float64(90 * time.Millisecond)})},
 	}
 	b := New([]string{"alpha", "bravo"}, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
-	b.SetSize(80, 4)
-	b.SetHeats(Heats{Done: 3, Over: over, Order: []int{0, 1}})
+	b.SetSize(80, 5) // a row for the verdict over the heats under the race's
+	b.SetHeats(Heats{Of: 3, Done: 3, Over: over, Order: []int{0, 1}})
 	running := []live.Snapshot{
 		{Status: live.Streaming, HasSpeed: true, Speed: 500, HasTTFT: true, TTFT: 300 * time.Millisecond},
 		{Status: live.Streaming, HasSpeed: true, Speed: 700, HasTTFT: true, TTFT: 80 * time.Millisecond},

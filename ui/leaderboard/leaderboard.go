@@ -91,6 +91,7 @@ type Model struct {
 	figures     []live.Snapshot
 	finish      int
 	heats       Heats // --heats: the standing over the heats so far
+	headline    headlineSize
 	view        string
 }
 
@@ -102,8 +103,8 @@ func New(names []string, concurrency int, styles Styles) Model {
 }
 
 // SetSize sets the leaderboard's size: one line for the column names, one
-// per provider, one for the verdict. Rows that do not fit are cut from the
-// bottom; the verdict stays.
+// per provider, then the headline's (HeadlineRows: the verdicts, the
+// flags). Rows that do not fit are cut from the bottom; the headline stays.
 func (m *Model) SetSize(width, height int) {
 	m.width, m.height = width, height
 	m.render()
@@ -343,34 +344,42 @@ func (m *Model) render() {
 		lines = append(lines, line)
 	}
 
-	verdict, flagged := verdictParts(m.names, m.figures)
-	if verdict != "" && m.heats.Done > 0 {
-		// Beside the standing over the heats, this line is the one race's.
-		verdict = "this race: " + verdict
+	m.view = strings.Join(m.withHeadline(lines), "\n")
+}
+
+// withHeadline is the table's lines cut to the room the headline leaves
+// and padded to the table's width, then the headline's lines: m.height
+// lines in all.
+func (m *Model) withHeadline(lines []string) []string {
+	rows, width := m.headline.rows, m.headline.width
+	if rows <= 0 {
+		rows = HeadlineRows(len(m.names), m.height, m.heats.Of > 0)
 	}
-	// The referee's flags take the line under the verdict when the table
-	// leaves one; else they end the verdict's line (verdictLine).
-	ownLine := flagged != "" && len(lines)+2 <= m.height
-	if verdict != "" && ownLine {
-		verdict = m.styles.Verdict.Render(verdictLine(verdict, "", m.width))
-	} else if verdict != "" {
-		verdict = m.styles.Verdict.Render(verdictLine(verdict, flagged, m.width))
+	if width <= 0 {
+		width = m.width
 	}
-	keep := max(m.height-1, 0)
+	// The table's rows that do not fit are cut from the bottom; the
+	// headline keeps its lines, at the bottom, where a chart beside the
+	// table has left them the whole width.
+	keep := max(m.height-rows, 0)
 	if len(lines) > keep {
 		lines = lines[:keep]
 	}
-	lines = append(lines, verdict)
-	if ownLine {
-		lines = append(lines, m.styles.Flagged.Render(draw.Words("⚑ "+flagged, m.width)))
-	}
-	for len(lines) < m.height {
+	for len(lines) < keep {
 		lines = append(lines, "")
 	}
 	for k := range lines {
 		lines[k] = format.PadRight(ansi.Truncate(lines[k], m.width, "…"), m.width)
 	}
-	m.view = strings.Join(lines[:m.height], "\n")
+	headline := m.headlineLines(rows, width)
+	for k := range headline {
+		headline[k] = format.PadRight(ansi.Truncate(headline[k], width, "…"), width)
+	}
+	lines = append(lines, headline...)
+	for len(lines) < m.height {
+		lines = append(lines, "")
+	}
+	return lines[:m.height]
 }
 
 // header is the table's header line: each column's, then the track's

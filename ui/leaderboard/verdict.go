@@ -7,7 +7,6 @@ import (
 
 	"tpsrace/metrics"
 	"tpsrace/probes"
-	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 )
 
@@ -22,29 +21,6 @@ func Verdict(names []string, figs []live.Snapshot) string {
 		return verdict + " · ⚑ " + flagged
 	}
 	return verdict
-}
-
-// VerdictLine is Verdict as one line of width columns, "▶ " first
-// (verdictLine).
-func VerdictLine(names []string, figs []live.Snapshot, width int) string {
-	verdict, flagged := verdictParts(names, figs)
-	return verdictLine(verdict, flagged, width)
-}
-
-// verdictLine is "▶ " and the verdict, then the referee's flags on it
-// whole ("· ⚑ swapped answered by another model in 1/1 runs") or, where
-// they do not fit, a bare ⚑ (the flagged lanes and the help page say why):
-// a sentence cut to "⚑ swapped …" would say nothing. Too long, the verdict
-// gives way a word (a parenthesis) at a time: no figure is cut inside.
-func verdictLine(verdict, flagged string, width int) string {
-	text := "▶ " + verdict
-	if flagged != "" {
-		if whole := text + " · ⚑ " + flagged; draw.Width(whole) <= width {
-			return whole
-		}
-		text += " ⚑"
-	}
-	return draw.Words(text, width)
 }
 
 // verdictParts are Verdict's sentence and the referee's flags on it

@@ -155,6 +155,7 @@ type followedText struct {
 	stream, events    int           // whose record, and how many events are in
 	tools             int           // tool-call deltas in
 	settled           bool          // the call's (the JSON answer's) verdict is in
+	pretty            prettyJSON    // where the indenting of a call's arguments (a json answer) stands
 	answer, reasoning strings.Builder
 }
 
@@ -164,7 +165,11 @@ func (p *Lane) followed() *followedText {
 		*t = followedText{record: s.Events, stream: p.following}
 	}
 	for _, e := range s.Events.From(t.events) {
-		t.answer.WriteString(e.Content)
+		if p.answerSchema != nil { // a json answer, indented as it arrives
+			t.pretty.write(&t.answer, e.Content)
+		} else {
+			t.answer.WriteString(e.Content)
+		}
 		t.reasoning.WriteString(e.Reasoning)
 		t.events++
 	}

@@ -9,8 +9,8 @@ import (
 	"tpsrace/workload"
 )
 
-// A tool-call lane's text is the call filling in, always by appending,
-// then whether it was valid.
+// A tool-call lane's text is the call filling in, its arguments indented,
+// always by appending, then whether it was valid.
 func TestLaneShowsTheCallFillingIn(t *testing.T) {
 	fn, err := workload.DefaultTool().Compile()
 	if err != nil {
@@ -24,9 +24,9 @@ func TestLaneShowsTheCallFillingIn(t *testing.T) {
 		partial string
 		want    string
 	}{
-		{"valid", deltas, "", `⚙ get_weather({"city":"Par`, `⚙ get_weather({"city":"Paris"}) ✓ valid`},
-		{"invalid", deltas[:2], "", `⚙ get_weather({"city":"Par`, `⚙ get_weather({"city":"Par) ✗ arguments are not JSON`},
-		{"text instead", nil, "It is sunny.", "It is sunny.", "It is sunny.\n ✗ no tool call: answered in text"},
+		{"valid", deltas, "", "⚙ get_weather\n{\n  \"city\": \"Par", "⚙ get_weather\n{\n  \"city\": \"Paris\"\n}\n✓ valid"},
+		{"invalid", deltas[:2], "", "⚙ get_weather\n{\n  \"city\": \"Par", "⚙ get_weather\n{\n  \"city\": \"Par\n✗ arguments are not JSON"},
+		{"text instead", nil, "It is sunny.", "It is sunny.", "It is sunny.\n✗ no tool call: answered in text"},
 	} {
 		p := NewLane(0, config.Provider{Name: "p"}, 1, 10)
 		p.OfferTool(fn)
@@ -39,38 +39,42 @@ func TestLaneShowsTheCallFillingIn(t *testing.T) {
 		for i := range tc.deltas[:min(2, len(tc.deltas))] {
 			p.Record(probes.Update{Tool: &tc.deltas[i]})
 		}
-		if got := p.Answer(); got != tc.partial {
+		if got := plain(p.Answer()); got != tc.partial {
 			t.Errorf("%s: while streaming %q, want %q", tc.name, got, tc.partial)
 		}
 		res.ToolDeltas = tc.deltas
 		p.Record(probes.Update{Done: res})
-		got := p.Answer()
+		got := plain(p.Answer())
 		if got != tc.want || !strings.HasPrefix(got, tc.partial) {
 			t.Errorf("%s: settled %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
 
-// A json lane's text is the answer, then whether it was valid JSON.
+// A json lane's text is the answer indented as it arrives, then whether
+// it was valid JSON.
 func TestLaneMarksJSONAnswers(t *testing.T) {
 	schema, err := workload.DefaultAnswer().Compile()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for answer, want := range map[string]string{
-		`{"city":"Paris","temperature_c":21,"conditions":"sunny"}`: " ✓ valid JSON",
-		"```json\n{}\n```": " ✗ the answer is not JSON",
+	for _, tc := range []struct{ answer, shown, verdict string }{
+		{`{"city":"Paris","temperature_c":21,"conditions":"sunny"}`, "{\n  \"city\": \"Paris\",\n  \"temperature_c\": 21,\n  \"conditions\": \"sunny\"\n}", "\n✓ valid JSON"},
+		{"```json\n{}\n```", "```json\n{}\n```", "\n✗ the answer is not JSON"},
 	} {
 		p := NewLane(0, config.Provider{Name: "p"}, 1, 10)
 		p.AskJSON(schema)
-		e := probes.Event{At: 5 * ms, Content: answer, Tokens: 9}
+		e := probes.Event{At: 5 * ms, Content: tc.answer, Tokens: 9}
 		p.Record(probes.Update{Event: &e})
-		if got := p.Answer(); got != answer {
-			t.Errorf("while streaming %q", got)
+		if got := plain(p.Answer()); got != tc.shown {
+			t.Errorf("while streaming %q, want %q", got, tc.shown)
 		}
 		p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(e), FinishReason: "stop", End: 9 * ms}})
-		if got := p.Answer(); got != answer+want {
-			t.Errorf("settled %q, want %q", got, answer+want)
+		if got := plain(p.Answer()); got != tc.shown+tc.verdict {
+			t.Errorf("settled %q, want %q", got, tc.shown+tc.verdict)
 		}
 	}
 }
+
+// plain is a lane's text with its no-break indent as plain spaces.
+func plain(s string) string { return strings.ReplaceAll(s, indentUnit, "  ") }

@@ -28,26 +28,28 @@ func (t *followedText) writeWorkload(s *Stream, p *Lane) {
 	if p.answerSchema != nil && s.Result != nil && s.Result.OK() && !t.settled {
 		t.settled = true
 		if a := s.jsonAnswer; a.Valid {
-			t.answer.WriteString(" ✓ valid JSON")
+			t.answer.WriteString("\n✓ valid JSON")
 		} else {
-			t.answer.WriteString(" ✗ " + a.Problem)
+			t.answer.WriteString("\n✗ " + a.Problem)
 		}
 	}
 }
 
 // writeCalls adds the stream's new tool-call deltas to the answer text as
-// calls (⚙ get_weather({"city":"Par…), always appending, so the lane wraps
-// only what is new; once the stream has ended, whether the call was valid
-// (metrics.ToolCallOf): ✓ valid, or ✗ and why.
+// calls, the function's name then its arguments indented as they arrive
+// ("⚙ get_weather", "{", "  \"city\": \"Par…"), always appending, so the
+// lane wraps only what is new; once the stream has ended, whether the call
+// was valid (metrics.ToolCallOf): ✓ valid, or ✗ and why.
 func (t *followedText) writeCalls(s *Stream) {
 	for _, d := range s.tools[t.tools:] {
 		if d.Name != "" {
 			if t.tools > 0 {
-				t.answer.WriteString(")\n")
+				t.answer.WriteString("\n")
 			}
-			t.answer.WriteString("⚙ " + d.Name + "(")
+			t.answer.WriteString("⚙ " + d.Name + "\n")
+			t.pretty = prettyJSON{}
 		}
-		t.answer.WriteString(d.Arguments)
+		t.pretty.write(&t.answer, d.Arguments)
 		t.tools++
 	}
 	if s.Result == nil || t.settled || !s.Result.OK() {
@@ -55,16 +57,13 @@ func (t *followedText) writeCalls(s *Stream) {
 	}
 	t.settled = true
 	call := s.toolCall
-	switch {
-	case t.tools > 0:
-		t.answer.WriteString(")")
-	case t.answer.Len() > 0:
+	if t.answer.Len() > 0 {
 		t.answer.WriteString("\n")
 	}
 	if call.Valid {
-		t.answer.WriteString(" ✓ valid")
+		t.answer.WriteString("✓ valid")
 	} else {
-		t.answer.WriteString(" ✗ " + call.Problem)
+		t.answer.WriteString("✗ " + call.Problem)
 	}
 }
 

@@ -78,6 +78,10 @@ type FrameMsg struct {
 	Providers []*live.Lane
 	Finish    int
 	Scale     live.Scale
+	// Timeline is set in a race whose figure is a time (tool-call, json):
+	// the Tokens plot shows it instead (a call's arguments are no text to
+	// count; a json answer is a few tokens).
+	Timeline *Timeline
 }
 
 // Model is the chart.
@@ -135,6 +139,10 @@ func (m *Model) render() {
 	plotH := m.height - 2 // the title and the time axis
 	if m.width < 20 || plotH < 2 {
 		m.view = strings.TrimSuffix(strings.Repeat(strings.Repeat(" ", max(m.width, 0))+"\n", max(m.height, 0)), "\n")
+		return
+	}
+	if m.frame.Timeline != nil && m.Plot == Tokens {
+		m.view = m.timelineView()
 		return
 	}
 	title, ticks, lines := m.tokensPlot()
@@ -255,11 +263,12 @@ func (m *Model) speedPlot() (string, []tick, []draw.Line) {
 	return title, ticks, lines
 }
 
-// titleLine is the plot's title, and the other plot's key at the right.
+// titleLine is the plot's title, and at the right the key that shows the
+// other plot, said as the footer says keys ("v shows tok/s").
 func (m *Model) titleLine(title string) string {
-	other := "v: tok/s"
+	other := "v shows tok/s"
 	if m.Plot == Speed {
-		other = "v: tokens"
+		other = "v shows tokens"
 	}
 	t := " " + m.styles.Title.Render(ansi.Truncate(title, m.width-1, "…")) // apart from the pane beside it
 	if gap := m.width - draw.Width(t) - len(other); gap >= 2 {
