@@ -119,7 +119,7 @@ type Race struct {
 	StartSkewMS *float64          `json:"start_skew_ms"` // metrics.Skew's spread; null under two streams or when a host's clock is not synchronised
 	ClientCPU   *float64          `json:"client_cpu"`    // share of GOMAXPROCS cores busy with tpsrace, 0–1
 	GOMAXPROCS  *int              `json:"gomaxprocs"`
-	SchedP99MS  *float64          `json:"sched_p99_ms"` // goroutine scheduling latency p99 over the race
+	WakeP95MS   *float64          `json:"wake_p95_ms"` // how late the client ran a read its data woke, p95 over the race (probes.ClientLoad)
 	Flags       []string          `json:"flags"`
 	Evidence    map[string]string `json:"evidence"`
 }
@@ -164,7 +164,9 @@ func Build(in Input) *Bench {
 	if !cfg.Workload.Is(workload.Chat) {
 		b.Workload, b.Tool, b.Answer = cfg.Workload.Name, cfg.Workload.Tool, cfg.Workload.Answer
 	}
-	b.referee, b.workload = metrics.RefereeOf(cfg.Providers, in.Races), cfg.Workload
+	promptTokens := tokens.Count(cfg.Prompt)
+	streams := streamsOf(in, promptTokens)
+	b.referee, b.workload = metrics.RefereeOfFigures(cfg.Providers, cfg.Workload, in.Races, figuresOf(streams)), cfg.Workload
 	b.Races = races(in.Races, b.referee)
 	perRun := len(cfg.Workload.Steps())
 	if perRun > 1 {
@@ -172,7 +174,7 @@ func Build(in Input) *Bench {
 	}
 	ranked := make([]metrics.Summary, len(cfg.Providers))
 	for i, p := range cfg.Providers {
-		pr, wr := b.provider(in, i, p)
+		pr, wr := b.provider(in, streams, promptTokens, i, p)
 		b.Providers = append(b.Providers, pr)
 		b.runs, b.figures = append(b.runs, wr.Runs), append(b.figures, wr)
 		ranked[i] = wr.Ranked
@@ -186,12 +188,40 @@ func Build(in Input) *Bench {
 	return b
 }
 
+// streamsOf is metrics.StreamOf of every stream of in's races,
+// [run][provider][stream]: computed once, for the referee and the report.
+func streamsOf(in Input, promptTokens int) [][][]metrics.Stream {
+	streams := make([][][]metrics.Stream, len(in.Races))
+	for run, race := range in.Races {
+		streams[run] = make([][]metrics.Stream, len(race))
+		for p := range race {
+			for k := range race[p] {
+				streams[run][p] = append(streams[run][p], metrics.StreamOf(&race[p][k], promptTokens, in.FinishAt))
+			}
+		}
+	}
+	return streams
+}
+
+// figuresOf is the figures of streams, for metrics.RefereeOfFigures.
+func figuresOf(streams [][][]metrics.Stream) [][][]metrics.Figures {
+	figs := make([][][]metrics.Figures, len(streams))
+	for run, race := range streams {
+		figs[run] = make([][]metrics.Figures, len(race))
+		for p, ss := range race {
+			for _, s := range ss {
+				figs[run][p] = append(figs[run][p], s.Figures)
+			}
+		}
+	}
+	return figs
+}
+
 // provider is provider i's streams and summary, and its figures over the
-// races (metrics.WorkloadRunsOf).
-func (b *Bench) provider(in Input, i int, p config.Provider) (Provider, metrics.WorkloadRuns) {
+// races (metrics.WorkloadRunsOf); streams are streamsOf(in, promptTokens).
+func (b *Bench) provider(in Input, streams [][][]metrics.Stream, promptTokens, i int, p config.Provider) (Provider, metrics.WorkloadRuns) {
 	w, perRun := in.Config.Workload, len(in.Config.Workload.Steps())
 	tool, answer := schemas(w)
-	promptTokens := tokens.Count(in.Config.Prompt)
 	pr := Provider{Name: p.Name, Model: p.Model, BaseURL: p.RedactedURL(), Streams: []Stream{}}
 	races := make([][]metrics.Stream, len(in.Races))
 	for run, race := range in.Races {
@@ -199,7 +229,7 @@ func (b *Bench) provider(in Input, i int, p config.Provider) (Provider, metrics.
 			continue
 		}
 		for k, res := range race[i] {
-			s := metrics.StreamOf(&res, promptTokens, in.FinishAt).JudgeSLO(p.SLO)
+			s := streams[run][i][k].JudgeSLO(p.SLO)
 			if tool != nil {
 				s.Tool = ptr(metrics.ToolCallOf(&res, tool))
 			}
@@ -308,7 +338,7 @@ func races(in [][][]probes.Result, ref metrics.Referee) []Race {
 			if !math.IsNaN(load.CPU) {
 				r.ClientCPU = ptr(round(load.CPU, 1000))
 			}
-			r.GOMAXPROCS, r.SchedP99MS = ptr(load.GOMAXPROCS), ptr(ms(load.SchedP99))
+			r.GOMAXPROCS, r.WakeP95MS = ptr(load.GOMAXPROCS), ptr(ms(load.WakeP95))
 		}
 		r.Flags, r.Evidence = flagsJSON(ref.Races[run])
 		out = append(out, r)

@@ -10,6 +10,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"tpsrace/benchdoc"
@@ -175,6 +176,7 @@ func (c *benchCmd) raceRuns(ctx context.Context, cfg *config.Config, race probes
 	seq, conv := cfg.Workload.Sequence(), &probes.Conversation{}
 	races := c.runs * seq.PerRun()
 	progress := newProgress(stderr, len(cfg.Providers)*max(race.Concurrency, 1), races)
+	race.Tokens = &progress.tokens
 	var all [][][]probes.Result
 	for run := range races {
 		if ctx.Err() != nil {
@@ -187,9 +189,7 @@ func (c *benchCmd) raceRuns(ctx context.Context, cfg *config.Config, race probes
 		drained := make(chan struct{})
 		go func() {
 			defer close(drained)
-			for u := range updates {
-				progress.update(run, u)
-			}
+			progress.follow(run, updates)
 		}()
 		results := race.Run(ctx, updates)
 		close(updates)
@@ -243,14 +243,17 @@ func anyCompleted(b *report.Bench) error {
 
 // progress is the line bench keeps on stderr while it runs: rewritten in
 // place on a terminal, one line per finished race otherwise (logs, CI).
+// The race adds its text tokens to tokens as they arrive
+// (probes.Race.Tokens) and sends only the streams' ends and tool deltas:
+// the line reads the count on its own tick, so no event wakes it.
 type progress struct {
 	w           io.Writer
 	tty         bool
 	streams     int
 	runs        int
 	done, fails int
-	tokens      int
-	last        time.Time
+	toolTokens  int          // a tool call's arguments are its output: "0 tokens" would read as nothing came
+	tokens      atomic.Int64 // the race's text tokens so far
 }
 
 func newProgress(w io.Writer, streams, runs int) *progress {
@@ -261,30 +264,56 @@ func newProgress(w io.Writer, streams, runs int) *progress {
 	return &progress{w: w, tty: ok && isTerminal(f), streams: streams, runs: runs}
 }
 
+// follow shows race run's progress until its updates close, then clears
+// the counts for the next race.
+func (p *progress) follow(run int, updates <-chan probes.Update) {
+	var tick <-chan time.Time
+	if p.tty {
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case u, ok := <-updates:
+			if !ok {
+				p.done, p.fails, p.toolTokens = 0, 0, 0
+				p.tokens.Store(0)
+				return
+			}
+			p.update(run, u)
+		case <-tick:
+			p.show(run)
+		}
+	}
+}
+
 func (p *progress) update(run int, u probes.Update) {
 	switch {
-	case u.Event != nil:
-		p.tokens += u.Event.Tokens
-	case u.Tool != nil: // a tool call's arguments are its output: "0 tokens" would read as nothing came
-		p.tokens += tokens.Count(u.Tool.Arguments)
+	case u.Tool != nil:
+		p.toolTokens += tokens.Count(u.Tool.Arguments)
 	case u.Done != nil:
 		p.done++
 		if !u.Done.OK() {
 			p.fails++
 		}
 	}
-	finished := p.done == p.streams
-	if p.tty && (finished || time.Since(p.last) > 100*time.Millisecond) {
-		p.last = time.Now()
-		fmt.Fprintf(p.w, "\rrace %d/%d: %d/%d streams done, %d failed, %d tokens   ", run+1, p.runs, p.done, p.streams, p.fails, p.tokens)
+	if p.done < p.streams {
+		return
 	}
-	if finished {
-		if !p.tty {
-			fmt.Fprintf(p.w, "race %d/%d: %d streams done, %d failed, %d tokens\n", run+1, p.runs, p.done, p.fails, p.tokens)
-		}
-		p.done, p.fails, p.tokens = 0, 0, 0
+	if p.tty {
+		p.show(run)
+	} else {
+		fmt.Fprintf(p.w, "race %d/%d: %d streams done, %d failed, %d tokens\n", run+1, p.runs, p.done, p.fails, p.count())
 	}
 }
+
+// show rewrites the line on the terminal.
+func (p *progress) show(run int) {
+	fmt.Fprintf(p.w, "\rrace %d/%d: %d/%d streams done, %d failed, %d tokens   ", run+1, p.runs, p.done, p.streams, p.fails, p.count())
+}
+
+func (p *progress) count() int { return int(p.tokens.Load()) + p.toolTokens }
 
 func (p *progress) finish() {
 	if p.tty {

@@ -20,7 +20,7 @@ func TestProgressCountsToolCallArguments(t *testing.T) {
 		p.update(0, probes.Update{Tool: &probes.ToolDelta{Arguments: a}})
 		want += tokens.Count(a)
 	}
-	p.update(0, probes.Update{Event: &probes.Event{Tokens: 3}})
+	p.tokens.Add(3) // the race's text tokens (probes.Race.Tokens)
 	p.update(0, probes.Update{Done: &probes.Result{}})
 	p.update(0, probes.Update{Done: &probes.Result{}})
 	if got := out.String(); !strings.HasPrefix(got, "race 1/1: 2 streams done, ") || !strings.HasSuffix(got, ", "+strconv.Itoa(want+3)+" tokens\n") {

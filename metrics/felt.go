@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"tpsrace/format"
 	"tpsrace/probes"
@@ -72,43 +73,60 @@ type Felt struct {
 // before it, at ReaderWPM, and waits when it has read everything that has
 // arrived.
 func FeltOf(events iter.Seq[probes.Event]) Felt {
-	var f Felt
-	var gaps []float64
-	var paused time.Duration // in gaps of VisiblePause or longer
-	var start, prev probes.Event
-	var readUntil time.Duration // when the reader has read every word so far
-	var afterSpace = true       // the text so far ends in a space (or is empty)
-	secondsPerWord := 60.0 / ReaderWPM
-	first := true
+	var p feltPass
 	for e := range events {
-		if first {
-			f.HasReaderWait, readUntil, start = true, e.At, e
-		} else {
-			gap := Gap(prev, e)
-			gaps = append(gaps, float64(gap))
-			f.Gaps++
-			if gap >= VisiblePause {
-				paused += gap
-			}
-			if IsStall(gap) {
-				f.Stalls++
-				f.LongestStall = max(f.LongestStall, gap)
-			}
-		}
-		if e.At > readUntil {
-			f.ReaderWait += e.At - readUntil
-			readUntil = e.At
-		}
-		var words int
-		words, afterSpace = wordStarts(e.Reasoning, afterSpace)
-		n, after := wordStarts(e.Content, afterSpace)
-		words, afterSpace = words+n, after
-		readUntil += time.Duration(float64(words) * secondsPerWord * float64(time.Second))
-		prev, first = e, false
+		p.add(e)
 	}
-	f.Burstiness, f.HasBurstiness = coefficientOfVariation(gaps)
-	if span := Gap(start, prev); span > 0 {
-		f.Paused, f.HasPaused = float64(paused)/float64(span), true
+	return p.felt()
+}
+
+// feltPass reads the felt figures off a stream's text events one at a
+// time, and keeps the gaps (in order) for ITL: Compute walks the events
+// once for both.
+type feltPass struct {
+	f          Felt
+	gaps       []time.Duration
+	paused     time.Duration // in gaps of VisiblePause or longer
+	start      probes.Event
+	prev       probes.Event
+	readUntil  time.Duration // when the reader has read every word so far
+	afterSpace bool          // the text so far ends in a space
+	started    bool
+}
+
+func (p *feltPass) add(e probes.Event) {
+	f := &p.f
+	if !p.started {
+		f.HasReaderWait, p.readUntil, p.start, p.afterSpace, p.started = true, e.At, e, true, true
+	} else {
+		gap := Gap(p.prev, e)
+		p.gaps = append(p.gaps, gap)
+		f.Gaps++
+		if gap >= VisiblePause {
+			p.paused += gap
+		}
+		if IsStall(gap) {
+			f.Stalls++
+			f.LongestStall = max(f.LongestStall, gap)
+		}
+	}
+	if e.At > p.readUntil {
+		f.ReaderWait += e.At - p.readUntil
+		p.readUntil = e.At
+	}
+	words, afterSpace := wordStarts(e.Reasoning, p.afterSpace)
+	n, after := wordStarts(e.Content, afterSpace)
+	words, p.afterSpace = words+n, after
+	p.readUntil += time.Duration(float64(words) * (60.0 / ReaderWPM) * float64(time.Second))
+	p.prev = e
+}
+
+// felt is the figures of the events added so far.
+func (p *feltPass) felt() Felt {
+	f := p.f
+	f.Burstiness, f.HasBurstiness = coefficientOfVariation(p.gaps)
+	if span := Gap(p.start, p.prev); span > 0 {
+		f.Paused, f.HasPaused = float64(p.paused)/float64(span), true
 	}
 	return f
 }
@@ -125,6 +143,26 @@ func IsStall(gap time.Duration) bool { return gap > StallGap }
 // before it ended in a space, and says whether s does.
 func wordStarts(s string, afterSpace bool) (int, bool) {
 	n := 0
+	for i := 0; i < len(s); i++ {
+		b := s[i]
+		if b >= utf8.RuneSelf { // rarer: the rune's own rules
+			return wordStartsRunes(s[i:], afterSpace, n)
+		}
+		space := asciiSpace[b]
+		if !space && afterSpace {
+			n++
+		}
+		afterSpace = space
+	}
+	return n, afterSpace
+}
+
+// asciiSpace is unicode.IsSpace of each ASCII byte: most text is ASCII,
+// read a byte at a time without decoding runes.
+var asciiSpace = [utf8.RuneSelf]bool{'\t': true, '\n': true, '\v': true, '\f': true, '\r': true, ' ': true}
+
+// wordStartsRunes is wordStarts of s with n words counted before it.
+func wordStartsRunes(s string, afterSpace bool, n int) (int, bool) {
 	for _, r := range s {
 		space := unicode.IsSpace(r)
 		if !space && afterSpace {
@@ -137,13 +175,13 @@ func wordStarts(s string, afterSpace bool) (int, bool) {
 
 // coefficientOfVariation is the population standard deviation ÷ the mean;
 // ok is false under two values or with a mean of 0.
-func coefficientOfVariation(v []float64) (float64, bool) {
+func coefficientOfVariation(v []time.Duration) (float64, bool) {
 	if len(v) < 2 {
 		return 0, false
 	}
 	var sum float64
 	for _, x := range v {
-		sum += x
+		sum += float64(x)
 	}
 	mean := sum / float64(len(v))
 	if mean <= 0 {
@@ -151,7 +189,7 @@ func coefficientOfVariation(v []float64) (float64, bool) {
 	}
 	var sq float64
 	for _, x := range v {
-		sq += (x - mean) * (x - mean)
+		sq += (float64(x) - mean) * (float64(x) - mean)
 	}
 	return math.Sqrt(sq/float64(len(v))) / mean, true
 }

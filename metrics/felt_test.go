@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 	"time"
+	"unicode"
 
 	"tpsrace/probes"
 )
@@ -129,5 +130,32 @@ func TestFeltOfRun(t *testing.T) {
 	}
 	if f := FeltOfRun([]Felt{failed, even}); f.Failed || f.Label() != "smooth" {
 		t.Errorf("a run one of whose streams completed: %+v, feel %q", f, f.Label())
+	}
+}
+
+// wordStarts reads ASCII a byte at a time and anything else by its runes:
+// both count as unicode.IsSpace splits, across the texts of events too.
+func TestWordStartsAsUnicodeSplits(t *testing.T) {
+	texts := []string{"", " ", "Hello", " world", ",\tthe\ncache", "  ", "é", "café au\u00a0lait", "x\u0085y", "\u2003em space", "日本 語", "end "}
+	reference := func(s string, afterSpace bool) (int, bool) {
+		n := 0
+		for _, r := range s {
+			space := unicode.IsSpace(r)
+			if !space && afterSpace {
+				n++
+			}
+			afterSpace = space
+		}
+		return n, afterSpace
+	}
+	for _, a := range texts {
+		for _, b := range texts {
+			n, after := wordStarts(a, true)
+			m, after := wordStarts(b, after)
+			wn, wafter := reference(a+b, true)
+			if n+m != wn || after != wafter {
+				t.Errorf("%q then %q: %d words, ends in space %v; want %d, %v", a, b, n+m, after, wn, wafter)
+			}
+		}
 	}
 }

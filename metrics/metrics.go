@@ -36,9 +36,7 @@
 package metrics
 
 import (
-	"iter"
 	"math"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -129,7 +127,7 @@ type Figures struct {
 	// Felt: stalls, burstiness and reader wait (FeltOf), and whether the
 	// stream failed.
 	Felt
-	// Phases: thinking and answering apart (PhasesOf), hidden reasoning.
+	// Phases: thinking and answering apart (phasesOf), hidden reasoning.
 	Phases
 }
 
@@ -141,22 +139,28 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 	if fl, ok := r.Err.(*probes.Failure); ok && fl.Status == 429 {
 		f.RateLimited = true
 	}
-	var content, reasoning strings.Builder
+	// One walk of the events: each decodes them all. An event's text is
+	// valid UTF-8 (a decoded JSON string), so the characters of the whole
+	// text are the sum of its events'.
+	felt := feltPass{gaps: make([]time.Duration, 0, max(r.Events.Len()-1, 0))}
+	var text streamedText
+	hasText := false
 	for e := range r.Events.Values() {
-		content.WriteString(e.Content)
-		reasoning.WriteString(e.Reasoning)
+		f.ContentChars += utf8.RuneCountInString(e.Content)
+		f.ReasoningChars += utf8.RuneCountInString(e.Reasoning)
+		hasText = hasText || e.Content != "" || e.Reasoning != ""
 		if e.Content != "" && !f.HasTTFA {
 			f.TTFA, f.HasTTFA = e.At, true
 		}
+		felt.add(e)
+		text.add(e)
 	}
-	f.ContentChars = utf8.RuneCountInString(content.String())
-	f.ReasoningChars = utf8.RuneCountInString(reasoning.String())
 	// The probe counts a stream as it arrives; a Result made elsewhere (a
 	// test, a recording) is counted here. Text always has a token, so 0
 	// with text means not counted.
 	f.O200kTokens = r.O200kTokens
-	if f.O200kTokens == 0 && content.Len()+reasoning.Len() > 0 {
-		f.O200kTokens = tokens.Count(content.String()) + tokens.Count(reasoning.String())
+	if f.O200kTokens == 0 && hasText {
+		f.O200kTokens = o200kOf(r.Events)
 	}
 
 	f.OutputTokens, f.TokenSource = f.O200kTokens, SourceEstimate
@@ -165,7 +169,7 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		promptTokens = r.Usage.PromptTokens
 	}
 
-	f.Phases = PhasesOf(r, f.OutputTokens, f.E2E)
+	f.Phases = phasesOf(r, &text, f.OutputTokens, f.E2E)
 	streamed := f.OutputTokens - f.HiddenReasoningTokens
 	if n := r.Events.Len(); n > 0 {
 		first, _ := r.Events.First()
@@ -173,8 +177,8 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		f.TTFT, f.HasTTFT = first.At, true
 		f.TokensPerEvent, f.HasTokensPerEvent = float64(streamed)/float64(n), true
 		f.OutputTPS, f.HasOutputTPS = OutputTPS(streamed, first, last)
-		f.ITL, f.HasITL = ITL(r.Events.Values()), n >= 2
-		f.Felt = FeltOf(r.Events.Values())
+		f.Felt = felt.felt() // before ITL reorders the gaps
+		f.ITL, f.HasITL = ITL(felt.gaps), n >= 2
 	}
 	f.Felt.Failed = !r.OK()
 	// A request refused before any token (a 404, a 401) has no cost: not
@@ -194,6 +198,17 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 		f.PromptTokens, f.HasPromptTokens = r.Usage.PromptTokens, true
 	}
 	return f
+}
+
+// o200kOf is the o200k count of the answer and of the reasoning of
+// events, each counted whole.
+func o200kOf(events probes.Events) int {
+	var content, reasoning strings.Builder
+	for e := range events.Values() {
+		content.WriteString(e.Content)
+		reasoning.WriteString(e.Reasoning)
+	}
+	return tokens.Count(content.String()) + tokens.Count(reasoning.String())
 }
 
 // PromptEstimate is the prompt's size for a provider that reports no
@@ -237,22 +252,13 @@ func OutputTPS(outputTokens int, first, last probes.Event) (float64, bool) {
 	return float64(max(outputTokens-first.Tokens, 0)) / span.Seconds(), true
 }
 
-// ITL returns the p50/p95/p99 of the gaps between consecutive text events.
-func ITL(events iter.Seq[probes.Event]) Percentiles {
-	var gaps []time.Duration
-	var prev time.Duration
-	first := true
-	for e := range events {
-		if !first {
-			gaps = append(gaps, e.At-prev)
-		}
-		prev, first = e.At, false
-	}
+// ITL returns the p50/p95/p99 of the gaps between consecutive text events
+// (in any order; it reorders them).
+func ITL(gaps []time.Duration) Percentiles {
 	if len(gaps) == 0 {
 		return Percentiles{}
 	}
-	slices.Sort(gaps)
-	return Percentiles{Percentile(gaps, 50), Percentile(gaps, 95), Percentile(gaps, 99)}
+	return Percentiles{percentileOf(gaps, 50), percentileOf(gaps, 95), percentileOf(gaps, 99)}
 }
 
 // Percentile of sorted values, interpolating linearly between the two
@@ -262,11 +268,20 @@ func Percentile[T ~int64 | ~float64](sorted []T, p float64) T {
 	if len(sorted) == 0 {
 		return 0
 	}
-	pos := p / 100 * float64(len(sorted)-1)
-	lo := int(math.Floor(pos))
-	hi := min(lo+1, len(sorted)-1)
-	frac := pos - float64(lo)
-	return T(float64(sorted[lo]) + frac*(float64(sorted[hi])-float64(sorted[lo])))
+	lo, hi, frac := ranks(len(sorted), p)
+	return between(sorted[lo], sorted[hi], frac)
+}
+
+// ranks are the two ranks (0-based, in sorted order) percentile p of n
+// values lies between, and how far it lies from lo to hi.
+func ranks(n int, p float64) (lo, hi int, frac float64) {
+	pos := p / 100 * float64(n-1)
+	lo = int(math.Floor(pos))
+	return lo, min(lo+1, n-1), pos - float64(lo)
+}
+
+func between[T ~int64 | ~float64](a, b T, frac float64) T {
+	return T(float64(a) + frac*(float64(b)-float64(a)))
 }
 
 // LiveTPS is tokens per second over the trailing LiveWindow ending at now,

@@ -60,25 +60,22 @@ type streamedText struct {
 	answerEvents                  int
 }
 
-func streamedTextOf(events probes.Events) streamedText {
-	var s streamedText
-	for e := range events.Values() {
-		if e.Content == "" {
-			s.reasoning += e.Tokens
-			if !s.hasReasoning {
-				s.firstReasoning, s.hasReasoning = e, true
-			}
-			s.lastReasoning = e
-			continue
+// add reads the next event.
+func (s *streamedText) add(e probes.Event) {
+	if e.Content == "" {
+		s.reasoning += e.Tokens
+		if !s.hasReasoning {
+			s.firstReasoning, s.hasReasoning = e, true
 		}
-		s.answer += e.Tokens
-		if s.answerEvents == 0 {
-			s.firstAnswer = e
-		}
-		s.lastAnswer = e
-		s.answerEvents++
+		s.lastReasoning = e
+		return
 	}
-	return s
+	s.answer += e.Tokens
+	if s.answerEvents == 0 {
+		s.firstAnswer = e
+	}
+	s.lastAnswer = e
+	s.answerEvents++
 }
 
 // HiddenReasoning is how many of the tokens u reports were never streamed,
@@ -113,10 +110,10 @@ func toolCallTokens(r *probes.Result) int {
 	return tokens.Count(sb.String())
 }
 
-// PhasesOf splits r's outputTokens (Figures.OutputTokens) into its phases;
-// end is the stream's E2E, the thinking window's end when nothing streamed.
-func PhasesOf(r *probes.Result, outputTokens int, end time.Duration) Phases {
-	s := streamedTextOf(r.Events)
+// phasesOf splits r's outputTokens (Figures.OutputTokens) into its phases,
+// given s, every event of r added (Compute's walk); end is the stream's
+// E2E, the thinking window's end when nothing streamed.
+func phasesOf(r *probes.Result, s *streamedText, outputTokens int, end time.Duration) Phases {
 	var p Phases
 	// A tool call's arguments streamed too: counted, they are not hidden thinking.
 	p.HiddenReasoningTokens = HiddenReasoning(r.Usage, s.reasoning, s.reasoning+s.answer+toolCallTokens(r))

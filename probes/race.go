@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"tpsrace/config"
@@ -17,7 +18,7 @@ import (
 )
 
 // Update is what a race reports while it runs: for each stream its text
-// events and finally its Result.
+// events (not with Race.Tokens), tool deltas and finally its Result.
 type Update struct {
 	Provider int // index into Race.Providers
 	Stream   int // 0..Concurrency-1
@@ -46,6 +47,12 @@ type Race struct {
 	// the barrier, so that races on many hosts start together. An instant
 	// already past releases at once (the recorded release then says how late).
 	StartAt time.Time
+	// Tokens, when set, has every text event's tokens added as it arrives,
+	// and the updates then carry no text events (tool deltas and each
+	// stream's end still): a caller that shows a count and not the events
+	// (bench's progress line) pays an atomic add per event instead of a
+	// channel send and a goroutine's wake-up.
+	Tokens *atomic.Int64
 }
 
 // Clients keeps one HTTP client per provider, so connections are reused
@@ -122,10 +129,12 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 		conversationTokens := req.forProvider(i).conversationTokens()
 		cl := clients.get(p, conc)
 		for s := range conc {
-			pb := &probe{provider: p, http: cl, body: body, retries: r.Retries, stream: s}
+			pb := &probe{provider: p, http: cl, body: body, retries: r.Retries, stream: s, tokens: r.Tokens}
 			pb.prepare(ctx)
 			if updates != nil {
-				pb.emit = func(e Event) { updates <- Update{Provider: i, Stream: s, Event: &e} }
+				if r.Tokens == nil {
+					pb.emit = func(e Event) { updates <- Update{Provider: i, Stream: s, Event: &e} }
+				}
 				pb.emitTool = func(d ToolDelta) { updates <- Update{Provider: i, Stream: s, Tool: &d} }
 			}
 			ready.Add(1)
@@ -145,6 +154,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 		}
 	}
 	warmCodecs()
+	load := newLoadMeter()
 	ready.Wait()
 	if !r.StartAt.IsZero() {
 		waitUntil(ctx, r.StartAt)
@@ -153,7 +163,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	if r.OnRelease != nil {
 		r.OnRelease(release)
 	}
-	load := startLoad()
+	load.begin(release)
 	close(start)
 	done.Wait()
 	clientLoad := load.end()

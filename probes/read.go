@@ -125,6 +125,9 @@ func (rd *streamReader) record(content, reasoning string) {
 	}
 	rd.res.Events.Append(ev)
 	rd.streamed.Add(int64(ev.Tokens))
+	if rd.pb.tokens != nil {
+		rd.pb.tokens.Add(int64(ev.Tokens))
+	}
 	if rd.pb.emit != nil {
 		ev, _ = rd.res.Events.Last()
 		rd.pb.emit(ev)

@@ -25,6 +25,7 @@ type probe struct {
 	stream   int
 	emit     func(Event) // called from the probe's goroutine; must not block
 	emitTool func(ToolDelta)
+	tokens   *atomic.Int64 // Race.Tokens
 
 	ctx    context.Context // the stream's, from prepare
 	cancel context.CancelCauseFunc
