@@ -254,7 +254,9 @@ func (b *Bench) provider(in Input, streams [][][]metrics.Stream, promptTokens, i
 	}
 	wr := metrics.WorkloadRunsOf(w, races, in.FinishAt)
 	pr.Summary = summary(w, wr)
-	pr.Summary.MemoryRoofline = roofline(metrics.MemoryRoofline(wr.All.ServerTPS.P50, wr.All.ServerTPS.Has(), p.Box))
+	if r, ok := metrics.MemoryRoofline(wr.All.ServerTPS.P50, wr.All.ServerTPS.Has(), p.Box); ok {
+		pr.Summary.MemoryRoofline = &r
+	}
 	pr.Summary.Flags, pr.Summary.Evidence = providerFlags(b.referee, w, i, b.WorkloadRuns())
 	pr.Summary.Goodput = goodput(p.SLO, wr.All)
 	return pr, wr
@@ -362,11 +364,14 @@ func speeds(d metrics.Dist[float64]) Percentiles2 {
 
 // The precision of the JSON's figures: what is meaningful, without the
 // float noise of 557.8996500000001.
-func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 } // ms to the µs
-func tps(v float64) float64      { return round(v, 100) }                    // tok/s to 0.01
-func round(v, per float64) float64 {
-	return math.Round(v*per) / per
-}
+// The JSON's units are metrics' (JSONMillis, JSONSpeed, JSONRound): one
+// rule for the figures written here and those metrics types write
+// themselves.
+var (
+	ms    = metrics.JSONMillis
+	tps   = metrics.JSONSpeed
+	round = metrics.JSONRound
+)
 
 // usd8 is a cost to 8 significant digits (a request costs fractions of a cent).
 func usd8(v float64) float64 {

@@ -58,6 +58,15 @@ type ToolSummary struct {
 }
 
 // Percentiles2 of a figure across runs; null when no run defined it.
+//
+// Why the summary keeps JSON types of its own beside package metrics'
+// (issue 36 asked for the JSON from metrics types): the document is read
+// back (watch's history, report.ReadRecords) into these same types, and
+// its form of a distribution is p50 and p95, rounded. A metrics.Dist
+// decoded from that would claim a count, a minimum and a maximum the JSON
+// does not hold, which is passing for what it is not. A metrics type whose
+// JSON reads back without loss writes itself instead (metrics.Roofline),
+// in the units of metrics/json.go.
 type Percentiles2 struct {
 	P50 *float64 `json:"p50"`
 	P95 *float64 `json:"p95"`
@@ -83,14 +92,15 @@ type Summary struct {
 	// ServerPromptTPS: median of the server's own prompt (prefill) speed.
 	ServerPromptTPS *float64 `json:"server_prompt_tps"`
 	// MemoryRoofline: server_tps against this machine's memory limit
-	// (metrics.MemoryRoofline); null unless defined.
-	MemoryRoofline *Roofline    `json:"memory_roofline"`
-	TimeToNms      Percentiles2 `json:"time_to_n_ms"`
-	StoppedShort   bool         `json:"stopped_short"` // --finish-at N: streams completed, none reached N
-	Tokens         int          `json:"tokens"`        // per user
-	O200kTokens    int          `json:"o200k_tokens"`  // per user
-	TokenSource    string       `json:"token_source"`  // "usage" when every stream with tokens reported usage
-	EventTokens    int          `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
+	// (metrics.MemoryRoofline, written by its own MarshalJSON); null unless
+	// defined.
+	MemoryRoofline *metrics.Roofline `json:"memory_roofline"`
+	TimeToNms      Percentiles2      `json:"time_to_n_ms"`
+	StoppedShort   bool              `json:"stopped_short"` // --finish-at N: streams completed, none reached N
+	Tokens         int               `json:"tokens"`        // per user
+	O200kTokens    int               `json:"o200k_tokens"`  // per user
+	TokenSource    string            `json:"token_source"`  // "usage" when every stream with tokens reported usage
+	EventTokens    int               `json:"event_tokens"`  // per user, o200k counted per event: the scale of time_to_n_ms
 	// Flags: every flag that touched one of the provider's runs (its
 	// streams', its races', who answered changing); Evidence says in how
 	// many runs and the first evidence.
@@ -158,29 +168,6 @@ func prefixCache(c metrics.PrefixCache) *PrefixCache {
 	}
 	if c.Cached.Has() {
 		j.CachedTokens = ptr(c.Cached.P50)
-	}
-	return j
-}
-
-// Roofline is metrics.Roofline with its inputs (config.Box): share is
-// server_tps ÷ limit_tps; fits_in_cache true leaves both null, and so does
-// bandwidth_measured_low (the decode beat the limit, so the bandwidth it
-// rests on is wrong).
-type Roofline struct {
-	FitsInCache  bool     `json:"fits_in_cache"`
-	BandwidthLow bool     `json:"bandwidth_measured_low"`
-	LimitTPS     *float64 `json:"limit_tps"`
-	Share        *float64 `json:"share"`
-	config.Box
-}
-
-func roofline(r metrics.Roofline, ok bool) *Roofline {
-	if !ok {
-		return nil
-	}
-	j := &Roofline{FitsInCache: r.InCache, BandwidthLow: r.BandwidthLow, Box: r.Box}
-	if !r.InCache && !r.BandwidthLow {
-		j.LimitTPS, j.Share = ptr(tps(r.LimitTPS)), ptr(round(r.Share, 1e4))
 	}
 	return j
 }

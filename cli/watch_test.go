@@ -105,120 +105,33 @@ func TestPrometheusScrapesWatch(t *testing.T) {
 	}
 	cfg := write(t, dir, "p.yaml", yaml)
 	history := filepath.Join(dir, "history.jsonl")
-	logs := &logBuffer{}
 	ctx, stop := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- (&watchCmd{}).run(ctx, []string{"--config", cfg, "--interval", "1s", "--metrics-addr", "127.0.0.1:0",
-			"--probe-name", "ci", "--history", history, "--log-format", "json"}, io.Discard, logs)
-	}()
-	defer func() {
-		stop()
-		if err := <-done; err != nil {
-			t.Errorf("watch: %v", err)
-		}
-	}()
-	target, _ := url.Parse(metricsURL(t, logs))
+	defer stop()
+	logs := &logBuffer{}
+	target := startWatch(t, ctx, stop, logs, "--config", cfg, "--interval", "1s", "--metrics-addr", "127.0.0.1:0",
+		"--probe-name", "ci", "--history", history, "--log-format", "json")
 	// A second probe races the built-in SIMULATED providers (the same names):
 	// its series carry simulated="true", and deploy/'s queries must hold.
-	simLogs := &logBuffer{}
-	simDone := make(chan error, 1)
-	go func() {
-		simDone <- (&watchCmd{}).run(ctx, []string{"--simulated", "--max-tokens", "20", "--interval", "1s", "--metrics-addr", "127.0.0.1:0",
-			"--probe-name", "ci-sim", "--log-format", "json"}, io.Discard, simLogs)
-	}()
-	defer func() {
-		stop()
-		if err := <-simDone; err != nil {
-			t.Errorf("watch --simulated: %v", err)
-		}
-	}()
-	simTarget, _ := url.Parse(metricsURL(t, simLogs))
+	simTarget := startWatch(t, ctx, stop, &logBuffer{}, "--simulated", "--max-tokens", "20", "--interval", "1s", "--metrics-addr", "127.0.0.1:0",
+		"--probe-name", "ci-sim", "--log-format", "json")
+	prom := startPrometheus(t, promBin, dir, target, simTarget)
 
-	promAddr := freeAddr(t)
-	promCfg := write(t, dir, "prometheus.yml", fmt.Sprintf(`global: {scrape_interval: 1s, evaluation_interval: 1s}
-scrape_configs:
-  - job_name: tpsrace
-    static_configs: [{targets: ["%s", "%s"]}]
-`, target.Host, simTarget.Host))
-	prom := exec.Command(promBin, "--config.file="+promCfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+promAddr, "--log.level=warn")
-	var promLog logBuffer
-	prom.Stdout, prom.Stderr = &promLog, &promLog
-	if err := prom.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		prom.Process.Signal(syscall.SIGTERM)
-		prom.Wait()
-	}()
-
-	// Queries are answered once Prometheus says it is ready: before that
-	// its API may answer 503 with no JSON.
-	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		if resp, err := http.Get("http://" + promAddr + "/-/ready"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				break
-			}
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("Prometheus not ready after 60s; its log:\n%s", promLog.String())
-		}
-	}
-	query := func(q string) map[string]float64 {
-		var answer struct {
-			Status, Error string
-			Data          struct {
-				Result []struct {
-					Metric map[string]string
-					Value  [2]any
-				}
-			}
-		}
-		resp, err := http.Get("http://" + promAddr + "/api/v1/query?query=" + url.QueryEscape(q))
-		if err != nil {
-			t.Fatalf("query %s: %v", q, err)
-		}
-		defer resp.Body.Close()
-		if err := json.NewDecoder(resp.Body).Decode(&answer); err != nil || answer.Status != "success" {
-			t.Fatalf("query %s: status %q %s, %v", q, answer.Status, answer.Error, err)
-		}
-		values := map[string]float64{}
-		for _, r := range answer.Data.Result {
-			var v float64
-			fmt.Sscan(r.Value[1].(string), &v)
-			values[r.Metric["provider"]] = v
-		}
-		return values
-	}
 	var counts map[string]float64
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(500 * time.Millisecond) {
-		counts = query(`sum by (provider) (tpsrace_ttft_seconds_count{probe="ci", job="tpsrace"})`)
+		counts = prom.query(`sum by (provider) (tpsrace_ttft_seconds_count{probe="ci", job="tpsrace"})`)
 		if !slices.ContainsFunc(providers, func(p string) bool { return counts[p] == 0 }) {
 			break
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after 60s Prometheus has TTFT counts %v, want all of %v; prometheus log:\n%s\nwatch log:\n%s", counts, providers, promLog.String(), logs)
+			t.Fatalf("after 60s Prometheus has TTFT counts %v, want all of %v; prometheus log:\n%s\nwatch log:\n%s", counts, providers, prom.log.String(), logs)
 		}
 	}
-	// Every query of the Grafana dashboard and the alert rules in deploy/
-	// runs on this Prometheus, and every dashboard query returns series.
-	for _, q := range deployQueries(t) {
-		deadline := time.Now().Add(20 * time.Second)
-		for len(query(q.expr)) == 0 && !q.mayBeEmpty {
-			if time.Now().After(deadline) {
-				t.Errorf("deploy/ query returns nothing after 20s: %s", q.expr)
-				break
-			}
-			time.Sleep(500 * time.Millisecond)
-		}
-	}
-	if labelled := query(`tpsrace_races_total{probe="ci", simulated!=""}`); len(labelled) > 0 {
+	checkDeployQueries(t, prom)
+	if labelled := prom.query(`tpsrace_races_total{probe="ci", simulated!=""}`); len(labelled) > 0 {
 		t.Errorf("the real probe's series say simulated: %v", labelled)
 	}
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(500 * time.Millisecond) {
-		sims := query(`tpsrace_races_total{probe="ci-sim", simulated="true"}`)
+		sims := prom.query(`tpsrace_races_total{probe="ci-sim", simulated="true"}`)
 		if len(sims) == len(providers) {
 			break
 		}
@@ -227,9 +140,118 @@ scrape_configs:
 			break
 		}
 	}
-	medians := query(`histogram_quantile(0.5, sum by (provider, le) (tpsrace_ttft_seconds_bucket{probe="ci"}))`)
-	scraped := query(`max by (provider) (tpsrace_ttft_seconds_count{probe="ci"})`) // the races Prometheus has seen
-	ttfts := historyTTFTs(t, history)
+	checkMediansInHistoryBuckets(t, prom, providers, historyTTFTs(t, history))
+}
+
+// startWatch runs `tpsrace watch args` until the test ends (stop, then
+// its error checked) and returns the address of its /metrics, read from
+// its JSON log.
+func startWatch(t *testing.T, ctx context.Context, stop func(), logs *logBuffer, args ...string) string {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- (&watchCmd{}).run(ctx, args, io.Discard, logs) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil {
+			t.Errorf("watch %s: %v", strings.Join(args, " "), err)
+		}
+	})
+	target, _ := url.Parse(metricsURL(t, logs))
+	return target.Host
+}
+
+// prometheus is a real Prometheus scraping the watches, and its log.
+type prometheus struct {
+	t    *testing.T
+	addr string
+	log  *logBuffer
+}
+
+// startPrometheus starts promBin scraping targets every second, stopped
+// when the test ends, and waits until it says it is ready: before that
+// its API may answer 503 with no JSON.
+func startPrometheus(t *testing.T, promBin, dir string, targets ...string) prometheus {
+	t.Helper()
+	p := prometheus{t: t, addr: freeAddr(t), log: &logBuffer{}}
+	promCfg := write(t, dir, "prometheus.yml", fmt.Sprintf(`global: {scrape_interval: 1s, evaluation_interval: 1s}
+scrape_configs:
+  - job_name: tpsrace
+    static_configs: [{targets: ["%s"]}]
+`, strings.Join(targets, `", "`)))
+	cmd := exec.Command(promBin, "--config.file="+promCfg, "--storage.tsdb.path="+filepath.Join(dir, "data"),
+		"--web.listen-address="+p.addr, "--log.level=warn")
+	cmd.Stdout, cmd.Stderr = p.log, p.log
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cmd.Process.Signal(syscall.SIGTERM)
+		cmd.Wait()
+	})
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if resp, err := http.Get("http://" + p.addr + "/-/ready"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return p
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Prometheus not ready after 60s; its log:\n%s", p.log.String())
+		}
+	}
+}
+
+// query is q's value now, by provider.
+func (p prometheus) query(q string) map[string]float64 {
+	var answer struct {
+		Status, Error string
+		Data          struct {
+			Result []struct {
+				Metric map[string]string
+				Value  [2]any
+			}
+		}
+	}
+	resp, err := http.Get("http://" + p.addr + "/api/v1/query?query=" + url.QueryEscape(q))
+	if err != nil {
+		p.t.Fatalf("query %s: %v", q, err)
+	}
+	defer resp.Body.Close()
+	if err := json.NewDecoder(resp.Body).Decode(&answer); err != nil || answer.Status != "success" {
+		p.t.Fatalf("query %s: status %q %s, %v", q, answer.Status, answer.Error, err)
+	}
+	values := map[string]float64{}
+	for _, r := range answer.Data.Result {
+		var v float64
+		fmt.Sscan(r.Value[1].(string), &v)
+		values[r.Metric["provider"]] = v
+	}
+	return values
+}
+
+// checkDeployQueries runs every query of the Grafana dashboard and the
+// alert rules in deploy/ on prom: every dashboard query returns series.
+func checkDeployQueries(t *testing.T, prom prometheus) {
+	t.Helper()
+	for _, q := range deployQueries(t) {
+		deadline := time.Now().Add(20 * time.Second)
+		for len(prom.query(q.expr)) == 0 && !q.mayBeEmpty {
+			if time.Now().After(deadline) {
+				t.Errorf("deploy/ query returns nothing after 20s: %s", q.expr)
+				break
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+	}
+}
+
+// checkMediansInHistoryBuckets checks each provider's median TTFT as
+// Prometheus estimates it against the TTFTs the history recorded: it lies
+// in the buckets that hold them, and Prometheus saw no more of them.
+func checkMediansInHistoryBuckets(t *testing.T, prom prometheus, providers []string, ttfts map[string][]float64) {
+	t.Helper()
+	medians := prom.query(`histogram_quantile(0.5, sum by (provider, le) (tpsrace_ttft_seconds_bucket{probe="ci"}))`)
+	scraped := prom.query(`max by (provider) (tpsrace_ttft_seconds_count{probe="ci"})`) // the races Prometheus has seen
 	t.Logf("Prometheus: TTFT counts %v, median TTFT estimates %v", scraped, medians)
 	for _, p := range providers {
 		if len(ttfts[p]) < int(scraped[p]) {

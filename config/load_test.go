@@ -57,36 +57,37 @@ func mustParse(t *testing.T, yaml string, getenv func(string) (string, bool)) (*
 	return cfg, warnings
 }
 
-func TestParseErrors(t *testing.T) {
-	// Each want is "line:col|substring|substring...", one per error, in order.
-	tests := []struct {
-		name string
-		yaml string
-		want []string
-	}{
-		{"unknown key with did-you-mean", `
+// parseErrorCases are bad providers.yaml files and the errors Parse
+// gives for them: each want is "line:col|substring|substring...", one per
+// error, in order.
+var parseErrorCases = []struct {
+	name string
+	yaml string
+	want []string
+}{
+	{"unknown key with did-you-mean", `
 providers:
   - name: a
     base_url: https://x.test/v1
     modle: m
 `, []string{`3:5|providers[0]: missing model`, `5:5|providers[0].modle: unknown key "modle" (did you mean "model"?)`}},
-		{"unknown key in the wrong place", `
+	{"unknown key in the wrong place", `
 base_url: https://x.test/v1
 providers: []
 `, []string{`2:1|base_url: unknown key "base_url"|base_url belongs in a providers entry`}},
-		{"unknown key in timeout", "timeout: {conect: 5s}\n", []string{`1:11|timeout.conect: unknown key "conect"|did you mean "connect"?`}},
-		{"unknown key without a near one", "providers: []\ncolour: red\n", []string{`2:1|colour: unknown key|known keys: prompt, max_tokens, timeout, providers`}},
-		{"unknown key in price", `
+	{"unknown key in timeout", "timeout: {conect: 5s}\n", []string{`1:11|timeout.conect: unknown key "conect"|did you mean "connect"?`}},
+	{"unknown key without a near one", "providers: []\ncolour: red\n", []string{`2:1|colour: unknown key|known keys: prompt, max_tokens, timeout, providers`}},
+	{"unknown key in price", `
 providers:
   - {name: a, base_url: "https://x.test/v1", model: m, price: {input: 1}}
 `, []string{`3:64|providers[0].price.input: unknown key "input"`}},
-		{"merge key", "providers: []\n<<: {prompt: x}\n", []string{`2:1|unknown key "<<"|merge keys are not supported`}},
-		{"max_tokens not a number", "max_tokens: lots\n", []string{`1:13|max_tokens: expected a whole number, got "lots"`}},
-		{"max_tokens a fraction", "max_tokens: 1.5\n", []string{`1:13|max_tokens: expected a whole number, got "1.5"`}},
-		{"max_tokens quoted", "max_tokens: \"400\"\n", []string{`1:13|max_tokens: expected a whole number, got "400" (remove the quotes)`}},
-		{"max_tokens zero", "max_tokens: 0\n", []string{`1:13|max_tokens: must be at least 1, got 0`}},
-		{"max_tokens negative", "max_tokens: -5\n", []string{`1:13|max_tokens: must be at least 1, got -5`}},
-		{"duplicate provider name", `
+	{"merge key", "providers: []\n<<: {prompt: x}\n", []string{`2:1|unknown key "<<"|merge keys are not supported`}},
+	{"max_tokens not a number", "max_tokens: lots\n", []string{`1:13|max_tokens: expected a whole number, got "lots"`}},
+	{"max_tokens a fraction", "max_tokens: 1.5\n", []string{`1:13|max_tokens: expected a whole number, got "1.5"`}},
+	{"max_tokens quoted", "max_tokens: \"400\"\n", []string{`1:13|max_tokens: expected a whole number, got "400" (remove the quotes)`}},
+	{"max_tokens zero", "max_tokens: 0\n", []string{`1:13|max_tokens: must be at least 1, got 0`}},
+	{"max_tokens negative", "max_tokens: -5\n", []string{`1:13|max_tokens: must be at least 1, got -5`}},
+	{"duplicate provider name", `
 providers:
   - name: groq
     base_url: https://a.test/v1
@@ -95,68 +96,68 @@ providers:
     base_url: https://b.test/v1
     model: m
 `, []string{`6:11|providers[1].name: duplicate provider name "groq" (first at line 3)|give each provider its own name`}},
-		{"missing base_url", "providers:\n  - name: a\n    model: m\n", []string{`2:5|providers[0]: missing base_url|add base_url:`}},
-		{"missing model", "providers:\n  - name: a\n    base_url: https://x.test/v1\n", []string{`2:5|providers[0]: missing model`}},
-		{"missing name", "providers:\n  - base_url: https://x.test/v1\n    model: m\n", []string{`2:5|providers[0]: missing name`}},
-		{"empty model", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: \"\"}\n", []string{`2:53|providers[0].model: model is empty`}},
-		{"null model", "providers:\n  - name: a\n    base_url: https://x.test/v1\n    model:\n", []string{`4:11|providers[0].model: model is empty`}},
-		{"URL without scheme", "providers:\n  - {name: a, base_url: api.groq.com/v1, model: m}\n", []string{`2:25|providers[0].base_url: "api.groq.com/v1" has no scheme (add https://)`}},
-		{"local URL without scheme", "providers:\n  - {name: a, base_url: \"localhost:8080/v1\", model: m}\n", []string{`2:25|"localhost:8080/v1" has no scheme (add http://)`}},
-		{"unsupported scheme", "providers:\n  - {name: a, base_url: \"ftp://x.test/v1\", model: m}\n", []string{`2:25|providers[0].base_url: "ftp://x.test/v1" has an unsupported scheme|use https://`}},
-		{"URL without host", "providers:\n  - {name: a, base_url: \"https:///v1\", model: m}\n", []string{`2:25|"https:///v1" has no host`}},
-		{"credentials are redacted", "providers:\n  - {name: a, base_url: \"ftp://bob:hunter2@x.test/v1\", model: m}\n", []string{`2:25|"ftp://REDACTED@x.test/v1" has an unsupported scheme`}},
-		{"credentials in a broken URL are redacted", "providers:\n  - {name: a, base_url: \"https://bob:hunter2@x test/v1\", model: m}\n", []string{`2:25|"https://REDACTED@x test/v1" is not a valid URL`}},
-		{"URL with /chat/completions", "providers:\n  - {name: a, base_url: \"https://x.test/v1/chat/completions\", model: m}\n", []string{`2:25|ends in /chat/completions|tpsrace adds it`}},
-		{"slo unknown bound", "slo: {tft: 500ms}\n", []string{`1:7|slo.tft: unknown key "tft"|did you mean "ttft"?`}},
-		{"slo speed not a number", "slo: {output_tps: fast}\n", []string{`1:19|slo.output_tps: expected a number (tokens per second), got "fast"`}},
-		{"slo negative speed", "slo: {output_tps: -5}\n", []string{`1:19|slo.output_tps: must be zero or more, got "-5"`}},
-		{"provider slo bad duration", "providers:\n  - name: a\n    base_url: https://x.test/v1\n    model: m\n    slo: {e2e: 10}\n", []string{`5:16|providers[0].slo.e2e: expected a duration, got the bare number 10`}},
-		{"negative duration", "timeout: {stall: -5s}\n", []string{`1:18|timeout.stall: must not be negative, got "-5s"`}},
-		{"bad duration", "timeout:\n  connect: 10 seconds\n", []string{`2:12|timeout.connect: expected a duration, got "10 seconds" (Go duration such as 10s`}},
-		{"duration without unit", "timeout: {total: 300}\n", []string{`1:18|timeout.total: expected a duration, got the bare number 300 (add a unit, such as 300s)`}},
-		{"bad provider duration", "providers:\n  - name: a\n    base_url: https://x.test/v1\n    model: m\n    timeout: {first_token: soon}\n", []string{`5:28|providers[0].timeout.first_token: expected a duration, got "soon"`}},
-		{"base_url through an alias", "u: &u api.x.test\nproviders:\n  - {name: a, base_url: *u, model: m}\n", []string{`1:1|unknown key "u"`, `1:4|providers[0].base_url: "api.x.test" has no scheme`}},
-		{"unknown kind", "providers:\n  - {name: a, kind: ollama, base_url: \"http://127.0.0.1:11434/v1\", model: m}\n", []string{`2:21|providers[0].kind: unknown kind "ollama"|use openai (any OpenAI-compatible API, Ollama and vLLM included) or llamacpp`}},
-		{"kind in capitals", "providers:\n  - {name: a, kind: LlamaCpp, base_url: \"http://127.0.0.1:8080/v1\"}\n", []string{`2:21|unknown kind "LlamaCpp" (did you mean "llamacpp"?)`}},
-		{"empty file", "", []string{`1:1|the file is empty`}},
-		{"comments only", "# nothing yet\n", []string{`1:1|the file is empty`}},
-		{"null document", "---\n~\n", []string{`1:1|the file is empty`}},
-		{"not a mapping", "- name: a\n- name: b\n", []string{`1:1|expected settings (prompt:, max_tokens:, timeout:, providers:), got a list`}},
-		{"a bare string", "hello\n", []string{`1:1|expected settings|got "hello"`}},
-		{"YAML syntax error", "providers:\n  - name: a\n   model: m\n", []string{`3:4|YAML syntax error: did not find expected '-' indicator`}},
-		{"YAML syntax error in a flow", "providers:\n  - {name: a,\n     model: [m}\n", []string{`3:6|YAML syntax error: did not find expected ',' or ']'`}},
-		{"unterminated quote", "prompt: \"hi\nproviders: []\n", []string{`1:1|YAML syntax error: found unexpected end of stream`}},
-		{"YAML syntax error in the second document", "providers: []\n---\na: b\n  c: d\n", []string{`4:3|YAML syntax error: mapping values are not allowed in this context`}},
-		{"tab indentation", "providers:\n\t- name: a\n", []string{`2:1|YAML syntax error: found character that cannot start any token (indent with spaces, not tabs)`}},
-		{"unknown anchor", "providers: *nope\n", []string{`1:1|YAML syntax error: unknown anchor 'nope' referenced`}},
-		{"two documents", "providers: []\n---\nprompt: x\n", []string{`2:1|more than one YAML document`}},
-		{"unterminated variable", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, api_key: \"${GROQ_API_KEY\"}\n", []string{`2:65|providers[0].api_key: unterminated ${|$$ for a literal $`}},
-		{"bad variable name", "prompt: \"cost ${1X}\"\n", []string{`1:9|prompt: ${...} must hold a variable name`}},
-		{"unset variable in prompt", "prompt: ${PROMPT}\n", []string{`1:9|prompt: PROMPT is not set`}},
-		{"empty prompt", "prompt: \"  \"\n", []string{`1:9|prompt: prompt is empty`}},
-		{"duplicate key", "providers:\n  - name: a\n    base_url: https://x.test/v1\n    model: m\n    model: n\n", []string{`5:5|providers[0].model: duplicate key "model" (first at line 4)`}},
-		{"providers not a list", "providers:\n  name: a\n", []string{`2:3|providers: expected a list of providers, got a mapping|start each provider with "- name:"`}},
-		{"entry not a mapping", "providers:\n  - groq\n", []string{`2:5|providers[0]: expected a provider (name:, base_url:, model:...), got "groq"`}},
-		{"wrong type for a string", "providers:\n  - {name: [a], base_url: \"https://x.test/v1\", model: m}\n", []string{`2:12|providers[0].name: expected a string, got a list`}},
-		{"wrong type for a key", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, api_key: {k: v}}\n", []string{`2:65|providers[0].api_key: expected a string, got a mapping`}},
-		{"server on an openai provider", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, server: llama-server}\n", []string{`2:56|providers[0].server: server applies only to kind: llamacpp`}},
-		{"args on an attached llama-server", "providers:\n  - {name: a, kind: llamacpp, base_url: \"http://127.0.0.1:8080/v1\", args: [-ngl]}\n", []string{`2:69|providers[0].args: args applies only when tpsrace starts llama-server (no base_url)`}},
-		{"spawned llama-server without model", "providers:\n  - {name: a, kind: llamacpp}\n", []string{`2:5|providers[0]: missing model (give a GGUF file`}},
-		{"args not a list", "providers:\n  - {name: a, kind: llamacpp, model: /m.gguf, args: \"-ngl 99\"}\n", []string{`2:53|providers[0].args: expected a list of strings, got "-ngl 99"`}},
-		{"reserved params", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, params: {stream: false}}\n", []string{`2:65|providers[0].params.stream: stream is set by tpsrace itself (remove it)`}},
-		{"params NaN", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, params: {t: .nan}}\n", []string{`2:68|providers[0].params.t: JSON has no NaN or infinity`}},
-		{"bad header name", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, headers: {\"X Title\": t}}\n", []string{`2:66|providers[0].headers.X Title: "X Title" is not a valid header name`}},
-		{"header value with a line break", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, headers: {X-A: \"a\\nb\"}}\n", []string{`2:71|providers[0].headers.X-A: the value holds a control character`}},
-		{"negative price", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, price: {input_per_mtok: -1}}\n", []string{`2:80|providers[0].price.input_per_mtok: must be zero or more, got "-1"`}},
-		{"price not a number", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, price: {output_per_mtok: cheap}}\n", []string{`2:81|providers[0].price.output_per_mtok: expected a number (USD per million tokens), got "cheap"`}},
-		{"price not a mapping", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, price: 0.5}\n", []string{`2:63|providers[0].price: expected a mapping (key: value), got "0.5"`}},
-		{"colon in a value", "prompt: Summarize this: the cache\nproviders: []\n", []string{`1:9|mapping values are not allowed|quote the value, prompt: "Summarize this: the cache"`}},
-		{"variable in a flow mapping", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, api_key: ${GROQ_API_KEY}}\n", []string{`2:65|quote it: "${GROQ_API_KEY}"; inside {…} its braces end the mapping`}},
-		{"price with a currency sign", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, price: {input_per_mtok: \"$0.59\"}}\n", []string{`2:80|providers[0].price.input_per_mtok: expected a number (USD per million tokens), got "$0.59" (write a number: 0.59)`}},
-		{"quoted number", "max_tokens: \"400\"\n", []string{`1:13|max_tokens: expected a whole number, got "400" (remove the quotes)`}},
-		{"list item without a space", "providers:\n  -name: a\n   base_url: https://x.test/v1\n", []string{`3:4|put a space after the dash of a list item: "- name:"`}},
-		{"lone list item without a space", "providers:\n  -name: a\n", []string{`2:3|providers: expected a list of providers, got a mapping (put a space after the dash of a list item: "- name:")`}},
-		{"every error, in file order", `
+	{"missing base_url", "providers:\n  - name: a\n    model: m\n", []string{`2:5|providers[0]: missing base_url|add base_url:`}},
+	{"missing model", "providers:\n  - name: a\n    base_url: https://x.test/v1\n", []string{`2:5|providers[0]: missing model`}},
+	{"missing name", "providers:\n  - base_url: https://x.test/v1\n    model: m\n", []string{`2:5|providers[0]: missing name`}},
+	{"empty model", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: \"\"}\n", []string{`2:53|providers[0].model: model is empty`}},
+	{"null model", "providers:\n  - name: a\n    base_url: https://x.test/v1\n    model:\n", []string{`4:11|providers[0].model: model is empty`}},
+	{"URL without scheme", "providers:\n  - {name: a, base_url: api.groq.com/v1, model: m}\n", []string{`2:25|providers[0].base_url: "api.groq.com/v1" has no scheme (add https://)`}},
+	{"local URL without scheme", "providers:\n  - {name: a, base_url: \"localhost:8080/v1\", model: m}\n", []string{`2:25|"localhost:8080/v1" has no scheme (add http://)`}},
+	{"unsupported scheme", "providers:\n  - {name: a, base_url: \"ftp://x.test/v1\", model: m}\n", []string{`2:25|providers[0].base_url: "ftp://x.test/v1" has an unsupported scheme|use https://`}},
+	{"URL without host", "providers:\n  - {name: a, base_url: \"https:///v1\", model: m}\n", []string{`2:25|"https:///v1" has no host`}},
+	{"credentials are redacted", "providers:\n  - {name: a, base_url: \"ftp://bob:hunter2@x.test/v1\", model: m}\n", []string{`2:25|"ftp://REDACTED@x.test/v1" has an unsupported scheme`}},
+	{"credentials in a broken URL are redacted", "providers:\n  - {name: a, base_url: \"https://bob:hunter2@x test/v1\", model: m}\n", []string{`2:25|"https://REDACTED@x test/v1" is not a valid URL`}},
+	{"URL with /chat/completions", "providers:\n  - {name: a, base_url: \"https://x.test/v1/chat/completions\", model: m}\n", []string{`2:25|ends in /chat/completions|tpsrace adds it`}},
+	{"slo unknown bound", "slo: {tft: 500ms}\n", []string{`1:7|slo.tft: unknown key "tft"|did you mean "ttft"?`}},
+	{"slo speed not a number", "slo: {output_tps: fast}\n", []string{`1:19|slo.output_tps: expected a number (tokens per second), got "fast"`}},
+	{"slo negative speed", "slo: {output_tps: -5}\n", []string{`1:19|slo.output_tps: must be zero or more, got "-5"`}},
+	{"provider slo bad duration", "providers:\n  - name: a\n    base_url: https://x.test/v1\n    model: m\n    slo: {e2e: 10}\n", []string{`5:16|providers[0].slo.e2e: expected a duration, got the bare number 10`}},
+	{"negative duration", "timeout: {stall: -5s}\n", []string{`1:18|timeout.stall: must not be negative, got "-5s"`}},
+	{"bad duration", "timeout:\n  connect: 10 seconds\n", []string{`2:12|timeout.connect: expected a duration, got "10 seconds" (Go duration such as 10s`}},
+	{"duration without unit", "timeout: {total: 300}\n", []string{`1:18|timeout.total: expected a duration, got the bare number 300 (add a unit, such as 300s)`}},
+	{"bad provider duration", "providers:\n  - name: a\n    base_url: https://x.test/v1\n    model: m\n    timeout: {first_token: soon}\n", []string{`5:28|providers[0].timeout.first_token: expected a duration, got "soon"`}},
+	{"base_url through an alias", "u: &u api.x.test\nproviders:\n  - {name: a, base_url: *u, model: m}\n", []string{`1:1|unknown key "u"`, `1:4|providers[0].base_url: "api.x.test" has no scheme`}},
+	{"unknown kind", "providers:\n  - {name: a, kind: ollama, base_url: \"http://127.0.0.1:11434/v1\", model: m}\n", []string{`2:21|providers[0].kind: unknown kind "ollama"|use openai (any OpenAI-compatible API, Ollama and vLLM included) or llamacpp`}},
+	{"kind in capitals", "providers:\n  - {name: a, kind: LlamaCpp, base_url: \"http://127.0.0.1:8080/v1\"}\n", []string{`2:21|unknown kind "LlamaCpp" (did you mean "llamacpp"?)`}},
+	{"empty file", "", []string{`1:1|the file is empty`}},
+	{"comments only", "# nothing yet\n", []string{`1:1|the file is empty`}},
+	{"null document", "---\n~\n", []string{`1:1|the file is empty`}},
+	{"not a mapping", "- name: a\n- name: b\n", []string{`1:1|expected settings (prompt:, max_tokens:, timeout:, providers:), got a list`}},
+	{"a bare string", "hello\n", []string{`1:1|expected settings|got "hello"`}},
+	{"YAML syntax error", "providers:\n  - name: a\n   model: m\n", []string{`3:4|YAML syntax error: did not find expected '-' indicator`}},
+	{"YAML syntax error in a flow", "providers:\n  - {name: a,\n     model: [m}\n", []string{`3:6|YAML syntax error: did not find expected ',' or ']'`}},
+	{"unterminated quote", "prompt: \"hi\nproviders: []\n", []string{`1:1|YAML syntax error: found unexpected end of stream`}},
+	{"YAML syntax error in the second document", "providers: []\n---\na: b\n  c: d\n", []string{`4:3|YAML syntax error: mapping values are not allowed in this context`}},
+	{"tab indentation", "providers:\n\t- name: a\n", []string{`2:1|YAML syntax error: found character that cannot start any token (indent with spaces, not tabs)`}},
+	{"unknown anchor", "providers: *nope\n", []string{`1:1|YAML syntax error: unknown anchor 'nope' referenced`}},
+	{"two documents", "providers: []\n---\nprompt: x\n", []string{`2:1|more than one YAML document`}},
+	{"unterminated variable", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, api_key: \"${GROQ_API_KEY\"}\n", []string{`2:65|providers[0].api_key: unterminated ${|$$ for a literal $`}},
+	{"bad variable name", "prompt: \"cost ${1X}\"\n", []string{`1:9|prompt: ${...} must hold a variable name`}},
+	{"unset variable in prompt", "prompt: ${PROMPT}\n", []string{`1:9|prompt: PROMPT is not set`}},
+	{"empty prompt", "prompt: \"  \"\n", []string{`1:9|prompt: prompt is empty`}},
+	{"duplicate key", "providers:\n  - name: a\n    base_url: https://x.test/v1\n    model: m\n    model: n\n", []string{`5:5|providers[0].model: duplicate key "model" (first at line 4)`}},
+	{"providers not a list", "providers:\n  name: a\n", []string{`2:3|providers: expected a list of providers, got a mapping|start each provider with "- name:"`}},
+	{"entry not a mapping", "providers:\n  - groq\n", []string{`2:5|providers[0]: expected a provider (name:, base_url:, model:...), got "groq"`}},
+	{"wrong type for a string", "providers:\n  - {name: [a], base_url: \"https://x.test/v1\", model: m}\n", []string{`2:12|providers[0].name: expected a string, got a list`}},
+	{"wrong type for a key", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, api_key: {k: v}}\n", []string{`2:65|providers[0].api_key: expected a string, got a mapping`}},
+	{"server on an openai provider", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, server: llama-server}\n", []string{`2:56|providers[0].server: server applies only to kind: llamacpp`}},
+	{"args on an attached llama-server", "providers:\n  - {name: a, kind: llamacpp, base_url: \"http://127.0.0.1:8080/v1\", args: [-ngl]}\n", []string{`2:69|providers[0].args: args applies only when tpsrace starts llama-server (no base_url)`}},
+	{"spawned llama-server without model", "providers:\n  - {name: a, kind: llamacpp}\n", []string{`2:5|providers[0]: missing model (give a GGUF file`}},
+	{"args not a list", "providers:\n  - {name: a, kind: llamacpp, model: /m.gguf, args: \"-ngl 99\"}\n", []string{`2:53|providers[0].args: expected a list of strings, got "-ngl 99"`}},
+	{"reserved params", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, params: {stream: false}}\n", []string{`2:65|providers[0].params.stream: stream is set by tpsrace itself (remove it)`}},
+	{"params NaN", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, params: {t: .nan}}\n", []string{`2:68|providers[0].params.t: JSON has no NaN or infinity`}},
+	{"bad header name", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, headers: {\"X Title\": t}}\n", []string{`2:66|providers[0].headers.X Title: "X Title" is not a valid header name`}},
+	{"header value with a line break", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, headers: {X-A: \"a\\nb\"}}\n", []string{`2:71|providers[0].headers.X-A: the value holds a control character`}},
+	{"negative price", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, price: {input_per_mtok: -1}}\n", []string{`2:80|providers[0].price.input_per_mtok: must be zero or more, got "-1"`}},
+	{"price not a number", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, price: {output_per_mtok: cheap}}\n", []string{`2:81|providers[0].price.output_per_mtok: expected a number (USD per million tokens), got "cheap"`}},
+	{"price not a mapping", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, price: 0.5}\n", []string{`2:63|providers[0].price: expected a mapping (key: value), got "0.5"`}},
+	{"colon in a value", "prompt: Summarize this: the cache\nproviders: []\n", []string{`1:9|mapping values are not allowed|quote the value, prompt: "Summarize this: the cache"`}},
+	{"variable in a flow mapping", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, api_key: ${GROQ_API_KEY}}\n", []string{`2:65|quote it: "${GROQ_API_KEY}"; inside {…} its braces end the mapping`}},
+	{"price with a currency sign", "providers:\n  - {name: a, base_url: \"https://x.test/v1\", model: m, price: {input_per_mtok: \"$0.59\"}}\n", []string{`2:80|providers[0].price.input_per_mtok: expected a number (USD per million tokens), got "$0.59" (write a number: 0.59)`}},
+	{"quoted number", "max_tokens: \"400\"\n", []string{`1:13|max_tokens: expected a whole number, got "400" (remove the quotes)`}},
+	{"list item without a space", "providers:\n  -name: a\n   base_url: https://x.test/v1\n", []string{`3:4|put a space after the dash of a list item: "- name:"`}},
+	{"lone list item without a space", "providers:\n  -name: a\n", []string{`2:3|providers: expected a list of providers, got a mapping (put a space after the dash of a list item: "- name:")`}},
+	{"every error, in file order", `
 max_tokens: lots
 providers:
   - name: a
@@ -166,17 +167,19 @@ providers:
     kind: openai
 timeout: {connect: 10 seconds}
 `, []string{
-			`2:13|max_tokens: expected a whole number`,
-			`4:5|providers[0]: missing model`,
-			`5:15|providers[0].base_url: "api.a.test/v1" has no scheme`,
-			`6:5|providers[0].modle: unknown key`,
-			`7:5|providers[1]: missing base_url`,
-			`7:5|providers[1]: missing model`,
-			`7:11|duplicate provider name "a" (first at line 4)`,
-			`9:20|timeout.connect: expected a duration`,
-		}},
-	}
-	for _, tt := range tests {
+		`2:13|max_tokens: expected a whole number`,
+		`4:5|providers[0]: missing model`,
+		`5:15|providers[0].base_url: "api.a.test/v1" has no scheme`,
+		`6:5|providers[0].modle: unknown key`,
+		`7:5|providers[1]: missing base_url`,
+		`7:5|providers[1]: missing model`,
+		`7:11|duplicate provider name "a" (first at line 4)`,
+		`9:20|timeout.connect: expected a duration`,
+	}},
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tt := range parseErrorCases {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg, _, err := Parse("t.yaml", []byte(tt.yaml), env())
 			if cfg != nil {

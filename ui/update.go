@@ -46,25 +46,9 @@ func (m Model) handleKeyOf(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 			m.setZoom(i)
 		}
 	case key.Matches(msg, k.Back):
-		switch {
-		case m.state == stateHelp:
-			m.setState(m.back)
-		case m.state == stateZoom:
-			m.setState(stateGrid)
-		case m.focus.ok:
-			m.setFocus(selection{})
-		}
+		m.goBack()
 	case key.Matches(msg, k.Focus, k.FocusBack):
-		if n := len(m.lanes); n > 0 {
-			next := m.focus.next(n)
-			if key.Matches(msg, k.FocusBack) {
-				next = m.focus.previous(n)
-			}
-			m.setFocus(next)
-			if m.zoomed() {
-				m.setZoom(next.lane)
-			}
-		}
+		m.moveFocus(key.Matches(msg, k.FocusBack))
 	case key.Matches(msg, k.Concurrency):
 		m.s.concurrency = nextConcurrency(m.s.concurrency)
 		when := " from the next race: press r to race"
@@ -107,6 +91,36 @@ func (m Model) handleKeyOf(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// goBack leaves help for the screen before it, a zoom for the grid, or
+// drops the focus.
+func (m *Model) goBack() {
+	switch {
+	case m.state == stateHelp:
+		m.setState(m.back)
+	case m.state == stateZoom:
+		m.setState(stateGrid)
+	case m.focus.ok:
+		m.setFocus(selection{})
+	}
+}
+
+// moveFocus moves the focus to the next lane, or the previous one, and
+// the zoom with it.
+func (m *Model) moveFocus(backwards bool) {
+	n := len(m.lanes)
+	if n == 0 {
+		return
+	}
+	next := m.focus.next(n)
+	if backwards {
+		next = m.focus.previous(n)
+	}
+	m.setFocus(next)
+	if m.zoomed() {
+		m.setZoom(next.lane)
+	}
 }
 
 // editorKey gives a key to the prompt editor and acts on what it did:

@@ -48,82 +48,110 @@ type ggufTensor struct {
 }
 
 func writeGGUF(w io.Writer, kvs []ggufKV, tensors []ggufTensor) error {
-	var b bytes.Buffer
-	put := func(v any) { _ = binary.Write(&b, binary.LittleEndian, v) } // a bytes.Buffer does not fail
-	putString := func(s string) { put(uint64(len(s))); b.WriteString(s) }
-	pad := func() { b.Write(make([]byte, (ggufAlignment-b.Len()%ggufAlignment)%ggufAlignment)) }
-
-	b.WriteString("GGUF")
-	put(uint32(3))
-	put(uint64(len(tensors)))
-	put(uint64(len(kvs)))
+	var g ggufWriter
+	g.b.WriteString("GGUF")
+	g.put(uint32(3))
+	g.put(uint64(len(tensors)))
+	g.put(uint64(len(kvs)))
 	for _, kv := range kvs {
-		putString(kv.key)
-		switch v := kv.value.(type) {
-		case uint32:
-			put(uint32(ggufUint32))
-			put(v)
-		case int32:
-			put(uint32(ggufInt32))
-			put(v)
-		case float32:
-			put(uint32(ggufFloat32))
-			put(v)
-		case string:
-			put(uint32(ggufString))
-			putString(v)
-		case []string:
-			put([]uint32{ggufArray, ggufString})
-			put(uint64(len(v)))
-			for _, s := range v {
-				putString(s)
-			}
-		case []float32:
-			put([]uint32{ggufArray, ggufFloat32})
-			put(uint64(len(v)))
-			put(v)
-		case []int32:
-			put([]uint32{ggufArray, ggufInt32})
-			put(uint64(len(v)))
-			put(v)
-		default:
-			return fmt.Errorf("gguf: %s: unsupported value type %T", kv.key, v)
+		if err := g.keyValue(kv); err != nil {
+			return err
 		}
 	}
+	if err := g.tensorInfos(tensors); err != nil {
+		return err
+	}
+	g.pad()
+	return g.tensorData(w, tensors)
+}
+
+// ggufWriter builds a GGUF file's bytes in b; a bytes.Buffer does not
+// fail, so only the final writes return errors.
+type ggufWriter struct{ b bytes.Buffer }
+
+func (g *ggufWriter) put(v any)          { _ = binary.Write(&g.b, binary.LittleEndian, v) }
+func (g *ggufWriter) putString(s string) { g.put(uint64(len(s))); g.b.WriteString(s) }
+func (g *ggufWriter) pad()               { g.b.Write(make([]byte, padding(uint64(g.b.Len())))) }
+func padding(n uint64) uint64            { return (ggufAlignment - n%ggufAlignment) % ggufAlignment }
+func (t ggufTensor) values() (n uint64) {
+	n = 1
+	for _, d := range t.dims {
+		n *= d
+	}
+	return n
+}
+
+// keyValue writes one key-value: its key, its value type and its value.
+func (g *ggufWriter) keyValue(kv ggufKV) error {
+	g.putString(kv.key)
+	switch v := kv.value.(type) {
+	case uint32:
+		g.put(uint32(ggufUint32))
+		g.put(v)
+	case int32:
+		g.put(uint32(ggufInt32))
+		g.put(v)
+	case float32:
+		g.put(uint32(ggufFloat32))
+		g.put(v)
+	case string:
+		g.put(uint32(ggufString))
+		g.putString(v)
+	case []string:
+		g.put([]uint32{ggufArray, ggufString})
+		g.put(uint64(len(v)))
+		for _, s := range v {
+			g.putString(s)
+		}
+	case []float32:
+		g.put([]uint32{ggufArray, ggufFloat32})
+		g.put(uint64(len(v)))
+		g.put(v)
+	case []int32:
+		g.put([]uint32{ggufArray, ggufInt32})
+		g.put(uint64(len(v)))
+		g.put(v)
+	default:
+		return fmt.Errorf("gguf: %s: unsupported value type %T", kv.key, v)
+	}
+	return nil
+}
+
+// tensorInfos writes each tensor's name, dimensions, type and the offset
+// of its data, each tensor's data padded to the alignment.
+func (g *ggufWriter) tensorInfos(tensors []ggufTensor) error {
 	var offset uint64
 	for _, t := range tensors {
-		n := uint64(1)
-		for _, d := range t.dims {
-			n *= d
-		}
+		n := t.values()
 		if t.data != nil && n != uint64(len(t.data)) {
 			return fmt.Errorf("gguf: tensor %s: dimensions %v hold %d values, data has %d", t.name, t.dims, n, len(t.data))
 		}
-		putString(t.name)
-		put(uint32(len(t.dims)))
-		put(t.dims)
-		put(uint32(ggmlF32))
-		put(offset)
-		offset += (4*n + ggufAlignment - 1) / ggufAlignment * ggufAlignment
+		g.putString(t.name)
+		g.put(uint32(len(t.dims)))
+		g.put(t.dims)
+		g.put(uint32(ggmlF32))
+		g.put(offset)
+		offset += 4*n + padding(4*n)
 	}
-	pad()
+	return nil
+}
+
+// tensorData writes what g holds, then each tensor's data and its
+// padding to w; a tensor of zeros is streamed, never held.
+func (g *ggufWriter) tensorData(w io.Writer, tensors []ggufTensor) error {
 	zeros := make([]byte, 1<<20)
 	for _, t := range tensors {
 		if t.data != nil {
-			put(t.data)
-			pad()
+			g.put(t.data)
+			g.pad()
 			continue
 		}
 		// Flush what came before, then stream the zeros and their padding.
-		if _, err := w.Write(b.Bytes()); err != nil {
+		if _, err := w.Write(g.b.Bytes()); err != nil {
 			return err
 		}
-		b.Reset()
-		n := uint64(4)
-		for _, d := range t.dims {
-			n *= d
-		}
-		for n += (ggufAlignment - n%ggufAlignment) % ggufAlignment; n > 0; {
+		g.b.Reset()
+		for n := 4*t.values() + padding(4*t.values()); n > 0; {
 			chunk := min(n, uint64(len(zeros)))
 			if _, err := w.Write(zeros[:chunk]); err != nil {
 				return err
@@ -131,7 +159,7 @@ func writeGGUF(w io.Writer, kvs []ggufKV, tensors []ggufTensor) error {
 			n -= chunk
 		}
 	}
-	_, err := w.Write(b.Bytes())
+	_, err := w.Write(g.b.Bytes())
 	return err
 }
 

@@ -28,104 +28,119 @@ type ggufFile struct {
 }
 
 func readGGUF(data []byte) (*ggufFile, error) {
-	r := bytes.NewReader(data)
-	var err error
-	get := func(v any) {
-		if err == nil {
-			err = binary.Read(r, binary.LittleEndian, v)
-		}
-	}
-	getString := func() string {
-		var n uint64
-		get(&n)
-		if err != nil || n > uint64(r.Len()) {
-			err = errors.Join(err, io.ErrUnexpectedEOF)
-			return ""
-		}
-		s := make([]byte, n)
-		get(s)
-		return string(s)
-	}
+	g := &ggufReader{r: bytes.NewReader(data)}
 	var magic [4]byte
-	get(&magic)
+	g.get(&magic)
 	if magic != [4]byte{'G', 'G', 'U', 'F'} {
 		return nil, fmt.Errorf("magic %q", magic)
 	}
 	f := &ggufFile{}
 	var nTensors, nKVs uint64
-	get(&f.version)
-	get(&nTensors)
-	get(&nKVs)
+	g.get(&f.version)
+	g.get(&nTensors)
+	g.get(&nKVs)
 	for range nKVs {
-		key := getString()
+		key := g.getString()
 		var typ uint32
-		get(&typ)
-		var value any
-		switch typ {
-		case ggufUint32:
-			var v uint32
-			get(&v)
-			value = v
-		case ggufInt32:
-			var v int32
-			get(&v)
-			value = v
-		case ggufFloat32:
-			var v float32
-			get(&v)
-			value = v
-		case ggufString:
-			value = getString()
-		case ggufArray:
-			var elem uint32
-			var n uint64
-			get(&elem)
-			get(&n)
-			switch elem {
-			case ggufString:
-				var v []string
-				for range n {
-					v = append(v, getString())
-				}
-				value = v
-			case ggufFloat32:
-				v := make([]float32, n)
-				get(v)
-				value = v
-			case ggufInt32:
-				v := make([]int32, n)
-				get(v)
-				value = v
-			default:
-				return nil, fmt.Errorf("%s: array of type %d", key, elem)
-			}
-		default:
-			return nil, fmt.Errorf("%s: value type %d", key, typ)
-		}
-		if err != nil {
+		g.get(&typ)
+		value, err := g.value(typ)
+		if err = errors.Join(err, g.err); err != nil {
 			return nil, fmt.Errorf("%s: %w", key, err)
 		}
 		f.kvs = append(f.kvs, ggufKV{key, value})
 	}
 	for range nTensors {
-		t := ggufInfo{name: getString()}
+		t := ggufInfo{name: g.getString()}
 		var nDims uint32
-		get(&nDims)
+		g.get(&nDims)
 		t.dims = make([]uint64, nDims)
-		get(t.dims)
-		get(&t.typ)
-		get(&t.offset)
-		if err != nil {
-			return nil, fmt.Errorf("tensor info %q: %w", t.name, err)
+		g.get(t.dims)
+		g.get(&t.typ)
+		g.get(&t.offset)
+		if g.err != nil {
+			return nil, fmt.Errorf("tensor info %q: %w", t.name, g.err)
 		}
 		f.tensors = append(f.tensors, t)
 	}
-	read := len(data) - r.Len()
+	read := len(data) - g.r.Len()
 	f.dataStart = (read + ggufAlignment - 1) / ggufAlignment * ggufAlignment
 	if !slices.Equal(data[read:f.dataStart], make([]byte, f.dataStart-read)) {
 		return nil, errors.New("padding before the data is not zeros")
 	}
 	return f, nil
+}
+
+// ggufReader reads little-endian values until the first error, which it
+// keeps.
+type ggufReader struct {
+	r   *bytes.Reader
+	err error
+}
+
+func (g *ggufReader) get(v any) {
+	if g.err == nil {
+		g.err = binary.Read(g.r, binary.LittleEndian, v)
+	}
+}
+
+func (g *ggufReader) getString() string {
+	var n uint64
+	g.get(&n)
+	if g.err != nil || n > uint64(g.r.Len()) {
+		g.err = errors.Join(g.err, io.ErrUnexpectedEOF)
+		return ""
+	}
+	s := make([]byte, n)
+	g.get(s)
+	return string(s)
+}
+
+// value reads a value of GGUF type typ.
+func (g *ggufReader) value(typ uint32) (any, error) {
+	switch typ {
+	case ggufUint32:
+		var v uint32
+		g.get(&v)
+		return v, nil
+	case ggufInt32:
+		var v int32
+		g.get(&v)
+		return v, nil
+	case ggufFloat32:
+		var v float32
+		g.get(&v)
+		return v, nil
+	case ggufString:
+		return g.getString(), nil
+	case ggufArray:
+		return g.array()
+	}
+	return nil, fmt.Errorf("value type %d", typ)
+}
+
+// array reads an array: its element type, its length and its elements.
+func (g *ggufReader) array() (any, error) {
+	var elem uint32
+	var n uint64
+	g.get(&elem)
+	g.get(&n)
+	switch elem {
+	case ggufString:
+		var v []string
+		for range n {
+			v = append(v, g.getString())
+		}
+		return v, nil
+	case ggufFloat32:
+		v := make([]float32, n)
+		g.get(v)
+		return v, nil
+	case ggufInt32:
+		v := make([]int32, n)
+		g.get(v)
+		return v, nil
+	}
+	return nil, fmt.Errorf("array of type %d", elem)
 }
 
 func (f *ggufFile) value(key string) any {

@@ -317,28 +317,7 @@ func (m *Model) render() {
 	}
 	trackW := m.width - used - 2 // and the finish line
 
-	cells := func(texts []string) string {
-		var sb strings.Builder
-		for k, c := range cols {
-			sb.WriteString(" ")
-			if c.right {
-				sb.WriteString(format.PadLeft(texts[k], c.width))
-			} else {
-				sb.WriteString(format.PadRight(texts[k], c.width))
-			}
-			sb.WriteString(" ")
-		}
-		return sb.String()
-	}
-	headers := make([]string, len(cols))
-	for k, c := range cols {
-		headers[k] = m.styles.Header.Render(c.header)
-	}
-	header := cells(headers)
-	if trackW >= minTrack && m.finish > 0 {
-		header += m.styles.Header.Render(format.PadLeft("finish "+format.Count(m.finish)+" tok", trackW+1))
-	}
-	lines := []string{header}
+	lines := []string{m.header(cols, trackW, minTrack)}
 
 	order, places := Order(m.figures), Places(m.figures)
 	if heats := m.heatsOrder(); heats != nil {
@@ -350,7 +329,7 @@ func (m *Model) render() {
 		for k, c := range cols {
 			texts[k] = c.cell(row{index: i, rank: rank + 1, place: places[i], f: f})
 		}
-		line := cells(texts)
+		line := cells(cols, texts)
 		// A failed provider's track shows what it delivered before it
 		// failed, in the failure's colour; none when it delivered nothing.
 		if trackW >= minTrack && m.finish > 0 && (f.Status != live.Failed || f.UserTokens > 0) {
@@ -403,6 +382,35 @@ func (m *Model) withHeadline(lines []string) []string {
 		lines = append(lines, "")
 	}
 	return lines[:m.height]
+}
+
+// header is the table's header line: each column's, then the track's
+// finish line where the track shows.
+func (m *Model) header(cols []column, trackW, minTrack int) string {
+	headers := make([]string, len(cols))
+	for k, c := range cols {
+		headers[k] = m.styles.Header.Render(c.header)
+	}
+	header := cells(cols, headers)
+	if trackW >= minTrack && m.finish > 0 {
+		header += m.styles.Header.Render(format.PadLeft("finish "+format.Count(m.finish)+" tok", trackW+1))
+	}
+	return header
+}
+
+// cells is one row of the table: texts in cols, padded to their widths.
+func cells(cols []column, texts []string) string {
+	var sb strings.Builder
+	for k, c := range cols {
+		sb.WriteString(" ")
+		if c.right {
+			sb.WriteString(format.PadLeft(texts[k], c.width))
+		} else {
+			sb.WriteString(format.PadRight(texts[k], c.width))
+		}
+		sb.WriteString(" ")
+	}
+	return sb.String()
 }
 
 // tailColumns follow the speed (or the workload's figures): at C > 1 the
