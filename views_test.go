@@ -192,7 +192,7 @@ func randomStream(rng *rand.Rand, p config.Provider, thinks bool) probes.Result 
 // as a race feeds the lanes.
 func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) []live.Snapshot {
 	promptTokens := tokens.Count(cfg.Prompt)
-	ref := metrics.RefereeOf(cfg.Providers, [][][]probes.Result{race})
+	ref := metrics.RefereeOf(cfg.Providers, cfg.Workload, [][][]probes.Result{race})
 	figs := make([]live.Snapshot, len(cfg.Providers))
 	for i, p := range cfg.Providers {
 		lp := live.NewLane(i, p, conc, promptTokens)

@@ -119,7 +119,7 @@ type Race struct {
 	StartSkewMS *float64          `json:"start_skew_ms"` // metrics.Skew's spread; null under two streams or when a host's clock is not synchronised
 	ClientCPU   *float64          `json:"client_cpu"`    // share of GOMAXPROCS cores busy with tpsrace, 0–1
 	GOMAXPROCS  *int              `json:"gomaxprocs"`
-	SchedP99MS  *float64          `json:"sched_p99_ms"` // goroutine scheduling latency p99 over the race
+	WakeP95MS   *float64          `json:"wake_p95_ms"` // how late the client ran a read its data woke, p95 over the race (probes.ClientLoad)
 	Flags       []string          `json:"flags"`
 	Evidence    map[string]string `json:"evidence"`
 }
@@ -166,7 +166,7 @@ func Build(in Input) *Bench {
 	}
 	promptTokens := tokens.Count(cfg.Prompt)
 	streams := streamsOf(in, promptTokens)
-	b.referee, b.workload = metrics.RefereeOfFigures(cfg.Providers, in.Races, figuresOf(streams)), cfg.Workload
+	b.referee, b.workload = metrics.RefereeOfFigures(cfg.Providers, cfg.Workload, in.Races, figuresOf(streams)), cfg.Workload
 	b.Races = races(in.Races, b.referee)
 	perRun := len(cfg.Workload.Steps())
 	if perRun > 1 {
@@ -336,7 +336,7 @@ func races(in [][][]probes.Result, ref metrics.Referee) []Race {
 			if !math.IsNaN(load.CPU) {
 				r.ClientCPU = ptr(round(load.CPU, 1000))
 			}
-			r.GOMAXPROCS, r.SchedP99MS = ptr(load.GOMAXPROCS), ptr(ms(load.SchedP99))
+			r.GOMAXPROCS, r.WakeP95MS = ptr(load.GOMAXPROCS), ptr(ms(load.WakeP95))
 		}
 		r.Flags, r.Evidence = flagsJSON(ref.Races[run])
 		out = append(out, r)

@@ -1,6 +1,7 @@
 package benchdoc_test
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -53,4 +54,33 @@ func TestRefereeFlagsKnownServers(t *testing.T) {
 	if len(b.Races) != 3 || b.Races[0].StartSkewMS == nil || b.Races[0].GOMAXPROCS == nil {
 		t.Errorf("races %+v", b.Races)
 	}
+}
+
+// A client too busy to read its streams on time is flagged
+// client_saturated: with one core for Go and a goroutine spinning on it,
+// a probe's read waits for the spinner's preemption (about 10ms) while
+// the stream's gap is 5ms, so its events are stamped late by far more
+// than a quarter of a gap. (A healthy client's absence of the flag is a
+// claim about the machine: scripts/referee.sh measures it.)
+func TestSaturatedClientIsFlagged(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for n := 0; ; n++ {
+			if n%(1<<24) == 0 {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+			}
+		}
+	}()
+	b := raceRuns(t, 1, []string{"steady"}, func(int) []string { return []string{"sim:ttft=5ms,tps=200,tokens=40,chunk=1"} }, 0)
+	r := b.Providers[0].Streams[0]
+	if !slices.Contains(r.Flags, metrics.FlagClientSaturated) {
+		t.Fatalf("a spinning client's stream: flags %v, wake p95 %v ms", r.Flags, *b.Races[0].WakeP95MS)
+	}
+	t.Logf("evidence: %s", r.Evidence[metrics.FlagClientSaturated])
 }

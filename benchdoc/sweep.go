@@ -104,7 +104,7 @@ func CurvesOf(cfg *config.Config, levels []Level, stopped string) metrics.Sweep 
 	points := make([][]metrics.SweepPoint, len(cfg.Providers))
 	for _, level := range levels {
 		s.Levels = append(s.Levels, level.Concurrency)
-		ref := metrics.RefereeOf(cfg.Providers, level.Races)
+		ref := metrics.RefereeOf(cfg.Providers, cfg.Workload, level.Races)
 		for p, pr := range cfg.Providers {
 			var races [][]metrics.Stream
 			flags := metrics.Flags{}

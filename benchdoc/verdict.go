@@ -21,9 +21,10 @@ type Verdict struct {
 	Text         string           `json:"text"`
 	ColdFirstRun []string         `json:"cold_first_run"` // providers whose first run's TTFT was far above the rest
 	RateLimited  map[string][]int `json:"rate_limited"`   // provider → runs answered 429
-	// Flagged: for the winner and the runner-up, flag → paired runs it
-	// touched; Doubt: the flags that could explain the margin (then
-	// confident is false), metrics.Verdict's.
+	// Flagged: for every flagged provider, flag → the paired runs (those
+	// the verdict rests on) it touched; Doubt: the flags on the winner's and
+	// runner-up's that could explain the margin (then confident is false),
+	// metrics.Verdict's.
 	Flagged map[string]map[string]int `json:"flagged"`
 	Doubt   []string                  `json:"doubt"`
 	// FlaggedText says it in words: "sim-lpu had cached prompts in 3/5 runs"; "" for none.

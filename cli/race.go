@@ -169,12 +169,12 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 		default:
 			s.why = path + ": no provider left to race (see above)"
 		}
-		srv, err := sim.Start("127.0.0.1:0", sim.Options{})
+		url, stopSim, err := startSimulator()
 		if err != nil {
 			return nil, fmt.Errorf("starting the built-in simulator: %w", err)
 		}
-		s.close = func() { srv.Close(); s.local.stop() }
-		cfg.Providers, cfg.Simulated = sim.DemoProviders(srv.URL()), true
+		s.close = func() { stopSim(); s.local.stop() }
+		cfg.Providers, cfg.Simulated = sim.DemoProviders(url), true
 		for _, p := range cfg.Providers {
 			s.sims = append(s.sims, p.Name)
 		}

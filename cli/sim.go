@@ -38,7 +38,7 @@ func (c *simCmd) run(ctx context.Context, args []string, stdout, stderr io.Write
 		return usageError{fmt.Errorf("--addr %s: %w", c.addr, err)}
 	}
 	defer srv.Close()
-	fmt.Fprintf(stdout, "tpsrace simulator: base_url %s\nmodels: sim:wafer, sim:lpu, sim:gpu, sim:laptop, or sim:ttft=250ms,tps=400,tokens=300,chunk=1 (see docs/SIMULATOR.md)\n", srv.URL())
+	fmt.Fprintf(stdout, simURLPrefix+"%s\nmodels: sim:wafer, sim:lpu, sim:gpu, sim:laptop, or sim:ttft=250ms,tps=400,tokens=300,chunk=1 (see docs/SIMULATOR.md)\n", srv.URL())
 	<-ctx.Done()
 	return nil
 }

@@ -162,12 +162,12 @@ func Ordinal(n int) string {
 
 // PadRight pads s with spaces to width cells (styled text allowed).
 func PadRight(s string, width int) string {
-	return s + strings.Repeat(" ", max(width-ansi.StringWidth(s), 0))
+	return s + strings.Repeat(" ", max(width-Width(s), 0))
 }
 
 // PadLeft right-aligns s in width cells (styled text allowed).
 func PadLeft(s string, width int) string {
-	return strings.Repeat(" ", max(width-ansi.StringWidth(s), 0)) + s
+	return strings.Repeat(" ", max(width-Width(s), 0)) + s
 }
 
 // Model is a model ID in at most width cells, or "" when no useful part
@@ -215,4 +215,12 @@ func Middle(s string, width int) string {
 		}
 	}
 	return string(runes[:head]) + "…" + string(runes[len(runes)-tail:])
+}
+
+// List is items as a sentence lists them: "a", "a and b", "a, b and c".
+func List(items []string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }

@@ -2,6 +2,7 @@ package format
 
 import (
 	"math"
+	"strings"
 	"testing"
 	"time"
 )
@@ -79,6 +80,18 @@ func TestFormats(t *testing.T) {
 	} {
 		if c.got != c.want {
 			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+func TestList(t *testing.T) {
+	for items, want := range map[string]string{"": "", "a": "a", "a|b": "a and b", "a|b|c": "a, b and c"} {
+		var list []string
+		if items != "" {
+			list = strings.Split(items, "|")
+		}
+		if got := List(list); got != want {
+			t.Errorf("List(%q) = %q, want %q", list, got, want)
 		}
 	}
 }

@@ -42,12 +42,21 @@ const (
 	// SaturatedCPU: tpsrace's CPU over the race at this share of the
 	// cores Go may use (GOMAXPROCS) or more: it was measuring itself.
 	SaturatedCPU = 0.9
-	// SaturatedSchedP99: goroutines waiting longer than this to run (p99)
-	// stamp events late.
-	SaturatedSchedP99 = time.Millisecond
-	// ShortAnswerTokens: fewer output tokens than this after the first
-	// text event make the output speed a few gaps' worth of noise.
-	ShortAnswerTokens = 20
+	// LateShare: a stream whose events the client stamped later than this
+	// share of its gap (lateLimit), at the p95 of the client's wake delay
+	// (ClientLoad.WakeP95), has figures the client bent: one event in
+	// twenty moves its own gap and the next by a quarter or more, and the
+	// stream's shape (ITL p95, feel) is no longer the provider's. Output speed and the workloads'
+	// times span many gaps and bend far less (the verdict's own rule,
+	// saturationExplains). The short-answer threshold is the workload's
+	// (workload.Workload.ShortAnswerTokens).
+	LateShare = 0.25
+	// MinGap: a stream's gap is taken as at least this. A provider that
+	// sends its answer in one burst (or a server starved of CPU that then
+	// flushes it) has a mean gap of microseconds, which no client stamps
+	// within, however idle: the flag would name the client for the
+	// provider's burst.
+	MinGap = time.Millisecond
 	// CountMismatchShare: a stream whose usage ÷ o200k ratio is further
 	// than this from the median ratio of the provider's streams (at least
 	// CountMismatchStreams of them) counted differently from its own
@@ -111,8 +120,8 @@ type Referee struct {
 }
 
 // RefereeOf flags races[run][provider][stream], the streams of the
-// providers (for their kind).
-func RefereeOf(providers []config.Provider, races [][][]probes.Result) Referee {
+// providers (for their kind) in races of workload w.
+func RefereeOf(providers []config.Provider, w workload.Workload, races [][][]probes.Result) Referee {
 	figs := make([][][]Figures, len(races))
 	for run, race := range races {
 		figs[run] = make([][]Figures, len(race))
@@ -122,14 +131,14 @@ func RefereeOf(providers []config.Provider, races [][][]probes.Result) Referee {
 			}
 		}
 	}
-	return RefereeOfFigures(providers, races, figs)
+	return RefereeOfFigures(providers, w, races, figs)
 }
 
 // RefereeOfFigures is RefereeOf for a caller that has computed every
 // stream's figures already (figs[run][provider][stream], Compute's with
 // any prompt size: the flags read no price): Compute walks every event,
 // and bench's report needs the figures anyway.
-func RefereeOfFigures(providers []config.Provider, races [][][]probes.Result, figs [][][]Figures) Referee {
+func RefereeOfFigures(providers []config.Provider, w workload.Workload, races [][][]probes.Result, figs [][][]Figures) Referee {
 	ref := Referee{Providers: make([]Flags, len(providers))}
 	ratios := make([][]float64, len(providers)) // per provider, every stream's usage ÷ o200k
 	for run, race := range races {
@@ -155,7 +164,7 @@ func RefereeOfFigures(providers []config.Provider, races [][][]probes.Result, fi
 				kind = providers[p].Kind
 			}
 			for i := range race[p] {
-				streams[p] = append(streams[p], streamFlags(&race[p][i], figs[run][p][i], kind, race, p, ratioBaseline(ratios, p)))
+				streams[p] = append(streams[p], streamFlags(&race[p][i], figs[run][p][i], kind, w, race, p, ratioBaseline(ratios, p)))
 			}
 		}
 		ref.Streams = append(ref.Streams, streams)
@@ -256,9 +265,28 @@ func providerLoad(streams []probes.Result) *probes.ClientLoad {
 	return nil
 }
 
-// Saturation is the evidence that the tpsrace which measured a stream was
-// its bottleneck, "" when it was not (or its load is unknown).
+// saturation is the evidence that the tpsrace which measured stream r was
+// its bottleneck, "" when it was not (or its load is unknown): its CPU
+// was saturated, or it stamped the stream's events late by more than
+// LateShare of the stream's gap (lateLimit).
+func saturation(r *probes.Result, fig Figures) string {
+	limit, gap := lateLimit(r, fig)
+	return loadEvidence(r.Load, limit, "the stream's "+gap)
+}
+
+// Saturation is the evidence that the tpsrace which measured a race was
+// loaded enough to bend the figures of some stream, whatever the stream:
+// its CPU saturated, or its wake p95 over LateShare of MinGap, the least
+// lateness the referee names (a stream's own flag is judged against its
+// own gap, saturation). A timed test retries on it (testenv.Timed), a
+// sweep's level reads it; "" when it was not (or its load is unknown).
 func Saturation(load *probes.ClientLoad) string {
+	return loadEvidence(load, time.Duration(LateShare*float64(MinGap)), "the least gap a stream is given, "+format.Duration(MinGap))
+}
+
+// loadEvidence is the evidence of load's saturation: its CPU, or its wake
+// p95 over limit (LateShare of the gap, in words); "" for neither.
+func loadEvidence(load *probes.ClientLoad, limit time.Duration, gap string) string {
 	if load == nil {
 		return ""
 	}
@@ -266,10 +294,36 @@ func Saturation(load *probes.ClientLoad) string {
 	if load.CPU >= SaturatedCPU {
 		why = append(why, fmt.Sprintf("tpsrace used %.0f%% of %d cores", load.CPU*100, load.GOMAXPROCS))
 	}
-	if load.SchedP99 > SaturatedSchedP99 {
-		why = append(why, "goroutines waited up to "+overLimit(load.SchedP99, SaturatedSchedP99)+" to run (p99, over "+format.Duration(SaturatedSchedP99)+")")
+	if limit > 0 && load.WakeP95 > limit {
+		why = append(why, "1 event in 20 stamped "+overLimit(load.WakeP95, limit)+" late or more (p95), over "+
+			strconv.Itoa(int(LateShare*100))+"% of "+gap)
 	}
 	return strings.Join(why, "; ")
+}
+
+// lateLimit is LateShare of stream r's gap, and the gap in words ("2.1ms
+// mean gap between events"). The gap is the mean gap between its text
+// events, which events read together in a burst leave as it is (unlike
+// the median ITL), at least MinGap; with under two text events (a tool
+// call's deltas, a one-event answer), its first event's or delta's time
+// from the release, the figure such a stream gives. 0 for a stream with
+// neither.
+func lateLimit(r *probes.Result, fig Figures) (time.Duration, string) {
+	first, _ := r.Events.First()
+	last, _ := r.Events.Last()
+	switch n := r.Events.Len(); {
+	case n >= 2:
+		gap := (last.At - first.At) / time.Duration(n-1)
+		if gap < MinGap {
+			return time.Duration(LateShare * float64(MinGap)), format.Precise(gap) + " mean gap between events, taken as " + format.Duration(MinGap)
+		}
+		return time.Duration(LateShare * float64(gap)), format.Precise(gap) + " mean gap between events"
+	case fig.HasTTFT && fig.TTFT > 0:
+		return time.Duration(LateShare * float64(fig.TTFT)), format.Duration(fig.TTFT) + " TTFT"
+	case len(r.ToolDeltas) > 0 && r.ToolDeltas[0].At > 0:
+		return time.Duration(LateShare * float64(r.ToolDeltas[0].At)), format.Duration(r.ToolDeltas[0].At) + " to its first tool-call delta"
+	}
+	return 0, ""
 }
 
 // overLimit is d, which exceeds limit, as format.Duration writes it, or in
@@ -292,8 +346,8 @@ func overLimit(d, limit time.Duration) string {
 // and the provider's other streams tell: a token count off the provider's
 // usual ratio (baseline, NaN: too few streams to know) and a cold
 // connection.
-func streamFlags(r *probes.Result, fig Figures, kind string, race [][]probes.Result, p int, baseline float64) Flags {
-	f := StreamFlags(r, fig, kind)
+func streamFlags(r *probes.Result, fig Figures, kind string, w workload.Workload, race [][]probes.Result, p int, baseline float64) Flags {
+	f := StreamFlags(r, fig, kind, w)
 	if ratio, ok := tokenRatio(r, fig); ok && !math.IsNaN(baseline) && math.Abs(ratio/baseline-1) > CountMismatchShare {
 		f.add(FlagCountMismatch, fmt.Sprintf("usage ÷ o200k %.2f, the provider's usual %.2f", ratio, baseline))
 	}
@@ -305,12 +359,13 @@ func streamFlags(r *probes.Result, fig Figures, kind string, race [][]probes.Res
 }
 
 // StreamFlags are the flags one stream raises by itself (fig is its
-// Compute; kind its provider's): cached_prompt, model_substituted (not for
-// llama.cpp, whose server answers with the one model it loaded whatever
-// the request names), client_saturated (the load of the tpsrace that
-// measured it), retried, rate_limited, short_answer. The dashboard's
-// lanes show them as soon as a stream ends.
-func StreamFlags(r *probes.Result, fig Figures, kind string) Flags {
+// Compute; kind its provider's; w the race's workload): cached_prompt,
+// model_substituted (not for llama.cpp, whose server answers with the one
+// model it loaded whatever the request names), client_saturated (the load
+// of the tpsrace that measured it, against the stream's gap), retried,
+// rate_limited, short_answer (under w's threshold). The dashboard's lanes
+// show them as soon as a stream ends.
+func StreamFlags(r *probes.Result, fig Figures, kind string, w workload.Workload) Flags {
 	f := Flags{}
 	if cached, ok := CachedPrompt(r); ok && cached > 0 {
 		ev := format.Count(cached) + " prompt tokens served from the provider's cache"
@@ -322,7 +377,7 @@ func StreamFlags(r *probes.Result, fig Figures, kind string) Flags {
 	if kind != config.KindLlamaCpp && r.Served.Model != "" && !SameModel(r.Model, r.Served.Model) {
 		f.add(FlagModelSubstituted, fmt.Sprintf("asked for %q, the response names %q", r.Model, r.Served.Model))
 	}
-	if why := Saturation(r.Load); why != "" {
+	if why := saturation(r, fig); why != "" {
 		f.add(FlagClientSaturated, why)
 	}
 	if r.Retries > 0 {
@@ -332,8 +387,8 @@ func StreamFlags(r *probes.Result, fig Figures, kind string) Flags {
 		f.add(FlagRateLimited, "answered 429")
 	}
 	if first, ok := r.Events.First(); ok {
-		if after := fig.OutputTokens - first.Tokens; after < ShortAnswerTokens {
-			f.add(FlagShortAnswer, fmt.Sprintf("%d tokens after the first event (under %d)", max(after, 0), ShortAnswerTokens))
+		if after, least := fig.OutputTokens-first.Tokens, w.ShortAnswerTokens(); after < least {
+			f.add(FlagShortAnswer, fmt.Sprintf("%d tokens after the first event (under %d)", max(after, 0), least))
 		}
 	}
 	return f

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"tpsrace/probes"
+	"tpsrace/workload"
 )
 
 func TestStartSkewOnOneMachine(t *testing.T) {
@@ -25,7 +26,7 @@ func TestStartSkewOnOneMachine(t *testing.T) {
 			t.Errorf("start skew %v reads %q, want %q", sent, skew, want)
 		}
 	}
-	flagged := RefereeOf(nil, [][][]probes.Result{{{{Release: release}}, {{Release: release, Sent: 5040 * us}}}}).Races[0]
+	flagged := RefereeOf(nil, workload.Workload{}, [][][]probes.Result{{{{Release: release}}, {{Release: release, Sent: 5040 * us}}}}).Races[0]
 	if ev := flagged[FlagStartSkew]; ev != "start skew 5.04ms, over 5ms" {
 		t.Errorf("start_skew evidence %q", ev)
 	}

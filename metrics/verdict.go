@@ -92,11 +92,14 @@ type Verdict struct {
 	// away silently: the text says so.
 	Cold        []string
 	RateLimited map[string][]int
-	// Flagged: per contender the verdict rests on (winner, runner-up), per
-	// flag, how many of the paired runs it touched. Doubt: the flags that
-	// could explain the margin (explains), which keep it from Confident.
-	Flagged map[string]map[string]int
-	Doubt   []string
+	// Flagged: per flagged contender, per flag, how many of the paired runs
+	// (those the verdict rests on) it touched; Contenders: every
+	// contender's name, best first, the order FlaggedText names them in.
+	// Doubt: the flags on the winner's and runner-up's runs that could
+	// explain the margin (explains), which keep it from Confident.
+	Flagged    map[string]map[string]int
+	Contenders []string
+	Doubt      []string
 	// Stopped: where the bench was interrupted (Interrupt); nil for one
 	// that ran its course.
 	Stopped *Stop
@@ -164,6 +167,7 @@ func Decide(ranked []Contender, finishAt int) Verdict {
 	}
 	var top []Contender
 	for _, c := range ranked {
+		v.Contenders = append(v.Contenders, c.Name)
 		if _, ok := Median(c.Speeds); ok && len(top) < 2 {
 			top = append(top, c)
 		}
@@ -206,102 +210,12 @@ func Decide(ranked []Contender, finishAt int) Verdict {
 	v.WinnerSpeed, _ = Median(w)
 	v.RunnerUpSpeed, _ = Median(u)
 	v.Ratio = v.WinnerSpeed / v.RunnerUpSpeed
-	v.referee(top[0], top[1])
+	v.referee(ranked, top[0], top[1])
 	if v.Runs >= MinRunsForCI {
 		v.CI95, v.HasCI = bootstrapRatio(w, u), true
 		v.Confident = v.CI95[0] > 1 && len(v.Doubt) == 0
 	}
 	return v
-}
-
-// referee counts the flags on the winner's and runner-up's paired runs and
-// names those that could explain the margin (explains).
-func (v *Verdict) referee(winner, runnerUp Contender) {
-	doubt := map[string]bool{}
-	for run := range min(len(winner.Speeds), len(runnerUp.Speeds)) {
-		if math.IsNaN(winner.Speeds[run]) || math.IsNaN(runnerUp.Speeds[run]) {
-			continue
-		}
-		for _, c := range []struct {
-			Contender
-			won bool
-		}{{winner, true}, {runnerUp, false}} {
-			if run >= len(c.Flags) {
-				continue
-			}
-			for _, flag := range c.Flags[run].Names() {
-				if v.Flagged == nil {
-					v.Flagged = map[string]map[string]int{}
-				}
-				if v.Flagged[c.Name] == nil {
-					v.Flagged[c.Name] = map[string]int{}
-				}
-				v.Flagged[c.Name][flag]++
-				explained := explains(flag, c.won, v.Metric)
-				if flag == FlagClientSaturated && run < len(c.Load) {
-					explained = saturationExplains(c.Load[run], v.Ratio, min(span(winner, run), span(runnerUp, run)))
-				}
-				doubt[flag] = doubt[flag] || explained
-			}
-		}
-	}
-	for _, flag := range FlagOrder {
-		if doubt[flag] {
-			v.Doubt = append(v.Doubt, flag)
-		}
-	}
-}
-
-// span is c's median first-token-to-end time in run, the time its output
-// speed is measured over.
-func span(c Contender, run int) time.Duration {
-	if run >= len(c.Total) || run >= len(c.TTFT) {
-		return 0
-	}
-	return c.Total[run] - c.TTFT[run]
-}
-
-// saturationExplains: a client whose CPU was saturated measured itself, and
-// could explain any margin. One whose goroutines only waited to run (the
-// scheduling p99 over SaturatedSchedP99) stamped events up to that late:
-// at both ends of a stream's span that bends its speed by at most
-// 2 × p99 ÷ span, which explains a ratio no further from 1 than that.
-func saturationExplains(load *probes.ClientLoad, ratio float64, span time.Duration) bool {
-	if load == nil || load.CPU >= SaturatedCPU || span <= 0 {
-		return true
-	}
-	bend := 2 * load.SchedP99.Seconds() / span.Seconds()
-	return ratio-1 <= bend
-}
-
-// explains is the rule by which a flag on a paired run could explain the
-// margin of a verdict on metric, so the verdict is not confident (README,
-// "The referee"). Who answered and a saturated client (saturationExplains,
-// when its load is known) bend any figure, whoever they touch. A short
-// answer and a token count off its usual bend the output speed only: the
-// other figures are times, which a few tokens or another tokenizer leave
-// as they are. What happens before the first token (a cached prompt, a
-// cold connection, a retry, start skew) bends every figure timed from the
-// request, which is all but the output speed (time to N, a tool call's or
-// valid JSON's time, warm TTFT, a conversation's time, the prefill
-// estimate's TTFTs), and then only in the winner's favour: a cached prompt
-// on the winner, a cold connection or a retry on the runner-up, start skew
-// on either. A 429 leaves its run unpaired and explains nothing.
-func explains(flag string, onWinner bool, metric string) bool {
-	fromRequest := metric != VerdictMetric
-	switch flag {
-	case FlagModelSubstituted, FlagClientSaturated:
-		return true
-	case FlagShortAnswer, FlagCountMismatch:
-		return !fromRequest
-	case FlagCachedPrompt:
-		return fromRequest && onWinner
-	case FlagColdConnection, FlagRetried:
-		return fromRequest && !onWinner
-	case FlagStartSkew:
-		return fromRequest
-	}
-	return false
 }
 
 // bootstrapRatio resamples the paired runs with replacement and returns the
@@ -405,53 +319,6 @@ func (v Verdict) oneRace() string {
 		return v.Winner + " and " + v.RunnerUp + " are level" + than + " (" + pair + "; within 1%, one race cannot separate them)"
 	}
 	return v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + than + " (" + pair + ")"
-}
-
-// flagPhrases say what a flag means of a provider's runs, in the verdict.
-// rate_limited has its own clause.
-var flagPhrases = map[string]string{
-	FlagModelSubstituted: "answered by another model",
-	FlagClientSaturated:  "raced on a saturated client",
-	FlagCachedPrompt:     "had cached prompts",
-	FlagShortAnswer:      "gave short answers",
-	FlagCountMismatch:    "counted tokens off its usual",
-	FlagStartSkew:        "started skewed",
-	FlagColdConnection:   "paid a cold connection",
-	FlagRetried:          "was retried",
-}
-
-// raceWide are the flags of a race as a whole, said without names.
-var raceWide = map[string]string{FlagStartSkew: "skewed start", FlagClientSaturated: "saturated client"}
-
-// FlaggedText says which flags touched the runs the verdict rests on:
-// "sim-lpu had cached prompts in 3/5 runs", flag by flag ("" for none);
-// when the winner and the runner-up share a flag in as many runs they are
-// named together ("alpha and bravo had cached prompts in 1/1 runs"), and
-// a flag of the whole race is said as such ("skewed start in 1/1 runs").
-// bench shows it beside Text ("Referee: …"), the dashboard after its
-// verdict line ("· ⚑ …").
-func (v Verdict) FlaggedText() string {
-	var parts []string
-	for _, flag := range FlagOrder {
-		phrase := flagPhrases[flag]
-		w, u := v.Flagged[v.Winner][flag], v.Flagged[v.RunnerUp][flag]
-		in := func(n int) string { return " in " + strconv.Itoa(n) + "/" + strconv.Itoa(v.Runs) + " runs" }
-		switch {
-		case phrase == "":
-		case w > 0 && w == u && raceWide[flag] != "": // the race's, not one provider's
-			parts = append(parts, raceWide[flag]+in(w))
-		case w > 0 && w == u:
-			parts = append(parts, v.Winner+" and "+v.RunnerUp+" "+phrase+in(w))
-		default:
-			if w > 0 {
-				parts = append(parts, v.Winner+" "+phrase+in(w))
-			}
-			if u > 0 {
-				parts = append(parts, v.RunnerUp+" "+phrase+in(u))
-			}
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 func plural(n int, what string) string {

@@ -154,6 +154,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 		}
 	}
 	warmCodecs()
+	load := newLoadMeter()
 	ready.Wait()
 	if !r.StartAt.IsZero() {
 		waitUntil(ctx, r.StartAt)
@@ -162,7 +163,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	if r.OnRelease != nil {
 		r.OnRelease(release)
 	}
-	load := startLoad()
+	load.begin(release)
 	close(start)
 	done.Wait()
 	clientLoad := load.end()

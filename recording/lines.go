@@ -1,6 +1,7 @@
 package recording
 
 import (
+	"cmp"
 	"errors"
 	"math"
 	"time"
@@ -29,14 +30,19 @@ type raceLine struct {
 type loadJSON struct {
 	CPU        *float64 `json:"cpu"`
 	GOMAXPROCS int      `json:"gomaxprocs"`
-	SchedP99NS int64    `json:"sched_p99_ns"`
+	WakeP95NS  int64    `json:"wake_p95_ns"`
+	// SchedP99NS: a recording from before the wake probe carries the
+	// runtime's scheduling p99 instead; read as its lateness (the nearest
+	// reading it has, and a stricter one), so its sweep's bent levels and
+	// its flags read as they did. Never written.
+	SchedP99NS int64 `json:"sched_p99_ns,omitempty"`
 }
 
 func newLoadJSON(l *probes.ClientLoad) *loadJSON {
 	if l == nil {
 		return nil
 	}
-	out := &loadJSON{GOMAXPROCS: l.GOMAXPROCS, SchedP99NS: int64(l.SchedP99)}
+	out := &loadJSON{GOMAXPROCS: l.GOMAXPROCS, WakeP95NS: int64(l.WakeP95)}
 	if !math.IsNaN(l.CPU) {
 		out.CPU = &l.CPU
 	}
@@ -47,7 +53,7 @@ func (l *loadJSON) load() *probes.ClientLoad {
 	if l == nil {
 		return nil
 	}
-	out := &probes.ClientLoad{CPU: math.NaN(), GOMAXPROCS: l.GOMAXPROCS, SchedP99: time.Duration(l.SchedP99NS)}
+	out := &probes.ClientLoad{CPU: math.NaN(), GOMAXPROCS: l.GOMAXPROCS, WakeP95: time.Duration(cmp.Or(l.WakeP95NS, l.SchedP99NS))}
 	if l.CPU != nil {
 		out.CPU = *l.CPU
 	}

@@ -131,27 +131,6 @@ func (b *Bench) figureColumns(descriptions []metrics.Figure) []column {
 	return cols
 }
 
-// flagNotes say each raised flag with its evidence: the providers' (over
-// their runs) in rank order, then the races' own.
-func (b *Bench) flagNotes() []string {
-	var notes []string
-	for _, p := range b.Ranked() {
-		for _, f := range p.Summary.Flags {
-			notes = append(notes, "⚑ "+p.Name+" "+f+": "+p.Summary.Evidence[f])
-		}
-	}
-	for _, r := range b.Races {
-		where := "run " + strconv.Itoa(r.Run+1)
-		if per := b.RacesPerRun; per > 1 { // r.Run indexes races
-			where = "run " + strconv.Itoa(r.Run/per+1) + " · race " + strconv.Itoa(r.Run%per+1)
-		}
-		for _, f := range r.Flags {
-			notes = append(notes, "⚑ "+where+" "+f+": "+r.Evidence[f])
-		}
-	}
-	return notes
-}
-
 // writeLeaderboard writes the table (or Markdown) people paste into posts:
 // what was raced and when, the providers best first, a multi-turn race's
 // turns, then notes, each failure once with how many streams it ended.

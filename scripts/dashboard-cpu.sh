@@ -6,24 +6,31 @@
 #   scripts/dashboard-cpu.sh                     # 3 samples of each, about a minute
 #   REPEAT=5 TOKENS=40000 SIZE=160x48 scripts/dashboard-cpu.sh
 #   BIN=/tmp/tpsrace-main scripts/dashboard-cpu.sh   # another build (say, main's) instead of this tree's
+#   PROFILE=/tmp/prof scripts/dashboard-cpu.sh       # also a pprof CPU profile of each dashboard run
 # CPU is the process's own utime+stime (/proc/PID/stat for the dashboard,
 # getrusage via /usr/bin/time for bench) over its wall time, from exec to the
 # end of the race; the simulator runs in its own process and is not counted.
 # Output speed is each run's median per-user tok/s (the dashboard's from the
 # JSON that `s` saves), so a dashboard that slowed the streams would show.
+# PROFILE=DIR builds with -tags pprof (BIN must be such a build too) and
+# writes DIR/dashboard-K.pprof, the race's first TOKENS/2000 − 1 seconds,
+# and prints the share of a core spent under Bubble Tea and package ui
+# (the frames, the renderer, the relay; not the collector's share).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repeat=${REPEAT:-3}
 tokens=${TOKENS:-20000} # 10 s at 2000 tok/s
 size=${SIZE:-240x60}
 providers=${PROVIDERS:-8}
-model=${MODEL:-"sim:wafer,tps=2000,tokens=$tokens"} # the built-in fastest profile (chunks of 4 tokens, jitter), at 2000 tok/s
+model=${MODEL:-"sim:ttft=0,tps=2000,tokens=$tokens,chunk=1"} # one token per event, at 2000 tok/s
+profile=${PROFILE:-}
+seconds=$((tokens > 4000 ? tokens / 2000 - 1 : 1)) # profiled, of a race of tokens/2000 s
 tmp=$(mktemp -d)
 sock="tpsrace-cpu-$$"
 trap 'tmux -L "$sock" kill-server 2>/dev/null || true; [ -n "${sim:-}" ] && kill "$sim" 2>/dev/null; rm -rf "$tmp"' EXIT
 bin=${BIN:-}
 if [ -z "$bin" ]; then
-  go build -o "$tmp/tpsrace" .
+  go build ${profile:+-tags pprof} -o "$tmp/tpsrace" .
   bin=$tmp/tpsrace
 fi
 
@@ -57,8 +64,12 @@ headless() {
 dashboard() {
   rm -rf "$tmp/dash" && mkdir "$tmp/dash"
   tmux -L "$sock" kill-server 2>/dev/null || true
+  local env=""
+  if [ -n "$profile" ]; then
+    env="TPSRACE_CPUPROFILE=$profile/dashboard-$1.pprof TPSRACE_CPUPROFILE_SECONDS=$seconds"
+  fi
   tmux -L "$sock" -f /dev/null new-session -d -x "${size%x*}" -y "${size#*x}" -c "$tmp/dash" \
-    "exec env -u CI TERM=xterm-256color '$bin' --config '$cfg'"
+    "exec env -u CI TERM=xterm-256color $env '$bin' --config '$cfg'"
   local pid
   pid=$(tmux -L "$sock" list-panes -F '#{pane_pid}')
   until tmux -L "$sock" capture-pane -p | grep -q 'finished in'; do
@@ -71,19 +82,28 @@ dashboard() {
   stat=$(sed 's/.*) //' "/proc/$pid/stat")
   up=$(cut -d' ' -f1 /proc/uptime)
   tmux -L "$sock" send-keys s
-  for _ in $(seq 100); do compgen -G "$tmp/dash/tpsrace-*.json" >/dev/null && break; sleep 0.05; done
+  # The file shows as soon as it is created; it is whole once the status line says "saved".
+  for _ in $(seq 200); do tmux -L "$sock" capture-pane -p | grep -q 'saved tpsrace-' && break; sleep 0.05; done
   tmux -L "$sock" send-keys q
   echo "$stat" | awk -v up="$up" -v clk="$clk" -v speed="$(speed "$tmp"/dash/tpsrace-*.json)" \
     '{ cpu = ($12 + $13) / clk; wall = up - $20 / clk; printf "%.1f %.2f %s\n", 100 * cpu / wall, wall, speed }'
 }
 
+# uishare PROFILE: points of a core under Bubble Tea and package ui.
+uishare() {
+  go tool pprof -top -nodecount=100000 -focus='bubbletea|tpsrace/ui\.|tpsrace/ui/' "$bin" "$1" 2>/dev/null |
+    sed -n 's/^Showing nodes accounting for \([0-9.]*\)\(m*\)s.*/\1 \2/p' |
+    awk -v s="$seconds" '{ printf "%.1f\n", 100 * $1 / ($2 == "m" ? 1000 : 1) / s }'
+}
+
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-: >"$tmp/h" && : >"$tmp/d"
+: >"$tmp/h" && : >"$tmp/d" && : >"$tmp/u"
 for k in $(seq "$repeat"); do
   h=$(headless) || exit 1
   echo "$h" >>"$tmp/h"
-  d=$(dashboard) || exit 1
+  d=$(dashboard "$k") || exit 1
   echo "$d" >>"$tmp/d"
+  [ -z "$profile" ] || uishare "$profile/dashboard-$k.pprof" >>"$tmp/u"
   echo "sample $k: headless ${h%% *}% of a core (wall, tok/s: ${h#* }); dashboard ${d%% *}% (${d#* }); load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 done
 hc=$(cut -d' ' -f1 "$tmp/h" | median) && dc=$(cut -d' ' -f1 "$tmp/d" | median)
@@ -92,4 +112,5 @@ echo "| $providers × \`$model\`, C=1 | CPU, % of one core | median per-user tok
 echo "|---|---|---|"
 echo "| headless (\`tpsrace bench\`) | $hc % | $hs |"
 echo "| dashboard at $size in tmux | $dc % | $ds |"
+[ -z "$profile" ] || echo "| of which Bubble Tea and package ui (pprof) | $(median <"$tmp/u") points | |"
 echo "median of $repeat samples; $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"

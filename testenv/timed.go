@@ -37,7 +37,8 @@ var runQueueWait = osRunQueueWait
 type Attempt struct {
 	// Load: the client's own evidence that it was loaded while it
 	// measured, as the referee reads it (metrics.Saturation of the race's
-	// probes.ClientLoad: its CPU share, its goroutines' scheduling p99);
+	// probes.ClientLoad: its CPU share, its wake delay p95 against the
+	// least gap a stream is given);
 	// "" when it measured none. Timed adds its own reading of the kernel's
 	// run queue (RunQueueShare).
 	Load   string

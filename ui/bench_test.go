@@ -1,10 +1,15 @@
 package ui
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"tpsrace/config"
+	"tpsrace/probes"
 )
 
 // BenchmarkFrame is one frame of the dashboard at 160×48 mid-race: every
@@ -22,3 +27,53 @@ func BenchmarkFrame(b *testing.B) {
 		m.refresh()
 	}
 }
+
+// BenchmarkRaceFrame is one frame of the race scripts/dashboard-cpu.sh
+// draws: 8 providers at 2000 tok/s, one token per event, at 240×60, in
+// races of 10 s (200 frames). Each iteration is what 50 ms brings: 100
+// events a provider in one batch, then the frame refresh and the view
+// Bubble Tea's renderer takes. Its time × 20 frames a second is the
+// dashboard's own share of a core.
+func BenchmarkRaceFrame(b *testing.B) {
+	const providers, perFrame, frames = 8, 100, 200
+	cfg := &config.Config{Prompt: "Explain how a CPU cache works.", MaxTokens: 20000}
+	for i := range providers {
+		cfg.Providers = append(cfg.Providers, config.Provider{Name: fmt.Sprintf("sim-%d", i+1), Model: "sim:wafer"})
+	}
+	words := strings.Fields("a cache keeps the data a core will need next close to it so most loads finish in a few cycles")
+	var m Model
+	var clock *benchClock
+	batch := make([]probes.Update, 0, providers*perFrame)
+	n := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := range b.N {
+		if i%frames == 0 { // a new race
+			b.StopTimer()
+			clock = &benchClock{}
+			m = New(Options{Config: cfg})
+			m = update(m, tea.WindowSizeMsg{Width: 240, Height: 60})
+			m.s.phase = phaseRacing
+			m = update(m, releasedMsg{race: m.s.id, clock: clock})
+			b.StartTimer()
+		}
+		batch = batch[:0]
+		for k := range perFrame {
+			at := clock.now + time.Duration(k)*FrameInterval/perFrame
+			for p := range providers {
+				e := probes.Event{At: at + time.Duration(p)*time.Microsecond, Content: " " + words[n%len(words)], Tokens: 1}
+				batch = append(batch, probes.Update{Provider: p, Event: &e})
+			}
+			n++
+		}
+		clock.now += FrameInterval
+		m = update(m, batchMsg{race: m.s.id, updates: batch})
+		m.refresh()
+		_ = m.View()
+	}
+}
+
+// benchClock is a race clock the benchmark moves a frame at a time.
+type benchClock struct{ now time.Duration }
+
+func (c *benchClock) Now() time.Duration { return c.now }

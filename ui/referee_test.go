@@ -25,8 +25,9 @@ func TestVerdictSaysTheRefereesFlags(t *testing.T) {
 		"sim:ttft=30ms,tps=2000,tokens=60,cached=5",
 		"sim:ttft=30ms,tps=500,tokens=60",
 	)
-	// A busy test machine may add "saturated client in 1/1 runs" before it:
-	// a true flag of that run.
+	// A busy test machine may add "p1 raced on a saturated client in 1/1
+	// runs; " (or "saturated client in 1/1 runs, ") before it: a true flag of
+	// that run, which a 160-column screen leaves room for.
 	const flagged = "p1 had cached prompts in 1/1 runs"
 	flagLine := func(m Model) {
 		t.Helper()
@@ -36,12 +37,15 @@ func TestVerdictSaysTheRefereesFlags(t *testing.T) {
 			}
 		}
 	}
-	tm := startProgram(t, Options{Config: cfg})
+	start := func(opts Options) *teatest.TestModel {
+		return teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(160, 48))
+	}
+	tm := start(Options{Config: cfg})
 	waitFor(t, tm, flagged)
 	m := quit(t, tm)
 	flagLine(m)
 
-	tm = startProgram(t, Options{Config: cfg, Replay: &Replay{Results: lastRace(t, m), RecordedAt: time.Now()}})
+	tm = start(Options{Config: cfg, Replay: &Replay{Results: lastRace(t, m), RecordedAt: time.Now()}})
 	waitFor(t, tm, flagged)
 	flagLine(quit(t, tm))
 }

@@ -125,6 +125,7 @@ func (s *session) reset() {
 			s.racing = append(s.racing, i)
 		}
 		s.live[i].Detail = s.details[i]
+		s.live[i].SetWorkload(s.workload)
 		if s.schema != nil {
 			s.live[i].OfferTool(s.schema)
 		}
@@ -223,7 +224,7 @@ func (s *session) finish(raced [][]probes.Result) {
 	// Refereed over the history, as `s` saves it and bench referees its
 	// runs: a token count off the provider's usual, or who answered
 	// changing, needs the races before this one.
-	ref := metrics.RefereeOf(s.providers, s.history)
+	ref := metrics.RefereeOf(s.providers, s.workload, s.history)
 	s.referee = &ref
 }
 

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/format"
 	"tpsrace/ui/internal/draw"
@@ -137,7 +136,7 @@ func (m *Model) compose() {
 	// them, and a frame need not measure them again.
 	cut := func(lines []string) []string {
 		for i, line := range lines {
-			lines[i] = ansi.Truncate(line, m.c.width, "")
+			lines[i] = format.Truncate(line, m.c.width, "")
 		}
 		return lines
 	}
@@ -165,7 +164,7 @@ func (m *Model) compose() {
 	for len(lines) < m.c.height-l.Footer {
 		lines = append(lines, "")
 	}
-	lines = append(lines, ansi.Truncate(m.footerLine(), m.c.width, ""))
+	lines = append(lines, format.Truncate(m.footerLine(), m.c.width, ""))
 	m.drawn.screen = strings.Join(lines[:m.c.height], "\n")
 }
 
@@ -275,7 +274,7 @@ func (m *Model) header() []string {
 	} else {
 		limit = ""
 	}
-	prompt := lead + s.Prompt.Render(ansi.Truncate(oneLine(m.s.prompt), max(room, 1), "…")) + limit
+	prompt := lead + s.Prompt.Render(format.Truncate(oneLine(m.s.prompt), max(room, 1), "…")) + limit
 	if m.c.layout.Header < 2 {
 		if room < 1 {
 			return []string{title}

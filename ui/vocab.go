@@ -88,7 +88,7 @@ func raceTerms() []Term {
 		{"✓ 1st · ✗ failed", "finished in that place; failed, and why under it"},
 		{"⚑", "the referee flagged this provider's race (cached prompt, another model, a stall…): zoom (1-9) says why"},
 		// The leaderboard.
-		{"# · provider · finish", "rank · provider · place by the time its last stream ended"},
+		{"# · provider · finish", "rank · provider · place among the finished, in rank order"},
 		{"words/s", fmt.Sprintf("tok/s in English words (× %.2f)", metrics.WordsPerToken)},
 		{"total · tokens", "release to the end of the last stream · output tokens (~: estimated)"},
 		{"feel", fmt.Sprintf("how the stream flowed: smooth · bursty · N stalls (gaps over %s) and their time", format.Duration(metrics.StallGap))},

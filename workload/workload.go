@@ -92,6 +92,22 @@ func (w Workload) Is(name string) bool {
 	return w.Name == name
 }
 
+// ShortAnswerTokens is the referee's short_answer threshold for w: a
+// stream with fewer output tokens than this after its first text event
+// is flagged, for its speed is then a few gaps' worth of noise. Only a
+// verdict on output speed can be bent by that, so only chat's (the
+// default verdict) has one; the others compare times that a short answer
+// leaves true (tool-call: the time to a complete call; json: to valid
+// JSON, whose answer is short by design; long-context: the prefill
+// estimate from TTFTs; cached-prefix: warm TTFT; multi-turn: the
+// conversation's time) and have none (0: never flagged).
+func (w Workload) ShortAnswerTokens() int {
+	if w.Is(Chat) {
+		return 20
+	}
+	return 0
+}
+
 // Label is the workload's name, "chat" for the zero value.
 func (w Workload) Label() string {
 	if w.Name == "" {

@@ -22,7 +22,6 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/format"
 	"tpsrace/ui/internal/draw"
@@ -234,7 +233,7 @@ func (m *Model) renderBox() string {
 	if !failedBeforeText && !m.preparing {
 		body = draw.Flow(m.figureFields(), iw, figureRows)
 		if m.provider.Detail != "" && ih >= 6 {
-			body = append(body, m.styles.Label.Render(ansi.Truncate(m.provider.Detail, iw, "…")))
+			body = append(body, m.styles.Label.Render(format.Truncate(m.provider.Detail, iw, "…")))
 		}
 		if m.finish > 0 && ih >= 4 && !m.toolOnly() {
 			body = append(body, m.trackLine(iw))
@@ -301,7 +300,7 @@ func (m *Model) title(width int) string {
 	if model := format.Model(m.provider.Model, room); model != "" && (room >= 10 || model == m.provider.Model) {
 		return m.styles.Title.Render(name) + " " + m.styles.Model.Render(model)
 	}
-	return m.styles.Title.Render(ansi.Truncate(name, max(width, 1), "…"))
+	return m.styles.Title.Render(format.Truncate(name, max(width, 1), "…"))
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }

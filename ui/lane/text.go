@@ -140,6 +140,6 @@ func wrapOnce(s string, width, rows int) []string {
 		return lines[:min(len(lines), max(rows, 0))]
 	}
 	lines = lines[:rows]
-	lines[rows-1] = ansi.Truncate(strings.TrimRight(lines[rows-1], " "), width-1, "") + "…"
+	lines[rows-1] = format.Truncate(strings.TrimRight(lines[rows-1], " "), width-1, "") + "…"
 	return lines
 }

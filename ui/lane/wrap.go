@@ -5,7 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/charmbracelet/x/ansi"
+	"tpsrace/format"
 )
 
 // wrapper word-wraps a text that only grows, as it grows: appending wraps
@@ -49,21 +49,21 @@ func (w *wrapper) endWord() {
 	if word == "" {
 		return
 	}
-	ww := ansi.StringWidth(word)
+	ww := format.Width(word)
 	if w.lineW > 0 && w.lineW+1+ww > w.width {
 		w.endLine()
 	}
 	for ww > w.width {
-		head := ansi.Truncate(word, w.width, "")
+		head := format.Truncate(word, w.width, "")
 		if head == "" { // a rune wider than the line: it goes on one anyway
 			_, size := utf8.DecodeRuneInString(word)
 			head = word[:size]
 		}
 		w.line = append(w.line, head...)
-		w.lineW = ansi.StringWidth(head)
+		w.lineW = format.Width(head)
 		w.endLine()
 		word = word[len(head):]
-		ww = ansi.StringWidth(word)
+		ww = format.Width(word)
 	}
 	if w.lineW > 0 {
 		w.line = append(w.line, ' ')

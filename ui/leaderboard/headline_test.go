@@ -34,14 +34,16 @@ func TestVerdictKeepsNamesAndFigures(t *testing.T) {
 	}
 }
 
-// A ⚑ the verdict does not explain (a third provider's) gets its legend
-// on the headline's spare row.
+// A ⚑ the verdict does not explain gets its legend on the headline's
+// spare row: the verdict names every flagged provider of its paired runs,
+// but with no runner-up there are none (a lone finisher, the others
+// failed, one of them flagged).
 func TestFlagLegend(t *testing.T) {
-	names := []string{"fast", "slow", "cached"}
+	names := []string{"fast", "slow", "limited"}
 	figs := []live.Snapshot{
 		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1400},
-		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100},
-		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 50, Flags: "cached_prompt: 5 of 12 prompt tokens served from the provider's cache"},
+		{Status: live.Failed, Settled: true},
+		{Status: live.Failed, Settled: true, Flags: "rate_limited: answered 429"},
 	}
 	b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	b.SetSize(100, 6)
@@ -53,5 +55,20 @@ func TestFlagLegend(t *testing.T) {
 	b, _ = b.Update(FrameMsg{Figures: figs})
 	if strings.Contains(b.View(), "⚑") {
 		t.Errorf("a legend with no ⚑ on screen:\n%s", b.View())
+	}
+}
+
+// The verdict names a third provider's flag itself: its ⚑ needs no legend.
+func TestVerdictNamesAThirdProvidersFlag(t *testing.T) {
+	figs := []live.Snapshot{
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 1400},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 50, Flags: "cached_prompt: 5 of 12 prompt tokens served from the provider's cache"},
+	}
+	b := New([]string{"fast", "slow", "cached"}, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+	b.SetSize(100, 6)
+	b, _ = b.Update(FrameMsg{Figures: figs})
+	if v := b.View(); !strings.Contains(v, "⚑ cached had cached prompts in 1/1 runs") || strings.Contains(v, FlagLegend) {
+		t.Errorf("the verdict should name cached's flag, without the legend:\n%s", v)
 	}
 }

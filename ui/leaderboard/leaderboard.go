@@ -155,21 +155,23 @@ func Order(figs []live.Snapshot) []int {
 	return metrics.Rank(standings)
 }
 
-// Places are the finish places by provider index (1 = first to finish,
+// Places are the finish places by provider index (1 = the best finished,
 // 0 = not finished, failed, stopped short of --finish-at's N (no place is
 // won by writing less), or some of its streams lost to a broken recording
-// (when its last stream ended is unknown)).
+// (when its last stream ended is unknown)). A place is the lane's rank
+// (Order) among the finished, not the order their streams ended in: the
+// board ranks by the verdict's figure (output speed, or the workload's),
+// and a faster decoder with a slower first token ends later, so places by
+// end time printed "1 b 2nd" above "2 a 1st", two winners for one race.
+// Who ended first is the total column's.
 func Places(figs []live.Snapshot) []int {
-	var finished []int
-	for i, f := range figs {
-		if f.Status == live.Done && !f.StoppedShort() && f.Lost == 0 {
-			finished = append(finished, i)
-		}
-	}
-	slices.SortStableFunc(finished, func(a, b int) int { return cmp.Compare(figs[a].Elapsed, figs[b].Elapsed) })
 	places := make([]int, len(figs))
-	for place, i := range finished {
-		places[i] = place + 1
+	place := 0
+	for _, i := range Order(figs) {
+		if f := figs[i]; f.Status == live.Done && !f.StoppedShort() && f.Lost == 0 {
+			place++
+			places[i] = place
+		}
 	}
 	return places
 }
@@ -194,7 +196,7 @@ func (m *Model) columns() []column {
 	dash := s.Muted.Render(format.Undefined)
 	nameW := len("provider")
 	for _, n := range m.names {
-		nameW = max(nameW, ansi.StringWidth(n))
+		nameW = max(nameW, draw.Width(n))
 	}
 	nameW = min(nameW, 22)
 	anyCost := false
@@ -213,7 +215,7 @@ func (m *Model) columns() []column {
 			return s.Muted.Render(strconv.Itoa(r.rank))
 		}},
 		{header: "provider", width: nameW, priority: 0, cell: func(r row) string {
-			return s.provider(r.index).Render(ansi.Truncate(m.names[r.index], nameW, "…"))
+			return s.provider(r.index).Render(format.Truncate(m.names[r.index], nameW, "…"))
 		}},
 		{header: "finish", width: 6, priority: 1, cell: func(r row) string {
 			f, place := r.f, r.place
@@ -246,9 +248,9 @@ func (m *Model) columns() []column {
 	cols = append(cols, m.tailColumns(dash, tokensHeader, anyCost)...)
 	// Widen columns to their widest cell, so nothing is ever cut.
 	for k := range cols {
-		cols[k].width = max(cols[k].width, ansi.StringWidth(cols[k].header))
+		cols[k].width = max(cols[k].width, draw.Width(cols[k].header))
 		for i, f := range m.figures {
-			cols[k].width = max(cols[k].width, ansi.StringWidth(cols[k].cell(row{index: i, rank: i + 1, place: 1, f: f})))
+			cols[k].width = max(cols[k].width, draw.Width(cols[k].cell(row{index: i, rank: i + 1, place: 1, f: f})))
 		}
 	}
 	return cols
@@ -357,7 +359,7 @@ func (m *Model) render() {
 				bar = m.styles.Failed
 			}
 			filled := draw.Bar(live.Progress(f, m.finish), trackW)
-			line += bar.Render(filled) + m.styles.Muted.Render(format.PadLeft("┃", trackW+1-ansi.StringWidth(filled)))
+			line += bar.Render(filled) + m.styles.Muted.Render(format.PadLeft("┃", trackW+1-draw.Width(filled)))
 		}
 		if m.focused && i == m.focus {
 			line = m.styles.Focused.Render(ansi.Strip(line))
@@ -390,11 +392,11 @@ func (m *Model) withHeadline(lines []string) []string {
 		lines = append(lines, "")
 	}
 	for k := range lines {
-		lines[k] = format.PadRight(ansi.Truncate(lines[k], m.width, "…"), m.width)
+		lines[k] = format.PadRight(format.Truncate(lines[k], m.width, "…"), m.width)
 	}
 	headline := m.headlineLines(rows, width)
 	for k := range headline {
-		headline[k] = format.PadRight(ansi.Truncate(headline[k], width, "…"), width)
+		headline[k] = format.PadRight(format.Truncate(headline[k], width, "…"), width)
 	}
 	lines = append(lines, headline...)
 	for len(lines) < m.height {

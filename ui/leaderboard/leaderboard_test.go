@@ -35,16 +35,33 @@ func TestOrderRanksBySpeedThenWaitingThenFailed(t *testing.T) {
 	}
 }
 
-func TestPlacesAreFinishOrder(t *testing.T) {
+// Places follow the ranking among the finished lanes, so "#" and
+// "finish" never disagree: the faster decoder that ended later (its first
+// token was later) is 1st, as it is #1.
+func TestPlacesFollowTheRanking(t *testing.T) {
 	figs := []live.Snapshot{
-		{Status: live.Done, Settled: true, Elapsed: 3 * time.Second},
-		{Status: live.Streaming},
-		{Status: live.Done, Settled: true, Elapsed: time.Second},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 100, HasTTFT: true, TTFT: 100 * time.Millisecond, Elapsed: time.Second},
+		{Status: live.Streaming, HasSpeed: true, Speed: 300},
+		{Status: live.Done, Settled: true, HasSpeed: true, Speed: 200, HasTTFT: true, TTFT: 900 * time.Millisecond, Elapsed: 3 * time.Second},
 		{Status: live.Failed, Settled: true, Elapsed: time.Millisecond},
 	}
 	got := Places(figs)
 	if got[0] != 2 || got[1] != 0 || got[2] != 1 || got[3] != 0 {
-		t.Fatalf("Places = %v", got)
+		t.Fatalf("Places = %v, want [2 0 1 0]", got)
+	}
+	b := New([]string{"early", "running", "fast", "broken"}, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+	b.SetSize(80, 6)
+	b, _ = b.Update(FrameMsg{Figures: figs})
+	last := 0
+	for _, row := range strings.Split(b.View(), "\n") {
+		for place, word := range []string{"1st", "2nd"} {
+			if strings.Contains(row, word) {
+				if place+1 < last {
+					t.Errorf("%s below a later place:\n%s", word, b.View())
+				}
+				last = place + 1
+			}
+		}
 	}
 }
 

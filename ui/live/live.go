@@ -77,13 +77,14 @@ type Lane struct {
 	Streams []Stream
 	Detail  string // on-box hardware of a local server, "" for the others
 
-	kind         string           // config.Provider.Kind, for the referee's flags
-	slo          config.SLO       // for goodput
-	promptTokens int              // for cost when the provider reports no usage
-	box          *config.Box      // what its memory roofline rests on (config.Provider.Box); nil for most
-	tool         *workload.Schema // the function a tool-call race offers; nil otherwise
-	answerSchema *workload.Schema // the schema a json race asks the answer to follow; nil otherwise
-	following    int              // the stream whose text the lane shows
+	kind         string            // config.Provider.Kind, for the referee's flags
+	workload     workload.Workload // the race's, for the referee's flags (the zero value: chat)
+	slo          config.SLO        // for goodput
+	promptTokens int               // for cost when the provider reports no usage
+	box          *config.Box       // what its memory roofline rests on (config.Provider.Box); nil for most
+	tool         *workload.Schema  // the function a tool-call race offers; nil otherwise
+	answerSchema *workload.Schema  // the schema a json race asks the answer to follow; nil otherwise
+	following    int               // the stream whose text the lane shows
 	text         followedText
 	samples      []float64 // final samples of per-user live tok/s, one per SamplePeriod
 	tokenSamples []float64 // final samples of per-user tokens so far, one per SamplePeriod
@@ -118,7 +119,7 @@ func (p *Lane) Record(u probes.Update) {
 		// same events when all were streamed to us, the truth when not.
 		s.Result, s.Events, s.tools = r, r.Events, r.ToolDeltas
 		s.Figures = metrics.Compute(r, p.promptTokens)
-		s.flags = metrics.StreamFlags(r, s.Figures, p.kind)
+		s.flags = metrics.StreamFlags(r, s.Figures, p.kind, p.workload)
 		if p.tool != nil {
 			s.toolCall = new(metrics.ToolCallOf(r, p.tool))
 		}

@@ -73,7 +73,7 @@ func (r *Run) Finish(providers []*Lane, results [][]probes.Result) {
 // settle computes each provider's figures and flags over the races so
 // far: once per race started or finished, never per frame.
 func (r *Run) settle() {
-	ref := metrics.RefereeOf(r.providers, r.results)
+	ref := metrics.RefereeOf(r.providers, r.workload, r.results)
 	r.figures = make([]*WorkloadRun, len(r.races))
 	for i, races := range r.races {
 		r.figures[i] = &WorkloadRun{Name: r.workload.Label(), Step: r.step.Index + 1, Steps: r.steps, OnScreen: r.step,

@@ -8,6 +8,10 @@ import (
 	"tpsrace/workload"
 )
 
+// SetWorkload says the race is of workload w, whose rules the referee applies to
+// each stream as it ends (workload.Workload.ShortAnswerTokens).
+func (p *Lane) SetWorkload(w workload.Workload) { p.workload = w }
+
 // OfferTool says the race offers fn (the tool-call workload): the lane's
 // text then shows each call as it fills in, and once the stream ends
 // whether it was valid.

@@ -30,7 +30,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/format"
 	"tpsrace/ui/internal/draw"
@@ -192,7 +191,7 @@ func (m *Model) render() {
 		sb.WriteString(plot[y])
 		label := ""
 		if t, ok := labelRows[y]; ok {
-			label = " " + ansi.Truncate(t.text, labelW-1, "…")
+			label = " " + format.Truncate(t.text, labelW-1, "…")
 			label = m.styles.provider(t.provider).Render(label)
 		}
 		sb.WriteString(format.PadRight(label, labelW))
@@ -270,7 +269,7 @@ func (m *Model) titleLine(title string) string {
 	if m.Plot == Speed {
 		other = "v shows tokens"
 	}
-	t := " " + m.styles.Title.Render(ansi.Truncate(title, m.width-1, "…")) // apart from the pane beside it
+	t := " " + m.styles.Title.Render(format.Truncate(title, m.width-1, "…")) // apart from the pane beside it
 	if gap := m.width - draw.Width(t) - len(other); gap >= 2 {
 		return t + strings.Repeat(" ", gap) + m.styles.Label.Render(other)
 	}

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"tpsrace/format"
 	"tpsrace/ui/internal/draw"
 )
@@ -78,7 +76,7 @@ func (m *Model) timelineView() string {
 				bar[k] = '━'
 			}
 		}
-		name := format.PadRight(ansi.Truncate(m.names[i], nameW, "…"), nameW)
+		name := format.PadRight(format.Truncate(m.names[i], nameW, "…"), nameW)
 		line := m.styles.provider(i).Render(name+" "+string(bar)) + " " + figure
 		out = append(out, " "+line)
 	}
@@ -94,7 +92,7 @@ func (m *Model) timelineView() string {
 	axis := m.timeAxis(nameW+2, barW)
 	out = append(out[:m.height-1], axis)
 	for k := range out {
-		out[k] = format.PadRight(ansi.Truncate(out[k], m.width, ""), m.width)
+		out[k] = format.PadRight(format.Truncate(out[k], m.width, ""), m.width)
 	}
 	return strings.Join(out, "\n")
 }

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
 )
 
@@ -37,31 +36,6 @@ func TestBar(t *testing.T) {
 	}{{0, 4, ""}, {1, 4, "████"}, {0.5, 3, "█▌"}, {0.99, 2, "██"}, {0.01, 4, ""}, {2, 2, "██"}, {-1, 2, ""}} {
 		if got := Bar(c.fraction, c.width); got != c.want {
 			t.Errorf("Bar(%v, %d) = %q, want %q", c.fraction, c.width, got, c.want)
-		}
-	}
-}
-
-// Width measures as ansi.StringWidth does, on the lines a frame draws and
-// on those it hands to ansi.StringWidth.
-func TestWidth(t *testing.T) {
-	r := lipgloss.NewRenderer(nil)
-	r.SetColorProfile(termenv.TrueColor)
-	bold := NewPaint(r.NewStyle().Foreground(lipgloss.Color("#ff8800")).Bold(true))
-	for _, s := range []string{
-		"", "plain ascii", bold.Render("1,820 tok/s") + " · ≈4m20s", "╭─ 1 sim-wafer ─── ✓ 1st ─╮", "▁▂▃█ ┈┈ ⣿⡇ ●■▲◆",
-		"µs ×1.5 … “quoted” ⏸ PAUSED", "日本語 wide", "e\u0301 combining", "emoji ✅ 👍🏽", "▶\ufe0f selector",
-		"\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\", "tab\there", "cut \x1b[1", "\x1b[38;2;1;2;3mrgb\x1b[0m",
-	} {
-		if got, want := Width(s), ansi.StringWidth(s); got != want {
-			t.Errorf("Width(%q) = %d, ansi.StringWidth %d", s, got, want)
-		}
-	}
-	// Every rune counted alone is one cell alone, and keeps its cell next to any other.
-	for r := rune(0); r < rune(len(oneCellTable)); r++ {
-		if oneCell(r) {
-			if s := "a" + string(r) + string(r) + "b"; ansi.StringWidth(s) != 4 {
-				t.Errorf("%U: ansi.StringWidth(%q) = %d, Width says 4", r, s, ansi.StringWidth(s))
-			}
 		}
 	}
 }
