@@ -278,8 +278,9 @@ func saturation(r *probes.Result, fig Figures) string {
 // loaded enough to bend the figures of some stream, whatever the stream:
 // its CPU saturated, or its wake p95 over LateShare of MinGap, the least
 // lateness the referee names (a stream's own flag is judged against its
-// own gap, saturation). A timed test retries on it (testenv.Timed), a
-// sweep's level reads it; "" when it was not (or its load is unknown).
+// own gap, saturation, as a sweep's level is: ClientSaturatedIn). A timed
+// test retries on it (testenv.Timed); "" when it was not (or its load is
+// unknown).
 func Saturation(load *probes.ClientLoad) string {
 	return loadEvidence(load, time.Duration(LateShare*float64(MinGap)), "the least gap a stream is given, "+format.Duration(MinGap))
 }

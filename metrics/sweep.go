@@ -279,13 +279,19 @@ func (k Knee) within() string {
 }
 
 // ClientSaturatedIn is the evidence that tpsrace itself was saturated in
-// one of races (the referee's client_saturated rule), "" when it was not in
-// any: a sweep stops climbing there (SweepStopped).
+// one of races, "" when it was not in any: a sweep stops climbing there
+// (SweepStopped). The rule is the referee's client_saturated, each stream
+// judged against its own gap between events: a level whose streams each
+// have 10ms between tokens is not bent by a client 0.3ms late (the least
+// gap, Saturation's rule for a timed test, stopped sweeps at C=1 on a box
+// merely busy).
 func ClientSaturatedIn(races [][][]probes.Result) string {
 	for _, race := range races {
 		for _, streams := range race {
-			if why := Saturation(providerLoad(streams)); why != "" {
-				return why
+			for i := range streams {
+				if why := saturation(&streams[i], Compute(&streams[i], 0)); why != "" {
+					return why
+				}
 			}
 		}
 	}

@@ -17,9 +17,9 @@ func Count(s string) int {
 	if s == "" {
 		return 0
 	}
-	v := loadVocab()
+	v := &o200kVocab
 	// Most streamed deltas are one token, which one lookup settles.
-	if r := v.rank(s); r >= 0 && v.single(r) {
+	if _, single, _ := v.lookup(s); single {
 		return 1
 	}
 	s = validUTF8(s)
@@ -110,25 +110,52 @@ func (c *Counter) Add(s string) {
 }
 
 // AddCounted appends s, as Add does, and returns Count(s), the figure of
-// the delta itself. A delta that is one token (most are) is looked up once
-// for both counts: where a piece of the text turns out to be exactly that
-// delta, the piece is a token and counts 1 without a second lookup. (A
-// token that is part of a UTF-8 sequence takes Add's way.)
+// the delta itself. Each token is looked up once for both counts: a delta
+// that is one token (most are), or each piece of a longer delta that is a
+// token, is remembered as a known span of the text, and where settle finds
+// a piece of the whole text that is exactly such a span, it counts 1
+// without a second lookup (the span's bytes are a token wherever the
+// pieces of the whole text fall). A delta that is not whole characters, or
+// follows one that was not, takes Add's way.
 func (c *Counter) AddCounted(s string) int {
 	if s == "" {
 		return 0
 	}
-	v := loadVocab()
-	if r := v.rank(s); r >= 0 && v.single(r) && len(c.partial) == 0 && utf8.ValidString(s) {
+	v := &o200kVocab
+	n := 1
+	if _, single, valid := v.lookup(s); single && valid && len(c.partial) == 0 {
 		c.known = append(c.known, span{len(c.tail), len(c.tail) + len(s)})
-		c.tail = append(c.tail, s...)
-		if len(c.tail) >= settleBatch {
-			c.settle()
-		}
-		return 1
+	} else if len(c.partial) == 0 && utf8.ValidString(s) {
+		n = c.countKnown(s)
+	} else {
+		c.Add(s)
+		return Count(s)
 	}
-	c.Add(s)
-	return Count(s)
+	c.tail = append(c.tail, s...)
+	if len(c.tail) >= settleBatch {
+		c.settle()
+	}
+	return n
+}
+
+// countKnown counts the tokens of s (valid UTF-8, about to be appended to
+// tail) piece by piece, as Count does, and remembers where each piece that
+// is a token will lie in tail.
+func (c *Counter) countKnown(s string) int {
+	v, n := &o200kVocab, 0
+	for i := 0; i < len(s); {
+		end := nextPiece(s, i)
+		if v.rank(s[i:end]) >= 0 {
+			c.known = append(c.known, span{len(c.tail) + i, len(c.tail) + end})
+			n++
+		} else {
+			var k int
+			k, c.parts = v.bpeCount(s[i:end], c.parts)
+			n += k
+		}
+		i = end
+	}
+	return n
 }
 
 // settle counts every piece of tail but the last two.
@@ -142,7 +169,7 @@ func (c *Counter) settle() {
 	if len(c.starts) <= 2 {
 		return
 	}
-	v, known := loadVocab(), c.known
+	v, known := &o200kVocab, c.known
 	for k := range len(c.starts) - 2 {
 		piece := span{c.starts[k], c.starts[k+1]}
 		for len(known) > 0 && known[0].start < piece.start {
@@ -187,6 +214,16 @@ func incompleteSuffix[T string | []byte](b T) int {
 	return 0
 }
 
-// Warm loads the vocabulary now (well under a millisecond), so that the
-// first count does not wait for it.
-func Warm() { loadVocab() }
+// Warm reads a byte of every page of the vocabulary (about 1,400 pages,
+// about a millisecond), so that the first counts of a process, in its first
+// race, take no page faults while its streams start.
+func Warm() {
+	var sum byte
+	for i := 0; i < len(o200kBin); i += 4096 {
+		sum += o200kBin[i]
+	}
+	warmed = sum
+}
+
+// warmed keeps Warm's reads from being optimised away.
+var warmed byte

@@ -124,10 +124,10 @@ func TestMatchesTiktoken(t *testing.T) {
 	}
 	// Every token that is not single, and every 8th (TestEveryTokenCountsOne
 	// holds every token to tiktoken's verdict on whether it counts 1).
-	v := loadVocab()
-	for r := range vocabSize {
+	v := &o200kVocab
+	for r, token := range vocabTokens() {
 		if !v.single(r) || r%8 == 0 {
-			check(v.token(r))
+			check(token)
 		}
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -185,21 +185,15 @@ func BenchmarkTiktokenSentence(b *testing.B) {
 	}
 }
 
-func BenchmarkLoadVocab(b *testing.B) {
-	for b.Loop() {
-		newVocab()
-	}
-}
-
 // TestEveryTokenCountsOne is what Count's one-lookup shortcut rests on: the
 // tokens o200k.bin marks single are the ones whose own bytes count 1.
 func TestEveryTokenCountsOne(t *testing.T) {
-	v := loadVocab()
+	v := &o200kVocab
 	var parts []bpePart
-	for r := range vocabSize {
-		tok := validUTF8(v.token(r))
+	for r, token := range vocabTokens() {
+		tok := validUTF8(token)
 		if n, _ := v.countPieces(tok, len(tok), parts); (n == 1) != v.single(r) {
-			t.Errorf("token %d %q counts %d, marked single %v", r, v.token(r), n, v.single(r))
+			t.Errorf("token %d %q counts %d, marked single %v", r, token, n, v.single(r))
 		}
 	}
 }
@@ -301,4 +295,63 @@ func FuzzCounter(f *testing.F) {
 			t.Fatalf("Counter %d, Count %d, parts %q", got, want, parts)
 		}
 	})
+}
+
+// BenchmarkCounterFixtures is BenchmarkCounter on every recorded stream:
+// its answer's and reasoning's deltas as the provider split them, each
+// counted as a stream's reader counts it (AddCounted).
+func BenchmarkCounterFixtures(b *testing.B) {
+	for name, deltas := range fixtureDeltas(b) {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				var c Counter
+				for _, d := range deltas {
+					c.AddCounted(d)
+				}
+				c.Total()
+			}
+			b.ReportMetric(float64(b.Elapsed())/float64(b.N*len(deltas)), "ns/delta")
+		})
+	}
+}
+
+// fixtureDeltas returns, for every recorded stream with text, the content
+// and reasoning deltas of its chunks in order.
+func fixtureDeltas(b *testing.B) map[string][]string {
+	fixtureDir := filepath.Join(testenv.Require(b, "fixtures"), "sse")
+	files, _ := filepath.Glob(filepath.Join(fixtureDir, "*.sse"))
+	streams := map[string][]string{}
+	for _, f := range files {
+		body, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var deltas []string
+		for line := range bytes.Lines(body) {
+			payload, _ := bytes.CutPrefix(bytes.TrimSpace(line), []byte("data:"))
+			var chunk struct {
+				Choices []struct {
+					Delta struct {
+						Content          string `json:"content"`
+						ReasoningContent string `json:"reasoning_content"`
+						Reasoning        string `json:"reasoning"`
+					} `json:"delta"`
+				} `json:"choices"`
+			}
+			if json.Unmarshal(payload, &chunk) != nil {
+				continue
+			}
+			for _, c := range chunk.Choices {
+				for _, d := range []string{c.Delta.Content, c.Delta.ReasoningContent, c.Delta.Reasoning} {
+					if d != "" {
+						deltas = append(deltas, d)
+					}
+				}
+			}
+		}
+		if len(deltas) > 0 {
+			streams[strings.TrimSuffix(filepath.Base(f), ".sse")] = deltas
+		}
+	}
+	return streams
 }

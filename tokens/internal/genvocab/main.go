@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/pkoukk/tiktoken-go"
 	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
@@ -54,29 +55,27 @@ func main() {
 	if len(info) != o200k.Tokens {
 		check(fmt.Errorf("%d tokens, want %d", len(info), o200k.Tokens))
 	}
-	slots := make([]uint32, 1<<o200k.SlotBits)
+	if len(blob) >= 1<<(o200k.FingerprintShift-o200k.StartShift) {
+		check(fmt.Errorf("blob of %d bytes: starts do not fit an entry", len(blob)))
+	}
+	slots := make([]uint64, 1<<o200k.SlotBits)
 	const mask = 1<<o200k.SlotBits - 1
 	longest, at := 0, 0
 	for r, b := range info {
 		token := string(blob[at : at+int(b&^o200k.NotSingle)+1])
-		at += len(token)
-		i, probes := o200k.Hash(token)&mask, 1
+		h := o200k.Hash(token)
+		i, probes := h&mask, 1
 		for ; slots[i] != 0; probes++ {
 			i = (i + 1) & mask
 		}
-		slots[i] = uint32(r + 1)
+		slots[i] = o200k.Entry(r, b, at, h, utf8.ValidString(token))
+		at += len(token)
 		longest = max(longest, probes)
 	}
 	out := append(info, blob...)
 	for _, s := range slots {
-		out = binary.LittleEndian.AppendUint32(out, s)
+		out = binary.LittleEndian.AppendUint64(out, s)
 	}
-	at = 0
-	for _, b := range info {
-		out = binary.LittleEndian.AppendUint32(out, uint32(at))
-		at += int(b&^o200k.NotSingle) + 1
-	}
-	out = binary.LittleEndian.AppendUint32(out, uint32(at))
 	check(os.WriteFile("o200k.bin", out, 0o644))
 	fmt.Printf("o200k.bin: %d tokens (%d not single), %d bytes, longest probe %d\n", len(info), notSingle, len(out), longest)
 }
