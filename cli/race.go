@@ -206,6 +206,9 @@ func (f *raceFlags) applyWorkload(cfg *config.Config) error {
 		}
 		cfg.Workload = w
 	}
+	if err := f.checkToolCallSLO(cfg.Workload); err != nil {
+		return err
+	}
 	if f.inputTokens != "" {
 		if !cfg.Workload.Is(workload.LongContext) && !cfg.Workload.Is(workload.CachedPrefix) {
 			return usageError{fmt.Errorf("--input-tokens applies only to --workload %s or %s", workload.LongContext, workload.CachedPrefix)}
@@ -231,6 +234,25 @@ func (f *raceFlags) applyWorkload(cfg *config.Config) error {
 	}
 	if cfg.Workload.Is(workload.JSON) && f.prompt == "" && cfg.Prompt == config.DefaultPrompt {
 		cfg.Prompt = workload.JSONPrompt
+	}
+	return nil
+}
+
+// checkToolCallSLO refuses --slo-ttft and --slo-output-tps under the
+// tool-call workload: both bound the answer's text, and a tool call's
+// answer has none (no TTFT, no output speed), so every stream would miss
+// them and the goodput would read 0 of every provider for no fault of its.
+func (f *raceFlags) checkToolCallSLO(w workload.Workload) error {
+	if !w.Is(workload.ToolCall) {
+		return nil
+	}
+	for _, b := range []struct {
+		flag string
+		set  bool
+	}{{"--slo-ttft", f.slo.TTFT > 0}, {"--slo-output-tps", f.slo.OutputTPS > 0}} {
+		if b.set {
+			return usageError{fmt.Errorf("%s under --workload %s: a tool call's answer has no text, so no stream has a TTFT or an output speed and every one would miss the bound; bound the whole answer with --slo-e2e (its time to a complete call)", b.flag, workload.ToolCall)}
+		}
 	}
 	return nil
 }

@@ -4,8 +4,9 @@ import (
 	"strconv"
 )
 
-// refereeColumns say how fair and how felt the race was: at C > 1 with an
-// SLO, how many streams met it (README, "Goodput under an SLO"); once a
+// refereeColumns say how fair and how felt the race was: with an SLO, how
+// many streams met it (docs/METRICS.md, "Goodput under an SLO"; at C = 1
+// too, as bench's table shows it: a user who set an SLO sees it judged); once a
 // provider has settled with one, the feel of its streams
 // (metrics.Felt.Label). The feel outranks tokens, words/s and cost
 // (fitColumns): a stall the average hides shows nowhere else on the board,
@@ -17,7 +18,7 @@ func (m *Model) refereeColumns(dash string) []column {
 		anySLO = anySLO || f.SLOStreams > 0
 		anyFeel = anyFeel || f.Feel != ""
 	}
-	if m.concurrency > 1 && anySLO {
+	if anySLO {
 		cols = append(cols, column{header: "SLO", width: 5, right: true, priority: 2, cell: func(r row) string {
 			if r.f.SLOStreams == 0 {
 				return dash

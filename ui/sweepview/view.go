@@ -60,28 +60,42 @@ func (m *Model) draw() {
 	m.charts = titles + "\n" + lipgloss.JoinHorizontal(lipgloss.Top, trade, " ", ttft)
 }
 
-// status is the first line: what is raced and where the climb is.
+// status is the first line: what is raced and where the climb is. Where
+// the window is too narrow for it, it says the same in fewer words ("sweep
+// C=1,2,4,8 · C=4 (3/4) 5/8 streams") rather than lose its end.
 func (m Model) status() string {
+	line := m.styles.Title.Render("tpsrace") + " "
+	if m.opts.Config.Simulated { // first, so that a narrow window never cuts it
+		line += m.styles.Warn.Reverse(true).Render(" SIMULATED — not real ") + " "
+	}
+	text := m.statusText(false)
+	if m.width > 0 && lipgloss.Width(line+text) > m.width {
+		text = m.statusText(true)
+	}
+	return line + m.styles.Label.Render(text)
+}
+
+// statusText is the status's words, short or in full.
+func (m Model) statusText(short bool) string {
 	levels := make([]string, len(m.opts.Levels))
 	for i, c := range m.opts.Levels {
 		levels[i] = strconv.Itoa(c)
 	}
 	text := "concurrency sweep C=" + strings.Join(levels, ",")
+	if short {
+		text = "sweep C=" + strings.Join(levels, ",")
+	}
 	switch {
 	case m.opts.Raced != nil:
-		text += " · replay"
+		return text + " · replay"
 	case m.finished:
-		text += " · done"
+		return text + " · done"
+	case m.level.streams > 0 && short:
+		return text + fmt.Sprintf(" · C=%d (%d/%d) %d/%d streams", m.level.concurrency, m.level.index+1, len(m.opts.Levels), m.done, m.level.streams)
 	case m.level.streams > 0:
-		text += fmt.Sprintf(" · racing C=%d (%d of %d): %d/%d streams", m.level.concurrency, m.level.index+1, len(m.opts.Levels), m.done, m.level.streams)
-	default:
-		text += " · warming up"
+		return text + fmt.Sprintf(" · racing C=%d (%d of %d): %d/%d streams", m.level.concurrency, m.level.index+1, len(m.opts.Levels), m.done, m.level.streams)
 	}
-	line := m.styles.Title.Render("tpsrace") + " "
-	if m.opts.Config.Simulated { // first, so that a narrow window never cuts it
-		line += m.styles.Warn.Reverse(true).Render(" SIMULATED — not real ") + " "
-	}
-	return line + m.styles.Label.Render(text)
+	return text + " · warming up"
 }
 
 // legend says what the markers mean.

@@ -8,6 +8,10 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
+
+	"tpsrace/config"
+	"tpsrace/ui/theme"
 )
 
 func sized(m Model, w, h int) Model {
@@ -50,6 +54,25 @@ func TestEverySizeShowsTheKneeAndTheVerdict(t *testing.T) {
 					t.Errorf("present=%v %v: no %q in\n%s", present, size, want, view)
 				}
 			}
+		}
+	}
+}
+
+// A sweep climbing in a narrow window says where it is in fewer words
+// rather than lose the end of the line: "racing C=8 (4 of 5)" was cut at
+// 80 columns to "racing C=8 (4 of".
+func TestNarrowStatusKeepsTheClimb(t *testing.T) {
+	opts := Options{Config: &config.Config{Simulated: true}, Levels: []int{1, 2, 4, 8, 16}, Palette: theme.New(theme.Auto, true, termenv.Ascii)}
+	m := Model{opts: opts, styles: DefaultStyles(opts.Palette)} // no climb: the status alone
+	m.level, m.done = levelStartMsg{concurrency: 8, index: 3, streams: 32}, 12
+	for _, tc := range []struct {
+		width int
+		want  string
+	}{{160, "concurrency sweep C=1,2,4,8,16 · racing C=8 (4 of 5): 12/32 streams"}, {80, "sweep C=1,2,4,8,16 · C=8 (4/5) 12/32 streams"}} {
+		m.width = tc.width
+		status := ansi.Strip(m.status())
+		if !strings.HasSuffix(status, tc.want) || ansi.StringWidth(status) > tc.width {
+			t.Errorf("at %d columns: %q, want it to end %q within the width", tc.width, status, tc.want)
 		}
 	}
 }
