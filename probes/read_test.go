@@ -76,7 +76,7 @@ func BenchmarkSSEReader(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				r := newSSEReader(bytes.NewReader(body), nil)
+				r := newSSEReader(bytes.NewReader(body))
 				for {
 					if _, err := r.next(); err != nil {
 						break

@@ -75,7 +75,7 @@ func TestChunkScannerOnRecordedStreams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := newSSEReader(bytesReader(body), nil)
+		r := newSSEReader(bytesReader(body))
 		events, scanned := 0, 0
 		for {
 			data, err := r.next()
@@ -145,7 +145,7 @@ func FuzzChunkTemplate(f *testing.F) {
 // A stream's text chunks after its first are read by the template.
 func TestChunkTemplateReadsTheStream(t *testing.T) {
 	body := streamBody(100, 1)
-	r := newSSEReader(bytesReader(body), nil)
+	r := newSSEReader(bytesReader(body))
 	var s chunkScanner
 	var served Served
 	templated := 0

@@ -56,7 +56,6 @@ type sseReader struct {
 	lines      int    // non-blank lines read, for the "not an event stream" check
 	begun      bool   // the first line was read (its byte order mark dropped)
 	done       bool   // saw data: [DONE]
-	onBytes    func() // called after every read that returned bytes (the stall timer)
 }
 
 // sseBuffer is the read buffer of a stream: a line longer than this is
@@ -64,14 +63,14 @@ type sseReader struct {
 // this much.
 const sseBuffer = 4 << 10
 
-func newSSEReader(body io.Reader, onBytes func()) *sseReader {
-	return newSSEReaderSize(body, sseBuffer, onBytes)
+func newSSEReader(body io.Reader) *sseReader {
+	return newSSEReaderSize(body, sseBuffer)
 }
 
 // newSSEReaderSize is newSSEReader with a read buffer of size bytes (tests
 // use a few, so that lines cross reads and outgrow the buffer).
-func newSSEReaderSize(body io.Reader, size int, onBytes func()) *sseReader {
-	return &sseReader{src: body, buf: make([]byte, size), onBytes: onBytes}
+func newSSEReaderSize(body io.Reader, size int) *sseReader {
+	return &sseReader{src: body, buf: make([]byte, size)}
 }
 
 var (
@@ -135,7 +134,7 @@ func (r *sseReader) dispatch() ([]byte, error) {
 
 // dispatchData returns an event's data, or io.EOF for data: [DONE].
 func (r *sseReader) dispatchData(data []byte) ([]byte, error) {
-	if bytes.Equal(bytes.TrimSpace(data), doneData) {
+	if (len(data) == 0 || data[0] != '{') && bytes.Equal(bytes.TrimSpace(data), doneData) {
 		r.done = true
 		return nil, io.EOF
 	}
@@ -210,9 +209,6 @@ func (r *sseReader) fill() {
 		// one search, not two.
 		r.noCR = bytes.IndexByte(r.buf[r.start:r.end+n], '\r') < 0
 		r.end += n
-		if n > 0 && r.onBytes != nil {
-			r.onBytes()
-		}
 		if err != nil {
 			r.err = err
 		}
