@@ -72,7 +72,7 @@ func raceTerms() []Term {
 		{"speed, tok/s", "output tokens per second per user: tokens after the first ÷ first-to-last token time"},
 		{"now", "live tok/s: tokens that arrived in the last " + format.Duration(metrics.LiveWindow)},
 		{"N tok", "output tokens so far (~: an o200k estimate)"},
-		{fmt.Sprintf("%d agent calls ≈", metrics.AgentCalls), fmt.Sprintf("%d chained calls × (TTFT + %d tokens): what an agent waits", metrics.AgentCalls, metrics.AgentCallTokens)},
+		{fmt.Sprintf("%d agent calls ≈", metrics.AgentCalls), fmt.Sprintf("chat: %d chained calls × (TTFT + %d tokens): what an agent waits", metrics.AgentCalls, metrics.AgentCallTokens)},
 		{"TTFT p50 · max", "C > 1: the median stream's TTFT · the slowest one's"},
 		{"N streams", "C > 1: the provider's streams (simultaneous users) in this race"},
 		{"per-user · aggregate", "C > 1: the median stream's tok/s · all the provider's streams together"},
