@@ -81,7 +81,7 @@ func raceTerms() []Term {
 		{"prefill · decode", "a llama.cpp server's own prompt and generation speeds"},
 		{"thought for", "a reasoning model's thinking: its time and tokens"},
 		{"┃ finish", "the race track: tokens so far toward the finish line every lane shares"},
-		{"tok/s · log scale", "the sparkline's top, on the scale all lanes share; logarithmic when speeds span over 10×"},
+		{"scale N · tok/s, log", "the sparkline's top: the tok/s scale every lane shares, the fastest lane's peak (not this lane's speed: its figures are above); log: logarithmic, when speeds span over 10×"},
 		{"reading speed", fmt.Sprintf("the dotted line: %.0f words/min ≈ %.1f tok/s; N× reading speed = N times that", metrics.ReadingTPS*metrics.WordsPerToken*60, metrics.ReadingTPS)},
 		{"slow · conversational · voice-ready", fmt.Sprintf("the speed badge, what the speed is good for: slow < %d tok/s · conversational ≥ %d · voice-ready ≥ %d", metrics.ConversationalTPS, metrics.ConversationalTPS, metrics.VoiceReadyTPS)},
 		{"waiting · thinking · streaming", "the stream's status before its first token, while it reasons, while text arrives"},
