@@ -86,6 +86,7 @@ func raceTerms() []Term {
 		{"slow · conversational · voice-ready", fmt.Sprintf("the speed badge, what the speed is good for: slow < %d tok/s · conversational ≥ %d · voice-ready ≥ %d", metrics.ConversationalTPS, metrics.ConversationalTPS, metrics.VoiceReadyTPS)},
 		{"waiting · thinking · streaming", "the stream's status before its first token, while it reasons, while text arrives"},
 		{"✓ 1st · ✗ failed", "finished in that place; failed, and why under it"},
+		{"N name ✗ key refused · could not connect · server error · …", "a lane that failed before its first token: one line under the others, what failed, then the provider's own words (zoom 1-9 shows them whole)"},
 		{"⚑", "the referee flagged this provider's race (cached prompt, another model, a stall…): zoom (1-9) says why"},
 		// The leaderboard.
 		{"# · provider · finish", "rank · provider · place among the finished, in rank order"},
