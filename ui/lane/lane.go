@@ -177,7 +177,7 @@ func (m *Model) render() {
 	}
 	m.wrapNewText(m.width - 2)
 	switch {
-	case m.height < 4 && Strip(m.figures, m.provider): // the dashboard gives a strip one line
+	case m.height < 4 && Strip(m.figures, m.provider): // the dashboard gives a strip StripRows lines
 		m.view = m.renderStrip()
 	case m.height < 4:
 		m.view = m.renderBare()
