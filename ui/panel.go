@@ -55,7 +55,7 @@ func timeline(figs []live.Snapshot) *speedchart.Timeline {
 		return nil
 	}
 	for _, f := range figs {
-		s := speedchart.Span{Failed: f.Status == live.Failed}
+		s := speedchart.Span{Failed: f.Status == live.Failed, End: f.Elapsed}
 		switch {
 		case f.Workload != nil && f.Workload.Settled():
 			r := f.Workload.Ranked
