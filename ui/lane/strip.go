@@ -32,7 +32,7 @@ func Strip(f live.Snapshot, p *live.Lane) bool {
 
 // StripRows is how many lines the lane takes as a strip at width: 1 where
 // its words fit, else 2; 0 when it is no strip (Strip) at its last frame.
-func (m Model) StripRows(width int) int {
+func (m *Model) StripRows(width int) int {
 	if !Strip(m.figures, m.provider) {
 		return 0
 	}
