@@ -26,7 +26,7 @@ func FuzzStream(f *testing.F) {
 			if bytes.Equal(payload, []byte("[DONE]")) {
 				t.Fatalf("[DONE] passed on as a payload")
 			}
-			chunks.decode(payload, &Served{})
+			chunks.decode(payload, &Served{}, &delta{})
 		}
 	})
 }

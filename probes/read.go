@@ -121,14 +121,14 @@ func (rd *streamReader) read(body io.Reader) error {
 		if blank(data) { // "data:" alone: no chunk, nothing malformed
 			continue
 		}
-		d, err := rd.chunks.decode(data, &rd.res.Served)
-		if err != nil {
+		var d delta
+		if err := rd.chunks.decode(data, &rd.res.Served, &d); err != nil {
 			return err
 		}
 		if d.Err != nil {
 			return d.Err
 		}
-		rd.apply(d)
+		rd.apply(&d)
 	}
 }
 
@@ -139,7 +139,7 @@ func blank(data []byte) bool {
 }
 
 // apply records what one chunk says.
-func (rd *streamReader) apply(d delta) {
+func (rd *streamReader) apply(d *delta) {
 	res := rd.res
 	content, thought := rd.think.split(d.Content)
 	rd.record(content, d.Reasoning+thought)

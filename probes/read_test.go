@@ -98,7 +98,8 @@ func BenchmarkDecodeChunk(b *testing.B) {
 		served := Served{Model: "bench"}
 		b.ReportAllocs()
 		for b.Loop() {
-			if d, _ := s.decode(payload, &served); d.Content != " cache" {
+			var d delta
+			if s.decode(payload, &served, &d); d.Content != " cache" {
 				b.Fatal(d.Content)
 			}
 		}

@@ -133,7 +133,8 @@ func FuzzChunkTemplate(f *testing.F) {
 		var s chunkScanner
 		var scanServed, fullServed Served
 		for _, payload := range [][]byte{first, second} {
-			got, gotErr := s.decode(payload, &scanServed)
+			var got delta
+			gotErr := s.decode(payload, &scanServed, &got)
 			want, wantErr := decodeChunk(payload, &fullServed)
 			if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) || scanServed != fullServed {
 				t.Fatalf("%s:\nscanned %+v %v %+v\n   full %+v %v %+v", payload, got, gotErr, scanServed, want, wantErr, fullServed)
@@ -154,10 +155,10 @@ func TestChunkTemplateReadsTheStream(t *testing.T) {
 		if err != nil {
 			break
 		}
-		if _, ok := s.fromTemplate(data); ok {
+		if s.fromTemplate(data, &delta{}) {
 			templated++
 		}
-		if _, err := s.decode(data, &served); err != nil {
+		if err := s.decode(data, &served, &delta{}); err != nil {
 			t.Fatal(err)
 		}
 	}
