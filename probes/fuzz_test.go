@@ -16,7 +16,7 @@ func FuzzStream(f *testing.F) {
 	f.Add([]byte("<html><body>502 Bad Gateway</body></html>"))
 	f.Add([]byte("data: {\"choices\":[],\"usage\":{\"prompt_tokens\":1,\"completion_tokens\":2,\"total_tokens\":9}}\r\n\r\n"))
 	f.Fuzz(func(t *testing.T, body []byte) {
-		sse := newSSEReader(bytes.NewReader(body), nil)
+		sse := newSSEReader(bytes.NewReader(body))
 		var chunks chunkScanner
 		for {
 			payload, err := sse.next()
@@ -26,7 +26,7 @@ func FuzzStream(f *testing.F) {
 			if bytes.Equal(payload, []byte("[DONE]")) {
 				t.Fatalf("[DONE] passed on as a payload")
 			}
-			chunks.decode(payload, &Served{})
+			chunks.decode(payload, &Served{}, &delta{})
 		}
 	})
 }

@@ -47,11 +47,12 @@ type Race struct {
 	// the barrier, so that races on many hosts start together. An instant
 	// already past releases at once (the recorded release then says how late).
 	StartAt time.Time
-	// Tokens, when set, has every text event's tokens added as it arrives,
-	// and the updates then carry no text events (tool deltas and each
-	// stream's end still): a caller that shows a count and not the events
-	// (bench's progress line) pays an atomic add per event instead of a
-	// channel send and a goroutine's wake-up.
+	// Tokens, when set, has every text event's tokens added, those of the
+	// events of one read together before the stream reads again (they
+	// arrived at once), and the updates then carry no text events (tool
+	// deltas and each stream's end still): a caller that shows a count and
+	// not the events (bench's progress line) pays an atomic add per read
+	// instead of a channel send and a goroutine's wake-up per event.
 	Tokens *atomic.Int64
 }
 

@@ -27,8 +27,12 @@ type streamReader struct {
 	// The whole answer's o200k count is kept up to date as it arrives, so
 	// it is ready when the stream ends.
 	answerCount, reasoningCount tokens.Counter
-	streamed                    atomic.Int64 // tokens so far, read by the stall timer's goroutine
-	lastByte                    atomic.Int64 // since release, stamped on every read: when the events parsed from it arrived
+	// counted is the tokens of the events so far; streamed and Race.Tokens
+	// have them added once a read (publish), not at every event.
+	counted   int
+	published int
+	streamed  atomic.Int64 // tokens so far, read by the stall timer's goroutine
+	lastByte  atomic.Int64 // since release, stamped on every read: when the events parsed from it arrived
 }
 
 func newStreamReader(pb *probe, release time.Time, firstToken *time.Timer, res *Result) *streamReader {
@@ -60,39 +64,82 @@ func (rd *streamReader) watchStall(stall time.Duration, cancel context.CancelCau
 	return t
 }
 
+// stampedBody is the body as the stream reader reads it. Before each read,
+// which may wait, the tokens counted since the last one are published;
+// after a read that returned bytes, its time is stamped: every event parsed
+// from those bytes arrived then.
+type stampedBody struct {
+	rd   *streamReader
+	body io.Reader
+}
+
+func (b stampedBody) Read(p []byte) (int, error) {
+	b.rd.publish()
+	n, err := b.body.Read(p)
+	if n > 0 {
+		b.rd.lastByte.Store(int64(b.rd.since()))
+	}
+	return n, err
+}
+
+// publish adds the tokens counted since the last publish to streamed and
+// Race.Tokens: the events of one read arrived at once, so their tokens are
+// added at once, two atomic adds a read instead of two an event (Race.Tokens
+// is every stream's, a cache line the cores pass back and forth).
+func (rd *streamReader) publish() {
+	n := int64(rd.counted - rd.published)
+	if n == 0 {
+		return
+	}
+	rd.published = rd.counted
+	rd.streamed.Add(n)
+	if rd.pb.tokens != nil {
+		rd.pb.tokens.Add(n)
+	}
+}
+
 // read reads body to its end. A stream completes with data: [DONE] or a
 // finish_reason; a body that ends without either broke off.
 func (rd *streamReader) read(body io.Reader) error {
-	defer func() { rd.res.O200kTokens = rd.answerCount.Total() + rd.reasoningCount.Total() }()
-	sse := newSSEReader(body, func() { rd.lastByte.Store(int64(rd.since())) })
+	defer func() {
+		rd.publish()
+		rd.res.O200kTokens = rd.answerCount.Total() + rd.reasoningCount.Total()
+	}()
+	sse := newSSEReader(stampedBody{rd, body})
 	for {
 		data, err := sse.next()
 		if errors.Is(err, io.EOF) {
 			rd.record(rd.think.flush())
 			if rd.res.FinishReason == "" && !sse.done {
-				return &Failure{Kind: KindNetwork, Message: fmt.Sprintf("stream ended after %d tokens without finish_reason or [DONE]", rd.streamed.Load())}
+				return &Failure{Kind: KindNetwork, Message: fmt.Sprintf("stream ended after %d tokens without finish_reason or [DONE]", rd.counted)}
 			}
 			return nil
 		}
 		if err != nil {
 			return err
 		}
-		if len(bytes.TrimSpace(data)) == 0 { // "data:" alone: no chunk, nothing malformed
+		if blank(data) { // "data:" alone: no chunk, nothing malformed
 			continue
 		}
-		d, err := rd.chunks.decode(data, &rd.res.Served)
-		if err != nil {
+		var d delta
+		if err := rd.chunks.decode(data, &rd.res.Served, &d); err != nil {
 			return err
 		}
 		if d.Err != nil {
 			return d.Err
 		}
-		rd.apply(d)
+		rd.apply(&d)
 	}
 }
 
+// blank reports whether data is only white space. A chunk's data starts
+// with its "{", which settles it without a look at the rest.
+func blank(data []byte) bool {
+	return len(data) == 0 || data[0] != '{' && len(bytes.TrimSpace(data)) == 0
+}
+
 // apply records what one chunk says.
-func (rd *streamReader) apply(d delta) {
+func (rd *streamReader) apply(d *delta) {
 	res := rd.res
 	content, thought := rd.think.split(d.Content)
 	rd.record(content, d.Reasoning+thought)
@@ -130,10 +177,7 @@ func (rd *streamReader) record(content, reasoning string) {
 		rd.firstToken.Stop()
 	}
 	rd.res.Events.Append(ev)
-	rd.streamed.Add(int64(ev.Tokens))
-	if rd.pb.tokens != nil {
-		rd.pb.tokens.Add(int64(ev.Tokens))
-	}
+	rd.counted += ev.Tokens
 	if rd.pb.emit != nil {
 		ev, _ = rd.res.Events.Last()
 		rd.pb.emit(ev)

@@ -76,7 +76,7 @@ func BenchmarkSSEReader(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()
 			for b.Loop() {
-				r := newSSEReader(bytes.NewReader(body), nil)
+				r := newSSEReader(bytes.NewReader(body))
 				for {
 					if _, err := r.next(); err != nil {
 						break
@@ -98,7 +98,8 @@ func BenchmarkDecodeChunk(b *testing.B) {
 		served := Served{Model: "bench"}
 		b.ReportAllocs()
 		for b.Loop() {
-			if d, _ := s.decode(payload, &served); d.Content != " cache" {
+			var d delta
+			if s.decode(payload, &served, &d); d.Content != " cache" {
 				b.Fatal(d.Content)
 			}
 		}

@@ -21,18 +21,21 @@ type chunkScanner struct {
 	template chunkTemplate
 }
 
-// decode reads one event's data: by the template of the chunk before
-// (template.go), else by scan, else by the full decoder. served is the
-// stream's, the same at every call. The delta's texts may be views of
+// decode reads one event's data into d (a zero delta): by the template of
+// the chunk before (template.go), else by scan, else by the full decoder.
+// served is the stream's, the same at every call. The delta's texts may be views of
 // payload or of the scanner's own buffer: they are valid until the next call.
-func (s *chunkScanner) decode(payload []byte, served *Served) (delta, error) {
-	if d, ok := s.fromTemplate(payload); ok {
-		return d, nil
+func (s *chunkScanner) decode(payload []byte, served *Served, d *delta) error {
+	if s.fromTemplate(payload, d) {
+		return nil
 	}
-	if d, ok := s.scan(payload, served); ok {
-		return d, nil
+	var ok bool
+	if *d, ok = s.scan(payload, served); ok {
+		return nil
 	}
-	return decodeChunk(payload, served)
+	var err error
+	*d, err = decodeChunk(payload, served)
+	return err
 }
 
 // scannedChunk is what scan found, applied only once the whole chunk is read.

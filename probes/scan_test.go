@@ -75,7 +75,7 @@ func TestChunkScannerOnRecordedStreams(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := newSSEReader(bytesReader(body), nil)
+		r := newSSEReader(bytesReader(body))
 		events, scanned := 0, 0
 		for {
 			data, err := r.next()
@@ -133,7 +133,8 @@ func FuzzChunkTemplate(f *testing.F) {
 		var s chunkScanner
 		var scanServed, fullServed Served
 		for _, payload := range [][]byte{first, second} {
-			got, gotErr := s.decode(payload, &scanServed)
+			var got delta
+			gotErr := s.decode(payload, &scanServed, &got)
 			want, wantErr := decodeChunk(payload, &fullServed)
 			if (gotErr == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) || scanServed != fullServed {
 				t.Fatalf("%s:\nscanned %+v %v %+v\n   full %+v %v %+v", payload, got, gotErr, scanServed, want, wantErr, fullServed)
@@ -145,7 +146,7 @@ func FuzzChunkTemplate(f *testing.F) {
 // A stream's text chunks after its first are read by the template.
 func TestChunkTemplateReadsTheStream(t *testing.T) {
 	body := streamBody(100, 1)
-	r := newSSEReader(bytesReader(body), nil)
+	r := newSSEReader(bytesReader(body))
 	var s chunkScanner
 	var served Served
 	templated := 0
@@ -154,10 +155,10 @@ func TestChunkTemplateReadsTheStream(t *testing.T) {
 		if err != nil {
 			break
 		}
-		if _, ok := s.fromTemplate(data); ok {
+		if s.fromTemplate(data, &delta{}) {
 			templated++
 		}
-		if _, err := s.decode(data, &served); err != nil {
+		if err := s.decode(data, &served, &delta{}); err != nil {
 			t.Fatal(err)
 		}
 	}

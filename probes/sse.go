@@ -38,10 +38,11 @@ import (
 //     a stream that ended without a token.
 //
 // data: [DONE] ends the stream; lines after it are not read. The data
-// returned is valid until the next call. A line longer than the read buffer
-// (a >1 MiB event) is gathered in a buffer the stream keeps, as is the data
-// of the event being read; a stream of short events allocates nothing after
-// its first events.
+// returned is valid until the next call. An event of one data line whose
+// blank line is already read is returned as a view of the read buffer; the
+// data of any other event is gathered in a buffer the stream keeps, as is a
+// line longer than the read buffer (a >1 MiB event): a stream of short
+// events allocates nothing after its first events.
 type sseReader struct {
 	src        io.Reader
 	buf        []byte // the read buffer; buf[start:end] is not read yet
@@ -51,10 +52,10 @@ type sseReader struct {
 	data       []byte // the data of the event being read, each line ended by "\n"
 	hasData    bool   // a data field was read since the last dispatch
 	afterCR    bool   // the last line ended with CR: an LF next belongs to it
+	noCR       bool   // buf[start:end] holds no CR: a line ends at its LF
 	lines      int    // non-blank lines read, for the "not an event stream" check
 	begun      bool   // the first line was read (its byte order mark dropped)
 	done       bool   // saw data: [DONE]
-	onBytes    func() // called after every read that returned bytes (the stall timer)
 }
 
 // sseBuffer is the read buffer of a stream: a line longer than this is
@@ -62,14 +63,14 @@ type sseReader struct {
 // this much.
 const sseBuffer = 4 << 10
 
-func newSSEReader(body io.Reader, onBytes func()) *sseReader {
-	return newSSEReaderSize(body, sseBuffer, onBytes)
+func newSSEReader(body io.Reader) *sseReader {
+	return newSSEReaderSize(body, sseBuffer)
 }
 
 // newSSEReaderSize is newSSEReader with a read buffer of size bytes (tests
 // use a few, so that lines cross reads and outgrow the buffer).
-func newSSEReaderSize(body io.Reader, size int, onBytes func()) *sseReader {
-	return &sseReader{src: body, buf: make([]byte, size), onBytes: onBytes}
+func newSSEReaderSize(body io.Reader, size int) *sseReader {
+	return &sseReader{src: body, buf: make([]byte, size)}
 }
 
 var (
@@ -106,6 +107,11 @@ func (r *sseReader) next() ([]byte, error) {
 		}
 		switch string(name) {
 		case "data":
+			// An event of one data line whose blank line is read already
+			// (nearly every event) is dispatched as a view of the line.
+			if !r.hasData && r.blankNext() {
+				return r.dispatchData(value)
+			}
 			r.data = append(append(r.data, value...), '\n')
 			r.hasData = true
 		case "event", "id", "retry":
@@ -123,11 +129,30 @@ func (r *sseReader) next() ([]byte, error) {
 func (r *sseReader) dispatch() ([]byte, error) {
 	data := r.data[:len(r.data)-1]
 	r.data, r.hasData = r.data[:0], false
-	if bytes.Equal(bytes.TrimSpace(data), doneData) {
+	return r.dispatchData(data)
+}
+
+// dispatchData returns an event's data, or io.EOF for data: [DONE].
+func (r *sseReader) dispatchData(data []byte) ([]byte, error) {
+	if (len(data) == 0 || data[0] != '{') && bytes.Equal(bytes.TrimSpace(data), doneData) {
 		r.done = true
 		return nil, io.EOF
 	}
 	return data, nil
+}
+
+// blankNext reads the next line when it is blank and its line end is read
+// already, as line would; else it reads nothing.
+func (r *sseReader) blankNext() bool {
+	i := r.start
+	if r.afterCR && i < r.end && r.buf[i] == '\n' {
+		i++
+	}
+	if i >= r.end || r.buf[i] != '\n' && r.buf[i] != '\r' {
+		return false
+	}
+	r.start, r.afterCR = i+1, r.buf[i] == '\r'
+	return true
 }
 
 // line returns the next line without its line end, valid until the next
@@ -142,7 +167,7 @@ func (r *sseReader) line() ([]byte, error) {
 			r.afterCR = false
 		}
 		unread := r.buf[r.start:r.end]
-		if i := lineEnd(unread); i >= 0 {
+		if i := r.lineEnd(unread); i >= 0 {
 			r.start += i + 1
 			r.afterCR = unread[i] == '\r'
 			return r.gathered(unread[:i]), nil
@@ -179,10 +204,11 @@ func (r *sseReader) gathered(part []byte) []byte {
 func (r *sseReader) fill() {
 	for tries := 0; tries < 100; tries++ {
 		n, err := r.src.Read(r.buf[r.end:])
+		// One look for a CR over what the read returned, so that the
+		// lines of a stream without one (most) are split at their LF by
+		// one search, not two.
+		r.noCR = bytes.IndexByte(r.buf[r.start:r.end+n], '\r') < 0
 		r.end += n
-		if n > 0 && r.onBytes != nil {
-			r.onBytes()
-		}
 		if err != nil {
 			r.err = err
 		}
@@ -193,12 +219,16 @@ func (r *sseReader) fill() {
 	r.err = io.ErrNoProgress
 }
 
-// lineEnd is the index of the first CR or LF in b, or -1.
-func lineEnd(b []byte) int {
-	lf := bytes.IndexByte(b, '\n')
-	search := b
+// lineEnd is the index of the first CR or LF in unread (buf[start:end]),
+// or -1.
+func (r *sseReader) lineEnd(unread []byte) int {
+	lf := bytes.IndexByte(unread, '\n')
+	if r.noCR {
+		return lf
+	}
+	search := unread
 	if lf >= 0 {
-		search = b[:lf]
+		search = unread[:lf]
 	}
 	if cr := bytes.IndexByte(search, '\r'); cr >= 0 {
 		return cr

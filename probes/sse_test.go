@@ -63,7 +63,7 @@ func specEvents(body string) []string {
 // readAll reads body with sseReader, size bytes of buffer, through a
 // source that returns step bytes a read.
 func readAll(body []byte, size, step int) (events []string, err error) {
-	r := newSSEReaderSize(&stepReader{body, step}, size, nil)
+	r := newSSEReaderSize(&stepReader{body, step}, size)
 	for {
 		data, err := r.next()
 		if err != nil {
@@ -169,7 +169,7 @@ func TestSSENotAnEventStream(t *testing.T) {
 // A broken connection dispatches nothing it had not finished.
 func TestSSEBrokenConnection(t *testing.T) {
 	broken := errors.New("connection reset")
-	r := newSSEReader(io.MultiReader(strings.NewReader("data: a\n\ndata: b"), iotest.ErrReader(broken)), nil)
+	r := newSSEReader(io.MultiReader(strings.NewReader("data: a\n\ndata: b"), iotest.ErrReader(broken)))
 	if data, err := r.next(); string(data) != "a" || err != nil {
 		t.Fatalf("first: %q, %v", data, err)
 	}

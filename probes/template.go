@@ -43,23 +43,24 @@ func (s *chunkScanner) keepTemplate(c *scannedChunk) {
 	t.field = only
 }
 
-// fromTemplate reads payload by the template, when it fits.
-func (s *chunkScanner) fromTemplate(payload []byte) (delta, bool) {
+// fromTemplate reads payload by the template into d (a zero delta), when it
+// fits. It writes its one text into the caller's delta: a delta is a dozen
+// words, and returning one by value copies it at every event.
+func (s *chunkScanner) fromTemplate(payload []byte, d *delta) bool {
 	t := &s.template
 	if t.field < 0 || len(t.before) == 0 || len(payload) <= len(t.before)+len(t.after) ||
 		!bytes.HasPrefix(payload, t.before) || !bytes.HasSuffix(payload, t.after) || payload[len(t.before)] != '"' {
-		return delta{}, false
+		return false
 	}
 	s.p, s.i, s.scratch = payload, len(t.before), s.scratch[:0]
 	var text deltaText
 	if !s.text(&text) || s.i != len(payload)-len(t.after) {
-		return delta{}, false
+		return false
 	}
-	var d delta
 	if t.field == textContent || t.field == textRefusal {
 		d.Content = text.value
 	} else {
 		d.Reasoning = text.value
 	}
-	return d, true
+	return true
 }

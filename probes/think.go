@@ -26,6 +26,9 @@ const (
 const openThink, closeThink = "<think>", "</think>"
 
 func (t *thinkSplitter) split(content string) (answer, reasoning string) {
+	if t.state == inAnswer { // nothing is held back once the answer began
+		return content, ""
+	}
 	s := t.pending + content
 	t.pending = ""
 	for s != "" {

@@ -80,7 +80,27 @@ func isPrefix(c class) bool { return c&(newline|letter|number) == 0 }
 func isSymbol(c class) bool { return c&(space|letter|number) == 0 }
 
 // nextPiece returns the end of the piece that starts at s[i] (i < len(s)).
+// Most pieces of a text are a word of ASCII lowercase letters, with a space
+// before it or not: read byte by byte, they end where the letters do (with
+// a contraction after them), which is what the first alternative gives
+// them. A word that goes on in a non-ASCII character takes piece's way.
 func nextPiece(s string, i int) int {
+	j := i
+	if s[j] == ' ' && j+1 < len(s) {
+		j++
+	}
+	if 'a' <= s[j] && s[j] <= 'z' {
+		for j++; j < len(s) && 'a' <= s[j] && s[j] <= 'z'; j++ {
+		}
+		if j == len(s) || s[j] < utf8.RuneSelf {
+			return j + contraction(s, j)
+		}
+	}
+	return piece(s, i)
+}
+
+// piece is nextPiece for any text, alternative by alternative.
+func piece(s string, i int) int {
 	c, w := at(s, i)
 	for _, word := range [...]func(string, int) int{wordLower, wordUpper} {
 		if isPrefix(c) && i+w < len(s) {
