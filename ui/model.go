@@ -151,12 +151,16 @@ type Model struct {
 	board leaderboard.Model
 	chart speedchart.Model
 	panel workloadview.Model // the workload's run: TTFT by size, cold vs warm, turns
-	stats llamastats.Model   // the zoomed llama.cpp lane's /metrics line (serverstats.go)
+	// The two large children, the editor's text area (12 kB) and the stats
+	// line's styles (2 kB), are held by pointer: Bubble Tea copies the root
+	// model to the heap after every message (Update returns it as a
+	// tea.Model), 40 or more times a second mid-race.
+	stats *llamastats.Model // the zoomed llama.cpp lane's /metrics line (serverstats.go)
 
 	tick   int // the live frame-tick chain; others are dropped
 	paused bool
 
-	editor  promptEditor
+	editor  *promptEditor
 	replay  *replayer  // nil unless Options.Replay
 	present *presenter // nil unless Options.Present
 
@@ -196,7 +200,7 @@ func newModel(ctx context.Context, opts Options) Model {
 	c.help = help.New()
 	c.help.Styles = c.styles.Help
 	m := Model{c: c, s: newSession(c.config, opts.Concurrency, opts.Prepare != nil), editor: newPromptEditor(c),
-		stats: llamastats.New(c.styles.Stats)}
+		stats: new(llamastats.New(c.styles.Stats))}
 	m.s.finishAt, m.s.unsaved = opts.FinishAt, opts.Replay != nil && opts.Replay.Cut
 	if opts.Replay != nil {
 		m.replay = newReplayer(c, opts.Replay)
@@ -253,7 +257,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.startRace(), m.watchServer())
 	case llamastats.Msg:
 		var cmd tea.Cmd
-		m.stats, cmd = m.stats.Update(msg)
+		*m.stats, cmd = m.stats.Update(msg)
 		if !m.paused {
 			m.compose()
 		}
