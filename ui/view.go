@@ -303,7 +303,14 @@ func (m *Model) laneLines() []string {
 			views = append(views, splitLines(m.lanes[i].View()))
 		}
 		for k := range l.Rows[row] {
+			size := 0
+			for _, v := range views {
+				if k < len(v) {
+					size += len(v[k])
+				}
+			}
 			var sb strings.Builder
+			sb.Grow(size) // sized once: the screen's lines are made anew each frame
 			for _, v := range views {
 				if k < len(v) {
 					sb.WriteString(v[k])
