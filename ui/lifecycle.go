@@ -72,7 +72,7 @@ func (m *Model) release() tea.Cmd {
 	m.races.current = startRace(m.c.ctx, m.s.id, m.c.source(race))
 	m.relayout()
 	m.refresh()
-	return tea.Batch(m.races.next(), m.nextFrame())
+	return m.races.next() // its batches are its frames
 }
 
 // newPanes makes the lanes, the leaderboard, the chart and the workload
@@ -136,8 +136,9 @@ func (m *Model) shutdown() error {
 	return nil
 }
 
-// ticking is whether frames are due: a race runs, or Prepare's progress comes.
-func (m *Model) ticking() bool { return m.s.phase.running() || m.s.phase == phasePreparing }
+// ticking is whether the model draws frames of its own: while Prepare's
+// progress comes. A race's frames are its batches (batchMsg).
+func (m *Model) ticking() bool { return m.s.phase == phasePreparing }
 
 func (m *Model) nextFrame() tea.Cmd {
 	tick := m.tick

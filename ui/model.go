@@ -133,7 +133,8 @@ type (
 // editor (editor.go), a replay's clock and keys (replay.go) and presenter
 // mode's stage (present.go). The session holds the races; the model starts
 // them, turns their messages into the session's records and draws. All
-// drawing happens in Update (on the frame tick, on resize and on state
+// drawing happens in Update (on each of a race's batches, which come one a
+// frame, on the frame tick while Prepare runs, on resize and on state
 // changes) into a cached screen that View returns (view.go).
 type Model struct {
 	c *common
@@ -157,7 +158,7 @@ type Model struct {
 	// tea.Model), 40 or more times a second mid-race.
 	stats *llamastats.Model // the zoomed llama.cpp lane's /metrics line (serverstats.go)
 
-	tick   int // the live frame-tick chain; others are dropped
+	tick   int // the live frame-tick chain (while Prepare runs); others are dropped
 	paused bool
 
 	editor  *promptEditor
@@ -273,16 +274,20 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		m.s.record(msg.updates)
+		if !m.paused {
+			m.refresh() // the race's frame (FrameInterval)
+		}
 		return m, m.races.next()
 	case raceDoneMsg:
 		if msg.race != m.s.id {
 			return m, nil
 		}
 		m.s.finish(msg.results)
+		cmd := tea.Batch(m.recordHistory(), m.afterHeat(), m.afterStep())
 		if !m.paused {
-			m.refresh()
+			m.refresh() // the race's last frame, with the verdict over the heats afterHeat set
 		}
-		return m, tea.Batch(m.recordHistory(), m.afterHeat(), m.afterStep())
+		return m, cmd
 	case nextHeatMsg:
 		if msg.race != m.s.id || m.s.phase != phaseFinished {
 			return m, nil // the user started another race meanwhile
