@@ -124,6 +124,12 @@ type Description struct {
 	// track, and a lane without text shows the figures in place of TTFT
 	// and speed.
 	NoText bool
+	// AgentLoop: the race's answer is plain text, of which an agent's
+	// chained calls are made, so a lane shows AgentLoop's estimate beside
+	// it. Only chat's: a tool-call race's call is its own figure (time to
+	// a complete call), and a json, long-context, cached-prefix or
+	// multi-turn race's TTFT and speed are of a prompt no agent loop repeats.
+	AgentLoop bool
 }
 
 var descriptions = map[string]Description{}

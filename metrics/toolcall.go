@@ -53,10 +53,19 @@ type toolCall struct {
 // OpenAI, 1 as Anthropic's layer); a delta without an index opens a call
 // when it carries an id or a name, else continues the last one.
 func ToolCallOf(r *probes.Result, fn *workload.Schema) ToolCall {
+	return ToolCallSoFar(r.ToolDeltas, r.Events.Len() > 0, fn)
+}
+
+// ToolCallSoFar is a running stream's calls as far as they have come, from
+// its tool-call deltas so far (hasText: text events came too), by
+// ToolCallOf's rules: First from the first delta, Complete once every call
+// so far parses and validates. Valid and Problem are of the calls so far:
+// a parallel call opening later, or the stream's end, can change them.
+func ToolCallSoFar(deltas []probes.ToolDelta, hasText bool, fn *workload.Schema) ToolCall {
 	var calls []*toolCall
 	byIndex := map[int]*toolCall{}
 	var t ToolCall
-	for k, d := range r.ToolDeltas {
+	for k, d := range deltas {
 		if k == 0 {
 			t.First = d.At
 		}
@@ -90,7 +99,7 @@ func ToolCallOf(r *probes.Result, fn *workload.Schema) ToolCall {
 	t.Calls = len(calls)
 	if t.Calls == 0 {
 		t.Problem = "no tool call"
-		if r.Events.Len() > 0 {
+		if hasText {
 			t.Problem = "no tool call: answered in text"
 		}
 		return t

@@ -15,6 +15,11 @@ import (
 //   - The header is 2 lines (title and status, then the prompt); 1 line
 //     below 16 rows. The footer is the help (1 line; more with full help).
 //   - Zoomed, one lane takes the whole body.
+//   - A lane that failed before its first token (lane.Strip) is a strip:
+//     a full-width line or two under the grid or list, saying what failed.
+//     Its box would hold that line and emptiness; the lanes still
+//     racing get the room. Strips are placed first; everything below is
+//     of the other lanes.
 //   - The leaderboard is a header row, a row per provider and the verdict
 //     line. It is shown when the lanes keep at least 1 line each next to it.
 //   - The chart of live tok/s sits beside the leaderboard from 120 columns
@@ -43,9 +48,10 @@ type Layout struct {
 	Body          int // lines between header and footer
 
 	Zoomed  bool
-	List    bool // lanes as borderless rows (too small for a grid)
-	Cols    int  // lanes per row
-	Lanes   int
+	List    bool  // lanes as borderless rows (too small for a grid)
+	Cols    int   // lanes per row
+	Lanes   int   // lanes in the grid or list: the strips are not
+	Strips  int   // lines of the strips under the grid or list
 	Widths  []int // width of each column of lanes
 	LastRow []int // width of each lane of a last row short of lanes; nil when it is full
 	Rows    []int // height of each row of lanes (List: of each lane)
@@ -80,9 +86,11 @@ const (
 type PanelRows struct{ Least, Most int }
 
 // ComputeLayout lays out lanes lanes in a width × height window with
-// footer lines of help, a leaderboard whose verdicts take headline lines
-// (1, 2 with heats) and the workload panel.
-func ComputeLayout(width, height, lanes int, zoomed bool, footer, headline int, panel PanelRows) Layout {
+// footer lines of help, a leaderboard (a row per lane, strips too) whose
+// verdicts take headline lines (1, 2 with heats) and the workload panel.
+// strips are the lines each lane takes as a strip, 0 for a lane in the
+// grid (nil: none).
+func ComputeLayout(width, height, lanes int, strips []int, zoomed bool, footer, headline int, panel PanelRows) Layout {
 	width, height, lanes = max(width, 0), max(height, 0), max(lanes, 0)
 	l := Layout{Width: width, Height: height, Header: 2, Footer: footer, Zoomed: zoomed, Lanes: lanes}
 	if height < 16 {
@@ -98,22 +106,41 @@ func ComputeLayout(width, height, lanes int, zoomed bool, footer, headline int, 
 		return l
 	}
 
+	for _, rows := range strips {
+		if rows > 0 {
+			l.Lanes--
+			l.Strips += rows
+		}
+	}
+	l.Lanes, l.Strips = max(l.Lanes, 0), min(l.Strips, l.Body)
 	boardH := lanes + 1 + headline
-	avail := l.Body
-	if avail-boardH >= lanes {
+	avail := l.room()
+	if avail-boardH >= l.Lanes {
 		l.Board = Pane{Show: true, Width: width, Height: boardH}
 		avail -= boardH
 	}
 	if l.Board.Show {
-		avail -= l.panelRows(avail, width, lanes, panel)
-		bottom := l.chartRows(avail, width, lanes)
-		avail = l.Body - l.Panel.Height - bottom
+		avail -= l.panelRows(avail, width, l.Lanes, panel)
+		bottom := l.chartRows(avail, width, l.Lanes)
+		avail = l.room() - l.Panel.Height - bottom
 		l.Headline = leaderboard.HeadlineRows(lanes, l.Board.Height, headline > 1)
 		if l.SideBySide {
 			l.Chart.Height -= l.Headline
 		}
 	}
+	if l.Lanes == 0 { // every lane is a strip
+		return l
+	}
+	l.grid(avail)
+	return l
+}
 
+// room is the body less the strips: the lanes' and the bottom block's.
+func (l *Layout) room() int { return l.Body - l.Strips }
+
+// grid lays the lanes out in avail lines: the best grid, else a list.
+func (l *Layout) grid(avail int) {
+	width, lanes := l.Width, l.Lanes
 	if cols, ok := bestGrid(width, avail, lanes); ok {
 		l.Cols = cols
 		l.Widths = split(width, cols)
@@ -121,10 +148,9 @@ func ComputeLayout(width, height, lanes int, zoomed bool, footer, headline int, 
 		if short := lanes % cols; short > 0 {
 			l.LastRow = split(width, short)
 		}
-		return l
+		return
 	}
 	l.List, l.Cols, l.Widths, l.Rows = true, 1, []int{width}, split(avail, lanes)
-	return l
 }
 
 // chartRows places the chart if it fits (leaving the lanes a grid), sets
@@ -133,15 +159,15 @@ func ComputeLayout(width, height, lanes int, zoomed bool, footer, headline int, 
 func (l *Layout) chartRows(avail, width, lanes int) int {
 	boardH := l.Board.Height
 	if width >= sideBySideMin {
-		bottom := max(boardH, min(max(l.Body/4, chartHeight), 14))
-		if _, ok := bestGrid(width, l.Body-l.Panel.Height-bottom, lanes); ok {
+		bottom := max(boardH, min(max(l.room()/4, chartHeight), 14))
+		if _, ok := bestGrid(width, l.room()-l.Panel.Height-bottom, lanes); ok {
 			boardW := width * 6 / 10
 			l.SideBySide = true
 			l.Board = Pane{Show: true, Width: boardW, Height: bottom}
 			l.Chart = Pane{Show: true, Width: width - boardW, Height: bottom}
 			return bottom
 		}
-	} else if l.Body-l.Panel.Height >= 30 && width >= minChartWidth {
+	} else if l.room()-l.Panel.Height >= 30 && width >= minChartWidth {
 		if _, ok := bestGrid(width, avail-chartHeight, lanes); ok {
 			l.Chart = Pane{Show: true, Width: width, Height: chartHeight}
 			return boardH + chartHeight
@@ -156,7 +182,7 @@ func (l *Layout) panelRows(avail, width, lanes int, panel PanelRows) int {
 	if panel.Least <= 0 || width < workloadview.MinWidth {
 		return 0
 	}
-	heights := []int{min(max(l.Body/4, panel.Least), panel.Most), panel.Least}
+	heights := []int{min(max(l.room()/4, panel.Least), panel.Most), panel.Least}
 	for _, grid := range []bool{true, false} {
 		for _, h := range heights {
 			_, ok := bestGrid(width, avail-h, lanes)
@@ -169,8 +195,12 @@ func (l *Layout) panelRows(avail, width, lanes int, panel PanelRows) int {
 	return 0
 }
 
-// bestGrid picks the column count for lanes in a width × height area.
+// bestGrid picks the column count for lanes in a width × height area;
+// no lanes fit in no columns wherever there is room.
 func bestGrid(width, height, lanes int) (cols int, ok bool) {
+	if lanes == 0 {
+		return 0, height >= 0
+	}
 	best := -1
 	for c := 1; c <= lanes; c++ {
 		rows := (lanes + c - 1) / c

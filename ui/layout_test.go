@@ -30,7 +30,7 @@ func TestLayoutBreakpoints(t *testing.T) {
 		{160, 48, 5, "grid cols=3 widths=[54 53 53] last=[80 80] rows=[17 17] board=96x11 chart=64x9 side"},
 		{240, 60, 7, "grid cols=4 widths=[60 60 60 60] last=[80 80 80] rows=[22 21] board=144x14 chart=96x12 side"},
 	} {
-		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, 1, PanelRows{})
+		l := ComputeLayout(c.w, c.h, c.lanes, nil, false, 1, 1, PanelRows{})
 		if got := describe(l); got != c.want {
 			t.Errorf("%dx%d with %d lanes:\n got %s\nwant %s", c.w, c.h, c.lanes, got, c.want)
 		}
@@ -57,7 +57,7 @@ func TestLayoutWorkloadPanel(t *testing.T) {
 		{60, 20, 4, "list cols=1 widths=[60] rows=[3 3 3 2] board=60x6 chart=-"},
 		{39, 40, 2, "grid cols=1 widths=[39] rows=[17 16] board=39x4 chart=-"},
 	} {
-		l := ComputeLayout(c.w, c.h, c.lanes, false, 1, 1, PanelRows{c.lanes + 2, 14})
+		l := ComputeLayout(c.w, c.h, c.lanes, nil, false, 1, 1, PanelRows{c.lanes + 2, 14})
 		if got := describe(l); got != c.want {
 			t.Errorf("%dx%d with %d lanes:\n got %s\nwant %s", c.w, c.h, c.lanes, got, c.want)
 		}
@@ -65,8 +65,35 @@ func TestLayoutWorkloadPanel(t *testing.T) {
 	}
 }
 
+// Lanes that failed before their first token are strips, one line each
+// under the grid, and give their boxes to the lanes still racing; the
+// leaderboard keeps a row for every lane.
+func TestLayoutStrips(t *testing.T) {
+	for _, c := range []struct {
+		w, h, lanes, strips int
+		want                string
+	}{
+		{120, 40, 5, 2, "grid cols=3 widths=[40 40 40] rows=[27] strips=2 board=72x8 chart=48x6 side"},
+		{120, 40, 4, 1, "grid cols=3 widths=[40 40 40] rows=[27] strips=1 board=72x9 chart=48x7 side"},
+		{80, 24, 4, 1, "grid cols=2 widths=[40 40] last=[80] rows=[7 7] strips=1 board=80x6 chart=-"},
+		{80, 24, 4, 4, "grid cols=0 widths=[] rows=[] strips=4 board=80x6 chart=-"},
+		{160, 48, 4, 4, "grid cols=0 widths=[] rows=[] strips=4 board=96x10 chart=64x8 side"},
+		{40, 12, 4, 2, "list cols=1 widths=[40] rows=[1 1] strips=2 board=40x6 chart=-"},
+	} {
+		strips := make([]int, c.lanes)
+		for i := range c.strips {
+			strips[i] = 1
+		}
+		l := ComputeLayout(c.w, c.h, c.lanes, strips, false, 1, 1, PanelRows{})
+		if got := describe(l); got != c.want {
+			t.Errorf("%dx%d with %d lanes, %d strips:\n got %s\nwant %s", c.w, c.h, c.lanes, c.strips, got, c.want)
+		}
+		checkFits(t, l, c.lanes-c.strips)
+	}
+}
+
 func TestLayoutZoomed(t *testing.T) {
-	l := ComputeLayout(80, 24, 4, true, 1, 1, PanelRows{})
+	l := ComputeLayout(80, 24, 4, nil, true, 1, 1, PanelRows{})
 	if !l.Zoomed || l.Header+l.Rows[0]+l.Footer != 24 || l.Widths[0] != 80 || l.Board.Show {
 		t.Fatalf("zoomed layout %+v", l)
 	}
@@ -78,9 +105,14 @@ func TestLayoutNeverOverflows(t *testing.T) {
 	for lanes := 0; lanes <= 10; lanes++ {
 		for w := 0; w <= 250; w += 7 {
 			for h := 0; h <= 70; h += 3 {
-				checkFits(t, ComputeLayout(w, h, lanes, false, 1, 1, PanelRows{}), lanes)
-				checkFits(t, ComputeLayout(w, h, lanes, true, 4, 1, PanelRows{}), lanes)
-				checkFits(t, ComputeLayout(w, h, lanes, false, 1, 1, PanelRows{lanes + 2, 14}), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, nil, false, 1, 1, PanelRows{}), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, nil, true, 4, 1, PanelRows{}), lanes)
+				checkFits(t, ComputeLayout(w, h, lanes, nil, false, 1, 1, PanelRows{lanes + 2, 14}), lanes)
+				strips := make([]int, lanes)
+				for i := range strips { // every other lane a strip of 1 or 2 lines
+					strips[i] = i % 2 * (1 + i%4/2)
+					checkFits(t, ComputeLayout(w, h, lanes, strips, false, 1, 1, PanelRows{lanes + 2, 14}), lanes-(i+1)/2)
+				}
 			}
 		}
 	}
@@ -104,8 +136,11 @@ func checkFits(t *testing.T, l Layout, lanes int) {
 		bottom = 0
 	}
 	bottom += l.Panel.Height
-	if got := l.Header + l.Footer + sum(l.Rows) + bottom; lanes > 0 && got != l.Height && l.Height >= 3 {
-		t.Errorf("%dx%d, %d lanes: %d lines laid out", l.Width, l.Height, lanes, got)
+	// Every line is laid out; with every lane a strip, what the strips and
+	// the bottom block leave stays blank.
+	got := l.Header + l.Footer + sum(l.Rows) + l.Strips + bottom
+	if lanes > 0 && got != l.Height && l.Height >= 3 || got > max(l.Height, 3) {
+		t.Errorf("%dx%d, %d lanes, %d strips: %d lines laid out", l.Width, l.Height, lanes, l.Strips, got)
 	}
 	if got := sum(l.Widths); lanes > 0 && got != l.Width {
 		t.Errorf("%dx%d, %d lanes: lane widths add to %d", l.Width, l.Height, lanes, got)
@@ -146,7 +181,11 @@ func describe(l Layout) string {
 	if l.LastRow != nil {
 		s += fmt.Sprintf(" last=%v", l.LastRow)
 	}
-	s += fmt.Sprintf(" rows=%v board=%s chart=%s", l.Rows, pane(l.Board), pane(l.Chart))
+	s += fmt.Sprintf(" rows=%v", l.Rows)
+	if l.Strips > 0 {
+		s += fmt.Sprintf(" strips=%d", l.Strips)
+	}
+	s += fmt.Sprintf(" board=%s chart=%s", pane(l.Board), pane(l.Chart))
 	if l.Panel.Show {
 		s += " panel=" + pane(l.Panel)
 	}

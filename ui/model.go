@@ -172,6 +172,7 @@ type Model struct {
 // drawn is what the model draws on resizes and state changes, and the screen.
 type drawn struct {
 	skipped string     // the skipped-providers line, "" for none
+	strips  []int      // by lane: the lines it takes as a strip, 0 in the grid (relayout)
 	pages   [][]string // the help pages, in stateHelp
 	helpAt  int        // the help page shown
 	screen  string

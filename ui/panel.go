@@ -37,14 +37,16 @@ func (m *Model) panelFigures(figs []live.Snapshot) workloadview.Figures {
 // timeline is the chart's timeline of a race whose figure is a time (the
 // tool-call and json workloads; nil under the others): each provider's
 // wait to the first piece and the time to its figure, the run's own
-// (live.WorkloadRun, bench's figures) once settled; before, a json answer's
-// first byte as it comes.
+// (live.WorkloadRun, bench's figures) once settled; before, as they come:
+// a tool call's first delta and its completion (live.Snapshot's ToolFirst
+// and ToolComplete), a json answer's first byte.
 func timeline(figs []live.Snapshot) *speedchart.Timeline {
 	if len(figs) == 0 || figs[0].Workload == nil {
 		return nil
 	}
 	var t speedchart.Timeline
-	switch figs[0].Workload.Name {
+	name := figs[0].Workload.Name
+	switch name {
 	case workload.ToolCall:
 		t.Title = "to a complete tool call"
 	case workload.JSON:
@@ -53,16 +55,19 @@ func timeline(figs []live.Snapshot) *speedchart.Timeline {
 		return nil
 	}
 	for _, f := range figs {
-		s := speedchart.Span{Failed: f.Status == live.Failed}
-		if f.Workload != nil && f.Workload.Settled() {
+		s := speedchart.Span{Failed: f.Status == live.Failed, End: f.Elapsed}
+		switch {
+		case f.Workload != nil && f.Workload.Settled():
 			r := f.Workload.Ranked
 			first, done, valid, streams := r.ToolFirst, r.ToolComplete, r.ToolValid, r.ToolStreams
-			if f.Workload.Name == workload.JSON {
+			if name == workload.JSON {
 				first, done, valid, streams = r.JSONFirst, r.JSONValidAt, r.JSONValid, r.JSONStreams
 			}
 			s.First, s.HasFirst, s.Done, s.HasDone = first.P50, first.Has(), done.P50, done.Has()
 			s.Settled, s.Valid = true, streams > 0 && valid == streams
-		} else if f.Workload != nil && f.Workload.Name == workload.JSON && f.HasTTFA {
+		case name == workload.ToolCall:
+			s.First, s.HasFirst, s.Done, s.HasDone = f.ToolFirst.P50, f.ToolFirst.Has(), f.ToolComplete.P50, f.ToolComplete.Has()
+		case f.HasTTFA:
 			s.First, s.HasFirst = f.TTFA, true
 		}
 		t.Spans = append(t.Spans, s)

@@ -35,12 +35,17 @@ func (m *Model) relayout() {
 	if m.c.opts.Heats >= 2 {
 		headline = 2 // the verdict over the heats under the race's
 	}
-	m.c.layout = ComputeLayout(m.c.width, m.c.height-notes, len(m.lanes), m.zoomed(), 1, headline, m.panelRows())
+	m.drawn.strips = m.drawn.strips[:0]
+	for i := range m.lanes {
+		m.drawn.strips = append(m.drawn.strips, m.lanes[i].StripRows(m.c.width))
+	}
+	m.c.layout = ComputeLayout(m.c.width, m.c.height-notes, len(m.lanes), m.drawn.strips, m.zoomed(), 1, headline, m.panelRows())
 	l := m.c.layout
 	if m.state == stateHelp {
 		m.drawn.pages = m.helpPages()
 		m.drawn.helpAt = min(m.drawn.helpAt, len(m.drawn.pages)-1)
 	}
+	boxed := 0 // lane i's place in the grid or list
 	for i := range m.lanes {
 		w, h := 0, 0
 		switch {
@@ -48,10 +53,15 @@ func (m *Model) relayout() {
 			if i == m.zoom {
 				w, h = l.Widths[0], l.Rows[0]-m.statsRows()
 			}
+		case m.strip(i):
+			w, h = l.Width, m.drawn.strips[i]
 		case l.List:
-			w, h = l.Widths[0], l.Rows[i]
+			w, h = l.Widths[0], l.Rows[boxed]
 		case l.Cols > 0:
-			w, h = l.LaneSize(i)
+			w, h = l.LaneSize(boxed)
+		}
+		if !m.strip(i) {
+			boxed++
 		}
 		m.lanes[i].SetSize(w, h)
 	}
@@ -88,6 +98,7 @@ func (m *Model) refresh() {
 		}
 		m.lanes[i], _ = m.lanes[i].Update(frame)
 	}
+	m.restrip()
 	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs, Finish: finish})
 	if m.c.layout.Chart.Show {
 		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: now, Providers: m.s.live, Finish: finish, Scale: scale, Timeline: timeline(figs)})
@@ -284,36 +295,54 @@ func (m *Model) header() []string {
 	return []string{title, prompt}
 }
 
-// laneLines lays the lanes out in the layout's grid (or list).
+// laneLines lays the lanes out in the layout's grid (or list), then the
+// strips under them.
 func (m *Model) laneLines() []string {
+	var boxed, strips []string // the lanes' views
+	for i := range m.lanes {
+		if m.strip(i) {
+			strips = append(strips, m.lanes[i].View())
+		} else {
+			boxed = append(boxed, m.lanes[i].View())
+		}
+	}
+	lines := m.gridLines(boxed)
+	for _, v := range strips {
+		lines = append(lines, splitLines(v)...)
+	}
+	return lines
+}
+
+// gridLines lays the views of the lanes that are not strips out in the
+// layout's grid (or list).
+func (m *Model) gridLines(views []string) []string {
 	l := m.c.layout
+	var lines []string
 	if l.List {
-		var lines []string
-		for i := range m.lanes {
+		for i, v := range views {
 			if l.Rows[i] > 0 {
-				lines = append(lines, splitLines(m.lanes[i].View())...)
+				lines = append(lines, splitLines(v)...)
 			}
 		}
 		return lines
 	}
-	var lines []string
-	for row := 0; row*l.Cols < len(m.lanes); row++ {
-		var views [][]string
-		for i := row * l.Cols; i < min((row+1)*l.Cols, len(m.lanes)); i++ {
-			views = append(views, splitLines(m.lanes[i].View()))
+	for row := 0; row*l.Cols < len(views); row++ {
+		var cells [][]string
+		for _, v := range views[row*l.Cols : min((row+1)*l.Cols, len(views))] {
+			cells = append(cells, splitLines(v))
 		}
 		for k := range l.Rows[row] {
 			size := 0
-			for _, v := range views {
-				if k < len(v) {
-					size += len(v[k])
+			for _, c := range cells {
+				if k < len(c) {
+					size += len(c[k])
 				}
 			}
 			var sb strings.Builder
 			sb.Grow(size) // sized once: the screen's lines are made anew each frame
-			for _, v := range views {
-				if k < len(v) {
-					sb.WriteString(v[k])
+			for _, c := range cells {
+				if k < len(c) {
+					sb.WriteString(c[k])
 				}
 			}
 			lines = append(lines, sb.String())

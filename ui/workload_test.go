@@ -315,3 +315,17 @@ func TestRaceAgainStartsTheRunAgain(t *testing.T) {
 		t.Errorf("then size %d, want the second", got)
 	}
 }
+
+// The agent loop's estimate is chat's (metrics.Description.AgentLoop): a
+// chat lane shows it, no lane of another workload does.
+func TestOnlyChatLanesShowTheAgentLoop(t *testing.T) {
+	const label = "agent calls"
+	if screen := ansi.Strip(finishedRace(160, 48).View()); !strings.Contains(screen, label) {
+		t.Errorf("a finished chat race shows no %q:\n%s", label, screen)
+	}
+	for _, s := range workloadScreens {
+		if screen := ansi.Strip(s.build(160, 48).View()); strings.Contains(screen, label) {
+			t.Errorf("%s shows %q:\n%s", s.name, label, screen)
+		}
+	}
+}

@@ -162,13 +162,21 @@ func (m *Model) figureFields() []string {
 	} else {
 		fields = append(fields, field("", format.Count(f.Tokens), "tok"))
 	}
-	if loop, ok := metrics.AgentLoop(f.TTFT, f.Speed); ok && f.HasSpeed {
+	if loop, ok := metrics.AgentLoop(f.TTFT, f.Speed); ok && f.HasSpeed && m.agentLoop() {
 		fields = append(fields, field(itoa(metrics.AgentCalls)+" agent calls", "≈"+format.Duration(loop), ""))
 	}
 	if f.Streams > 1 {
 		fields = append(fields, m.styles.Label.Render(itoa(f.Streams)+" streams"))
 	}
 	return fields
+}
+
+// agentLoop is whether the race's answer is what an agent's chained calls
+// are made of (metrics.Description.AgentLoop: chat's; a lane given no
+// workload races chat), so the lane shows the agent loop's estimate.
+func (m *Model) agentLoop() bool {
+	w := m.figures.Workload
+	return w == nil || w.Description().AgentLoop
 }
 
 // toolOnly is whether the lane is of a race whose answer is no text (a

@@ -176,9 +176,12 @@ func (m *Model) render() {
 		return
 	}
 	m.wrapNewText(m.width - 2)
-	if m.height < 4 {
+	switch {
+	case m.height < 4 && Strip(m.figures, m.provider): // the dashboard gives a strip StripRows lines
+		m.view = m.renderStrip()
+	case m.height < 4:
 		m.view = m.renderBare()
-	} else {
+	default:
 		m.view = m.renderBox()
 	}
 }

@@ -361,3 +361,67 @@ func TestToolOnlyLaneShowsTheCallsFigures(t *testing.T) {
 		}
 	}
 }
+
+// A lane whose every stream failed before any text is a strip: one line,
+// what failed in a room's words, then the failure's own, cut with "…"
+// where the line ends. A lane that failed after text, or one the user
+// stopped, is not.
+func TestFailedBeforeTextIsAStrip(t *testing.T) {
+	refused := live.NewLane(2, config.Provider{Name: "groq", Model: "llama"}, 1, 0)
+	fail := &probes.Failure{Kind: probes.KindHTTP, Status: 401, Code: "invalid_api_key", Message: "Invalid API Key", Hint: "check GROQ_API_KEY"}
+	refused.Record(probes.Update{Done: &probes.Result{End: 30 * ms, Err: fail}})
+	if !Strip(refused.Snapshot(0), refused) {
+		t.Error("a lane refused before any text is no strip")
+	}
+	if got, want := flat(view(refused, 100, 1, 0)), "3 groq ✗ key refused · 401 invalid_api_key: Invalid API Key — check GROQ_API_KEY"; got != want {
+		t.Errorf("strip %q, want %q", got, want)
+	}
+	if got := view(refused, 30, 1, 0); ansi.StringWidth(got) != 30 || !strings.HasSuffix(strings.TrimRight(got, " "), "…") {
+		t.Errorf("a strip cut to 30 columns: %q", got)
+	}
+	m := New(refused, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+	m, _ = m.Update(FrameMsg{Figures: refused.Snapshot(0)})
+	if one, two := m.StripRows(100), m.StripRows(50); one != 1 || two != 2 {
+		t.Errorf("StripRows: %d at 100 columns, %d at 50; want 1 and 2", one, two)
+	}
+	two := strings.Split(view(refused, 50, 2, 0), "\n")
+	if len(two) != 2 || !strings.HasPrefix(two[0], "3 groq ✗ key refused · 401") || strings.TrimSpace(two[1]) != "Invalid API Key — check GROQ_API_KEY" {
+		t.Errorf("a two-line strip: %q", two)
+	}
+	if v := flat(view(refused, 60, 8, 0)); !strings.Contains(v, "✗ failed") {
+		t.Errorf("given a box (zoomed), the lane draws its box: %s", v)
+	}
+
+	late := live.NewLane(0, config.Provider{Name: "laptop"}, 1, 0)
+	e := probes.Event{At: 100 * ms, Content: " w", Tokens: 1}
+	late.Record(probes.Update{Event: &e})
+	late.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(e), End: 200 * ms, Err: &probes.Failure{Kind: probes.KindNetwork, Message: "connection reset"}}})
+	stopped := live.NewLane(1, config.Provider{Name: "slow"}, 1, 0)
+	stopped.Record(probes.Update{Done: &probes.Result{End: 50 * ms, Err: &probes.Failure{Kind: probes.KindCancelled, Message: "cancelled"}}})
+	for _, p := range []*live.Lane{late, stopped} {
+		if Strip(p.Snapshot(time.Second), p) {
+			t.Errorf("%s: a strip, want its box", p.Name)
+		}
+	}
+}
+
+// What failed, in a room's words, by the failure's kind and status.
+func TestFailedWords(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&probes.Failure{Kind: probes.KindHTTP, Status: 403}, "key refused"},
+		{&probes.Failure{Kind: probes.KindHTTP, Status: 404}, "model not found"},
+		{&probes.Failure{Kind: probes.KindHTTP, Status: 429}, "rate limited"},
+		{&probes.Failure{Kind: probes.KindHTTP, Status: 503}, "server error"},
+		{&probes.Failure{Kind: probes.KindHTTP, Status: 400}, "request refused"},
+		{&probes.Failure{Kind: probes.KindNetwork}, "could not connect"},
+		{&probes.Failure{Kind: probes.KindTimeout}, "no answer in time"},
+		{errors.New("odd"), "failed"},
+	} {
+		if got := failedWords(tc.err); got != tc.want {
+			t.Errorf("failedWords(%v) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
+}

@@ -13,17 +13,22 @@ import (
 // sparkLines draws per-user live tok/s from the release to now (or to the
 // end) on the scale every lane shares (FrameMsg.Scale), with a dotted
 // marker at reading speed where the bars stay below it, and the top and
-// the marker labelled in words: "1.1k tok/s", "log scale" under it when the
-// scale is logarithmic, and "reading speed" on the marker where the bars
-// leave it room.
+// the marker labelled in words: "scale 1.1k", then "tok/s" ("tok/s, log"
+// when the scale is logarithmic) under it, and "reading speed" on the
+// marker where the bars leave it room. The top says "scale" because a
+// number with its unit beside a lane's bars reads as that lane's speed,
+// where it is the fastest lane's peak: the lane's own figures are above.
 func (m *Model) sparkLines(width, rows int) []string {
 	series := m.provider.Series(m.figures.Elapsed)
 	scale := m.scale
 	if scale.Top <= 0 {
 		scale = live.SharedScale([]*live.Lane{m.provider}, m.figures.Elapsed)
 	}
-	topLabel := format.Short(scale.Top) + " tok/s"
-	gutter := len("1.1k tok/s") + 1
+	unit := "tok/s"
+	if scale.Log {
+		unit += ", log"
+	}
+	gutter := len("scale 1.1k") + 1
 	sw := width - gutter
 	if sw < 4 {
 		return nil
@@ -40,9 +45,9 @@ func (m *Model) sparkLines(width, rows int) []string {
 		label := ""
 		switch {
 		case i == 0:
-			label = m.styles.Label.Render(topLabel)
-		case i == 1 && scale.Log:
-			label = m.styles.Label.Render("log scale")
+			label = m.styles.Label.Render("scale " + format.Short(scale.Top))
+		case i == 1:
+			label = m.styles.Label.Render(unit)
 		}
 		lines[i] += " " + format.PadLeft(label, gutter-1)
 	}

@@ -2,12 +2,14 @@ package lane
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/NimbleMarkets/ntcharts/sparkline"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"tpsrace/ui/live"
 	"tpsrace/ui/theme"
 )
 
@@ -62,5 +64,30 @@ func BenchmarkSparklineModel(b *testing.B) {
 		s.PushAll(heights)
 		s.Draw()
 		_ = s.View()
+	}
+}
+
+// The sparkline's top says it is the scale every lane shares, the
+// fastest lane's peak, never a bare "N tok/s" that reads as the lane's own
+// speed; the unit under it says when the scale is logarithmic.
+func TestSparklineTopSaysItIsTheScale(t *testing.T) {
+	for _, tc := range []struct {
+		scale      live.Scale
+		top, under string
+	}{
+		{live.Scale{Top: 1900}, "scale 1.9k", "tok/s"},
+		{live.Scale{Top: 1900, Log: true}, "scale 1.9k", "tok/s, log"},
+	} {
+		p := streamed(true)
+		m := New(p, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+		m.SetSize(60, 14)
+		m, _ = m.Update(FrameMsg{Figures: p.Snapshot(0), Place: 1, Scale: tc.scale})
+		lines := m.sparkLines(58, 2)
+		if len(lines) != 2 || !strings.HasSuffix(lines[0], " "+tc.top) || !strings.HasSuffix(lines[1], " "+tc.under) {
+			t.Errorf("scale %+v: sparkline %q, want %q on top, %q under it", tc.scale, lines, tc.top, tc.under)
+		}
+		if v := m.View(); strings.Contains(v, "1.9k tok/s") {
+			t.Errorf("the scale reads as a speed:\n%s", v)
+		}
 	}
 }

@@ -104,6 +104,12 @@ type Snapshot struct {
 	Rate    float64
 	HasRate bool
 
+	// ToolFirst and ToolComplete are, under tool-call, metrics.Summary's
+	// over the race's streams so far, a running stream's call as far as
+	// it has come (metrics.ToolCallSoFar): the chart's timeline fills in
+	// as calls arrive. Settled, they are the race's own.
+	ToolFirst, ToolComplete metrics.Dist[time.Duration]
+
 	// Workload is the provider's figures over the workload's run the race
 	// is a step of (set by the dashboard's session); nil when none is kept.
 	Workload *WorkloadRun
@@ -161,7 +167,7 @@ func (p *Lane) figuresOf(run metrics.Summary) Snapshot {
 		Tokens: run.Tokens, O200kTokens: run.O200kTokens, UserTokens: run.EventTokens, TokenSource: run.TokenSource,
 		CostUSD: run.CostUSD.P50, HasCost: run.CostUSD.Has(), ServerTPS: run.ServerTPS.P50, HasServerTPS: run.ServerTPS.Has(),
 		ServerPromptTPS: run.ServerPromptTPS.P50, HasServerPromptTPS: run.ServerPromptTPS.Has(),
-		SLOMet: run.Goodput.Met, SLOStreams: run.Goodput.Streams}
+		SLOMet: run.Goodput.Met, SLOStreams: run.Goodput.Streams, ToolFirst: run.ToolFirst, ToolComplete: run.ToolComplete}
 	f.Roofline, f.HasRoofline = metrics.MemoryRoofline(f.ServerTPS, f.HasServerTPS, p.box)
 	for _, s := range p.Streams {
 		if s.failed() && f.Err == nil {
@@ -204,6 +210,9 @@ func (p *Lane) streamsSoFar(finishAt int) (streams []metrics.Stream, settled boo
 		s := &p.Streams[i]
 		if s.Result == nil {
 			streams[i], settled = metrics.StreamSoFar(s.Events, finishAt).JudgeSLO(p.slo), false
+			if p.tool != nil { // the call as far as it has come: the timeline fills in live
+				streams[i].Tool = s.toolCallSoFar(p.tool)
+			}
 			continue
 		}
 		streams[i].Figures, streams[i].EventTokens = s.Figures, s.tokens()

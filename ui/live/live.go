@@ -56,6 +56,19 @@ type Stream struct {
 
 	reasoningTokens int
 	tools           []probes.ToolDelta // tool-call deltas so far; the Result's once it ends
+	// toolSoFar is the running stream's calls as of its first toolDeltas
+	// deltas (metrics.ToolCallSoFar), assembled again only when more came.
+	toolSoFar  metrics.ToolCall
+	toolDeltas int
+}
+
+// toolCallSoFar is the running stream's calls so far under fn
+// (metrics.ToolCallSoFar), assembled once per new deltas, not per frame.
+func (s *Stream) toolCallSoFar(fn *workload.Schema) *metrics.ToolCall {
+	if len(s.tools) != s.toolDeltas || s.toolDeltas == 0 { // none yet: cheap, and text may have come
+		s.toolSoFar, s.toolDeltas = metrics.ToolCallSoFar(s.tools, s.Events.Len() > 0, fn), len(s.tools)
+	}
+	return &s.toolSoFar
 }
 
 // failed is whether the stream ended with an error.

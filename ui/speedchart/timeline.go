@@ -17,7 +17,8 @@ type Span struct {
 	HasFirst, HasDone bool
 	Settled           bool // the verdict on it is in (Valid)
 	Valid             bool
-	Failed            bool // no stream got as far
+	Failed            bool          // no stream got as far
+	End               time.Duration // Failed: when its last stream ended, where its row stops
 }
 
 // Timeline, when set (FrameMsg.Timeline), replaces the tokens plot: a row
@@ -67,8 +68,12 @@ func (m *Model) timelineView() string {
 			figure = "✗" // no stream's call (answer) came out valid
 		}
 		first := end
-		if s.HasFirst {
+		switch {
+		case s.HasFirst:
 			first = col(s.First)
+		case s.Failed: // it never waited past its failure, and wrote nothing
+			end = col(s.End)
+			first = end + 1
 		}
 		for k := 0; k <= end && k < barW; k++ {
 			bar[k] = '┄'

@@ -38,3 +38,18 @@ func TestTimelinePlotsTheWorkloadsFigure(t *testing.T) {
 		t.Errorf("time axis %q", lines[len(lines)-1])
 	}
 }
+
+// A provider that failed before its first piece waited until it failed,
+// not until now, and wrote nothing: its row stops there, with ✗.
+func TestTimelineStopsAFailedRowWhereItFailed(t *testing.T) {
+	m := New([]string{"fast", "refused"}, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
+	m.SetSize(60, 6)
+	m, _ = m.Update(FrameMsg{Until: time.Second, Timeline: &Timeline{Title: "to a complete tool call", Spans: []Span{
+		{First: 200 * time.Millisecond, HasFirst: true},
+		{Failed: true, End: 20 * time.Millisecond},
+	}}})
+	refused := strings.Split(m.View(), "\n")[2]
+	if strings.Count(refused, "┄") > 2 || strings.Contains(refused, "━") || !strings.HasSuffix(strings.TrimSpace(refused), "✗") {
+		t.Errorf("a provider refused at 20ms of 1s: %q", refused)
+	}
+}

@@ -91,3 +91,16 @@ func wordUnits(s string) []string {
 	}
 	return append(units, s[start:])
 }
+
+// Split cuts plain text s at a word boundary (Words' units: a
+// parenthesised group is one) into the head that fits width and the rest.
+func Split(s string, width int) (head, rest string) {
+	for _, u := range wordUnits(s) {
+		if rest == "" && Width(head+u) <= width {
+			head += u
+		} else {
+			rest += u
+		}
+	}
+	return strings.TrimRight(head, " "), strings.TrimSpace(rest)
+}

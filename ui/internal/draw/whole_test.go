@@ -39,3 +39,22 @@ func TestWordsCutsBetweenWords(t *testing.T) {
 		}
 	}
 }
+
+// Split keeps the words that fit, a parenthesised group whole, and the
+// rest after them.
+func TestSplitCutsBetweenWords(t *testing.T) {
+	s := "503 model is overloaded (retry after 2) now"
+	for _, tc := range []struct {
+		width      int
+		head, rest string
+	}{
+		{100, s, ""},
+		{30, "503 model is overloaded", "(retry after 2) now"},
+		{39, "503 model is overloaded (retry after 2)", "now"},
+		{2, "", s},
+	} {
+		if head, rest := Split(s, tc.width); head != tc.head || rest != tc.rest {
+			t.Errorf("width %d: %q, %q; want %q, %q", tc.width, head, rest, tc.head, tc.rest)
+		}
+	}
+}
