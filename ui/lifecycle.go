@@ -75,6 +75,33 @@ func (m *Model) release() tea.Cmd {
 	return m.races.next() // its batches are its frames
 }
 
+// batch records a batch of the race on screen and draws the frame it is
+// (the relay sends one a frame); another race's is dropped.
+func (m *Model) batch(msg batchMsg) tea.Cmd {
+	if msg.race != m.s.id {
+		return nil
+	}
+	m.s.record(msg.updates)
+	if !m.paused {
+		m.refresh()
+	}
+	return m.races.next()
+}
+
+// raceDone settles the race on screen and draws its last frame, with the
+// verdict over the heats that afterHeat sets; another race's is dropped.
+func (m *Model) raceDone(msg raceDoneMsg) tea.Cmd {
+	if msg.race != m.s.id {
+		return nil
+	}
+	m.s.finish(msg.results)
+	cmd := tea.Batch(m.recordHistory(), m.afterHeat(), m.afterStep())
+	if !m.paused {
+		m.refresh()
+	}
+	return cmd
+}
+
 // newPanes makes the lanes, the leaderboard, the chart and the workload
 // panel for the session's race on screen.
 func (m *Model) newPanes() {

@@ -271,24 +271,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.s.released(msg.clock)
 		return m, m.races.next()
 	case batchMsg:
-		if msg.race != m.s.id {
-			return m, nil
-		}
-		m.s.record(msg.updates)
-		if !m.paused {
-			m.refresh() // the race's frame (FrameInterval)
-		}
-		return m, m.races.next()
+		return m, m.batch(msg)
 	case raceDoneMsg:
-		if msg.race != m.s.id {
-			return m, nil
-		}
-		m.s.finish(msg.results)
-		cmd := tea.Batch(m.recordHistory(), m.afterHeat(), m.afterStep())
-		if !m.paused {
-			m.refresh() // the race's last frame, with the verdict over the heats afterHeat set
-		}
-		return m, cmd
+		return m, m.raceDone(msg)
 	case nextHeatMsg:
 		if msg.race != m.s.id || m.s.phase != phaseFinished {
 			return m, nil // the user started another race meanwhile
