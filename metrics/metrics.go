@@ -37,7 +37,9 @@ package metrics
 
 import (
 	"math"
+	"slices"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -142,7 +144,9 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 	// One walk of the events: each decodes them all. An event's text is
 	// valid UTF-8 (a decoded JSON string), so the characters of the whole
 	// text are the sum of its events'.
-	felt := feltPass{gaps: make([]time.Duration, 0, max(r.Events.Len()-1, 0))}
+	gaps := gapScratch.Get().(*[]time.Duration)
+	felt := feltPass{gaps: slices.Grow((*gaps)[:0], r.Events.Len())}
+	defer func() { *gaps = felt.gaps; gapScratch.Put(gaps) }()
 	var text streamedText
 	hasText := false
 	for e := range r.Events.Values() {
@@ -199,6 +203,14 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 	}
 	return f
 }
+
+// gapScratch holds the gaps between a stream's events while Compute reads
+// them (their percentiles reorder them; nothing keeps them): bench
+// computes every stream of a race at its end, and a slice each (16 KB for
+// 2,000 events) was most of the garbage that raised the process's peak
+// memory after a race of 1024 streams (docs/BENCHMARKS.md, "Scale on one
+// box").
+var gapScratch = sync.Pool{New: func() any { return new([]time.Duration) }}
 
 // o200kOf is the o200k count of the answer and of the reasoning of
 // events, each counted whole.

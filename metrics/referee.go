@@ -162,8 +162,9 @@ func RefereeOfFigures(providers []config.Provider, w workload.Workload, races []
 			if p < len(providers) {
 				kind = providers[p].Kind
 			}
+			baseline := ratioBaseline(ratios, p) // a median of every stream: once, not once a stream
 			for i := range race[p] {
-				streams[p] = append(streams[p], streamFlags(&race[p][i], figs[run][p][i], kind, w, race, p, ratioBaseline(ratios, p)))
+				streams[p] = append(streams[p], streamFlags(&race[p][i], figs[run][p][i], kind, w, race, p, baseline))
 			}
 		}
 		ref.Streams = append(ref.Streams, streams)

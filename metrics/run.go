@@ -180,7 +180,8 @@ type Summary struct {
 // too, of the streams so far), the verdict, --heats, bench's report and
 // JSON, `report`, replay --bench and watch's series all read it.
 func SummaryOf(streams []Stream, finishAt int) Summary {
-	a := runAcc{r: Summary{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}, streams: streams}
+	a := runAcc{r: Summary{Streams: len(streams), FinishAt: finishAt, TokenSource: SourceUsage}, streams: streams,
+		figs: make([]Figures, 0, len(streams)), felt: make([]Felt, 0, len(streams))}
 	for _, s := range streams {
 		a.add(s)
 	}

@@ -9,8 +9,8 @@ import (
 )
 
 // Events is a stream's record of its text events, packed: a stream keeps
-// thousands of them, and a 256-stream race keeps them all. Each event is
-// appended to one byte buffer as
+// thousands of them, and a 1024-stream race keeps them all. Each event is
+// appended to a block of bytes as
 //
 //	varint(At − previous At)
 //	uvarint(len(Content)<<2 | has reasoning<<1 | one token) Content
@@ -19,33 +19,44 @@ import (
 //
 // about 9 bytes for a one-token answer event at 20,000 tok/s (3 of time, 1
 // of header, the text), where an Event with its own strings takes 60 or
-// more. Every 32nd event is marked (its offset, the At before it and the
-// tokens before it), so Event(i) decodes at most 31 others, and the sums
+// more. Every 32nd event is marked (where it starts, the At before it and
+// the tokens before it), so Event(i) decodes at most 31 others, and the sums
 // of tokens (TokensBefore, SearchTokens) and the lookup by time (Search)
 // cost no more as a stream grows. Times, texts and counts come back
 // exactly as they went in.
 //
-// The texts an Event carries are views of the buffer, not copies: bytes once
-// appended are never written again (a buffer that grows is copied, and the
-// old one stays as long as a text refers to it), so they are as immutable as
-// any string. A copy of a non-empty Events shares its record with the original, as a
-// slice header would, but appending through either is seen by both, so no
-// text can change under a reader. The zero value is an empty record.
+// The blocks start at 256 bytes and double to 4 KiB, and a full one is
+// left as it is for a new one: a record grown as one buffer copied itself
+// at every growth and left about four times its size as garbage over a
+// stream, which the heap held at its peak (docs/BENCHMARKS.md, "Scale on
+// one box"). No event spans two blocks; one longer than 4 KiB gets a block
+// of its size.
+//
+// The texts an Event carries are views of a block, not copies: bytes once
+// appended are never moved or written again, so they are as immutable as
+// any string. A copy of a non-empty Events shares its record with the
+// original, as a slice header would, but appending through either is seen
+// by both, so no text can change under a reader. The zero value is an
+// empty record.
 type Events struct{ log *eventLog }
 
 type eventLog struct {
-	buf    []byte
+	blocks [][]byte    // the events, packed
 	marks  []eventMark // marks[k] is event 32k
 	n      int
 	last   time.Duration // At of the last event
 	tokens int           // Tokens of every event
 
-	lastOff    int           // offset of the last event, for Last
+	lastAt     place         // where the last event starts, for Last
 	lastBefore time.Duration // At of the event before it
 }
 
+// place is where an event starts: a block and the offset in it (int32:
+// an event of 2 GiB would not have been read).
+type place struct{ block, off int32 }
+
 type eventMark struct {
-	off    int
+	at     place
 	before time.Duration // At of the event before it (0 for the first)
 	tokens int           // Tokens of the events before it
 }
@@ -54,6 +65,9 @@ const (
 	markEvery    = 32
 	oneToken     = 1 // header bits
 	hasReasoning = 2
+
+	firstBlock = 256
+	maxBlock   = 4 << 10
 )
 
 // EventsOf is a record of the given events, in order.
@@ -76,13 +90,15 @@ func (e Events) Len() int {
 // Append adds ev after the last event.
 func (e *Events) Append(ev Event) {
 	if e.log == nil {
-		e.log = &eventLog{buf: make([]byte, 0, 256)}
+		e.log = &eventLog{}
 	}
 	l := e.log
+	// Four varints at most besides the texts.
+	at := l.room(4*binary.MaxVarintLen64 + len(ev.Content) + len(ev.Reasoning))
 	if l.n%markEvery == 0 {
-		l.marks = append(l.marks, eventMark{off: len(l.buf), before: l.last, tokens: l.tokens})
+		l.marks = append(l.marks, eventMark{at: at, before: l.last, tokens: l.tokens})
 	}
-	l.lastOff, l.lastBefore = len(l.buf), l.last
+	l.lastAt, l.lastBefore = at, l.last
 	head := uint64(len(ev.Content)) << 2
 	if ev.Reasoning != "" {
 		head |= hasReasoning
@@ -90,19 +106,36 @@ func (e *Events) Append(ev Event) {
 	if ev.Tokens == 1 {
 		head |= oneToken
 	}
-	l.buf = binary.AppendVarint(l.buf, int64(ev.At-l.last))
-	l.buf = binary.AppendUvarint(l.buf, head)
-	l.buf = append(l.buf, ev.Content...)
+	b := l.blocks[at.block] // has the room: appending never moves it
+	b = binary.AppendVarint(b, int64(ev.At-l.last))
+	b = binary.AppendUvarint(b, head)
+	b = append(b, ev.Content...)
 	if ev.Reasoning != "" {
-		l.buf = binary.AppendUvarint(l.buf, uint64(len(ev.Reasoning)))
-		l.buf = append(l.buf, ev.Reasoning...)
+		b = binary.AppendUvarint(b, uint64(len(ev.Reasoning)))
+		b = append(b, ev.Reasoning...)
 	}
 	if ev.Tokens != 1 {
-		l.buf = binary.AppendVarint(l.buf, int64(ev.Tokens))
+		b = binary.AppendVarint(b, int64(ev.Tokens))
 	}
+	l.blocks[at.block] = b
 	l.last = ev.At
 	l.tokens += ev.Tokens
 	l.n++
+}
+
+// room is where an event of at most n bytes goes: the end of the last
+// block, or a new block when that has less room.
+func (l *eventLog) room(n int) place {
+	k := len(l.blocks) - 1
+	if k < 0 || cap(l.blocks[k])-len(l.blocks[k]) < n {
+		size := firstBlock
+		if k >= 0 {
+			size = min(2*cap(l.blocks[k]), maxBlock)
+		}
+		l.blocks = append(l.blocks, make([]byte, 0, max(size, n)))
+		k++
+	}
+	return place{int32(k), int32(len(l.blocks[k]))}
 }
 
 // Event is event i (0 ≤ i < Len()).
@@ -111,10 +144,10 @@ func (e Events) Event(i int) Event {
 		panic("probes: event index out of range")
 	}
 	m := e.log.marks[i/markEvery]
-	off, at := m.off, m.before
+	p, at := m.at, m.before
 	var ev Event
 	for range i%markEvery + 1 {
-		ev, off = e.log.decode(off, at)
+		ev, p = e.log.decode(p, at)
 		at = ev.At
 	}
 	return ev
@@ -126,7 +159,7 @@ func (e Events) First() (Event, bool) {
 	if e.Len() == 0 {
 		return Event{}, false
 	}
-	ev, _ := e.log.decode(0, 0)
+	ev, _ := e.log.decode(place{}, 0)
 	return ev, true
 }
 
@@ -134,7 +167,7 @@ func (e Events) Last() (Event, bool) {
 	if e.Len() == 0 {
 		return Event{}, false
 	}
-	ev, _ := e.log.decode(e.log.lastOff, e.log.lastBefore)
+	ev, _ := e.log.decode(e.log.lastAt, e.log.lastBefore)
 	return ev, true
 }
 
@@ -157,10 +190,10 @@ func (e Events) From(i int) iter.Seq2[int, Event] {
 			return
 		}
 		m := e.log.marks[i/markEvery]
-		off, at := m.off, m.before
+		p, at := m.at, m.before
 		for k := i - i%markEvery; k < n; k++ {
 			var ev Event
-			ev, off = e.log.decode(off, at)
+			ev, p = e.log.decode(p, at)
 			at = ev.At
 			if k >= i && !yield(k, ev) {
 				return
@@ -183,10 +216,10 @@ func (e Events) TokensBefore(i int) int {
 		return e.log.tokens
 	}
 	m := e.log.marks[i/markEvery]
-	tokens, off, at := m.tokens, m.off, m.before
+	tokens, p, at := m.tokens, m.at, m.before
 	for range i % markEvery {
 		var ev Event
-		ev, off = e.log.decode(off, at)
+		ev, p = e.log.decode(p, at)
 		tokens, at = tokens+ev.Tokens, ev.At
 	}
 	return tokens
@@ -235,7 +268,7 @@ func (e Events) Search(t time.Duration) int {
 	// block before it.
 	b := sort.Search(len(l.marks), func(b int) bool {
 		m := l.marks[b]
-		d, _ := binary.Varint(l.buf[m.off:])
+		d, _ := binary.Varint(l.blocks[m.at.block][m.at.off:])
 		return m.before+time.Duration(d) > t
 	})
 	if b == 0 {
@@ -261,31 +294,35 @@ func (e Events) Values() iter.Seq[Event] {
 	}
 }
 
-// decode reads the event at off, whose predecessor's At is before, and
-// returns it with the offset of the next.
-func (l *eventLog) decode(off int, before time.Duration) (Event, int) {
-	b := l.buf
+// decode reads the event at p, whose predecessor's At is before, and
+// returns it with the place of the next: the next block when it ends its
+// block (the next event did not fit in it, or there is none yet).
+func (l *eventLog) decode(p place, before time.Duration) (Event, place) {
+	b, off := l.blocks[p.block], int(p.off)
 	d, k := binary.Varint(b[off:])
 	off += k
 	ev := Event{At: before + time.Duration(d), Tokens: 1}
 	head, k := binary.Uvarint(b[off:])
 	off += k
-	ev.Content, off = l.text(off, int(head>>2))
+	ev.Content, off = blockText(b, off, int(head>>2))
 	if head&hasReasoning != 0 {
 		n, k := binary.Uvarint(b[off:])
-		ev.Reasoning, off = l.text(off+k, int(n))
+		ev.Reasoning, off = blockText(b, off+k, int(n))
 	}
 	if head&oneToken == 0 {
 		tok, k := binary.Varint(b[off:])
 		ev.Tokens, off = int(tok), off+k
 	}
-	return ev, off
+	if off == len(b) {
+		return ev, place{p.block + 1, 0}
+	}
+	return ev, place{p.block, int32(off)}
 }
 
-// text is the n bytes at off, as a view, and the offset after them.
-func (l *eventLog) text(off, n int) (string, int) {
+// blockText is the n bytes of b at off, as a view, and the offset after them.
+func blockText(b []byte, off, n int) (string, int) {
 	if n == 0 {
 		return "", off
 	}
-	return unsafe.String(&l.buf[off], n), off + n
+	return unsafe.String(&b[off], n), off + n
 }

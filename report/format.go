@@ -42,14 +42,18 @@ func (b *Bench) Write(w io.Writer, as string) error {
 // what was received; the runes a terminal could act on (encoding/json leaves
 // C1 controls, DEL and bidi overrides raw) are written as \uXXXX escapes, so
 // the document is also safe to print.
+//
+// MarshalIndent sizes its output at once; an Encoder with SetIndent grew
+// its indented copy and the buffer it wrote to by doubling, 16 MB of
+// garbage for the 1.6 MB document of a race of 1024 streams, which raised
+// bench's peak memory after the race (docs/BENCHMARKS.md, "Scale on one
+// box"). The bytes are the same.
 func (b *Bench) WriteJSON(w io.Writer) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(b); err != nil {
+	doc, err := json.MarshalIndent(b, "", "  ")
+	if err != nil {
 		return err
 	}
-	_, err := w.Write(escapeUnsafe(buf.Bytes()))
+	_, err = w.Write(escapeUnsafe(append(doc, '\n')))
 	return err
 }
 
@@ -57,12 +61,12 @@ func (b *Bench) WriteJSON(w io.Writer) error {
 // Outside strings JSON is ASCII without controls, so only strings change,
 // and they decode to the same text.
 func escapeUnsafe(doc []byte) []byte {
-	if !bytes.ContainsFunc(doc, safetext.Unsafe) {
+	if !bytes.ContainsFunc(doc, unsafeInJSON) { // as a rule: no copy
 		return doc
 	}
 	out := make([]byte, 0, len(doc)+64)
 	for _, r := range string(doc) {
-		if r != '\n' && safetext.Unsafe(r) {
+		if unsafeInJSON(r) {
 			out = fmt.Appendf(out, `\u%04x`, r)
 		} else {
 			out = utf8.AppendRune(out, r)
@@ -70,6 +74,9 @@ func escapeUnsafe(doc []byte) []byte {
 	}
 	return out
 }
+
+// unsafeInJSON: safetext.Unsafe, but for the line ends of indented JSON.
+func unsafeInJSON(r rune) bool { return r != '\n' && safetext.Unsafe(r) }
 
 // column is one column of the leaderboard: numbers are right-aligned.
 type column struct {

@@ -9,9 +9,14 @@
 # The ramp races one simulated provider, one token per event, at TPS tok/s
 # a stream with C = 4, 8, 16, 24, 32, 48, … streams (C × TPS events a
 # second), until two races in a row are flagged. Each line: the event rate
-# the race reached (its events ÷ its longest stream), tpsrace's CPU over the
-# race as a share of GOMAXPROCS cores and the scheduler's p99 latency (the
-# referee's inputs, from the race's JSON), and the provider's flags. The
+# the race reached (its events ÷ its longest stream), then what the
+# referee's client_saturated rule reads (metrics/saturation.go), from the
+# race's JSON: tpsrace's CPU over the race as a share of GOMAXPROCS cores
+# (flagged at 0.9 or more), the wake probe's p95 lateness over the race
+# (wake_p95_ms), and the limit a stream's lateness is held to: 25% of its
+# own mean gap between events, that gap at least 1 ms (the median stream's,
+# its gap read from the JSON as (e2e − TTFT) ÷ (events − 1)); then the
+# provider's flags and how many streams were flagged client_saturated. The
 # simulator is a process of its own on the same box: at high rates it
 # competes for the same cores. With DASHBOARD=1 each race runs in the real
 # dashboard in a 240x60 tmux window, whose referee reads the same inputs,
@@ -38,7 +43,8 @@ for _ in $(seq 100); do grep -q base_url "$tmp/sim.out" && break; sleep 0.05; do
 url=$(sed -n 's/.*base_url \([^ ]*\).*/\1/p' "$tmp/sim.out")
 [ -n "$url" ] || { echo "the simulator did not start: $(cat "$tmp/sim.out")" >&2; exit 1; }
 
-# race C TPS: one bench race of C streams; prints "events/s cpu p99_ms flags peak_kB".
+# race C TPS: one bench race of C streams; prints "events/s cpu cores
+# wake_p95_ms limit_ms flags saturated_streams peak_kB".
 race() {
   printf 'prompt: "Explain how a CPU cache works."\nmax_tokens: %d\nproviders:\n  - name: sim\n    base_url: %s\n    api_key: scale\n    model: "sim:ttft=0,tps=%d,tokens=%d,chunk=1"\n' \
     "$tokens" "$url" "$2" "$tokens" >"$tmp/p.yaml"
@@ -49,8 +55,12 @@ race() {
     /usr/bin/time -f '%M' -o "$tmp/time" "$bin" bench --config "$tmp/p.yaml" --concurrency "$1" --format json --out "$tmp/b.json" >/dev/null 2>&1 || true
   fi
   jq -r --arg kb "$(cat "$tmp/time")" '
-    ([.providers[0].runs[].events] | add) as $events | ([.providers[0].runs[].e2e_ms] | max) as $ms |
-    "\($events / $ms * 1000 | floor) \(.races[0].client_cpu) \(.races[0].gomaxprocs) \(.races[0].sched_p99_ms) \(.providers[0].summary.flags | join(",") | if . == "" then "-" else . end) \($kb)"' "$tmp/b.json"
+    .providers[0].runs as $runs |
+    ([$runs[].events] | add) as $events | ([$runs[].e2e_ms] | max) as $ms |
+    ([$runs[] | select(.events >= 2) | [(.e2e_ms - .ttft_ms) / (.events - 1), 1] | max * 0.25] | sort) as $limits |
+    (if ($limits | length) > 0 then $limits[($limits | length - 1) / 2 | floor] * 1000 | round / 1000 else "-" end) as $limit |
+    ([$runs[] | select(.flags | index("client_saturated"))] | length) as $saturated |
+    "\($events / $ms * 1000 | floor) \(.races[0].client_cpu) \(.races[0].gomaxprocs) \(.races[0].wake_p95_ms) \($limit) \(.providers[0].summary.flags | join(",") | if . == "" then "-" else . end) \($saturated)/\($runs | length) \($kb)"' "$tmp/b.json"
 }
 
 # dashboard C: the race of p.yaml in the dashboard, its JSON as b.json and
@@ -74,19 +84,19 @@ dashboard() {
 }
 
 if [ "$only" != memory ]; then
-  echo "| streams | target events/s | events/s reached | CPU, share of GOMAXPROCS | cores | sched p99 | flags |"
-  echo "|---|---|---|---|---|---|---|"
+  echo "| streams | target events/s | events/s reached | CPU, share of GOMAXPROCS | cores | wake p95 | 25% of mean gap (≥ 1 ms) | flags | streams client_saturated |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   flagged=0
   for c in 4 8 16 24 32 48 64 96 128 192 256 384 512 768 1024; do
-    read -r rate cpu procs p99 flags _ < <(race "$c" "$tps")
-    echo "| $c | $((c * tps)) | $rate | $cpu | $procs | $p99 ms | $flags |"
+    read -r rate cpu procs wake limit flags saturated _ < <(race "$c" "$tps")
+    echo "| $c | $((c * tps)) | $rate | $cpu | $procs | $wake ms | $limit ms | $flags | $saturated |"
     if [[ $flags == *client_saturated* ]]; then flagged=$((flagged + 1)); else flagged=0; fi
     [ "$flagged" -lt 2 ] || break
   done
 fi
 if [ "$only" != ramp ]; then
-  read -r _ _ _ _ _ kb16 < <(race 16 "$tps")
-  read -r _ _ _ _ _ kb1024 < <(race 1024 "$tps")
+  read -r _ _ _ _ _ _ _ kb16 < <(race 16 "$tps")
+  read -r _ _ _ _ _ _ _ kb1024 < <(race 1024 "$tps")
   echo "memory: peak RSS $kb16 kB at C=16, $kb1024 kB at C=1024: $(awk -v a="$kb16" -v b="$kb1024" 'BEGIN { printf "%.3f", (b - a) * 1024 / 1008 / 1e6 }') MB per stream ($tokens tokens a stream)"
 fi
 echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
