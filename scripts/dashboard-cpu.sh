@@ -13,9 +13,11 @@
 # Output speed is each run's median per-user tok/s (the dashboard's from the
 # JSON that `s` saves), so a dashboard that slowed the streams would show.
 # PROFILE=DIR builds with -tags pprof (BIN must be such a build too) and
-# writes DIR/dashboard-K.pprof, the race's first TOKENS/2000 − 1 seconds,
-# and prints the share of a core spent under Bubble Tea and package ui
-# (the frames, the renderer, the relay; not the collector's share).
+# writes DIR/dashboard-K.pprof and DIR/headless-K.pprof, each process's
+# first TOKENS/2000 − 1 seconds, and prints the share of a core spent under
+# Bubble Tea and package ui (the frames, the renderer, the relay; not the
+# collector's share) and the dashboard's samples over headless's (all of
+# what drawing costs, the collector and the scheduler included).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repeat=${REPEAT:-3}
@@ -56,7 +58,7 @@ speed() { jq '[.providers[].summary.output_tps.p50] | sort | .[length/2|floor]' 
 clk=$(getconf CLK_TCK)
 
 headless() {
-  /usr/bin/time -f '%U %S %e' -o "$tmp/time" "$bin" bench --config "$cfg" --format json --out "$tmp/bench.json" 2>/dev/null
+  env ${profile:+TPSRACE_CPUPROFILE=$profile/headless-$k.pprof TPSRACE_CPUPROFILE_SECONDS=$seconds} /usr/bin/time -f '%U %S %e' -o "$tmp/time" "$bin" bench --config "$cfg" --format json --out "$tmp/bench.json" 2>/dev/null
   read -r user sys wall <"$tmp/time"
   echo "$(awk -v u="$user" -v s="$sys" -v w="$wall" 'BEGIN { printf "%.1f", 100 * (u + s) / w }') $wall $(speed "$tmp/bench.json")"
 }
@@ -89,6 +91,13 @@ dashboard() {
     '{ cpu = ($12 + $13) / clk; wall = up - $20 / clk; printf "%.1f %.2f %s\n", 100 * cpu / wall, wall, speed }'
 }
 
+# total PROFILE: points of a core in all the profile's samples.
+total() {
+  go tool pprof -top -nodecount=1 "$bin" "$1" 2>/dev/null |
+    sed -n 's/.*Total samples = \([0-9.]*\)\(m*\)s.*/\1 \2/p' |
+    awk -v s="$seconds" '{ printf "%.1f\n", 100 * $1 / ($2 == "m" ? 1000 : 1) / s }'
+}
+
 # uishare PROFILE: points of a core under Bubble Tea and package ui.
 uishare() {
   go tool pprof -top -nodecount=100000 -focus='bubbletea|tpsrace/ui\.|tpsrace/ui/' "$bin" "$1" 2>/dev/null |
@@ -97,13 +106,16 @@ uishare() {
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-: >"$tmp/h" && : >"$tmp/d" && : >"$tmp/u"
+: >"$tmp/h" && : >"$tmp/d" && : >"$tmp/u" && : >"$tmp/o"
 for k in $(seq "$repeat"); do
   h=$(headless) || exit 1
   echo "$h" >>"$tmp/h"
   d=$(dashboard "$k") || exit 1
   echo "$d" >>"$tmp/d"
-  [ -z "$profile" ] || uishare "$profile/dashboard-$k.pprof" >>"$tmp/u"
+  if [ -n "$profile" ]; then
+    uishare "$profile/dashboard-$k.pprof" >>"$tmp/u"
+    awk -v d="$(total "$profile/dashboard-$k.pprof")" -v h="$(total "$profile/headless-$k.pprof")" 'BEGIN { printf "%.1f\n", d - h }' >>"$tmp/o"
+  fi
   echo "sample $k: headless ${h%% *}% of a core (wall, tok/s: ${h#* }); dashboard ${d%% *}% (${d#* }); load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 done
 hc=$(cut -d' ' -f1 "$tmp/h" | median) && dc=$(cut -d' ' -f1 "$tmp/d" | median)
@@ -113,4 +125,5 @@ echo "|---|---|---|"
 echo "| headless (\`tpsrace bench\`) | $hc % | $hs |"
 echo "| dashboard at $size in tmux | $dc % | $ds |"
 [ -z "$profile" ] || echo "| of which Bubble Tea and package ui (pprof) | $(median <"$tmp/u") points | |"
+[ -z "$profile" ] || echo "| dashboard over headless, all samples (pprof) | $(median <"$tmp/o") points | |"
 echo "median of $repeat samples; $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"

@@ -31,7 +31,7 @@ func BenchmarkFrame(b *testing.B) {
 // BenchmarkRaceFrame is one frame of the race scripts/dashboard-cpu.sh
 // draws: 8 providers at 2000 tok/s, one token per event, at 240×60, in
 // races of 10 s (200 frames). Each iteration is what 50 ms brings: 100
-// events a provider in one batch, then the frame refresh and the view
+// events a provider in one batch, which draws the frame, and the view
 // Bubble Tea's renderer takes. Its time × 20 frames a second is the
 // dashboard's own share of a core.
 func BenchmarkRaceFrame(b *testing.B) {
@@ -68,7 +68,6 @@ func BenchmarkRaceFrame(b *testing.B) {
 		}
 		clock.now += FrameInterval
 		m = update(m, batchMsg{race: m.s.id, updates: batch})
-		m.refresh()
 		_ = m.View()
 	}
 }

@@ -28,7 +28,7 @@ const (
 	editEmpty                        // enter on an empty prompt: refused
 )
 
-func newPromptEditor(c *common) promptEditor {
+func newPromptEditor(c *common) *promptEditor {
 	keys := DefaultEditorKeyMap()
 	area := textarea.New()
 	area.ShowLineNumbers = false
@@ -36,7 +36,7 @@ func newPromptEditor(c *common) promptEditor {
 	area.CharLimit = 0
 	area.KeyMap.InsertNewline = keys.Newline
 	area.Cursor.SetMode(cursor.CursorStatic) // a blinking cursor would need frames of its own
-	return promptEditor{c: c, area: area, keys: keys}
+	return &promptEditor{c: c, area: area, keys: keys}
 }
 
 // open starts editing prompt.

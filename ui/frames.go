@@ -72,13 +72,15 @@ func PlayFrames(opts Options, width, height int, speed float64, show func(Frame)
 			due, items = append(due, items[0].u), items[1:]
 		}
 		if len(due) > 0 {
-			m = apply(m, batchMsg{race: m.s.id, updates: due})
+			m = apply(m, batchMsg{race: m.s.id, updates: due}) // a frame, as a live race's batch is
 		}
 		if len(items) == 0 { // the final leaderboard, then held
 			m = apply(m, raceDoneMsg{race: m.s.id, results: rp.Results})
 			return lead + t + castHold, show(Frame{At: lead + t, View: m.View(), Final: true})
 		}
-		m = apply(m, frameMsg{tick: m.tick})
+		if len(due) == 0 {
+			m = apply(m, frameMsg{tick: m.tick})
+		}
 		if view := m.View(); view != last {
 			if err := show(Frame{At: lead + t, View: view}); err != nil {
 				return 0, err

@@ -72,7 +72,34 @@ func (m *Model) release() tea.Cmd {
 	m.races.current = startRace(m.c.ctx, m.s.id, m.c.source(race))
 	m.relayout()
 	m.refresh()
-	return tea.Batch(m.races.next(), m.nextFrame())
+	return m.races.next() // its batches are its frames
+}
+
+// batch records a batch of the race on screen and draws the frame it is
+// (the relay sends one a frame); another race's is dropped.
+func (m *Model) batch(msg batchMsg) tea.Cmd {
+	if msg.race != m.s.id {
+		return nil
+	}
+	m.s.record(msg.updates)
+	if !m.paused {
+		m.refresh()
+	}
+	return m.races.next()
+}
+
+// raceDone settles the race on screen and draws its last frame, with the
+// verdict over the heats that afterHeat sets; another race's is dropped.
+func (m *Model) raceDone(msg raceDoneMsg) tea.Cmd {
+	if msg.race != m.s.id {
+		return nil
+	}
+	m.s.finish(msg.results)
+	cmd := tea.Batch(m.recordHistory(), m.afterHeat(), m.afterStep())
+	if !m.paused {
+		m.refresh()
+	}
+	return cmd
 }
 
 // newPanes makes the lanes, the leaderboard, the chart and the workload
@@ -136,8 +163,9 @@ func (m *Model) shutdown() error {
 	return nil
 }
 
-// ticking is whether frames are due: a race runs, or Prepare's progress comes.
-func (m *Model) ticking() bool { return m.s.phase.running() || m.s.phase == phasePreparing }
+// ticking is whether the model draws frames of its own: while Prepare's
+// progress comes. A race's frames are its batches (batchMsg).
+func (m *Model) ticking() bool { return m.s.phase == phasePreparing }
 
 func (m *Model) nextFrame() tea.Cmd {
 	tick := m.tick

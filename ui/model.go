@@ -133,7 +133,8 @@ type (
 // editor (editor.go), a replay's clock and keys (replay.go) and presenter
 // mode's stage (present.go). The session holds the races; the model starts
 // them, turns their messages into the session's records and draws. All
-// drawing happens in Update (on the frame tick, on resize and on state
+// drawing happens in Update (on each of a race's batches, which come one a
+// frame, on the frame tick while Prepare runs, on resize and on state
 // changes) into a cached screen that View returns (view.go).
 type Model struct {
 	c *common
@@ -151,12 +152,16 @@ type Model struct {
 	board leaderboard.Model
 	chart speedchart.Model
 	panel workloadview.Model // the workload's run: TTFT by size, cold vs warm, turns
-	stats llamastats.Model   // the zoomed llama.cpp lane's /metrics line (serverstats.go)
+	// The two large children, the editor's text area (12 kB) and the stats
+	// line's styles (2 kB), are held by pointer: Bubble Tea copies the root
+	// model to the heap after every message (Update returns it as a
+	// tea.Model), 40 or more times a second mid-race.
+	stats *llamastats.Model // the zoomed llama.cpp lane's /metrics line (serverstats.go)
 
-	tick   int // the live frame-tick chain; others are dropped
+	tick   int // the live frame-tick chain (while Prepare runs); others are dropped
 	paused bool
 
-	editor  promptEditor
+	editor  *promptEditor
 	replay  *replayer  // nil unless Options.Replay
 	present *presenter // nil unless Options.Present
 
@@ -197,7 +202,7 @@ func newModel(ctx context.Context, opts Options) Model {
 	c.help = help.New()
 	c.help.Styles = c.styles.Help
 	m := Model{c: c, s: newSession(c.config, opts.Concurrency, opts.Prepare != nil), editor: newPromptEditor(c),
-		stats: llamastats.New(c.styles.Stats)}
+		stats: new(llamastats.New(c.styles.Stats))}
 	m.s.finishAt, m.s.unsaved = opts.FinishAt, opts.Replay != nil && opts.Replay.Cut
 	if opts.Replay != nil {
 		m.replay = newReplayer(c, opts.Replay)
@@ -254,7 +259,7 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, tea.Batch(m.startRace(), m.watchServer())
 	case llamastats.Msg:
 		var cmd tea.Cmd
-		m.stats, cmd = m.stats.Update(msg)
+		*m.stats, cmd = m.stats.Update(msg)
 		if !m.paused {
 			m.compose()
 		}
@@ -266,20 +271,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.s.released(msg.clock)
 		return m, m.races.next()
 	case batchMsg:
-		if msg.race != m.s.id {
-			return m, nil
-		}
-		m.s.record(msg.updates)
-		return m, m.races.next()
+		return m, m.batch(msg)
 	case raceDoneMsg:
-		if msg.race != m.s.id {
-			return m, nil
-		}
-		m.s.finish(msg.results)
-		if !m.paused {
-			m.refresh()
-		}
-		return m, tea.Batch(m.recordHistory(), m.afterHeat(), m.afterStep())
+		return m, m.raceDone(msg)
 	case nextHeatMsg:
 		if msg.race != m.s.id || m.s.phase != phaseFinished {
 			return m, nil // the user started another race meanwhile

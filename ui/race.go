@@ -9,10 +9,11 @@ import (
 	"tpsrace/probes"
 )
 
-// FrameInterval is how often the dashboard redraws and how often the relay
-// hands the program a batch of updates: 20 frames a second, as smooth as a
-// reader follows figures and bars change, for two thirds of the CPU that
-// 30 would take (docs/BENCHMARKS.md, "Dashboard CPU").
+// FrameInterval is how often the dashboard redraws: the relay hands the
+// program a batch of updates that often, and the batch is the frame. 20
+// frames a second, as smooth as a reader follows figures and bars change,
+// for two thirds of the CPU that 30 would take (docs/BENCHMARKS.md,
+// "Dashboard CPU").
 const FrameInterval = time.Second / 20
 
 // updatesBuffer is the race's update channel capacity, and drainInterval
@@ -65,7 +66,11 @@ type (
 		race  int
 		clock Clock
 	}
-	// batchMsg is every update that arrived since the last one: at most one per frame.
+	// batchMsg is every update that arrived since the last one, one a
+	// frame while the race runs, empty when none arrived: the model draws a
+	// frame on each. One message a frame, not a batch and a tick apart:
+	// Bubble Tea takes every message through Update, View and its
+	// renderer, and the frame shows what arrived up to it.
 	batchMsg struct {
 		race    int
 		updates []probes.Update
@@ -116,9 +121,9 @@ func startRace(ctx context.Context, id int, src Source) *runner {
 	return r
 }
 
-// relay hands the program the released message, then batches updates into
-// frames, and ends with the race's results. No batch leaves before the
-// released message. Cancelled, it stops sending but keeps draining updates
+// relay hands the program the released message, then a batch of updates
+// every frame (empty when none came), and ends with the race's results. No
+// batch leaves before the released message. Cancelled, it stops sending but keeps draining updates
 // until the race has ended, so no probe blocks on a full channel.
 func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan probes.Update, results <-chan [][]probes.Result, out chan<- tea.Msg) {
 	defer close(out)
@@ -127,13 +132,14 @@ func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan pr
 	defer drain.Stop()
 	var clock Clock // received, not yet sent
 	var pending, ready []probes.Update
+	due := false // a frame is due: its batch goes even when empty
 	for updates != nil || len(pending) > 0 || len(ready) > 0 || clock != nil {
 		var send chan<- tea.Msg // nil (never chosen) until a message is ready
 		var msg tea.Msg
 		switch {
 		case clock != nil:
 			send, msg = out, releasedMsg{race: id, clock: clock}
-		case released == nil && len(ready) > 0:
+		case released == nil && (len(ready) > 0 || due):
 			send, msg = out, batchMsg{race: id, updates: ready}
 		}
 		select {
@@ -152,12 +158,12 @@ func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan pr
 			}
 		case <-frame.C:
 			ready = append(ready, pending...)
-			pending = pending[:0]
+			pending, due = pending[:0], true
 		case send <- msg:
 			if clock != nil {
 				clock = nil
 			} else {
-				ready = nil
+				ready, due = nil, false
 			}
 		case <-ctx.Done():
 			if updates != nil {

@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -45,10 +44,15 @@ func SetUpTerminal() {
 func Run(ctx context.Context, opts Options) error {
 	SetUpTerminal()
 
-	// The renderer flushes at the frame rate (its default is 60 a second):
-	// the race's picture changes once a frame, so more flushes find nothing
-	// new and only cost CPU.
-	fps := int(time.Second / FrameInterval)
+	// The renderer flushes on its own ticker, and the first frame waits for
+	// its first tick: at 60 ticks a second (Bubble Tea's default; the model
+	// still draws 20 frames a second, FrameInterval) the first frame shows
+	// about 30 ms sooner than at 20. The ticks between frames cost next to
+	// nothing: bubbletea v1.3.10's standardRenderer.flush returns at once
+	// when nothing was written since its last flush (it resets its buffer
+	// after each one) or what was written is the screen it last drew, and
+	// View returns the cached screen (docs/BENCHMARKS.md, "Start-up").
+	const fps = 60
 	// Signals are the caller's: ctx ends on SIGINT/SIGTERM and quits the
 	// program. Bubble Tea's own handler would race it, and having lost, block
 	// for ever sending its QuitMsg to a program that has stopped reading

@@ -133,7 +133,7 @@ func (m Model) editorKey(msg tea.KeyMsg) (tea.Model, tea.Cmd) {
 	}
 	var cmd tea.Cmd
 	var outcome editOutcome
-	m.editor, cmd, outcome = m.editor.Update(msg)
+	*m.editor, cmd, outcome = m.editor.Update(msg)
 	switch outcome {
 	case editCancelled:
 		m.setState(stateGrid)

@@ -332,7 +332,14 @@ func (m *Model) gridLines(views []string) []string {
 			cells = append(cells, splitLines(v))
 		}
 		for k := range l.Rows[row] {
+			size := 0
+			for _, c := range cells {
+				if k < len(c) {
+					size += len(c[k])
+				}
+			}
 			var sb strings.Builder
+			sb.Grow(size) // sized once: the screen's lines are made anew each frame
 			for _, c := range cells {
 				if k < len(c) {
 					sb.WriteString(c[k])

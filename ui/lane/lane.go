@@ -279,13 +279,28 @@ func (m *Model) renderBox() string {
 	}
 	bottom := draw.Edge(border, b.BottomLeft, b.Bottom, b.BottomRight, m.badges(iw-draw.Width(elapsed)-6), elapsed, m.width)
 
-	var sb strings.Builder
-	sb.WriteString(top)
-	side := border.Render(b.Left)
-	for _, line := range draw.Fit(body, iw, ih) {
-		sb.WriteString("\n" + side + line + side)
+	return boxed(top, border.Render(b.Left), draw.Fit(body, iw, ih), bottom)
+}
+
+// boxed joins a box's lines, each between two sides, under top and over
+// bottom, into one string sized once: every streaming lane is drawn anew
+// each frame.
+func boxed(top, side string, lines []string, bottom string) string {
+	size := len(top) + 1 + len(bottom)
+	for _, line := range lines {
+		size += 1 + 2*len(side) + len(line)
 	}
-	sb.WriteString("\n" + bottom)
+	var sb strings.Builder
+	sb.Grow(size)
+	sb.WriteString(top)
+	for _, line := range lines {
+		sb.WriteString("\n")
+		sb.WriteString(side)
+		sb.WriteString(line)
+		sb.WriteString(side)
+	}
+	sb.WriteString("\n")
+	sb.WriteString(bottom)
 	return sb.String()
 }
 

@@ -2,6 +2,7 @@ package leaderboard
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"tpsrace/format"
@@ -95,14 +96,17 @@ func isWorkload(f live.Snapshot) bool { return f.Workload != nil && len(f.Worklo
 // (live.WorkloadRun.Ranked), once a workload's run has ended: its last
 // race has finished (ok false before, and under chat).
 func rankedRuns(figs []live.Snapshot) ([]metrics.Summary, bool) {
+	running := func(f live.Snapshot) bool {
+		return !isWorkload(f) || !f.Workload.Settled() || f.Workload.Step < f.Workload.Steps
+	}
+	if len(figs) == 0 || slices.ContainsFunc(figs, running) { // checked first: the board asks every frame
+		return nil, false
+	}
 	runs := make([]metrics.Summary, len(figs))
 	for i, f := range figs {
-		if !isWorkload(f) || !f.Workload.Settled() || f.Workload.Step < f.Workload.Steps {
-			return nil, false
-		}
 		runs[i] = f.Workload.Ranked
 	}
-	return runs, len(figs) > 0
+	return runs, true
 }
 
 // nextStep is what the verdict line says once a race that is not its

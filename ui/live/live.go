@@ -99,8 +99,9 @@ type Lane struct {
 	answerSchema *workload.Schema  // the schema a json race asks the answer to follow; nil otherwise
 	following    int               // the stream whose text the lane shows
 	text         followedText
-	samples      []float64 // final samples of per-user live tok/s, one per SamplePeriod
-	tokenSamples []float64 // final samples of per-user tokens so far, one per SamplePeriod
+	samples      []float64       // final samples of per-user live tok/s, one per SamplePeriod
+	tokenSamples []float64       // final samples of per-user tokens so far, one per SamplePeriod
+	sampleTimes  []time.Duration // k × SamplePeriod at k: TokenSeries' times
 }
 
 // NewLane is the lane of provider p (index i of the race) with concurrency streams.

@@ -3,6 +3,7 @@ package live
 import (
 	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,7 +137,7 @@ func TestSeriesIsLiveTPSAtFixedTimes(t *testing.T) {
 	p := NewLane(0, config.Provider{Name: "s"}, 1, 0)
 	events := steady(100*ms, 10*ms, 101)
 	record(p, 0, events[:60], 0, nil)
-	early := p.Series(2 * time.Second) // partly provisional: events after 690ms have not arrived
+	early := slices.Clone(p.Series(2 * time.Second)) // partly provisional: events after 690ms have not arrived
 	record(p, 0, events[60:], 0, nil)
 	p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(events...), End: 1100 * ms}})
 	series := p.Series(2 * time.Second)

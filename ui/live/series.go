@@ -2,6 +2,7 @@ package live
 
 import (
 	"math"
+	"slices"
 	"time"
 
 	"tpsrace/metrics"
@@ -17,7 +18,9 @@ const SamplePeriod = 50 * time.Millisecond
 // Series is per-user live tok/s (median across streams) every SamplePeriod
 // from the release to until. Samples no later than every stream's newest
 // event are final and kept; later ones are recomputed until their events
-// have surely arrived. The result must not be modified.
+// have surely arrived. The result must not be modified, and holds until
+// the next call: the later samples are written past the final ones, into
+// room kept for them, so a frame makes no garbage here.
 func (p *Lane) Series(until time.Duration) []float64 {
 	final := p.finalUntil()
 	for {
@@ -29,7 +32,7 @@ func (p *Lane) Series(until time.Duration) []float64 {
 		p.samples = append(p.samples, perUser)
 	}
 	n := min(len(p.samples), int(until/SamplePeriod))
-	out := p.samples[:n:n]
+	out := withRoom(&p.samples, n, int(until/SamplePeriod)-n)
 	for t := SamplePeriod * time.Duration(len(out)+1); t <= until; t += SamplePeriod {
 		perUser, _ := p.liveAt(t)
 		out = append(out, perUser)
@@ -82,7 +85,7 @@ func (p *Lane) liveAt(t time.Duration) (perUser, aggregate float64) {
 // whose slope is the speed. It stops at the end of the provider's last
 // stream (a line ends where the provider finished) and is empty when
 // every stream failed. Final samples are kept, as in Series; the result
-// must not be modified.
+// must not be modified, and holds until the next call.
 func (p *Lane) TokenSeries(until time.Duration) (times []time.Duration, tokens []float64) {
 	end, settled, ok := p.End()
 	if !ok {
@@ -100,14 +103,14 @@ func (p *Lane) TokenSeries(until time.Duration) (times []time.Duration, tokens [
 		p.tokenSamples = append(p.tokenSamples, p.tokensAt(t))
 	}
 	n := min(len(p.tokenSamples), int(until/SamplePeriod)+1)
-	tokens = p.tokenSamples[:n:n]
+	tokens = withRoom(&p.tokenSamples, n, int(until/SamplePeriod)+2-n)
 	for t := SamplePeriod * time.Duration(len(tokens)); t <= until; t += SamplePeriod {
 		tokens = append(tokens, p.tokensAt(t))
 	}
-	times = make([]time.Duration, len(tokens), len(tokens)+1)
-	for k := range times {
-		times[k] = SamplePeriod * time.Duration(k)
+	for k := len(p.sampleTimes); k < len(tokens); k++ {
+		p.sampleTimes = append(p.sampleTimes, SamplePeriod*time.Duration(k))
 	}
+	times = withRoom(&p.sampleTimes, len(tokens), 1)
 	if len(times) == 0 || times[len(times)-1] < until {
 		times, tokens = append(times, until), append(tokens, p.tokensAt(until))
 	}
@@ -124,6 +127,18 @@ func (p *Lane) tokensAt(t time.Duration) float64 {
 	}
 	v, _ := metrics.Median(counts)
 	return v
+}
+
+// withRoom is (*s)[:n], to append provisional values to: when n is all
+// of *s, they go into its spare capacity, grown by extra and kept for the
+// next call, and *s's own values are never written; when n is less (a
+// replay scrubbed back), appending copies.
+func withRoom[T any](s *[]T, n, extra int) []T {
+	if n < len(*s) {
+		return (*s)[:n:n]
+	}
+	*s = slices.Grow(*s, max(extra, 0))
+	return *s
 }
 
 // Resample picks width columns from series, each the sample at the end of

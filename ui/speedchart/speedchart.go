@@ -94,11 +94,29 @@ type Model struct {
 	height int
 	frame  FrameMsg
 	view   string
+	// scratch is the plot's memory, reused frame after frame, so a frame
+	// makes no garbage of it; copies of the model share it, and each render
+	// writes it before it reads it.
+	scratch *scratch
+}
+
+// scratch is a frame's plot and its lines' points, one slice a provider.
+type scratch struct {
+	grid   draw.Braille
+	points [][]draw.Point
+}
+
+// emptyPoints is an empty slice for provider i's points, with its memory.
+func (s *scratch) emptyPoints(i int) []draw.Point {
+	for len(s.points) <= i {
+		s.points = append(s.points, nil)
+	}
+	return s.points[i][:0]
 }
 
 // New is a chart of these providers (in config order).
 func New(names []string, styles Styles) Model {
-	m := Model{styles: styles, names: names}
+	m := Model{styles: styles, names: names, scratch: &scratch{}}
 	m.render()
 	return m
 }
@@ -164,7 +182,8 @@ func (m *Model) render() {
 		return
 	}
 
-	g := draw.NewBraille(plotW, plotH)
+	g := &m.scratch.grid
+	g.Reset(plotW, plotH)
 	ends := make([]tick, 0, len(lines)) // each line's label, at the row it ends on
 	for _, l := range lines {
 		g.Line(l)
@@ -216,10 +235,11 @@ func (m *Model) tokensPlot() (string, []tick, []draw.Line) {
 		if len(times) == 0 {
 			continue
 		}
-		l := draw.Line{Provider: i, Points: make([]draw.Point, len(times))}
+		l := draw.Line{Provider: i, Points: m.scratch.emptyPoints(i)}
 		for k, t := range times {
-			l.Points[k] = draw.Point{X: fraction(t, until), Y: min(tokens[k]/top, 1)}
+			l.Points = append(l.Points, draw.Point{X: fraction(t, until), Y: min(tokens[k]/top, 1)})
 		}
+		m.scratch.points[i] = l.Points
 		lines = append(lines, l)
 	}
 	ticks := []tick{{0, "0", -1}, {0.5, format.Count(int(top / 2)), -1}, {1, format.Count(int(top)), -1}}
@@ -243,10 +263,11 @@ func (m *Model) speedPlot() (string, []tick, []draw.Line) {
 		if settled {
 			series = series[:min(len(series), int(end/live.SamplePeriod))]
 		}
-		l := draw.Line{Provider: i, Points: []draw.Point{{X: 0, Y: 0}}}
+		l := draw.Line{Provider: i, Points: append(m.scratch.emptyPoints(i), draw.Point{X: 0, Y: 0})}
 		for k, v := range series {
 			l.Points = append(l.Points, draw.Point{X: fraction(live.SamplePeriod*time.Duration(k+1), until), Y: scale.Fraction(v)})
 		}
+		m.scratch.points[i] = l.Points
 		lines = append(lines, l)
 	}
 	ticks := []tick{{0, "0", -1}, {1, format.Short(scale.Top), -1}}
