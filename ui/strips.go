@@ -8,10 +8,11 @@ func (m *Model) strip(i int) bool { return i < len(m.drawn.strips) && m.drawn.st
 // lines it takes as one changed, since the last layout: a lane that fails
 // before its first token gives its box to the lanes still racing at once,
 // and a race again gives every lane its box back. It runs once the lanes
-// have this frame's figures.
-func (m *Model) restrip() {
+// have this frame's figures, and says whether it laid the screen out again
+// (the lanes then draw once more, at their new widths).
+func (m *Model) restrip() bool {
 	if m.zoomed() {
-		return
+		return false
 	}
 	for i := range m.lanes {
 		was := 0
@@ -20,7 +21,8 @@ func (m *Model) restrip() {
 		}
 		if m.lanes[i].StripRows(m.c.width) != was {
 			m.relayout()
-			return
+			return true
 		}
 	}
+	return false
 }

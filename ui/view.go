@@ -90,15 +90,11 @@ func (m *Model) refresh() {
 	if preparing {
 		loading = m.prep.progress()
 	}
-	for i := range m.lanes {
-		frame := lane.FrameMsg{Now: now, Figures: figs[i], Place: places[i], Scale: scale,
-			Finish: finish, TrackWidth: m.c.layout.NarrowestLane() - 2, Preparing: preparing}
-		if i < len(loading) {
-			frame.Loading = loading[i]
-		}
-		m.lanes[i], _ = m.lanes[i].Update(frame)
+	frame := lane.FrameMsg{Now: now, Scale: scale, Finish: finish, Preparing: preparing}
+	m.drawLanes(frame, figs, places, loading)
+	if m.restrip() { // a lane became a strip: the others draw at their new widths this frame
+		m.drawLanes(frame, figs, places, loading)
 	}
-	m.restrip()
 	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs, Finish: finish})
 	if m.c.layout.Chart.Show {
 		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: now, Providers: m.s.live, Finish: finish, Scale: scale, Timeline: timeline(figs)})
@@ -107,6 +103,19 @@ func (m *Model) refresh() {
 		m.panel, _ = m.panel.Update(workloadview.FrameMsg{Figures: m.panelFigures(figs)})
 	}
 	m.compose()
+}
+
+// drawLanes hands every lane this frame: frame with the lane's own figures,
+// place and loading line, and the track width of the layout as it stands.
+func (m *Model) drawLanes(frame lane.FrameMsg, figs []live.Snapshot, places []int, loading []string) {
+	frame.TrackWidth = m.c.layout.NarrowestLane() - 2
+	for i := range m.lanes {
+		frame.Figures, frame.Place, frame.Loading = figs[i], places[i], ""
+		if i < len(loading) {
+			frame.Loading = loading[i]
+		}
+		m.lanes[i], _ = m.lanes[i].Update(frame)
+	}
 }
 
 func (m *Model) helpKeys() help.KeyMap {

@@ -16,10 +16,12 @@ import (
 // the line the finish time once the provider is done: with --finish-at N,
 // its time to N (the bottom border keeps the whole answer's).
 func (m *Model) trackLine(width int) string {
+	// suffixW holds "10,100 tok" and "✓ 1m05.2s"; past the track come the
+	// finish line ┃, a space and the suffix.
 	const suffixW = 10
-	trackW := width - suffixW - 1
+	trackW := width - suffixW - 2
 	if m.trackW > 0 {
-		trackW = min(trackW, m.trackW-suffixW-1)
+		trackW = min(trackW, m.trackW-suffixW-2)
 	}
 	if trackW < 4 {
 		return ""
