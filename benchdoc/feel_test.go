@@ -1,11 +1,9 @@
 package benchdoc_test
 
 import (
-	"cmp"
 	"strings"
 	"testing"
 
-	"tpsrace/metrics"
 	"tpsrace/testenv"
 )
 
@@ -25,9 +23,7 @@ func TestFeelAgainstKnownRhythms(t *testing.T) {
 				"sim:ttft=5ms,tps=100,tokens=20,fault=close,after=10"}
 		}, 0)
 		paused, slow, steady := b.Providers[0].Streams[0], b.Providers[1].Streams[0], b.Providers[2].Streams[0]
-		for _, p := range b.Providers {
-			a.Load = cmp.Or(a.Load, p.Streams[0].Evidence[metrics.FlagClientSaturated])
-		}
+		a.Load = saturation(b)
 
 		// The client reads the paused event a little earlier or later than the
 		// one before it, so the gap is the pause within a few ms.

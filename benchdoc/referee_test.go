@@ -6,17 +6,51 @@ import (
 	"strings"
 	"testing"
 
+	"tpsrace/benchdoc"
 	"tpsrace/metrics"
+	"tpsrace/testenv"
 )
 
 // The referee against servers whose behaviour is known: one that reports
 // cached prompt tokens is flagged cached_prompt, one that answers with
 // another model's name model_substituted, and a winner whose every run
 // was answered by another model is no confident winner.
+//
+// The flags are what the servers sent, checked directly. Who won is a
+// speed on the wall clock: swapped's 30 tokens take 15 ms, which a loaded
+// machine's hiccup can outlast (seen at load 8: "too close to call:
+// swapped vs cached … swapped faster in 2/3 runs"), so the verdict follows
+// testenv.Timed.
 func TestRefereeFlagsKnownServers(t *testing.T) {
-	b := raceRuns(t, 3, []string{"cached", "swapped", "honest"}, func(int) []string {
-		return []string{"sim:ttft=5ms,tps=400,tokens=30,cached=2", "sim:ttft=5ms,tps=2000,tokens=30,served=gpt-4o-mini", "sim:ttft=5ms,tps=200,tokens=30"}
-	}, 0)
+	testenv.Timed(t, func(a *testenv.Attempt) {
+		b := raceRuns(t, 3, []string{"cached", "swapped", "honest"}, func(int) []string {
+			return []string{"sim:ttft=5ms,tps=400,tokens=30,cached=2", "sim:ttft=5ms,tps=2000,tokens=30,served=gpt-4o-mini", "sim:ttft=5ms,tps=200,tokens=30"}
+		}, 0)
+		a.Load = saturation(b)
+		checkFlagsOfKnownServers(t, b)
+		v := b.Verdict
+		if v.Winner == nil || *v.Winner != "swapped" || v.Confident || !slices.Contains(v.Doubt, metrics.FlagModelSubstituted) {
+			a.Missf("verdict %+v: want swapped first, not confident for model_substituted", v)
+			return
+		}
+		// A loaded client's own flag may join the doubt: it is true of
+		// those runs (loadFlags), and said in the same clause.
+		for _, flag := range v.Doubt {
+			if flag != metrics.FlagModelSubstituted && !loadFlags[flag] {
+				t.Errorf("doubt %v: %s could not explain swapped's margin", v.Doubt, flag)
+			}
+		}
+		if want := "not confident: " + strings.Join(v.Doubt, ", ") + " could explain the margin"; !strings.Contains(v.Text, want) {
+			a.Missf("verdict %q lacks %q", v.Text, want)
+		}
+	})
+}
+
+// checkFlagsOfKnownServers checks what TestRefereeFlagsKnownServers'
+// servers sent, whatever the machine's load: each run's flags and
+// evidence, the summary's, the verdict's words for them.
+func checkFlagsOfKnownServers(t *testing.T, b *benchdoc.Bench) {
+	t.Helper()
 	byName := map[string]int{}
 	for i, p := range b.Providers {
 		byName[p.Name] = i
@@ -39,21 +73,34 @@ func TestRefereeFlagsKnownServers(t *testing.T) {
 	if s := b.Providers[byName["cached"]].Summary; !slices.Contains(s.Flags, metrics.FlagCachedPrompt) || !strings.HasPrefix(s.Evidence[metrics.FlagCachedPrompt], "3/3 runs: ") {
 		t.Errorf("summary: flags %v evidence %v", s.Flags, s.Evidence)
 	}
-	v := b.Verdict
-	if v.Winner == nil || *v.Winner != "swapped" || v.Confident || !slices.Contains(v.Doubt, metrics.FlagModelSubstituted) {
-		t.Fatalf("verdict %+v: want swapped first, not confident for model_substituted", v)
-	}
-	if want := "not confident: model_substituted could explain the margin"; !strings.Contains(v.Text, want) {
-		t.Errorf("verdict %q lacks %q", v.Text, want)
-	}
 	for _, want := range []string{"swapped answered by another model in 3/3 runs", "cached had cached prompts in 3/3 runs"} {
-		if !strings.Contains(v.FlaggedText, want) {
-			t.Errorf("flagged %q lacks %q", v.FlaggedText, want)
+		if !strings.Contains(b.Verdict.FlaggedText, want) {
+			t.Errorf("flagged %q lacks %q", b.Verdict.FlaggedText, want)
 		}
 	}
 	if len(b.Races) != 3 || b.Races[0].StartSkewMS == nil || b.Races[0].GOMAXPROCS == nil {
 		t.Errorf("races %+v", b.Races)
 	}
+}
+
+// loadFlags are the referee's flags that the test machine's load raises
+// (a true flag of a run on a busy client): a test may see them beside the
+// flags it planned, and must not depend on their absence outside
+// testenv.Timed.
+var loadFlags = map[string]bool{metrics.FlagClientSaturated: true, metrics.FlagStartSkew: true}
+
+// saturation is the client's own evidence that it was loaded during b's
+// races (the first stream flagged client_saturated), for
+// testenv.Attempt.Load; "" for none.
+func saturation(b *benchdoc.Bench) string {
+	for _, p := range b.Providers {
+		for _, r := range p.Streams {
+			if e := r.Evidence[metrics.FlagClientSaturated]; e != "" {
+				return e
+			}
+		}
+	}
+	return ""
 }
 
 // A client too busy to read its streams on time is flagged

@@ -17,6 +17,7 @@ import (
 	"tpsrace/probes"
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
+	"tpsrace/testenv"
 )
 
 // raceRuns races the simulator once per run; models(run) gives each named
@@ -74,24 +75,32 @@ func designed(alpha, bravo []float64) metrics.Verdict {
 	return metrics.Decide([]metrics.Contender{{Name: "alpha", Speeds: alpha}, {Name: "bravo", Speeds: bravo}}, 0)
 }
 
+// Every figure of this verdict is a speed on the wall clock, and a loaded
+// client flags its runs client_saturated, which keeps any verdict from
+// confident: testenv.Timed.
 func TestVerdictOfAClearWinner(t *testing.T) {
 	alpha, bravo := spread(1, 5, 300, 0.15), spread(2, 5, 100, 0.15)
 	want := designed(alpha, bravo)
-	v := raceRuns(t, 5, []string{"alpha", "bravo"}, models(alpha, bravo), 0).Verdict
-	if v.Winner == nil || *v.Winner != "alpha" || v.RunnerUp == nil || *v.RunnerUp != "bravo" || v.Runs != 5 || v.Wins != 5 || !v.Confident {
-		t.Fatalf("verdict %+v, want alpha confidently ahead of bravo in 5/5 runs", v)
-	}
-	if v.CI95 == nil || v.Ratio == nil || !(v.CI95[0] <= *v.Ratio && *v.Ratio <= v.CI95[1]) {
-		t.Fatalf("ratio %v outside its interval %v", v.Ratio, v.CI95)
-	}
-	// The measured interval holds the designed ratio, and the designed
-	// interval the measured ratio (a busy machine adds a few % to each run).
-	if want.Ratio < v.CI95[0] || want.Ratio > v.CI95[1] || *v.Ratio < want.CI95[0] || *v.Ratio > want.CI95[1] {
-		t.Errorf("measured ratio %.3f CI %v, designed %.3f CI %v", *v.Ratio, *v.CI95, want.Ratio, want.CI95)
-	}
-	if prefix := "alpha is faster than bravo in 5/5 runs; output speed ratio "; !strings.HasPrefix(v.Text, prefix) || !strings.Contains(v.Text, "× (95% CI ") || !strings.Contains(v.Text, ", bootstrap)") { // then the referee's flags, if any
-		t.Errorf("text %q, want it to start %q", v.Text, prefix)
-	}
+	testenv.Timed(t, func(a *testenv.Attempt) {
+		b := raceRuns(t, 5, []string{"alpha", "bravo"}, models(alpha, bravo), 0)
+		a.Load = saturation(b)
+		v := b.Verdict
+		if v.Winner == nil || *v.Winner != "alpha" || v.RunnerUp == nil || *v.RunnerUp != "bravo" || v.Runs != 5 || v.Wins != 5 || !v.Confident {
+			a.Missf("verdict %+v, want alpha confidently ahead of bravo in 5/5 runs", v)
+			return
+		}
+		if v.CI95 == nil || v.Ratio == nil || !(v.CI95[0] <= *v.Ratio && *v.Ratio <= v.CI95[1]) {
+			t.Fatalf("ratio %v outside its interval %v", v.Ratio, v.CI95)
+		}
+		// The measured interval holds the designed ratio, and the designed
+		// interval the measured ratio (a busy machine adds a few % to each run).
+		if want.Ratio < v.CI95[0] || want.Ratio > v.CI95[1] || *v.Ratio < want.CI95[0] || *v.Ratio > want.CI95[1] {
+			a.Missf("measured ratio %.3f CI %v, designed %.3f CI %v", *v.Ratio, *v.CI95, want.Ratio, want.CI95)
+		}
+		if prefix := "alpha is faster than bravo in 5/5 runs; output speed ratio "; !strings.HasPrefix(v.Text, prefix) || !strings.Contains(v.Text, "× (95% CI ") || !strings.Contains(v.Text, ", bootstrap)") { // then the referee's flags, if any
+			t.Errorf("text %q, want it to start %q", v.Text, prefix)
+		}
+	})
 }
 
 func TestVerdictTooCloseToCall(t *testing.T) {

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"cmp"
 	"time"
 
 	"tpsrace/workload"
@@ -18,8 +19,12 @@ type WorkloadRuns struct {
 	// All is every stream pooled: the summary's figures.
 	All Summary
 	// Ranked is what Order ranks and the verdict names: All under the
-	// workload's own figure. Long-context: All itself (its PrefillTPS is
-	// the estimate over every size). Cached-prefix: the warm requests
+	// workload's own figure. Long-context: All with PrefillTPS the median
+	// of the runs' estimates, the figure the verdict compares: every
+	// stream pooled fits one line through runs that a busy moment may have
+	// shifted apart, and an estimate withheld as noisy there ranked last a
+	// provider that led every run (the verdict then read "p2 is faster
+	// than p1 in 0/2 runs"). Cached-prefix: the warm requests
 	// pooled, Warm set. Multi-turn: All with Turns, the turns of a run,
 	// and Conversation, the median over the runs whose every turn
 	// completed (HasConversation false before one has).
@@ -93,8 +98,10 @@ func WorkloadRunsOf(w workload.Workload, races [][]Stream, finishAt int) Workloa
 	wr.All.Goodput = wr.All.Goodput.withPerSecond(raceTime(wr.Races))
 	wr.Ranked = wr.All
 	switch {
-	case w.Is(workload.LongContext):
+	case w.Is(workload.LongContext): // ranked on the median of the runs' estimates
 		wr.BySize = TTFTBySize(all)
+		wr.Ranked.PrefillTPS, wr.Ranked.NoPrefill = medianPrefill(wr.Runs, wr.All.NoPrefill)
+		wr.Ranked.HasPrefillTPS = wr.Ranked.NoPrefill == ""
 	case multiTurn: // ranked on the median conversation
 		for _, streams := range byTurn {
 			wr.ByTurn = append(wr.ByTurn, SummaryOf(streams, finishAt))
@@ -119,4 +126,23 @@ func raceTime(races []Summary) (time.Duration, int) {
 		most = max(most, r.Streams)
 	}
 	return total, most
+}
+
+// medianPrefill is the median of runs' prefill estimates, over the runs
+// that have one; without any, none, for the last run's reason (pooled's,
+// All's, before a run has ended).
+func medianPrefill(runs []Summary, pooled NoPrefill) (float64, NoPrefill) {
+	var estimates []float64
+	for _, r := range runs {
+		if r.HasPrefillTPS {
+			estimates = append(estimates, r.PrefillTPS)
+		}
+	}
+	if m, ok := Median(estimates); ok {
+		return m, ""
+	}
+	if len(runs) > 0 {
+		pooled = runs[len(runs)-1].NoPrefill
+	}
+	return 0, cmp.Or(pooled, PrefillNoTTFT)
 }

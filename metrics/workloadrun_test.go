@@ -80,3 +80,24 @@ func TestWorkloadRunsOfARunUnderWay(t *testing.T) {
 		t.Errorf("two turns of three: %+v, ranked on a conversation %v", r, turns.Ranked.HasConversation)
 	}
 }
+
+// A long-context provider ranks on the median of its runs' estimates, the
+// figure its verdict compares: two sweeps of 1,000 and 4,000 tokens at
+// 20,000 tok/s, the first shifted 50 ms later by a busy moment, each
+// estimate exact, while the streams pooled scatter about one line too far
+// for an estimate (noisy). Ranked on the pooled streams, this provider,
+// ahead in every run, ranked below one with any estimate.
+func TestLongContextRanksOnItsRunsEstimates(t *testing.T) {
+	long, _ := workload.Named(workload.LongContext)
+	long.InputTokens = []int{1000, 4000}
+	sized := func(input int, ttft time.Duration) []Stream {
+		return []Stream{{Figures: Figures{TTFT: ttft, HasTTFT: true, E2E: ttft + 100*ms, Completed: true}, InputTokens: input}}
+	}
+	wr := WorkloadRunsOf(long, [][]Stream{sized(1000, 110*ms), sized(4000, 260*ms), sized(1000, 60*ms), sized(4000, 210*ms)}, 0)
+	if wr.All.HasPrefillTPS || wr.All.NoPrefill != PrefillNoisy {
+		t.Fatalf("pooled: estimate %v (%q); the case wants it withheld as noisy", wr.All.PrefillTPS, wr.All.NoPrefill)
+	}
+	if len(wr.Runs) != 2 || !wr.Ranked.HasPrefillTPS || wr.Ranked.Rate() != 20000 {
+		t.Errorf("ranked on %v (%q) over %d runs; want the runs' 20,000 tok/s", wr.Ranked.Rate(), wr.Ranked.NoPrefill, len(wr.Runs))
+	}
+}

@@ -81,8 +81,11 @@ func TestTheBodyEndAfterDoneKeepsTheConnection(t *testing.T) {
 				Providers: []config.Provider{{Name: "a", BaseURL: url, Model: "m", Timeout: config.DefaultTimeouts}},
 				Request:   probes.Request{Prompt: "hi", MaxTokens: 5}, Clients: clients,
 			}
-			// Whether race 2 dialled is a property, not a timing: never
-			// retried. When a race ends is a timing.
+			// When a race ends is a timing. So is a body's end read within
+			// drainLimit of [DONE] (30 ms after it, here): a loaded client
+			// may read it later and close the connection, so race 2 dialling
+			// after a tail is a miss that load can explain; a connection
+			// kept without its body's end is a property, never retried.
 			testenv.Timed(t, func(a *testenv.Attempt) {
 				for run := 1; run <= 2; run++ {
 					r := race.Run(context.Background(), nil)[0][0]
@@ -93,8 +96,11 @@ func TestTheBodyEndAfterDoneKeepsTheConnection(t *testing.T) {
 					if r.End >= 25*time.Millisecond {
 						a.Missf("race %d ended at %v: the wait for the body's end counted", run, r.End)
 					}
-					if dialed := r.Phases.Connected > 0; run == 2 && dialed == tc.reused {
-						t.Fatalf("race 2 dialled: %v, want %v", dialed, !tc.reused)
+					switch dialed := r.Phases.Connected > 0; {
+					case run == 2 && dialed && tc.reused:
+						a.Missf("race 2 dialled, want the connection its body's end kept")
+					case run == 2 && !dialed && !tc.reused:
+						t.Fatalf("race 2 did not dial: a connection whose body never ended was kept")
 					}
 				}
 			})

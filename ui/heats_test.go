@@ -12,6 +12,7 @@ import (
 	"tpsrace/metrics"
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
+	"tpsrace/testenv"
 	"tpsrace/tokens"
 	"tpsrace/ui/leaderboard"
 	"tpsrace/workload"
@@ -39,22 +40,31 @@ func TestHeats(t *testing.T) {
 // A heat of a workload is a whole run, as a bench run is: --heats 2 of a
 // two-size long-context sweep races four times (each heat both sizes), the
 // header counts heats, not races, and the heats column is the figure the
-// verdict compares, the prefill estimate, under its own name.
+// verdict compares, the prefill estimate, under its own name. Those are
+// checked directly; who the verdict names faster is a reading of the wall
+// clock (each heat's estimate from two TTFTs), held with testenv.Timed.
 func TestHeatsOfAWorkloadAreWholeRuns(t *testing.T) {
 	noLeaks(t)
 	srv := simtest.Start(t, sim.Options{})
 	cfg := withWorkload(simConfig(srv, "Say hi.", 20, "sim:ttft=10ms,tps=2000,prefill=20000", "sim:ttft=10ms,tps=2000,prefill=5000"),
 		workload.LongContext, func(w *workload.Workload) { w.InputTokens = []int{1000, 4000} })
-	tm := teatest.NewTestModel(t, New(Options{Config: cfg, Heats: 2}), teatest.WithInitialTermSize(200, 50))
-	waitFor(t, tm, "heat 1/2: p1 is ")
-	waitFor(t, tm, "heat 2/2: p1 is faster than p2 in 2/2 runs; prefill speed ratio")
-	m := quit(t, tm)
-	if len(m.s.history) != 4 {
-		t.Fatalf("%d races, want 2 heats of 2 sizes", len(m.s.history))
-	}
-	if view := m.View(); !strings.Contains(view, "heats prefill") || strings.Contains(view, "heats tok/s") || strings.Contains(view, "heat 3") {
-		t.Errorf("after 2 heats of the sweep:\n%s", view)
-	}
+	testenv.Timed(t, func(a *testenv.Attempt) {
+		tm := teatest.NewTestModel(t, New(Options{Config: cfg, Heats: 2}), teatest.WithInitialTermSize(200, 50))
+		waitFor(t, tm, "heat 1/2: ")
+		waitFor(t, tm, "heat 2/2: ") // the verdict over both heats
+		m := quit(t, tm)
+		a.Load = saturation(m.s.history)
+		if len(m.s.history) != 4 {
+			t.Fatalf("%d races, want 2 heats of 2 sizes", len(m.s.history))
+		}
+		view := m.View()
+		if !strings.Contains(view, "heats prefill") || strings.Contains(view, "heats tok/s") || strings.Contains(view, "heat 3") {
+			t.Errorf("after 2 heats of the sweep:\n%s", view)
+		}
+		if want := "heat 2/2: p1 is faster than p2 in 2/2 runs; prefill speed ratio"; !strings.Contains(view, want) {
+			a.Missf("the verdict after 2 heats is not %q…:\n%s", want, view)
+		}
+	})
 }
 
 // heatCell is a heats column's "median ±spread%" cell: the median's number

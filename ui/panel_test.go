@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"math"
 	"strings"
 	"testing"
 	"time"
@@ -10,9 +9,11 @@ import (
 
 	"tpsrace/config"
 	"tpsrace/format"
+	"tpsrace/metrics"
 	"tpsrace/probes"
 	"tpsrace/sim"
 	"tpsrace/sim/simtest"
+	"tpsrace/testenv"
 	"tpsrace/workload"
 )
 
@@ -112,32 +113,55 @@ func screenLine(screen string, parts ...string) string {
 // last size the panel shows each provider's TTFT at each size and the
 // prefill estimate, metrics' figure. The estimate is near the server's
 // rate (within 10% here, where a loaded machine's delays weigh on a
-// sweep of one race per size; cli's bench test holds it to 5%).
+// sweep of one race per size; cli's bench test holds it to 5%): a figure
+// of the wall clock, held with testenv.Timed (seen 10% off at load 6).
+// What the panel shows of the figures it has is checked directly.
 func TestPanelShowsTheLongContextSweep(t *testing.T) {
 	noLeaks(t)
 	srv := simtest.Start(t, sim.Options{})
 	cfg := withWorkload(simConfig(srv, "Say hi.", 20, "sim:ttft=10ms,tps=2000,prefill=20000", "sim:ttft=10ms,tps=2000,prefill=5000"),
 		workload.LongContext, func(w *workload.Workload) { w.InputTokens = []int{1000, 4000, 8000} })
-	m := runSteps(t, cfg, "size 2/3", "size 3/3")
-	screen := m.View()
-	for i, want := range []float64{20000, 5000} {
-		run := m.figures()[i].Workload
-		if run == nil || !run.All.HasPrefillTPS || math.Abs(run.All.PrefillTPS/want-1) > 0.1 {
-			t.Fatalf("provider %d: prefill estimate %+v, want within 10%% of %v", i, run, want)
-		}
-		line := screenLine(screen, "p"+itoa(i+1)+" ", "≈ "+format.TPS(run.All.PrefillTPS)+" tok/s")
-		for _, size := range run.BySize {
-			if !strings.Contains(line, format.Duration(size.TTFT.P50)) {
-				t.Errorf("p%d's panel line lacks its TTFT at %d tokens (%s): %q", i+1, size.InputTokens, format.Duration(size.TTFT.P50), line)
+	testenv.Timed(t, func(a *testenv.Attempt) {
+		m := runSteps(t, cfg, "size 2/3", "size 3/3")
+		a.Load = saturation(m.s.history)
+		screen := m.View()
+		for i, want := range []float64{20000, 5000} {
+			run := m.figures()[i].Workload
+			if run == nil || !run.All.HasPrefillTPS {
+				a.Missf("provider %d: no prefill estimate %+v, want one within 10%% of %v", i, run, want)
+				continue
+			}
+			a.Within("p"+itoa(i+1)+"'s prefill estimate", run.All.PrefillTPS, want, 0.1, "tok/s")
+			line := screenLine(screen, "p"+itoa(i+1)+" ", "≈ "+format.TPS(run.All.PrefillTPS)+" tok/s")
+			for _, size := range run.BySize {
+				if !strings.Contains(line, format.Duration(size.TTFT.P50)) {
+					t.Errorf("p%d's panel line lacks its TTFT at %d tokens (%s): %q", i+1, size.InputTokens, format.Duration(size.TTFT.P50), line)
+				}
+			}
+			if line == "" || len(run.BySize) != 3 {
+				t.Errorf("p%d: %d sizes, its prefill estimate not on screen:\n%s", i+1, len(run.BySize), screen)
 			}
 		}
-		if line == "" || len(run.BySize) != 3 {
-			t.Errorf("p%d: %d sizes, its prefill estimate not on screen:\n%s", i+1, len(run.BySize), screen)
+		if !strings.Contains(screen, "long-context · size 3/3 · 8,000 tokens") || !strings.Contains(screen, "8.0k") {
+			t.Errorf("no panel title or size axis:\n%s", screen)
+		}
+	})
+}
+
+// saturation is the client's own evidence that it was loaded during races
+// (metrics.Saturation of the first stream that shows it), for
+// testenv.Attempt.Load; "" for none.
+func saturation(races [][][]probes.Result) string {
+	for _, race := range races {
+		for _, streams := range race {
+			for _, r := range streams {
+				if e := metrics.Saturation(r.Load); e != "" {
+					return e
+				}
+			}
 		}
 	}
-	if !strings.Contains(screen, "long-context · size 3/3 · 8,000 tokens") || !strings.Contains(screen, "8.0k") {
-		t.Errorf("no panel title or size axis:\n%s", screen)
-	}
+	return ""
 }
 
 // Cached-prefix against a server with a prefix cache and one without: the
