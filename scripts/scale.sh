@@ -37,11 +37,8 @@ if [ -z "$bin" ]; then
   go build -o "$tmp/tpsrace" .
   bin=$tmp/tpsrace
 fi
-"$bin" sim --addr 127.0.0.1:0 >"$tmp/sim.out" 2>&1 &
-sim=$!
-for _ in $(seq 100); do grep -q base_url "$tmp/sim.out" && break; sleep 0.05; done
-url=$(sed -n 's/.*base_url \([^ ]*\).*/\1/p' "$tmp/sim.out")
-[ -n "$url" ] || { echo "the simulator did not start: $(cat "$tmp/sim.out")" >&2; exit 1; }
+. scripts/sim.sh
+start_sim "$bin" "$tmp"
 
 # race C TPS: one bench race of C streams; prints "events/s cpu cores
 # wake_p95_ms limit_ms flags saturated_streams peak_kB".
