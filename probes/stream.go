@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"errors"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"strconv"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"tpsrace/config"
@@ -53,6 +56,9 @@ type attempt struct {
 	// request returned (an abandoned dial), hence atomics.
 	release                                   time.Time
 	dns, connected, handshake, wrote, firstBy atomic.Int64
+	// unsent: the attempt's connection closed before any of its request
+	// was written, so the server never saw it (see neverSent).
+	unsent bool
 	// ended is when the stream completed (data: [DONE] or the body's end),
 	// since release: the stream's end, before the rest of the body is read
 	// (drainRest). 0 when it did not complete.
@@ -67,10 +73,14 @@ func (pb *probe) newAttempt(ctx context.Context) *attempt {
 	}
 	mark := func(v *atomic.Int64) { v.CompareAndSwap(0, int64(time.Since(a.release))) }
 	traced := httptrace.WithClientTrace(a.ctx, &httptrace.ClientTrace{
-		DNSDone:              func(httptrace.DNSDoneInfo) { mark(&a.dns) },
-		ConnectDone:          func(string, string, error) { mark(&a.connected) },
-		TLSHandshakeDone:     func(tls.ConnectionState, error) { mark(&a.handshake) },
-		WroteRequest:         func(httptrace.WroteRequestInfo) { mark(&a.wrote) },
+		DNSDone:          func(httptrace.DNSDoneInfo) { mark(&a.dns) },
+		ConnectDone:      func(string, string, error) { mark(&a.connected) },
+		TLSHandshakeDone: func(tls.ConnectionState, error) { mark(&a.handshake) },
+		WroteRequest: func(w httptrace.WroteRequestInfo) {
+			if w.Err == nil { // the trace is called on a failed write too
+				mark(&a.wrote)
+			}
+		},
 		GotFirstResponseByte: func() { mark(&a.firstBy) },
 	})
 	if a.req, a.err = http.NewRequestWithContext(traced, http.MethodPost, pb.body.url, bytes.NewReader(pb.body.body)); a.err != nil {
@@ -136,7 +146,8 @@ func (pb *probe) run(release time.Time) Result {
 		if f == nil && a.ended > 0 {
 			res.End = a.ended
 		}
-		if f == nil || attempt >= pb.retries || !retryable(f, &res) {
+		again := attempt < pb.retries && retryable(f, &res) || attempt == 0 && a.unsent
+		if f == nil || !again {
 			if f != nil {
 				f.redact(pb.provider.APIKey.Reveal(), urlSecret(pb.provider.BaseURL))
 				res.Err = f
@@ -182,7 +193,22 @@ func (pb *probe) attempt(a *attempt, release time.Time, lim config.Timeouts, fir
 	if err == nil {
 		return nil
 	}
+	a.unsent = neverSent(a, err)
 	return pb.failure(a.ctx, err, res, retryAfter)
+}
+
+// neverSent reports whether a's connection closed before the request was
+// written. net/http sends such a request again by itself only on a
+// connection it reused; on a new one it gives up (a server that hangs up on
+// a fresh connection may dislike the request), but when nothing was written
+// the server cannot have seen it. llama-server closed a new connection so
+// now and then (1 bench in a few hundred under load). A stream sends it once
+// more, even without --retries, and counts the retry: it is flagged retried.
+func neverSent(a *attempt, err error) bool {
+	if a.wrote.Load() != 0 || a.firstBy.Load() != 0 || context.Cause(a.ctx) != nil {
+		return false
+	}
+	return errors.Is(err, net.ErrClosed) || errors.Is(err, io.EOF) || errors.Is(err, syscall.EPIPE) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // send sends a's request and reads its stream into res.
