@@ -8,19 +8,41 @@ import (
 
 // Fit cuts or pads every line to width and the list to height.
 func Fit(lines []string, width, height int) []string {
-	out := make([]string, height)
-	for i := range out {
-		if i < len(lines) {
-			line, w := lines[i], Width(lines[i])
-			if w > width {
-				line, w = ansi.Truncate(line, width, "…"), width
-			}
-			out[i] = line + strings.Repeat(" ", max(width-w, 0))
-		} else {
-			out[i] = strings.Repeat(" ", width)
+	return AppendFit(make([]string, 0, height), lines, width, height)
+}
+
+// AppendFit appends lines to dst as Fit lays them out.
+func AppendFit(dst, lines []string, width, height int) []string {
+	for i := range height {
+		if i >= len(lines) {
+			dst = append(dst, Pad(width))
+			continue
 		}
+		line, w := lines[i], Width(lines[i])
+		if w > width {
+			line, w = ansi.Truncate(line, width, "…"), width
+		}
+		if w < width {
+			line += Pad(width - w)
+		}
+		dst = append(dst, line)
 	}
-	return out
+	return dst
+}
+
+// spaces are what Pad slices.
+var spaces = strings.Repeat(" ", 512)
+
+// Pad is n spaces, a slice of one string where n is a pane's width or
+// less: every pane pads its lines on every frame.
+func Pad(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if n <= len(spaces) {
+		return spaces[:n]
+	}
+	return strings.Repeat(" ", n)
 }
 
 // Flow lays fields out left to right, two spaces apart, wrapping onto at
