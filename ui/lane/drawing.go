@@ -1,6 +1,10 @@
 package lane
 
-import "strings"
+import (
+	"strings"
+
+	"tpsrace/ui/internal/draw"
+)
 
 // A drawing is the lane as last rendered, line by line. A box's lines
 // between its top and bottom borders are kept without their sides, which
@@ -8,9 +12,38 @@ import "strings"
 // streaming lane is drawn twenty times a second, and joining it into one
 // string for the dashboard to split again cost a copy of every lane a
 // frame.
+//
+// A box's lines are padded to its width as they are written, from the
+// spaces each one lacks (pads), not copied with their spaces each frame.
 type drawing struct {
 	lines []string
+	pads  []int  // the spaces after each line; nil for a strip or a bare lane, padded already
 	side  string // a box's side, around every line but the first and the last; "" for a strip or a bare lane
+}
+
+// boxDrawing is a box of body lines under top and over bottom, each body
+// line cut or padded to width and the body to height.
+func boxDrawing(top string, body []string, width, height int, bottom, side string) drawing {
+	d := drawing{lines: make([]string, 0, height+2), pads: make([]int, height+2), side: side}
+	d.lines = append(d.lines, top)
+	for k := range height {
+		line, pad := "", width
+		if k < len(body) {
+			line, pad = draw.Cut(body[k], width)
+		}
+		d.lines = append(d.lines, line)
+		d.pads[k+1] = pad
+	}
+	d.lines = append(d.lines, bottom)
+	return d
+}
+
+// pad is the spaces written after line k.
+func (d drawing) pad(k int) int {
+	if k < len(d.pads) {
+		return d.pads[k]
+	}
+	return 0
 }
 
 // sides is how many sides line k has: two inside a box, none on its
@@ -32,7 +65,7 @@ func (m Model) LineLen(k int) int {
 	if k < 0 || k >= len(d.lines) {
 		return 0
 	}
-	return len(d.lines[k]) + d.sides(k)*len(d.side)
+	return len(d.lines[k]) + d.pad(k) + d.sides(k)*len(d.side)
 }
 
 // WriteLine writes line k of the lane (nothing past the last) to sb.
@@ -41,13 +74,15 @@ func (m Model) WriteLine(sb *strings.Builder, k int) {
 	if k < 0 || k >= len(d.lines) {
 		return
 	}
-	if d.sides(k) == 0 {
-		sb.WriteString(d.lines[k])
-		return
+	sides := d.sides(k) > 0
+	if sides {
+		sb.WriteString(d.side)
 	}
-	sb.WriteString(d.side)
 	sb.WriteString(d.lines[k])
-	sb.WriteString(d.side)
+	sb.WriteString(draw.Pad(d.pad(k)))
+	if sides {
+		sb.WriteString(d.side)
+	}
 }
 
 // View is the lane as last rendered.

@@ -274,10 +274,7 @@ func (m *Model) renderBox() drawing {
 	}
 	bottom := draw.Edge(border, b.BottomLeft, b.Bottom, b.BottomRight, m.badges(iw-draw.Width(elapsed)-6), elapsed, m.width)
 
-	lines := make([]string, 0, ih+2)
-	lines = append(lines, top)
-	lines = draw.AppendFit(lines, body, iw, ih)
-	return drawing{lines: append(lines, bottom), side: border.Render(b.Left)}
+	return boxDrawing(top, body, iw, ih, bottom, border.Render(b.Left))
 }
 
 // topEdge is the top border: the title and the status, drawn again only

@@ -8,26 +8,24 @@ import (
 
 // Fit cuts or pads every line to width and the list to height.
 func Fit(lines []string, width, height int) []string {
-	return AppendFit(make([]string, 0, height), lines, width, height)
+	out := make([]string, height)
+	for i := range out {
+		line, pad := "", width
+		if i < len(lines) {
+			line, pad = Cut(lines[i], width)
+		}
+		out[i] = line + Pad(pad)
+	}
+	return out
 }
 
-// AppendFit appends lines to dst as Fit lays them out.
-func AppendFit(dst, lines []string, width, height int) []string {
-	for i := range height {
-		if i >= len(lines) {
-			dst = append(dst, Pad(width))
-			continue
-		}
-		line, w := lines[i], Width(lines[i])
-		if w > width {
-			line, w = ansi.Truncate(line, width, "…"), width
-		}
-		if w < width {
-			line += Pad(width - w)
-		}
-		dst = append(dst, line)
+// Cut is line cut to width ("…" saying so), and the cells left over.
+func Cut(line string, width int) (_ string, left int) {
+	w := Width(line)
+	if w > width {
+		line, w = ansi.Truncate(line, width, "…"), width
 	}
-	return dst
+	return line, max(width-w, 0)
 }
 
 // spaces are what Pad slices.
