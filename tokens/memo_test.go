@@ -1,7 +1,10 @@
 package tokens
 
 import (
+	"maps"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -68,20 +71,17 @@ func TestMemoWordsTellStringsApart(t *testing.T) {
 // stream's reader makes as each delta arrives (AddCounted: the delta, and
 // each piece of a delta that is not one token), over the recorded streams:
 // each with an empty memo (cold-%, a process's first stream), and read one
-// after another (warm-%). The pieces settle counts later (where a delta
-// was not a piece) are not among them.
+// after another (warm-%); and over a long answer of real prose, this
+// project's docs/*.md sent one piece a delta (prose-%: the recorded
+// streams are trimmed to a few dozen events each). The pieces settle
+// counts later (where a delta was not a piece) are not among them.
 func BenchmarkMemoFixtures(b *testing.B) {
 	streams := fixtureDeltas(b)
-	names := slices.Sorted(func(yield func(string) bool) {
-		for name := range streams {
-			if !yield(name) {
-				return
-			}
-		}
-	})
-	var cold, warm memoCount
+	names := slices.Sorted(maps.Keys(streams))
+	prose := proseDeltas(b)
+	var cold, warm, long memoCount
 	for b.Loop() {
-		cold, warm = memoCount{}, memoCount{}
+		cold, warm, long = memoCount{}, memoCount{}, memoCount{}
 		shared := new(lookupMemo)
 		for _, name := range names {
 			fresh := new(lookupMemo)
@@ -90,10 +90,35 @@ func BenchmarkMemoFixtures(b *testing.B) {
 				warm.delta(shared, d)
 			}
 		}
+		fresh := new(lookupMemo)
+		for _, d := range prose {
+			long.delta(fresh, d)
+		}
 	}
 	b.ReportMetric(cold.percent(), "cold-%")
 	b.ReportMetric(warm.percent(), "warm-%")
-	b.ReportMetric(float64(warm.lookups), "lookups")
+	b.ReportMetric(long.percent(), "prose-%")
+}
+
+// proseDeltas is docs/*.md cut into its o200k pieces, in order.
+func proseDeltas(b *testing.B) []string {
+	files, _ := filepath.Glob("../docs/*.md")
+	var deltas []string
+	for _, f := range files {
+		text, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := validUTF8(string(text))
+		for i := 0; i < len(s); {
+			end := nextPiece(s, i)
+			deltas, i = append(deltas, s[i:end]), end
+		}
+	}
+	if len(deltas) == 0 {
+		b.Fatal("no docs/*.md")
+	}
+	return deltas
 }
 
 type memoCount struct{ hits, lookups int }
