@@ -19,8 +19,7 @@ import "sync/atomic"
 // remembered), stores the entry's words and makes the sequence even again;
 // a reader takes the words only when the sequence was even and unchanged
 // around them. Every word is read and written through sync/atomic, plain
-// moves on amd64 and arm64 for the reads, so a hit costs a hash and four
-// loads.
+// moves on amd64 for the reads, so a hit costs a hash and five loads.
 type lookupMemo [memoSize]memoEntry
 
 const (
