@@ -75,10 +75,15 @@ type Felt struct {
 func FeltOf(events iter.Seq[probes.Event]) Felt {
 	var p feltPass
 	for e := range events {
-		p.add(e)
+		p.add(&e)
 	}
 	return p.felt()
 }
+
+// readingAWord is a word's time at ReaderWPM (250 ms), in whole
+// nanoseconds: exactly what the float product gave, without a conversion
+// per event.
+const readingAWord = time.Minute / ReaderWPM
 
 // feltPass reads the felt figures off a stream's text events one at a
 // time, and keeps the gaps (in order) for ITL: Compute walks the events
@@ -87,19 +92,19 @@ type feltPass struct {
 	f          Felt
 	gaps       []time.Duration
 	paused     time.Duration // in gaps of VisiblePause or longer
-	start      probes.Event
+	start      probes.Event  // the first and the last event's timing
 	prev       probes.Event
 	readUntil  time.Duration // when the reader has read every word so far
 	afterSpace bool          // the text so far ends in a space
 	started    bool
 }
 
-func (p *feltPass) add(e probes.Event) {
+func (p *feltPass) add(e *probes.Event) {
 	f := &p.f
 	if !p.started {
-		f.HasReaderWait, p.readUntil, p.start, p.afterSpace, p.started = true, e.At, e, true, true
+		f.HasReaderWait, p.readUntil, p.start, p.afterSpace, p.started = true, e.At, timing(e), true, true
 	} else {
-		gap := Gap(p.prev, e)
+		gap := Gap(&p.prev, e)
 		p.gaps = append(p.gaps, gap)
 		f.Gaps++
 		if gap >= VisiblePause {
@@ -114,18 +119,21 @@ func (p *feltPass) add(e probes.Event) {
 		f.ReaderWait += e.At - p.readUntil
 		p.readUntil = e.At
 	}
-	words, afterSpace := wordStarts(e.Reasoning, p.afterSpace)
+	words, afterSpace := 0, p.afterSpace
+	if e.Reasoning != "" {
+		words, afterSpace = wordStarts(e.Reasoning, afterSpace)
+	}
 	n, after := wordStarts(e.Content, afterSpace)
 	words, p.afterSpace = words+n, after
-	p.readUntil += time.Duration(float64(words) * (60.0 / ReaderWPM) * float64(time.Second))
-	p.prev = e
+	p.readUntil += time.Duration(words) * readingAWord
+	p.prev = timing(e)
 }
 
 // felt is the figures of the events added so far.
 func (p *feltPass) felt() Felt {
 	f := p.f
 	f.Burstiness, f.HasBurstiness = coefficientOfVariation(p.gaps)
-	if span := Gap(p.start, p.prev); span > 0 {
+	if span := Gap(&p.start, &p.prev); span > 0 {
 		f.Paused, f.HasPaused = float64(p.paused)/float64(span), true
 	}
 	return f
@@ -133,7 +141,15 @@ func (p *feltPass) felt() Felt {
 
 // Gap is the gap before text event e: the time since prev, the text event
 // before it. The felt figures and the zoomed lane's gap strip both use it.
-func Gap(prev, e probes.Event) time.Duration { return e.At - prev.At }
+// It takes pointers: an Event (six words) passed by value is copied through
+// memory, once per event of every stream Compute reads (BenchmarkCompute).
+func Gap(prev, e *probes.Event) time.Duration { return e.At - prev.At }
+
+// timing is e's time and tokens, all that the felt pass and the phases
+// keep of the events that bound a stream or a phase (Gap, OutputTPS read
+// nothing else): not its texts, whose copy, just after the walk decoded
+// them, waits on those writes (a store-forwarding stall) at every event.
+func timing(e *probes.Event) probes.Event { return probes.Event{At: e.At, Tokens: e.Tokens} }
 
 // IsStall says whether a gap between text events is a stall: longer than
 // StallGap.

@@ -149,7 +149,7 @@ func Compute(r *probes.Result, promptTokens int) Figures {
 	defer func() { *gaps = felt.gaps; gapScratch.Put(gaps) }()
 	var text streamedText
 	hasText := false
-	for e := range r.Events.Values() {
+	for _, e := range r.Events.Decoded() {
 		f.ContentChars += utf8.RuneCountInString(e.Content)
 		f.ReasoningChars += utf8.RuneCountInString(e.Reasoning)
 		hasText = hasText || e.Content != "" || e.Reasoning != ""
@@ -270,7 +270,10 @@ func ITL(gaps []time.Duration) Percentiles {
 	if len(gaps) == 0 {
 		return Percentiles{}
 	}
-	return Percentiles{percentileOf(gaps, 50), percentileOf(gaps, 95), percentileOf(gaps, 99)}
+	p50, from := percentileOf(gaps, 50, 0)
+	p95, from := percentileOf(gaps, 95, from)
+	p99, _ := percentileOf(gaps, 99, from)
+	return Percentiles{p50, p95, p99}
 }
 
 // Percentile of sorted values, interpolating linearly between the two

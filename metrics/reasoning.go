@@ -51,7 +51,7 @@ func (p Phases) Reasons() bool { return p.ThinkingTokens > 0 }
 
 // streamedText is the o200k tokens a stream sent as reasoning only and as
 // answer (an event carrying both counts as answer), with the events that
-// bound the two phases.
+// bound the two phases (their timing).
 type streamedText struct {
 	reasoning, answer             int
 	firstReasoning, lastReasoning probes.Event
@@ -61,20 +61,20 @@ type streamedText struct {
 }
 
 // add reads the next event.
-func (s *streamedText) add(e probes.Event) {
+func (s *streamedText) add(e *probes.Event) {
 	if e.Content == "" {
 		s.reasoning += e.Tokens
 		if !s.hasReasoning {
-			s.firstReasoning, s.hasReasoning = e, true
+			s.firstReasoning, s.hasReasoning = timing(e), true
 		}
-		s.lastReasoning = e
+		s.lastReasoning = timing(e)
 		return
 	}
 	s.answer += e.Tokens
 	if s.answerEvents == 0 {
-		s.firstAnswer = e
+		s.firstAnswer = timing(e)
 	}
-	s.lastAnswer = e
+	s.lastAnswer = timing(e)
 	s.answerEvents++
 }
 

@@ -51,11 +51,19 @@ func TestPercentileOfIsPercentileOfSorted(t *testing.T) {
 	}
 	for name, shape := range shapes {
 		for _, n := range []int{1, 2, 3, 7, 100, 2001} {
+			v := shape(n)
+			sorted := slices.Sorted(slices.Values(v))
+			// Each percentile from values in any order, and each after the
+			// one below it, as ITL reads them.
+			chained, from := slices.Clone(v), 0
 			for _, p := range []float64{0, 2.5, 50, 95, 97.5, 99, 100} {
-				v := shape(n)
-				sorted := slices.Sorted(slices.Values(v))
-				if got, want := percentileOf(v, p), Percentile(sorted, p); got != want {
+				want := Percentile(sorted, p)
+				if got, _ := percentileOf(slices.Clone(v), p, 0); got != want {
 					t.Errorf("%s, %d values: p%g %v, sorted %v", name, n, p, got, want)
+				}
+				var got time.Duration
+				if got, from = percentileOf(chained, p, from); got != want {
+					t.Errorf("%s, %d values: p%g after the one below %v, sorted %v", name, n, p, got, want)
 				}
 			}
 		}

@@ -45,6 +45,16 @@ func TestEventsKeepEveryEventExactly(t *testing.T) {
 		if all := slices.Collect(got.Values()); !slices.Equal(all, want) && n > 0 {
 			t.Fatalf("n=%d: Values differ from what went in", n)
 		}
+		decoded := 0
+		for k, e := range got.Decoded() {
+			if k != decoded || *e != want[k] {
+				t.Fatalf("n=%d: Decoded yields %d %+v after %d events, want %+v", n, k, *e, decoded, want[k])
+			}
+			decoded++
+		}
+		if decoded != n {
+			t.Fatalf("n=%d: Decoded yields %d events", n, decoded)
+		}
 		for i, w := range want {
 			if e := got.Event(i); e != w {
 				t.Fatalf("n=%d: Event(%d) = %+v, want %+v", n, i, e, w)

@@ -141,8 +141,11 @@ func blank(data []byte) bool {
 // apply records what one chunk says.
 func (rd *streamReader) apply(d *delta) {
 	res := rd.res
-	content, thought := rd.think.split(d.Content)
-	rd.record(content, d.Reasoning+thought)
+	content, reasoning := rd.think.split(d.Content)
+	if d.Reasoning != "" { // a concatenation with "" is still a call, at every event
+		reasoning = d.Reasoning + reasoning
+	}
+	rd.record(content, reasoning)
 	for _, tc := range d.ToolCalls {
 		tc.At = rd.arrived()
 		if res.Events.Len() == 0 && len(res.ToolDeltas) == 0 {

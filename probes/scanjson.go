@@ -2,6 +2,7 @@ package probes
 
 import (
 	"encoding/binary"
+	"math/bits"
 	"strings"
 	"unicode/utf8"
 )
@@ -80,7 +81,9 @@ func (s *chunkScanner) scanString() (raw []byte, escaped, nonASCII, ok bool) {
 
 // skipPlain moves past the bytes of a string that need no second look,
 // eight at a time while none of the eight is a quote, a backslash, a control
-// character or outside ASCII.
+// character or outside ASCII, then to the first of the eight that is one: a
+// delta's text (" cache") ends in its first eight bytes, which were read a
+// byte at a time after this.
 func (s *chunkScanner) skipPlain() {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	for s.i+8 <= len(s.p) {
@@ -88,8 +91,11 @@ func (s *chunkScanner) skipPlain() {
 		quote, backslash := x^(ones*'"'), x^(ones*'\\')
 		// (v − ones) &^ v & highs is not 0 when a byte of v is 0 (or, for
 		// x itself, below 0x20 once bytes ≥ 0x80 are ruled out by x & highs).
-		special := (quote-ones)&^quote | (backslash-ones)&^backslash | (x-ones*0x20)&^x | x
-		if special&highs != 0 {
+		// A borrow may mark a byte after the first that is 0, never one
+		// before it: the lowest mark is the first special byte.
+		special := ((quote-ones)&^quote | (backslash-ones)&^backslash | (x-ones*0x20)&^x | x) & highs
+		if special != 0 {
+			s.i += bits.TrailingZeros64(special) / 8
 			return
 		}
 		s.i += 8

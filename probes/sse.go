@@ -101,10 +101,7 @@ func (r *sseReader) next() ([]byte, error) {
 		if r.lines++; line[0] == ':' { // a comment (keep-alive)
 			continue
 		}
-		name, value, found := bytes.Cut(line, []byte(":"))
-		if found && len(value) > 0 && value[0] == ' ' {
-			value = value[1:]
-		}
+		name, value := fieldOf(line)
 		switch string(name) {
 		case "data":
 			// An event of one data line whose blank line is read already
@@ -122,6 +119,21 @@ func (r *sseReader) next() ([]byte, error) {
 		}
 	}
 	return nil, io.EOF
+}
+
+// fieldOf splits a line that is not blank and no comment into its field's
+// name and value, the one space after the colon dropped. Nearly every line
+// is a "data:" line, whose split needs no search for its colon.
+func fieldOf(line []byte) (name, value []byte) {
+	if len(line) >= len("data:") && string(line[:len("data:")]) == "data:" {
+		name, value = line[:len("data")], line[len("data:"):]
+	} else {
+		name, value, _ = bytes.Cut(line, []byte(":"))
+	}
+	if len(value) > 0 && value[0] == ' ' {
+		value = value[1:]
+	}
+	return name, value
 }
 
 // dispatch ends the event being read and returns its data, without the

@@ -15,7 +15,7 @@ func (v *vocab) bpeCount(piece string, parts []bpePart) (int, []bpePart) {
 	// rankOf is the rank of parts[i] joined with the skip+1 parts after it.
 	rankOf := func(i, skip int) int {
 		if i+skip+2 < len(parts) {
-			if r := v.rank(piece[parts[i].start:parts[i+skip+2].start]); r >= 0 {
+			if r, _, _ := v.find(piece[parts[i].start:parts[i+skip+2].start]); r >= 0 {
 				return r
 			}
 		}

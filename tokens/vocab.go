@@ -24,6 +24,7 @@ type vocab struct {
 	info  string // a byte per token: length − 1, plus o200k.NotSingle
 	blob  string // every token's bytes, in rank order
 	slots string // the hash table: little-endian uint64 entries (o200k.Entry)
+	memo  *lookupMemo
 }
 
 // o200kVocab slices o200k.bin where package o200k says its parts lie: a
@@ -34,7 +35,12 @@ var o200kVocab = vocab{
 	info:  o200kBin[:vocabSize],
 	blob:  o200kBin[vocabSize : len(o200kBin)-slotBytes],
 	slots: o200kBin[len(o200kBin)-slotBytes:],
+	memo:  &o200kMemo,
 }
+
+// o200kMemo is o200kVocab's memo: a zero array, so it costs nothing until
+// the first lookups write it.
+var o200kMemo lookupMemo
 
 const slotBytes = 8 << o200k.SlotBits
 
@@ -47,7 +53,25 @@ func (v *vocab) single(r int) bool { return v.info[r]&o200k.NotSingle == 0 }
 // lookup returns s's rank, or -1 when s is not a token, whether s counts as
 // one token (single of its rank) and whether s is valid UTF-8, which the
 // table records so that a stream's one-token delta is not scanned for it.
+// A short string's answer is remembered (lookupMemo).
 func (v *vocab) lookup(s string) (rank int, single, valid bool) {
+	n := len(s)
+	if n == 0 || n > memoLongest {
+		return v.find(s)
+	}
+	w0, w1 := memoWords(s)
+	e := v.memo.entry(w0, n)
+	if m, ok := e.get(w0, w1, n); ok {
+		return int(m&(1<<o200k.RankBits-1)) - 1, m&memoSingle != 0, m&memoValid != 0
+	}
+	rank, single, valid = v.find(s)
+	e.put(w0, w1, memoValue(n, rank, single, valid))
+	return rank, single, valid
+}
+
+// find is lookup in the table itself. Byte-pair merging asks it for the
+// pairs of a piece that is no token, which would only crowd the memo.
+func (v *vocab) find(s string) (rank int, single, valid bool) {
 	if len(s) == 0 || len(s) > 128 {
 		return -1, false, false
 	}

@@ -76,9 +76,11 @@ func TestLookupMatchesReference(t *testing.T) {
 		if !ok {
 			want = -1
 		}
-		got, single, valid := v.lookup(s)
-		if got != want || single != (got >= 0 && v.single(got)) || valid != (got >= 0 && utf8.ValidString(s)) {
-			t.Fatalf("lookup(%q) = %d (single %v, valid %v), reference rank %d", s, got, single, valid, want)
+		for range 2 { // the table's answer, then the memo's for a short s
+			got, single, valid := v.lookup(s)
+			if got != want || single != (got >= 0 && v.single(got)) || valid != (got >= 0 && utf8.ValidString(s)) {
+				t.Fatalf("lookup(%q) = %d (single %v, valid %v), reference rank %d", s, got, single, valid, want)
+			}
 		}
 	}
 	for r, token := range vocabTokens() {

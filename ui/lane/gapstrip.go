@@ -43,7 +43,7 @@ func GapStrip(events probes.Events, width int, gap, stall draw.Paint) string {
 	for i, e := range events.From(start) {
 		cell, isStall := ' ', false
 		if i > 0 {
-			cell, isStall = gapCell(metrics.Gap(prev, e))
+			cell, isStall = gapCell(metrics.Gap(&prev, &e))
 		}
 		if isStall != stalled && len(run) > 0 {
 			flush()
