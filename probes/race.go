@@ -142,7 +142,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 			pb.prepare(ctx)
 			if updates != nil {
 				if r.Tokens == nil {
-					pb.emit = func(e Event) { updates <- Update{Provider: i, Stream: s, Event: &e} }
+					pb.emit = emitter(updates, i, s)
 				}
 				pb.emitTool = func(d ToolDelta) { updates <- Update{Provider: i, Stream: s, Tool: &d} }
 			}
@@ -182,6 +182,26 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 		}
 	}
 	return results
+}
+
+// emitBlock is how many events emitter hands out of one allocation.
+const emitBlock = 256
+
+// emitter sends each of a stream's events as an Update. The Event an
+// Update points to is taken from a block of emitBlock, not allocated one
+// by one: at 16,000 events a second (8 × 2,000 tok/s) that was 16,000
+// small objects a second for the collector, made only for the dashboard.
+// A block is written by this stream's goroutine only, each Event once
+// before it is sent, and never again, so a receiver may keep the pointer.
+func emitter(updates chan<- Update, provider, stream int) func(Event) {
+	var block []Event
+	return func(e Event) {
+		if len(block) == cap(block) {
+			block = make([]Event, 0, emitBlock)
+		}
+		block = append(block, e)
+		updates <- Update{Provider: provider, Stream: stream, Event: &block[len(block)-1]}
+	}
 }
 
 // spinBefore is how long before a start instant waitUntil stops sleeping

@@ -7,6 +7,7 @@
 #   REPEAT=5 TOKENS=40000 SIZE=160x48 scripts/dashboard-cpu.sh
 #   BIN=/tmp/tpsrace-main scripts/dashboard-cpu.sh   # another build (say, main's) instead of this tree's
 #   PROFILE=/tmp/prof scripts/dashboard-cpu.sh       # also a pprof CPU profile of each dashboard run
+#   HEADLESS=0 BIN=… scripts/dashboard-cpu.sh         # the dashboard only: twice the samples a minute, to alternate two builds
 # CPU is the process's own utime+stime (/proc/PID/stat for the dashboard,
 # getrusage via /usr/bin/time for bench) over its wall time, from exec to the
 # end of the race; the simulator runs in its own process and is not counted.
@@ -26,6 +27,7 @@ size=${SIZE:-240x60}
 providers=${PROVIDERS:-8}
 model=${MODEL:-"sim:ttft=0,tps=2000,tokens=$tokens,chunk=1"} # one token per event, at 2000 tok/s
 profile=${PROFILE:-}
+headless_too=${HEADLESS:-1} # 0: the dashboard's runs only
 seconds=$((tokens > 4000 ? tokens / 2000 - 1 : 1)) # profiled, of a race of tokens/2000 s
 tmp=$(mktemp -d)
 sock="tpsrace-cpu-$$"
@@ -105,22 +107,26 @@ uishare() {
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 : >"$tmp/h" && : >"$tmp/d" && : >"$tmp/u" && : >"$tmp/o"
 for k in $(seq "$repeat"); do
-  h=$(headless) || exit 1
-  echo "$h" >>"$tmp/h"
+  said="headless not run (HEADLESS=0)"
+  if [ "$headless_too" != 0 ]; then
+    h=$(headless) || exit 1
+    echo "$h" >>"$tmp/h"
+    said="headless ${h%% *}% of a core (wall, tok/s: ${h#* })"
+  fi
   d=$(dashboard "$k") || exit 1
   echo "$d" >>"$tmp/d"
-  if [ -n "$profile" ]; then
+  if [ -n "$profile" ] && [ "$headless_too" != 0 ]; then
     uishare "$profile/dashboard-$k.pprof" >>"$tmp/u"
     awk -v d="$(total "$profile/dashboard-$k.pprof")" -v h="$(total "$profile/headless-$k.pprof")" 'BEGIN { printf "%.1f\n", d - h }' >>"$tmp/o"
   fi
-  echo "sample $k: headless ${h%% *}% of a core (wall, tok/s: ${h#* }); dashboard ${d%% *}% (${d#* }); load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
+  echo "sample $k: $said; dashboard ${d%% *}% (${d#* }); load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 done
 hc=$(cut -d' ' -f1 "$tmp/h" | median) && dc=$(cut -d' ' -f1 "$tmp/d" | median)
 hs=$(cut -d' ' -f3 "$tmp/h" | median) && ds=$(cut -d' ' -f3 "$tmp/d" | median)
 echo "| $providers × \`$model\`, C=1 | CPU, % of one core | median per-user tok/s |"
 echo "|---|---|---|"
-echo "| headless (\`tpsrace bench\`) | $hc % | $hs |"
+[ "$headless_too" = 0 ] || echo "| headless (\`tpsrace bench\`) | $hc % | $hs |"
 echo "| dashboard at $size in tmux | $dc % | $ds |"
-[ -z "$profile" ] || echo "| of which Bubble Tea and package ui (pprof) | $(median <"$tmp/u") points | |"
-[ -z "$profile" ] || echo "| dashboard over headless, all samples (pprof) | $(median <"$tmp/o") points | |"
+[ -z "$profile" ] || [ "$headless_too" = 0 ] || echo "| of which Bubble Tea and package ui (pprof) | $(median <"$tmp/u") points | |"
+[ -z "$profile" ] || [ "$headless_too" = 0 ] || echo "| dashboard over headless, all samples (pprof) | $(median <"$tmp/o") points | |"
 echo "median of $repeat samples; $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"

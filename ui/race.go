@@ -16,17 +16,15 @@ import (
 // "Dashboard CPU").
 const FrameInterval = time.Second / 20
 
-// updatesBuffer is the race's update channel capacity, and drainInterval
-// how often the relay empties it. The relay does not wait on the channel:
-// a receiver waiting there is woken by every event (16,000 wake-ups a
-// second at 8 × 2000 tok/s, each a trip through the scheduler), so it
-// sleeps and takes what has piled up, 200 times a second. Probes never
-// wait on the dashboard as long as a drain interval's events fit the
-// buffer: up to 1.6 million events a second.
-const (
-	updatesBuffer = 8192
-	drainInterval = 5 * time.Millisecond
-)
+// updatesBuffer is the race's update channel capacity. The relay does not
+// wait on the channel: a receiver waiting there is woken by every event
+// (16,000 wake-ups a second at 8 × 2000 tok/s, each a trip through the
+// scheduler), so it takes what has piled up once a frame, when the frame
+// is due. Probes never wait on the dashboard as long as a frame's events
+// fit the buffer: up to 1.3 million events a second (65,536 updates of
+// 40 bytes, 2.6 MB for the race). It drained every 5 ms before, 200
+// wake-ups a second where 20 do (docs/BENCHMARKS.md, "Dashboard CPU").
+const updatesBuffer = 1 << 16
 
 // A Source is where one race's events come from: a live race of the
 // providers (liveRace, the default) or a recording replayed
@@ -70,7 +68,9 @@ type (
 	// frame while the race runs, empty when none arrived: the model draws a
 	// frame on each. One message a frame, not a batch and a tick apart:
 	// Bubble Tea takes every message through Update, View and its
-	// renderer, and the frame shows what arrived up to it.
+	// renderer, and the frame shows what arrived up to it. Its updates
+	// are the relay's to fill again once the program takes the batch
+	// after the next one: Update reads them, and keeps none.
 	batchMsg struct {
 		race    int
 		updates []probes.Update
@@ -94,10 +94,10 @@ type runner struct {
 }
 
 // startRace runs src in the background. Its updates go to a large
-// buffered channel that a relay drains at once into a pending batch; once
-// per frame the pending batch becomes ready for the program, which takes
-// it with next(). If the program is slow to take it, updates keep piling
-// into the next batch: a slow frame never slows a stream.
+// buffered channel that a relay empties into a batch once per frame; the
+// program takes the batch with next(). If the program is slow to take it,
+// updates keep piling into the next batch: a slow frame never slows a
+// stream.
 func startRace(ctx context.Context, id int, src Source) *runner {
 	ctx, cancel := context.WithCancel(ctx)
 	released := make(chan Clock, 1)
@@ -123,17 +123,21 @@ func startRace(ctx context.Context, id int, src Source) *runner {
 
 // relay hands the program the released message, then a batch of updates
 // every frame (empty when none came), and ends with the race's results. No
-// batch leaves before the released message. Cancelled, it stops sending but keeps draining updates
-// until the race has ended, so no probe blocks on a full channel.
+// batch leaves before the released message. Cancelled, it stops sending
+// but keeps draining updates until the race has ended, so no probe blocks
+// on a full channel.
+//
+// A batch's slice is filled again two batches later: the program asks for
+// the next message (next) only once Update has recorded the batch before
+// it, so when a batch is taken the one before it has been read.
 func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan probes.Update, results <-chan [][]probes.Result, out chan<- tea.Msg) {
 	defer close(out)
-	frame, drain := time.NewTicker(FrameInterval), time.NewTicker(drainInterval)
+	frame := time.NewTicker(FrameInterval)
 	defer frame.Stop()
-	defer drain.Stop()
-	var clock Clock // received, not yet sent
-	var pending, ready []probes.Update
-	due := false // a frame is due: its batch goes even when empty
-	for updates != nil || len(pending) > 0 || len(ready) > 0 || clock != nil {
+	var clock Clock                  // received, not yet sent
+	var ready, taken []probes.Update // the batch being filled, and the one the program took last
+	due := false                     // a frame is due: its batch goes even when empty
+	for updates != nil || len(ready) > 0 || clock != nil {
 		var send chan<- tea.Msg // nil (never chosen) until a message is ready
 		var msg tea.Msg
 		switch {
@@ -145,9 +149,9 @@ func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan pr
 		select {
 		case clock = <-released:
 			released = nil
-		case <-drain.C:
+		case <-frame.C:
 			var open bool
-			if pending, open = drainUpdates(updates, pending); !open {
+			if ready, open = drainUpdates(updates, ready); !open {
 				// Run has returned: a release it made is in the buffer,
 				// and none comes later.
 				select {
@@ -156,14 +160,12 @@ func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan pr
 				}
 				updates, released = nil, nil
 			}
-		case <-frame.C:
-			ready = append(ready, pending...)
-			pending, due = pending[:0], true
+			due = true
 		case send <- msg:
 			if clock != nil {
 				clock = nil
 			} else {
-				ready, due = nil, false
+				ready, taken, due = taken[:0], ready, false
 			}
 		case <-ctx.Done():
 			if updates != nil {
@@ -179,21 +181,21 @@ func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan pr
 	}
 }
 
-// drainUpdates appends what is in updates to pending without waiting;
-// open is false once updates is closed (or nil: already closed).
-func drainUpdates(updates <-chan probes.Update, pending []probes.Update) (_ []probes.Update, open bool) {
+// drainUpdates appends what is in updates to batch without waiting; open
+// is false once updates is closed (or nil: already closed).
+func drainUpdates(updates <-chan probes.Update, batch []probes.Update) (_ []probes.Update, open bool) {
 	if updates == nil {
-		return pending, false
+		return batch, false
 	}
 	for {
 		select {
 		case u, ok := <-updates:
 			if !ok {
-				return pending, false
+				return batch, false
 			}
-			pending = append(pending, u)
+			batch = append(batch, u)
 		default:
-			return pending, true
+			return batch, true
 		}
 	}
 }

@@ -43,6 +43,7 @@ func SetUpTerminal() {
 // restores the terminal and writes Options.RecordPath a last time.
 func Run(ctx context.Context, opts Options) error {
 	SetUpTerminal()
+	defer keepHeapFloor()()
 
 	// The renderer flushes on its own ticker, and the first frame waits for
 	// its first tick: at 60 ticks a second (Bubble Tea's default; the model

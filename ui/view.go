@@ -307,57 +307,60 @@ func (m *Model) header() []string {
 // laneLines lays the lanes out in the layout's grid (or list), then the
 // strips under them.
 func (m *Model) laneLines() []string {
-	var boxed, strips []string // the lanes' views
+	var boxed, strips []*lane.Model
 	for i := range m.lanes {
 		if m.strip(i) {
-			strips = append(strips, m.lanes[i].View())
+			strips = append(strips, &m.lanes[i])
 		} else {
-			boxed = append(boxed, m.lanes[i].View())
+			boxed = append(boxed, &m.lanes[i])
 		}
 	}
 	lines := m.gridLines(boxed)
-	for _, v := range strips {
-		lines = append(lines, splitLines(v)...)
+	for _, l := range strips {
+		for k := range l.Height() {
+			lines = append(lines, laneRow([]*lane.Model{l}, k))
+		}
 	}
 	return lines
 }
 
-// gridLines lays the views of the lanes that are not strips out in the
-// layout's grid (or list).
-func (m *Model) gridLines(views []string) []string {
+// gridLines lays the lanes that are not strips out in the layout's grid
+// (or list).
+func (m *Model) gridLines(lanes []*lane.Model) []string {
 	l := m.c.layout
 	var lines []string
 	if l.List {
-		for i, v := range views {
+		for i, ln := range lanes {
 			if l.Rows[i] > 0 {
-				lines = append(lines, splitLines(v)...)
+				for k := range ln.Height() {
+					lines = append(lines, laneRow(lanes[i:i+1], k))
+				}
 			}
 		}
 		return lines
 	}
-	for row := 0; row*l.Cols < len(views); row++ {
-		var cells [][]string
-		for _, v := range views[row*l.Cols : min((row+1)*l.Cols, len(views))] {
-			cells = append(cells, splitLines(v))
-		}
+	for row := 0; row*l.Cols < len(lanes); row++ {
+		cells := lanes[row*l.Cols : min((row+1)*l.Cols, len(lanes))]
 		for k := range l.Rows[row] {
-			size := 0
-			for _, c := range cells {
-				if k < len(c) {
-					size += len(c[k])
-				}
-			}
-			var sb strings.Builder
-			sb.Grow(size) // sized once: the screen's lines are made anew each frame
-			for _, c := range cells {
-				if k < len(c) {
-					sb.WriteString(c[k])
-				}
-			}
-			lines = append(lines, sb.String())
+			lines = append(lines, laneRow(cells, k))
 		}
 	}
 	return lines
+}
+
+// laneRow is line k of every lane of cells, side by side, written into
+// one string sized once: the screen's lines are made anew each frame.
+func laneRow(cells []*lane.Model, k int) string {
+	size := 0
+	for _, c := range cells {
+		size += c.LineLen(k)
+	}
+	var sb strings.Builder
+	sb.Grow(size)
+	for _, c := range cells {
+		c.WriteLine(&sb, k)
+	}
+	return sb.String()
 }
 
 // bottomLines is the workload panel, then the leaderboard with the chart

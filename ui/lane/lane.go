@@ -15,7 +15,6 @@ package lane
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -78,7 +77,8 @@ type Model struct {
 	viewportWidth           int    // and its width then
 	viewportFailure         string // and the failure it showed
 	viewportHidden          int    // and the hidden reasoning it told of
-	view                    string
+	drawn                   drawing
+	top                     drawnEdge // the top border as last drawn
 }
 
 // New is a lane for provider p, numbered p.Index+1.
@@ -165,24 +165,21 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-// View is the lane as last rendered.
-func (m Model) View() string { return m.view }
-
 // render lays the lane out at its size and caches it. A lane too small
 // to show (hidden behind a zoomed one) draws nothing and wraps nothing.
 func (m *Model) render() {
 	if m.width < 8 || m.height < 1 {
-		m.view = strings.Repeat("\n", max(m.height-1, 0))
+		m.drawn = drawing{lines: make([]string, max(m.height, 1))}
 		return
 	}
 	m.wrapNewText(m.width - 2)
 	switch {
 	case m.height < 4 && Strip(m.figures, m.provider): // the dashboard gives a strip StripRows lines
-		m.view = m.renderStrip()
+		m.drawn = drawing{lines: m.renderStrip()}
 	case m.height < 4:
-		m.view = m.renderBare()
+		m.drawn = drawing{lines: m.renderBare()}
 	default:
-		m.view = m.renderBox()
+		m.drawn = m.renderBox()
 	}
 }
 
@@ -203,18 +200,18 @@ func (m *Model) wrapNewText(width int) {
 
 // renderBare is the borderless lane of a tiny terminal: one summary line,
 // then as much of the answer's tail as fits.
-func (m *Model) renderBare() string {
+func (m *Model) renderBare() []string {
 	summary := m.styles.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.status() + "  " + m.speedField()
 	if m.focused || m.zoomed {
 		summary = m.styles.FocusedBorder.Render("▸ ") + summary
 	}
 	lines := []string{summary}
 	lines = append(lines, m.textLines(m.width, m.height-1)...)
-	return strings.Join(draw.Fit(lines, m.width, m.height), "\n")
+	return draw.Fit(lines, m.width, m.height)
 }
 
 // renderBox is the bordered lane.
-func (m *Model) renderBox() string {
+func (m *Model) renderBox() drawing {
 	iw, ih := m.width-2, m.height-2
 	figureRows, sparkRows := 2, 0
 	switch {
@@ -270,38 +267,27 @@ func (m *Model) renderBox() string {
 	if m.focused || m.zoomed {
 		border, b = m.styles.FocusedBorder, lipgloss.ThickBorder()
 	}
-	status := m.status()
-	title := m.title(iw - draw.Width(status) - 6)
-	top := draw.Edge(border, b.TopLeft, b.Top, b.TopRight, title, status, m.width)
+	top := m.topEdge(border, b, iw)
 	elapsed := ""
 	if !m.preparing {
 		elapsed = m.styles.Label.Render(format.Duration(m.figures.Elapsed))
 	}
 	bottom := draw.Edge(border, b.BottomLeft, b.Bottom, b.BottomRight, m.badges(iw-draw.Width(elapsed)-6), elapsed, m.width)
 
-	return boxed(top, border.Render(b.Left), draw.Fit(body, iw, ih), bottom)
+	return boxDrawing(top, body, iw, ih, bottom, border.Render(b.Left))
 }
 
-// boxed joins a box's lines, each between two sides, under top and over
-// bottom, into one string sized once: every streaming lane is drawn anew
-// each frame.
-func boxed(top, side string, lines []string, bottom string) string {
-	size := len(top) + 1 + len(bottom)
-	for _, line := range lines {
-		size += 1 + 2*len(side) + len(line)
+// topEdge is the top border: the title and the status, drawn again only
+// when one of them, the width or the focus changed (a few times a race,
+// where the lane is drawn twenty times a second).
+func (m *Model) topEdge(border draw.Paint, b lipgloss.Border, iw int) string {
+	status := m.status()
+	key := edgeKey{status: status, flags: m.figures.Flags, width: m.width, focused: m.focused || m.zoomed}
+	if m.top.line == "" || m.top.key != key {
+		title := m.title(iw - draw.Width(status) - 6)
+		m.top = drawnEdge{key: key, line: draw.Edge(border, b.TopLeft, b.Top, b.TopRight, title, status, m.width)}
 	}
-	var sb strings.Builder
-	sb.Grow(size)
-	sb.WriteString(top)
-	for _, line := range lines {
-		sb.WriteString("\n")
-		sb.WriteString(side)
-		sb.WriteString(line)
-		sb.WriteString(side)
-	}
-	sb.WriteString("\n")
-	sb.WriteString(bottom)
-	return sb.String()
+	return m.top.line
 }
 
 // title is the lane's number, name (⚑ when the referee flagged one of its

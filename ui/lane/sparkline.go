@@ -67,44 +67,57 @@ func (m *Model) sparkLines(width, rows int) []string {
 // docs/BENCHMARKS.md), and every streaming lane draws one each frame.
 func (m *Model) sparkCells(heights []float64, rows, markerY int) []string {
 	lines := make([]string, rows)
-	var sb strings.Builder
-	run := make([]rune, 0, len(heights))
+	cells := make([]rune, len(heights))
 	for i := range lines {
-		sb.Reset()
 		fromBottom := float64(rows - 1 - i)
-		marker := false // the run is the reading-speed marker, not bars
-		first := true   // the run starts the row
-		flush := func() {
-			// The marker's first run, where it has room, says what it marks.
-			if marker && first && len(run) >= len(markerLabel)+2 {
-				copy(run, []rune(markerLabel+" "))
-			}
-			first = false
-			if marker {
-				sb.WriteString(m.styles.ReadingMarker.Render(string(run)))
-			} else {
-				sb.WriteString(m.styles.Spark.Render(string(run)))
-			}
-			run = run[:0]
-		}
-		for _, h := range heights {
-			r, isMarker := runes.LowerBlockElementFromFloat64(h-fromBottom), false
+		marked := false // the row has marker cells
+		for k, h := range heights {
+			r := runes.LowerBlockElementFromFloat64(h - fromBottom)
 			switch {
 			case r == runes.Null && i == markerY:
-				r, isMarker = '┈', true
+				r, marked = markerCell, true
 			case r == runes.Null:
 				r = ' '
 			}
-			if isMarker != marker && len(run) > 0 {
-				flush()
-			}
-			marker = isMarker
-			run = append(run, r)
+			cells[k] = r
 		}
-		flush()
-		lines[i] = sb.String()
+		lines[i] = m.sparkRow(cells, marked)
 	}
 	return lines
+}
+
+// markerCell is a cell of the reading-speed marker.
+const markerCell = '┈'
+
+// sparkRow writes one row of cells as runs of bars and of marker, each
+// painted once, into one string sized once. The marker's run that starts
+// the row says what it marks, where it has room.
+func (m *Model) sparkRow(cells []rune, marked bool) string {
+	var sb strings.Builder
+	sb.Grow(3*len(cells) + 4*len(m.styles.Spark.Prefix()+m.styles.Spark.Suffix()))
+	for start := 0; start < len(cells); {
+		isMarker := marked && cells[start] == markerCell
+		end := start + 1
+		for end < len(cells) && (marked && cells[end] == markerCell) == isMarker {
+			end++
+		}
+		paint := m.styles.Spark
+		if isMarker {
+			paint = m.styles.ReadingMarker
+		}
+		sb.WriteString(paint.Prefix())
+		run := cells[start:end]
+		if isMarker && start == 0 && len(run) >= len(markerLabel)+2 {
+			sb.WriteString(markerLabel + " ")
+			run = run[len(markerLabel)+1:]
+		}
+		for _, r := range run {
+			sb.WriteRune(r)
+		}
+		sb.WriteString(paint.Suffix())
+		start = end
+	}
+	return sb.String()
 }
 
 // markerLabel names the dotted marker, written on it where the bars leave

@@ -58,7 +58,7 @@ func (m *Model) stripParts() (head, what, why string) {
 // renderStrip is the lane as a strip of its height (StripRows): the
 // failure's words go on where the first line ends, and the last line is
 // cut at a word, " …" saying so (zoom shows them whole).
-func (m *Model) renderStrip() string {
+func (m *Model) renderStrip() []string {
 	head, what, why := m.stripParts()
 	lead := head + " " + what + " · "
 	if m.focused {
@@ -76,7 +76,7 @@ func (m *Model) renderStrip() string {
 	if rest != "" {
 		lines = append(lines, m.styles.Error.Render(draw.Words(rest, m.width)))
 	}
-	return strings.Join(draw.Fit(lines, m.width, m.height), "\n")
+	return draw.Fit(lines, m.width, m.height)
 }
 
 // failedWords says what failed before the first token in words a room

@@ -19,6 +19,7 @@ type wrapper struct {
 	line  []byte   // the line being filled
 	lineW int
 	word  []byte // the word being read
+	wide  bool   // the word has a rune that is not ASCII: its width is measured
 	blank bool   // the last finished line is blank (blank runs fold to one)
 }
 
@@ -26,33 +27,65 @@ func newWrapper(width int) wrapper { return wrapper{width: max(width, 1)} }
 
 // Append wraps s onto the text. Control characters (escape sequences from a
 // hostile or confused model included) are dropped; tabs read as spaces.
+// ASCII, most of most answers, is read a byte at a time and counted one
+// cell a byte: an answer streams in at thousands of words a second.
 func (w *wrapper) Append(s string) {
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			w.endWord()
-			w.endLine()
-		case r == '\t' || r == ' ':
-			w.endWord()
-		case unicode.IsControl(r):
-		default:
-			w.word = utf8.AppendRune(w.word, r)
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '\n':
+				w.endWord()
+				w.endLine()
+			case c == '\t' || c == ' ':
+				w.endWord()
+			case c > ' ' && c < 0x7f:
+				w.word = append(w.word, c)
+			}
+			i++
+			continue
 		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsControl(r) {
+			w.word = utf8.AppendRune(w.word, r) // invalid UTF-8 reads as U+FFFD
+			w.wide = true
+		}
+		i += size
 	}
 }
 
 // endWord places the word read so far on the current line or a new one,
 // cutting a word wider than the whole line.
 func (w *wrapper) endWord() {
-	word := string(w.word)
-	w.word = w.word[:0]
-	if word == "" {
+	if len(w.word) == 0 {
 		return
 	}
-	ww := format.Width(word)
+	ww := len(w.word) // cells: one a byte, for ASCII
+	if w.wide {
+		ww = format.Width(string(w.word))
+	}
 	if w.lineW > 0 && w.lineW+1+ww > w.width {
 		w.endLine()
 	}
+	if ww > w.width {
+		w.cutWord()
+		return
+	}
+	if w.lineW > 0 {
+		w.line = append(w.line, ' ')
+		w.lineW++
+	}
+	w.line = append(w.line, w.word...)
+	w.lineW += ww
+	w.word, w.wide = w.word[:0], false
+}
+
+// cutWord places a word wider than the whole line, which starts a line of
+// its own: cut into lines of the full width, the rest left on the last.
+func (w *wrapper) cutWord() {
+	word := string(w.word)
+	w.word, w.wide = w.word[:0], false
+	ww := format.Width(word)
 	for ww > w.width {
 		head := format.Truncate(word, w.width, "")
 		if head == "" { // a rune wider than the line: it goes on one anyway
@@ -64,10 +97,6 @@ func (w *wrapper) endWord() {
 		w.endLine()
 		word = word[len(head):]
 		ww = format.Width(word)
-	}
-	if w.lineW > 0 {
-		w.line = append(w.line, ' ')
-		w.lineW++
 	}
 	w.line = append(w.line, word...)
 	w.lineW += ww
@@ -102,7 +131,7 @@ func (w *wrapper) Lines() []string { return append(slices.Clip(w.lines), w.openL
 
 // openLines lays out the unfinished line and word without finishing them.
 func (w *wrapper) openLines() []string {
-	probe := wrapper{width: w.width, lineW: w.lineW, line: slices.Clone(w.line), word: slices.Clone(w.word)}
+	probe := wrapper{width: w.width, lineW: w.lineW, line: slices.Clone(w.line), word: slices.Clone(w.word), wide: w.wide}
 	probe.endWord()
 	probe.endLine()
 	return probe.lines

@@ -67,3 +67,15 @@ func TestWrapperWideRunes(t *testing.T) {
 		}
 	}
 }
+
+// A word is measured by its cells, not its bytes, once it has a rune that
+// is not ASCII; C1 controls are dropped like C0 ones, and a byte that is
+// not UTF-8 reads as U+FFFD.
+func TestWrapperMeasuresRunesNotBytes(t *testing.T) {
+	w := newWrapper(8)
+	w.Append("ab\u0085cd ééééé ééé x\xffy")
+	want := []string{"abcd", "ééééé", "ééé x\ufffdy"}
+	if got := w.Lines(); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}

@@ -118,6 +118,7 @@ func (p *Lane) Record(u probes.Update) {
 	s := &p.Streams[u.Stream]
 	if e := u.Event; e != nil {
 		s.Events.Append(*e)
+		p.text.caughtUp(p, u.Stream, *e)
 		if e.Content != "" && !s.hasFirstAnswer {
 			s.firstAnswer, s.hasFirstAnswer = e.At, true
 		}
@@ -180,16 +181,32 @@ func (p *Lane) followed() *followedText {
 		*t = followedText{record: s.Events, stream: p.following}
 	}
 	for _, e := range s.Events.From(t.events) {
-		if p.answerSchema != nil { // a json answer, indented as it arrives
-			t.pretty.write(&t.answer, e.Content)
-		} else {
-			t.answer.WriteString(e.Content)
-		}
-		t.reasoning.WriteString(e.Reasoning)
-		t.events++
+		t.add(p, e)
 	}
 	t.writeWorkload(s, p)
 	return t
+}
+
+func (t *followedText) add(p *Lane, e probes.Event) {
+	if p.answerSchema != nil { // a json answer, indented as it arrives
+		t.pretty.write(&t.answer, e.Content)
+	} else {
+		t.answer.WriteString(e.Content)
+	}
+	t.reasoning.WriteString(e.Reasoning)
+	t.events++
+}
+
+// caughtUp adds e, just recorded to stream i, to the text at once where
+// the text has read every event before it, so followed need not read it
+// back from the record: a lane's text grows by thousands of events a
+// second. Only a plain answer's: a tool call's or a json answer's text
+// has the workload's own lines between events, written as followed reads.
+func (t *followedText) caughtUp(p *Lane, i int, e probes.Event) {
+	s := &p.Streams[i]
+	if i == p.following && t.stream == i && t.record == s.Events && t.events == s.Events.Len()-1 && p.tool == nil && p.answerSchema == nil {
+		t.add(p, e)
+	}
 }
 
 // Answer is the followed stream's answer text so far.

@@ -76,6 +76,11 @@ func (p Paint) Render(text string) string {
 	return p.pre + text + p.post
 }
 
+// Prefix and Suffix are what Render writes before and after a text, for
+// a pane that writes a styled run into a buffer of its own.
+func (p Paint) Prefix() string { return p.pre }
+func (p Paint) Suffix() string { return p.post }
+
 // RenderLines styles every line.
 func (p Paint) RenderLines(lines []string) []string {
 	out := make([]string, len(lines))

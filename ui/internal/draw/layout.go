@@ -10,17 +10,37 @@ import (
 func Fit(lines []string, width, height int) []string {
 	out := make([]string, height)
 	for i := range out {
+		line, pad := "", width
 		if i < len(lines) {
-			line, w := lines[i], Width(lines[i])
-			if w > width {
-				line, w = ansi.Truncate(line, width, "…"), width
-			}
-			out[i] = line + strings.Repeat(" ", max(width-w, 0))
-		} else {
-			out[i] = strings.Repeat(" ", width)
+			line, pad = Cut(lines[i], width)
 		}
+		out[i] = line + Pad(pad)
 	}
 	return out
+}
+
+// Cut is line cut to width ("…" saying so), and the cells left over.
+func Cut(line string, width int) (_ string, left int) {
+	w := Width(line)
+	if w > width {
+		line, w = ansi.Truncate(line, width, "…"), width
+	}
+	return line, max(width-w, 0)
+}
+
+// spaces are what Pad slices.
+var spaces = strings.Repeat(" ", 512)
+
+// Pad is n spaces, a slice of one string where n is a pane's width or
+// less: every pane pads its lines on every frame.
+func Pad(n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if n <= len(spaces) {
+		return spaces[:n]
+	}
+	return strings.Repeat(" ", n)
 }
 
 // Flow lays fields out left to right, two spaces apart, wrapping onto at
