@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"os"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -18,9 +17,10 @@ func gcPercent() int {
 // After a collection the dashboard's small heap may grow by the floor
 // before the next; stopping sets GOGC back to the default.
 func TestHeapFloorRaisesGOGCAndStopRestoresIt(t *testing.T) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		t.Skip("GOGC or GOMEMLIMIT is set: the floor leaves the collector as the user set it")
-	}
+	// As a process started without either (the test's own may have them).
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	stop := keepHeapFloor()
 	raised := false
 	for deadline := time.Now().Add(5 * time.Second); !raised && time.Now().Before(deadline); {
@@ -39,5 +39,26 @@ func TestHeapFloorRaisesGOGCAndStopRestoresIt(t *testing.T) {
 	time.Sleep(10 * time.Millisecond)
 	if p := gcPercent(); p != 100 {
 		t.Fatalf("GOGC is %d after a collection past stop, want 100", p)
+	}
+}
+
+// A GOGC or GOMEMLIMIT the user set is theirs: the floor changes nothing.
+func TestHeapFloorLeavesTheUsersGOGC(t *testing.T) {
+	for _, env := range []string{"GOGC", "GOMEMLIMIT"} {
+		t.Run(env, func(t *testing.T) {
+			t.Setenv("GOGC", "")
+			t.Setenv("GOMEMLIMIT", "")
+			t.Setenv(env, map[string]string{"GOGC": "100", "GOMEMLIMIT": "1GiB"}[env])
+			defer debug.SetGCPercent(debug.SetGCPercent(100))
+			stop := keepHeapFloor()
+			defer stop()
+			for range 3 {
+				runtime.GC()
+				time.Sleep(10 * time.Millisecond)
+			}
+			if p := gcPercent(); p != 100 {
+				t.Fatalf("GOGC is %d with %s set, want it left at 100", p, env)
+			}
+		})
 	}
 }
