@@ -83,6 +83,7 @@ func (m *measurer) wants(figure string) bool {
 // usage is what one finished process cost.
 type usage struct {
 	cpu    time.Duration // user + system
+	user   time.Duration // user alone: the client's own work, where builds differ (the reads' system time is the floor's too)
 	maxRSS int64         // bytes
 	stdout []byte
 }
@@ -344,7 +345,7 @@ func run(c *exec.Cmd) usage {
 		fail(fmt.Errorf("%s: %w", strings.Join(c.Args, " "), err))
 	}
 	ru := c.ProcessState.SysUsage().(*syscall.Rusage)
-	return usage{cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), maxRSS: ru.Maxrss << 10, stdout: out.Bytes()}
+	return usage{cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), user: time.Duration(ru.Utime.Nano()), maxRSS: ru.Maxrss << 10, stdout: out.Bytes()}
 }
 
 func median[T int64 | time.Duration | float64](n int, sample func() T) T {
