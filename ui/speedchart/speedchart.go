@@ -150,6 +150,11 @@ type tick struct {
 	at       float64
 	text     string
 	provider int // whose label it is (its style); axis ticks: -1
+	// edge: its line ends in the plot's last column, its marker right
+	// beside the labels, so the label takes that row before any other
+	// (rowsOf): pushed a row away, it left its marker beside another
+	// provider's label, which then read "◆ ▲ sim-gpu".
+	edge bool
 }
 
 func (m *Model) render() {
@@ -189,7 +194,8 @@ func (m *Model) render() {
 		g.Line(l)
 		end := l.Points[len(l.Points)-1]
 		g.Mark(end, l.Provider)
-		ends = append(ends, tick{at: end.Y, text: string(draw.Marker(l.Provider)) + " " + m.names[l.Provider], provider: l.Provider})
+		edge := int(math.Round(end.X*float64(2*plotW-1)))/2 == plotW-1 // the braille grid's cell of the end dot
+		ends = append(ends, tick{at: end.Y, text: string(draw.Marker(l.Provider)) + " " + m.names[l.Provider], provider: l.Provider, edge: edge})
 	}
 
 	out := make([]string, 0, m.height)
@@ -242,7 +248,7 @@ func (m *Model) tokensPlot() (string, []tick, []draw.Line) {
 		m.scratch.points[i] = l.Points
 		lines = append(lines, l)
 	}
-	ticks := []tick{{0, "0", -1}, {0.5, format.Count(int(top / 2)), -1}, {1, format.Count(int(top)), -1}}
+	ticks := []tick{{at: 0, text: "0", provider: -1}, {at: 0.5, text: format.Count(int(top / 2)), provider: -1}, {at: 1, text: format.Count(int(top)), provider: -1}}
 	return title + " · steeper is faster", ticks, lines
 }
 
@@ -270,15 +276,15 @@ func (m *Model) speedPlot() (string, []tick, []draw.Line) {
 		m.scratch.points[i] = l.Points
 		lines = append(lines, l)
 	}
-	ticks := []tick{{0, "0", -1}, {1, format.Short(scale.Top), -1}}
+	ticks := []tick{{at: 0, text: "0", provider: -1}, {at: 1, text: format.Short(scale.Top), provider: -1}}
 	if scale.Log {
 		title += " · log scale"
 		ticks[0].text = format.Short(live.LogFloor)
 		for v := 10.0; v < scale.Top; v *= 10 {
-			ticks = append(ticks, tick{scale.Fraction(v), format.Short(v), -1})
+			ticks = append(ticks, tick{at: scale.Fraction(v), text: format.Short(v), provider: -1})
 		}
 	} else {
-		ticks = append(ticks, tick{0.5, format.Short(scale.Top / 2), -1})
+		ticks = append(ticks, tick{at: 0.5, text: format.Short(scale.Top / 2), provider: -1})
 	}
 	return title, ticks, lines
 }
@@ -319,11 +325,19 @@ func (m *Model) timeAxis(x0, width int) string {
 }
 
 // rowsOf places labels on the rows of a plot rows high, each at the row
-// of its height or, when taken, the nearest free one (highest first), so
-// no label hides another.
+// of its height or, when taken, the nearest free one (those at the plot's
+// edge first, then the highest), so no label hides another.
 func rowsOf(ticks []tick, rows int) map[int]tick {
 	sorted := slices.Clone(ticks)
-	slices.SortStableFunc(sorted, func(a, b tick) int { return cmp.Compare(b.at, a.at) })
+	slices.SortStableFunc(sorted, func(a, b tick) int {
+		if a.edge != b.edge {
+			if a.edge {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(b.at, a.at)
+	})
 	placed := make(map[int]tick, len(ticks))
 	free := func(r int) bool {
 		_, taken := placed[r]

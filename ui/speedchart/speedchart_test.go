@@ -96,6 +96,31 @@ func TestTokensPlotShowsTheRace(t *testing.T) {
 	}
 }
 
+// A line that ends at the plot's right edge (here one still streaming) keeps
+// its label on its own row, right beside its marker, even where the lines
+// that finished before it would push labels there: pushed a row away, its
+// marker sat beside another provider's label and read "◆ ▲ c".
+func TestEdgeLabelStaysBesideItsMarker(t *testing.T) {
+	var lanes []*live.Lane
+	for i, name := range []string{"a", "b", "c"} {
+		lanes = append(lanes, provider(i, name, 100*ms, ms, 400, 500*ms, nil))
+	}
+	lanes = append(lanes, provider(3, "d", 100*ms, 5*ms, 200, 0, nil)) // half way at the edge: the third row of five
+	lines := chart(t, Tokens, 40, 7, FrameMsg{Until: 1100 * ms, Providers: lanes, Finish: 400}, "a", "b", "c", "d")
+	view := strings.Join(lines, "\n")
+	for _, l := range lines {
+		label := strings.Index(l, "◆ d")
+		if label < 0 {
+			continue
+		}
+		if marker := strings.IndexRune(l, '◆'); marker == label {
+			t.Fatalf("d's label is not on the row of its marker:\n%s", view)
+		}
+		return
+	}
+	t.Fatalf("no label for d:\n%s", view)
+}
+
 // The speed plot uses the lanes' shared scale: a steady 300 tok/s lies on
 // the row labelled 300 on a linear axis up to 600; a log scale labels its
 // decades.
