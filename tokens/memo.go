@@ -1,6 +1,10 @@
 package tokens
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+
+	"tpsrace/tokens/internal/o200k"
+)
 
 // lookupMemo remembers the last lookup of each of memoSize short strings,
 // in front of the o200k table. The table is 4 MiB and its token bytes 1.4
@@ -41,6 +45,11 @@ const (
 	memoSingle      = 1 << 31
 	memoValid       = 1 << 30
 )
+
+// memoRead is what memoValue stored: the table's answer.
+func memoRead(v uint64) (rank int, single, valid bool) {
+	return int(v&(1<<o200k.RankBits-1)) - 1, v&memoSingle != 0, v&memoValid != 0
+}
 
 func memoValue(n, rank int, single, valid bool) uint64 {
 	v := uint64(n)<<memoLengthShift | uint64(rank+1)

@@ -62,7 +62,7 @@ func (v *vocab) lookup(s string) (rank int, single, valid bool) {
 	w0, w1 := memoWords(s)
 	e := v.memo.entry(w0, n)
 	if m, ok := e.get(w0, w1, n); ok {
-		return int(m&(1<<o200k.RankBits-1)) - 1, m&memoSingle != 0, m&memoValid != 0
+		return memoRead(m)
 	}
 	rank, single, valid = v.find(s)
 	e.put(w0, w1, memoValue(n, rank, single, valid))

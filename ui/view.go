@@ -317,9 +317,16 @@ func (m *Model) laneLines() []string {
 	}
 	lines := m.gridLines(boxed)
 	for _, l := range strips {
-		for k := range l.Height() {
-			lines = append(lines, laneRow([]*lane.Model{l}, k))
-		}
+		lines = appendLane(lines, l)
+	}
+	return lines
+}
+
+// appendLane appends every line of l, a lane on rows of its own.
+func appendLane(lines []string, l *lane.Model) []string {
+	cells := []*lane.Model{l}
+	for k := range l.Height() {
+		lines = append(lines, laneRow(cells, k))
 	}
 	return lines
 }
@@ -332,9 +339,7 @@ func (m *Model) gridLines(lanes []*lane.Model) []string {
 	if l.List {
 		for i, ln := range lanes {
 			if l.Rows[i] > 0 {
-				for k := range ln.Height() {
-					lines = append(lines, laneRow(lanes[i:i+1], k))
-				}
+				lines = appendLane(lines, ln)
 			}
 		}
 		return lines
