@@ -123,9 +123,13 @@ func (c *Counter) AddCounted(s string) int {
 	}
 	v := &o200kVocab
 	n := 1
-	if _, single, valid := v.lookup(s); single && valid && len(c.partial) == 0 {
+	if len(c.partial) != 0 {
+		c.Add(s)
+		return Count(s)
+	}
+	if v.isOneToken(s) {
 		c.known = append(c.known, span{len(c.tail), len(c.tail) + len(s)})
-	} else if len(c.partial) == 0 && utf8.ValidString(s) {
+	} else if utf8.ValidString(s) {
 		n = c.countKnown(s)
 	} else {
 		c.Add(s)

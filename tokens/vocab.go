@@ -2,6 +2,7 @@ package tokens
 
 import (
 	_ "embed"
+	"unicode/utf8"
 
 	"tpsrace/tokens/internal/o200k"
 )
@@ -67,6 +68,27 @@ func (v *vocab) lookup(s string) (rank int, single, valid bool) {
 	rank, single, valid = v.find(s)
 	e.put(w0, w1, memoValue(n, rank, single, valid))
 	return rank, single, valid
+}
+
+// isOneToken reports whether s is valid UTF-8 that counts as one token: a
+// stream's first question of each delta. The memo answers a delta it has
+// seen; else only a delta of one piece is looked up, since one of several
+// pieces is never one token: a delta of a few words (a provider that sends
+// several tokens an event) costs a pre-tokeniser step, not a probe of the
+// 4 MiB table, and never takes a memo slot from a piece.
+func (v *vocab) isOneToken(s string) bool {
+	if n := len(s); n <= memoLongest {
+		w0, w1 := memoWords(s)
+		if m, ok := v.memo.entry(w0, n).get(w0, w1, n); ok {
+			_, single, valid := memoRead(m)
+			return single && valid
+		}
+	}
+	if !utf8.ValidString(s) || nextPiece(s, 0) != len(s) {
+		return false
+	}
+	_, single, valid := v.lookup(s)
+	return single && valid
 }
 
 // find is lookup in the table itself. Byte-pair merging asks it for the
