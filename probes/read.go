@@ -108,15 +108,15 @@ func (rd *streamReader) read(body io.Reader) error {
 	sse := newSSEReader(stampedBody{rd, body})
 	for {
 		data, err := sse.next()
-		if errors.Is(err, io.EOF) {
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				return err
+			}
 			rd.record(rd.think.flush())
 			if rd.res.FinishReason == "" && !sse.done {
 				return &Failure{Kind: KindNetwork, Message: fmt.Sprintf("stream ended after %d tokens without finish_reason or [DONE]", rd.counted)}
 			}
 			return nil
-		}
-		if err != nil {
-			return err
 		}
 		if blank(data) { // "data:" alone: no chunk, nothing malformed
 			continue
