@@ -32,10 +32,13 @@ func (m *measurer) cpuClients() []cpuClient {
 // reads, whose system time moves by ±10% between runs of one build on a
 // shared box; the user row is each client's own work, and what separates
 // two builds (Linux splits a process's CPU time into user and system by
-// the ticks that land in each, so that row is a sample too).
+// the ticks that land in each, so that row is a sample too). A ratio is
+// the median of the paired samples' ratios (each client's sample k was
+// taken beside the floor's sample k), with their lowest and highest: the
+// spread says how far one run of this table can move on this box.
 func (m *measurer) cpuTable() {
 	clients := m.cpuClients()
-	fmt.Printf("| CPU per extra token (%d races − 1, %d streams × %d tokens at %d tok/s, loopback) |", manyRuns, streams, answer, simTPS)
+	fmt.Printf("| CPU per extra token (%d races − 1, %d streams × %d tokens at %d tok/s, loopback; ratios: median (lowest–highest) of %d paired samples) |", manyRuns, streams, answer, simTPS, m.repeat)
 	for _, c := range clients {
 		fmt.Printf(" %s |", c.name)
 	}
@@ -45,13 +48,18 @@ func (m *measurer) cpuTable() {
 	fmt.Printf("\n|---|%s\n", strings.Repeat("---|", 2*len(clients)-1))
 	for _, chunk := range []int{1, 4} {
 		all, user := m.marginalCPU(chunk, clients)
-		row := func(what string, perToken []time.Duration) {
+		row := func(what string, samples [][]time.Duration) {
 			fmt.Printf("| %d token(s)/event%s |", chunk, what)
-			for _, d := range perToken {
-				fmt.Printf(" %.0f ns |", float64(d))
+			for _, s := range samples {
+				fmt.Printf(" %.0f ns |", float64(middle(s)))
 			}
-			for _, d := range perToken[1:] {
-				fmt.Printf(" **%.2f×** |", float64(d)/float64(perToken[0]))
+			for _, s := range samples[1:] {
+				ratios := make([]float64, len(s))
+				for k := range s {
+					ratios[k] = float64(s[k]) / float64(samples[0][k])
+				}
+				slices.Sort(ratios)
+				fmt.Printf(" **%.2f×** (%.2f–%.2f) |", middle(ratios), ratios[0], ratios[len(ratios)-1])
 			}
 			fmt.Println()
 		}
@@ -63,26 +71,26 @@ func (m *measurer) cpuTable() {
 
 // marginalCPU is each client's CPU per token of manyRuns races minus one
 // race, in all and user alone, which leaves start-up, the vocabulary and
-// the report's fixed part out: the medians of m.repeat samples, taken in
-// turn (floor, decoding, tpsrace, floor, ...) so that a change in the
-// machine's load falls on all of them alike.
-func (m *measurer) marginalCPU(chunk int, clients []cpuClient) (all, user []time.Duration) {
+// the report's fixed part out: m.repeat samples of each, taken in turn
+// (floor, decoding, tpsrace, floor, ...) so that a change in the machine's
+// load falls on all of them alike.
+func (m *measurer) marginalCPU(chunk int, clients []cpuClient) (all, user [][]time.Duration) {
 	model := m.model(chunk)
-	samples := make([][2][]time.Duration, len(clients))
+	all, user = make([][]time.Duration, len(clients)), make([][]time.Duration, len(clients))
 	tokens := time.Duration((manyRuns - 1) * streams * answer)
 	for range m.repeat {
 		for i, c := range clients {
 			many, one := c.run(model, manyRuns), c.run(model, 1)
-			samples[i][0] = append(samples[i][0], (many.cpu-one.cpu)/tokens)
-			samples[i][1] = append(samples[i][1], (many.user-one.user)/tokens)
+			all[i] = append(all[i], (many.cpu-one.cpu)/tokens)
+			user[i] = append(user[i], (many.user-one.user)/tokens)
 		}
 	}
-	middle := func(v []time.Duration) time.Duration {
-		slices.Sort(v)
-		return v[len(v)/2]
-	}
-	for _, s := range samples {
-		all, user = append(all, middle(s[0])), append(user, middle(s[1]))
-	}
 	return all, user
+}
+
+// middle is the median of v (the upper middle of an even count), v unchanged.
+func middle[T int64 | time.Duration | float64](v []T) T {
+	v = slices.Clone(v)
+	slices.Sort(v)
+	return v[len(v)/2]
 }

@@ -348,13 +348,13 @@ func run(c *exec.Cmd) usage {
 	return usage{cpu: time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), user: time.Duration(ru.Utime.Nano()), maxRSS: ru.Maxrss << 10, stdout: out.Bytes()}
 }
 
+// median is the middle of n samples.
 func median[T int64 | time.Duration | float64](n int, sample func() T) T {
 	v := make([]T, n)
 	for i := range v {
 		v[i] = sample()
 	}
-	slices.Sort(v)
-	return v[n/2]
+	return middle(v)
 }
 
 func mean(v []float64) float64 {
