@@ -16,8 +16,8 @@ import (
 // renderer copies it three times more (bubbletea v1.3.10,
 // standardRenderer.flush), some 5 MB a second at 240×60. With the
 // default GOGC=100 the collector ran 25 to 30 times in a 10-second race,
-// about a point of a core (GODEBUG=gctrace=1; docs/BENCHMARKS.md,
-// "Dashboard CPU"). With a floor of 32 MB it runs a few times. A race
+// about a point of a core (GODEBUG=gctrace=1; docs/BENCHMARKS-HISTORY.md,
+// "Lanes kept between frames"). With a floor of 32 MB it runs a few times. A race
 // whose live heap is over 32 MB (hundreds of streams) collects as GOGC
 // says: the floor costs at most 32 MB more memory, and only when the
 // heap is small.
