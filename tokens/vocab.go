@@ -56,18 +56,10 @@ func (v *vocab) single(r int) bool { return v.info[r]&o200k.NotSingle == 0 }
 // table records so that a stream's one-token delta is not scanned for it.
 // A short string's answer is remembered (lookupMemo).
 func (v *vocab) lookup(s string) (rank int, single, valid bool) {
-	n := len(s)
-	if n == 0 || n > memoLongest {
-		return v.find(s)
-	}
-	w0, w1 := memoWords(s)
-	e := v.memo.entry(w0, n)
-	if m, ok := e.get(w0, w1, n); ok {
+	if m, ok := v.remembered(s); ok {
 		return memoRead(m)
 	}
-	rank, single, valid = v.find(s)
-	e.put(w0, w1, memoValue(n, rank, single, valid))
-	return rank, single, valid
+	return v.findAndRemember(s)
 }
 
 // isOneToken reports whether s is valid UTF-8 that counts as one token: a
@@ -77,18 +69,35 @@ func (v *vocab) lookup(s string) (rank int, single, valid bool) {
 // several tokens an event) costs a pre-tokeniser step, not a probe of the
 // 4 MiB table, and never takes a memo slot from a piece.
 func (v *vocab) isOneToken(s string) bool {
-	if n := len(s); n <= memoLongest {
-		w0, w1 := memoWords(s)
-		if m, ok := v.memo.entry(w0, n).get(w0, w1, n); ok {
-			_, single, valid := memoRead(m)
-			return single && valid
-		}
+	if m, ok := v.remembered(s); ok {
+		_, single, valid := memoRead(m)
+		return single && valid
 	}
-	if !utf8.ValidString(s) || nextPiece(s, 0) != len(s) {
+	if s == "" || !utf8.ValidString(s) || nextPiece(s, 0) != len(s) {
 		return false
 	}
-	_, single, valid := v.lookup(s)
+	_, single, valid := v.findAndRemember(s)
 	return single && valid
+}
+
+// remembered is the memo's value for s (memoValue), when it holds one.
+func (v *vocab) remembered(s string) (uint64, bool) {
+	n := len(s)
+	if n == 0 || n > memoLongest {
+		return 0, false
+	}
+	w0, w1 := memoWords(s)
+	return v.memo.entry(w0, n).get(w0, w1, n)
+}
+
+// findAndRemember is find, its answer remembered where s is short enough.
+func (v *vocab) findAndRemember(s string) (rank int, single, valid bool) {
+	rank, single, valid = v.find(s)
+	if n := len(s); n > 0 && n <= memoLongest {
+		w0, w1 := memoWords(s)
+		v.memo.entry(w0, n).put(w0, w1, memoValue(n, rank, single, valid))
+	}
+	return rank, single, valid
 }
 
 // find is lookup in the table itself. Byte-pair merging asks it for the
