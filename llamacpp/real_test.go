@@ -198,16 +198,14 @@ func TestRealRooflineBeyondCache(t *testing.T) {
 	t.Logf("a %d MB model written and loaded in %v", size>>20, time.Since(began).Round(time.Millisecond))
 	// Another process's memory traffic can only lower the bandwidth the
 	// probe measures (under `go test ./...` every package runs at once), and
-	// the probe sees it (BandwidthDisturbed: it lacked its cores): a miss is
+	// the probe sees it (BandwidthDisturbed: it lacked its cores): the probe
+	// measures again until it had them (undisturbedBox), and a miss is
 	// measured anew where the probe or the race saw load (testenv.Timed).
 	// Under the race detector the probe always reads low: then the roofline
 	// must say so instead of a share.
+	patience := time.Now().Add(boxPatience)
 	testenv.Timed(t, func(a *testenv.Attempt) {
-		probe.CacheDir = t.TempDir()
-		box, err := probe.Box(p.ModelPath)
-		if err != nil || box.DecodeBytes <= box.CacheBytes || box.MemoryBandwidth <= 0 {
-			t.Fatalf("Box = %+v, %v; want decode bytes beyond the cache and a bandwidth", box, err)
-		}
+		box := undisturbedBox(t, probe, p.ModelPath, patience)
 		results := probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "Say something.", MaxTokens: 16}, Concurrency: 1}.Run(ctx, nil)
 		r := results[0][0]
 		if !r.OK() {
@@ -232,6 +230,37 @@ func TestRealRooflineBeyondCache(t *testing.T) {
 			a.Missf("roofline %+v: %q, want an undisturbed share of the memory limit within 0–100%%", roofline, phrase)
 		}
 	})
+}
+
+// boxPatience is how long undisturbedBox measures again, over all of a
+// test's attempts, while other processes take a core: under `go test
+// ./...` another package's tests held one of 2 cores for seconds at a
+// time, and one busy loop beside the test left no probe undisturbed in
+// three attempts.
+const boxPatience = 45 * time.Second
+
+// undisturbedBox is probe's Box for the model, measured again (each time
+// afresh, with no cache) until the bandwidth probe had its cores all
+// along; under the race detector, or once patience has passed, the first
+// one, disturbed or not. The probe's own reading of its CPU time says when
+// it was disturbed, so no reading is taken for good that the probe did
+// not vouch for.
+func undisturbedBox(t *testing.T, probe BoxProbe, modelPath string, patience time.Time) config.Box {
+	t.Helper()
+	began := time.Now()
+	for tries := 1; ; tries++ {
+		probe.CacheDir = t.TempDir()
+		box, err := probe.Box(modelPath)
+		if err != nil || box.DecodeBytes <= box.CacheBytes || box.MemoryBandwidth <= 0 {
+			t.Fatalf("Box = %+v, %v; want decode bytes beyond the cache and a bandwidth", box, err)
+		}
+		if !box.BandwidthDisturbed || raceDetector || time.Now().After(patience) {
+			if tries > 1 {
+				t.Logf("the bandwidth probe measured %d times in %v (disturbed: %v)", tries, time.Since(began).Round(time.Millisecond), box.BandwidthDisturbed)
+			}
+			return box
+		}
+	}
 }
 
 // raceAndCompare races 2 users on the server, checks each stream, adds the
