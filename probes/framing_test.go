@@ -43,9 +43,12 @@ func recordedEvents(body string) [][]sseField {
 }
 
 // reframing is one way the event-stream rules allow to write the same events.
+// pad changes the data without changing its JSON: white space around a
+// chunk, and (split) empty data lines ("data", no colon) inside it, which
+// join as the newlines JSON skips.
 type reframing struct {
-	eol                       string
-	bom, split, fields, noEnd bool
+	eol                            string
+	bom, split, fields, noEnd, pad bool
 }
 
 // frame writes events as r says.
@@ -67,8 +70,13 @@ func (r reframing) frame(events [][]sseField) string {
 					if k > 0 && r.fields {
 						b.WriteString(": between" + r.eol)
 					}
+					if k > 0 && r.pad && strings.HasPrefix(f.value, "{") {
+						b.WriteString("data" + r.eol) // a field without a colon: an empty line of data
+					}
 					b.WriteString("data:" + part + r.eol) // no space: a part may start with one
 				}
+			case f.name == "data" && r.pad && strings.HasPrefix(f.value, "{"):
+				b.WriteString("data:  \t" + f.value + " \t " + r.eol) // the first space dropped, the rest JSON's white space
 			default:
 				b.WriteString(f.name + ": " + f.value + r.eol)
 			}
@@ -107,16 +115,18 @@ func splitJSON(s string) []string {
 }
 
 var reframings = map[string]reframing{
-	"bom":                      {eol: "\n", bom: true},
-	"cr":                       {eol: "\r"},
-	"crlf":                     {eol: "\r\n"},
-	"split data":               {eol: "\n", split: true},
-	"fields and comments":      {eol: "\n", fields: true},
-	"no final blank line":      {eol: "\n", noEnd: true},
-	"all of them, cr":          {eol: "\r", bom: true, split: true, fields: true, noEnd: true},
-	"all of them, crlf":        {eol: "\r\n", bom: true, split: true, fields: true, noEnd: true},
-	"split and fields, crlf":   {eol: "\r\n", split: true, fields: true},
-	"split, no final line, cr": {eol: "\r", split: true, noEnd: true},
+	"bom":                         {eol: "\n", bom: true},
+	"cr":                          {eol: "\r"},
+	"crlf":                        {eol: "\r\n"},
+	"split data":                  {eol: "\n", split: true},
+	"fields and comments":         {eol: "\n", fields: true},
+	"no final blank line":         {eol: "\n", noEnd: true},
+	"all of them, cr":             {eol: "\r", bom: true, split: true, fields: true, noEnd: true},
+	"all of them, crlf":           {eol: "\r\n", bom: true, split: true, fields: true, noEnd: true},
+	"split and fields, crlf":      {eol: "\r\n", split: true, fields: true},
+	"split, no final line, cr":    {eol: "\r", split: true, noEnd: true},
+	"white space around the JSON": {eol: "\n", pad: true},
+	"split with empty data lines": {eol: "\r\n", split: true, pad: true, fields: true},
 }
 
 // figures is what a race measures of a stream, but for times.
