@@ -64,7 +64,8 @@ func (m *Model) sparkLines(width, rows int) []string {
 // 552-byte lipgloss style per cell, made anew on every Clear, and whose
 // View renders each cell through lipgloss: a lane's sparkline took several
 // times as long (BenchmarkSparklineModel against BenchmarkSparkCells,
-// docs/BENCHMARKS.md), and every streaming lane draws one each frame.
+// docs/BENCHMARKS-HISTORY.md, "Charts: ntcharts"), and every streaming
+// lane draws one each frame.
 func (m *Model) sparkCells(heights []float64, rows, markerY int) []string {
 	lines := make([]string, rows)
 	cells := make([]rune, len(heights))

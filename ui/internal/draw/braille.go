@@ -25,7 +25,8 @@ const brailleBlank = '\u2800'
 // through: canvas.View renders each cell with its own lipgloss style, and
 // a canvas holds one 560-byte style per cell, so a frame of the chart took
 // several times the budget of the whole dashboard's frame
-// (BenchmarkChartCanvas against BenchmarkChartGrid, docs/BENCHMARKS.md).
+// (BenchmarkChartCanvas against BenchmarkChartGrid, docs/BENCHMARKS-HISTORY.md,
+// "Charts: ntcharts").
 // Here a row is written as runs of one provider's cells, one
 // concatenation per run (Paint).
 type Braille struct {
