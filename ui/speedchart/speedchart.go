@@ -194,8 +194,7 @@ func (m *Model) render() {
 		g.Line(l)
 		end := l.Points[len(l.Points)-1]
 		g.Mark(end, l.Provider)
-		edge := int(math.Round(end.X*float64(2*plotW-1)))/2 == plotW-1 // the braille grid's cell of the end dot
-		ends = append(ends, tick{at: end.Y, text: string(draw.Marker(l.Provider)) + " " + m.names[l.Provider], provider: l.Provider, edge: edge})
+		ends = append(ends, tick{at: end.Y, text: string(draw.Marker(l.Provider)) + " " + m.names[l.Provider], provider: l.Provider, edge: g.Column(end) == plotW-1})
 	}
 
 	out := make([]string, 0, m.height)

@@ -185,6 +185,9 @@ func (g *Braille) Mark(p Point, provider int) {
 	}
 }
 
+// Column is the column of the cell that Mark puts p's marker in.
+func (g *Braille) Column(p Point) int { return g.dot(p).x / 2 }
+
 // Rows are the plot's lines, each a run of cells of one provider at a time.
 func (g *Braille) Rows(style func(provider int) Paint) []string {
 	out := make([]string, g.h)
