@@ -127,11 +127,12 @@ func (c *Counter) AddCounted(s string) int {
 		c.Add(s)
 		return Count(s)
 	}
-	if v.isOneToken(s) {
+	switch one, valid := v.oneToken(s); {
+	case one:
 		c.known = append(c.known, span{len(c.tail), len(c.tail) + len(s)})
-	} else if utf8.ValidString(s) {
+	case valid:
 		n = c.countKnown(s)
-	} else {
+	default:
 		c.Add(s)
 		return Count(s)
 	}

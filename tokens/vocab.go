@@ -62,22 +62,28 @@ func (v *vocab) lookup(s string) (rank int, single, valid bool) {
 	return v.findAndRemember(s)
 }
 
-// isOneToken reports whether s is valid UTF-8 that counts as one token: a
-// stream's first question of each delta. The memo answers a delta it has
-// seen; else only a delta of one piece is looked up, since one of several
-// pieces is never one token: a delta of a few words (a provider that sends
-// several tokens an event) costs a pre-tokeniser step, not a probe of the
-// 4 MiB table, and never takes a memo slot from a piece.
-func (v *vocab) isOneToken(s string) bool {
+// oneToken reports whether s counts as one token, and whether it is valid
+// UTF-8 (checked once, for both answers): a stream's first question of
+// each delta. The memo answers a delta it has seen; else only a delta of
+// one piece is looked up, since one of several pieces is never one token:
+// a delta of a few words (a provider that sends several tokens an event)
+// costs a pre-tokeniser step, not a probe of the 4 MiB table, and never
+// takes a memo slot from a piece.
+func (v *vocab) oneToken(s string) (one, valid bool) {
 	if m, ok := v.remembered(s); ok {
-		_, single, valid := memoRead(m)
-		return single && valid
+		if _, single, tokenValid := memoRead(m); single && tokenValid {
+			return true, true
+		}
+		return false, utf8.ValidString(s) // the memo's flag is the table's: false for no token
 	}
-	if s == "" || !utf8.ValidString(s) || nextPiece(s, 0) != len(s) {
-		return false
+	if s == "" || !utf8.ValidString(s) {
+		return false, false
 	}
-	_, single, valid := v.findAndRemember(s)
-	return single && valid
+	if nextPiece(s, 0) != len(s) {
+		return false, true
+	}
+	_, single, tokenValid := v.findAndRemember(s)
+	return single && tokenValid, true
 }
 
 // remembered is the memo's value for s (memoValue), when it holds one.
