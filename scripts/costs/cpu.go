@@ -58,8 +58,7 @@ func (m *measurer) cpuTable() {
 				for k := range s {
 					ratios[k] = float64(s[k]) / float64(samples[0][k])
 				}
-				slices.Sort(ratios)
-				fmt.Printf(" **%.2f×** (%.2f–%.2f) |", middle(ratios), ratios[0], ratios[len(ratios)-1])
+				fmt.Printf(" **%.2f×** (%.2f–%.2f) |", middle(ratios), slices.Min(ratios), slices.Max(ratios))
 			}
 			fmt.Println()
 		}
