@@ -205,6 +205,10 @@ const ToolPrompt = "What is the weather in Paris right now, in celsius? Use the 
 // tells a user `type: map[] has type "object", want "objet"` and `enum: hail
 // does not equal any of: [sunny cloudy rain snow]` where this one says
 // which keyword is wrong and "value must be one of 'sunny', 'cloudy', …".
+// kaptinlin/jsonschema (v0.9.8, no init work either) was tried too: its
+// Compile also accepts "objet", and its check of a schema against the
+// draft's meta-schema fetched https://json-schema.org/draft/2020-12/schema
+// over the network, where tpsrace talks to no host but the providers.
 func (f *Function) Compile() (*Schema, error) {
 	if f.Name == "" {
 		return nil, fmt.Errorf("the tool has no name")
