@@ -1,6 +1,7 @@
 package probes
 
 import (
+	"cmp"
 	"math"
 	"os"
 	"runtime"
@@ -19,9 +20,9 @@ type ClientLoad struct {
 	CPU        float64
 	GOMAXPROCS int
 	// WakeP95: the 95th percentile of how late a goroutine woken by data
-	// arriving ran, over the race: a probe's read is woken the same way,
-	// so one event in twenty is stamped at least this late. Measured by a
-	// wake probe (wakeEvery), not the runtime's scheduling histogram, which
+	// arriving ran, over the race's time: a probe's read is woken the same
+	// way, so one event in twenty is stamped at least this late. Measured
+	// by a wake probe (wakeGap), not the runtime's scheduling histogram, which
 	// pools every goroutine and in a short race holds too few waits for a
 	// tail. The 95th, not the 99th: a 1-second race holds 200 wakes, whose
 	// p99 is its second-worst, one stall of the box in a second. 0: not
@@ -29,10 +30,28 @@ type ClientLoad struct {
 	WakeP95 time.Duration
 }
 
-// wakeEvery is how often the wake probe writes a byte to its pipe during a
-// race: 200 samples a second, two syscalls each, a cost far under the
-// client's own (measured in docs/METRICS.md, "The referee").
-const wakeEvery = 5 * time.Millisecond
+// wakeEvery is how often the wake probe writes a byte to its pipe in a
+// race's first second: 200 samples, enough for a p95 that is not one
+// stall. After that the gap doubles each time the race has lasted twice
+// as long (10 ms from 1 s, 20 ms from 3 s, wakeSparsest from 7 s), so each
+// doubling of a race adds about 200 samples, each weighted by the gap it
+// stands for. A sample wakes a process that may be idle, which costs
+// about 0.1 ms of CPU on a 2-core VM (docs/METRICS.md, "The client's own
+// load"): at 200 a second for the whole of a 10-second race that was 2%
+// of a core, as much as the dashboard's drawing.
+const (
+	wakeEvery    = 5 * time.Millisecond
+	wakeSparsest = 8 * wakeEvery
+)
+
+// wakeGap is the probe's gap between samples once it has run for elapsed.
+func wakeGap(elapsed time.Duration) time.Duration {
+	gap := wakeEvery
+	for done := time.Second; elapsed >= done && gap < wakeSparsest; done = 2*done + time.Second {
+		gap *= 2
+	}
+	return gap
+}
 
 // loadMeter runs the wake probe from before the release (started at the
 // release, its pipe and goroutines delayed the streams' start by
@@ -61,7 +80,7 @@ func (m *loadMeter) end() *ClientLoad {
 }
 
 // wakeProbe measures how late a goroutine parked on a read runs once its
-// data arrives: every wakeEvery a writer notes the time and writes a byte
+// data arrives: every wakeGap a writer notes the time and writes a byte
 // to a pipe; the reader, parked in the network poller as a probe's body
 // read is, notes how long after the write it returned.
 type wakeProbe struct {
@@ -71,10 +90,12 @@ type wakeProbe struct {
 	wakes []wake // the reader's; read once both have stopped
 }
 
-// wake is one byte's: when it was written, and how long after that its
-// reader ran.
+// wake is one byte's: when it was written, how long after that its reader
+// ran, and the gap since the sample before, the share of the race it
+// stands for.
 type wake struct {
 	sent  time.Time
+	gap   time.Duration
 	delay time.Duration
 }
 
@@ -86,14 +107,15 @@ func startWakeProbe() *wakeProbe {
 		return nil
 	}
 	p := &wakeProbe{r: r, w: w, done: make(chan struct{})}
-	sent := make(chan time.Time, 1)
+	sent := make(chan wake, 1)
 	p.wg.Go(func() { p.read(sent) })
 	p.wg.Go(func() { p.write(sent) })
 	return p
 }
 
-func (p *wakeProbe) write(sent chan<- time.Time) {
-	tick := time.NewTicker(wakeEvery)
+func (p *wakeProbe) write(sent chan<- wake) {
+	began, gap := time.Now(), wakeEvery
+	tick := time.NewTicker(gap)
 	defer tick.Stop()
 	defer p.w.Close()
 	for {
@@ -102,8 +124,13 @@ func (p *wakeProbe) write(sent chan<- time.Time) {
 			return
 		case <-tick.C:
 		}
+		w := wake{sent: time.Now(), gap: gap}
+		if next := wakeGap(w.sent.Sub(began)); next != gap {
+			gap = next
+			tick.Reset(gap)
+		}
 		select {
-		case sent <- time.Now(): // the reader has taken the last one
+		case sent <- w: // the reader has taken the last one
 		default:
 			continue
 		}
@@ -113,15 +140,16 @@ func (p *wakeProbe) write(sent chan<- time.Time) {
 	}
 }
 
-func (p *wakeProbe) read(sent <-chan time.Time) {
+func (p *wakeProbe) read(sent <-chan wake) {
 	defer p.r.Close()
 	buf := make([]byte, 1)
 	for {
 		if _, err := p.r.Read(buf); err != nil {
 			return
 		}
-		at := <-sent
-		p.wakes = append(p.wakes, wake{at, time.Since(at)})
+		w := <-sent
+		w.delay = time.Since(w.sent)
+		p.wakes = append(p.wakes, w)
 	}
 }
 
@@ -133,15 +161,27 @@ func (p *wakeProbe) stop(from time.Time) time.Duration {
 	}
 	close(p.done)
 	p.wg.Wait()
-	var delays []time.Duration
-	for _, w := range p.wakes {
+	return wakeP95(p.wakes, from)
+}
+
+// wakeP95 is the delay that the samples written from on reach or stay
+// under for 95% of the time they stand for, each weighted by its gap (with
+// equal gaps, the p95 of the delays: the ⌈0.95·n⌉-th).
+func wakeP95(wakes []wake, from time.Time) time.Duration {
+	var samples []wake
+	var total time.Duration
+	for _, w := range wakes {
 		if !w.sent.Before(from) {
-			delays = append(delays, w.delay)
+			samples = append(samples, w)
+			total += w.gap
 		}
 	}
-	if len(delays) == 0 {
-		return 0
+	slices.SortFunc(samples, func(a, b wake) int { return cmp.Compare(a.delay, b.delay) })
+	var below time.Duration
+	for _, w := range samples {
+		if below += w.gap; 20*below >= 19*total {
+			return w.delay
+		}
 	}
-	slices.Sort(delays)
-	return delays[int(math.Ceil(0.95*float64(len(delays))))-1]
+	return 0
 }
