@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -44,10 +45,11 @@ const (
 	wakeSparsest = 8 * wakeEvery
 )
 
-// wakeGap is the probe's gap between samples once it has run for elapsed.
-func wakeGap(elapsed time.Duration) time.Duration {
+// wakeGap is the probe's gap between samples once the race has run for
+// raced (since its release).
+func wakeGap(raced time.Duration) time.Duration {
 	gap := wakeEvery
-	for done := time.Second; elapsed >= done && gap < wakeSparsest; done = 2*done + time.Second {
+	for done := time.Second; raced >= done && gap < wakeSparsest; done = 2*done + time.Second {
 		gap *= 2
 	}
 	return gap
@@ -66,7 +68,10 @@ type loadMeter struct {
 func newLoadMeter() *loadMeter { return &loadMeter{wake: startWakeProbe()} }
 
 // begin is the release: the load is measured from here.
-func (m *loadMeter) begin(release time.Time) { m.start, m.cpu = release, processCPU() }
+func (m *loadMeter) begin(release time.Time) {
+	m.start, m.cpu = release, processCPU()
+	m.wake.release(release)
+}
 
 // end is the load from begin to now.
 func (m *loadMeter) end() *ClientLoad {
@@ -88,6 +93,17 @@ type wakeProbe struct {
 	done  chan struct{}
 	wg    sync.WaitGroup
 	wakes []wake // the reader's; read once both have stopped
+	// released is the race's release, from which the gap grows (wakeGap):
+	// a fleet race's probe starts seconds before it (--start-at), and its
+	// race must have its first second's samples all the same.
+	released atomic.Pointer[time.Time]
+}
+
+// release tells the probe the race has started.
+func (p *wakeProbe) release(at time.Time) {
+	if p != nil {
+		p.released.Store(&at)
+	}
 }
 
 // wake is one byte's: when it was written, how long after that its reader
@@ -114,7 +130,7 @@ func startWakeProbe() *wakeProbe {
 }
 
 func (p *wakeProbe) write(sent chan<- wake) {
-	began, gap := time.Now(), wakeEvery
+	gap := wakeEvery
 	tick := time.NewTicker(gap)
 	defer tick.Stop()
 	defer p.w.Close()
@@ -125,7 +141,11 @@ func (p *wakeProbe) write(sent chan<- wake) {
 		case <-tick.C:
 		}
 		w := wake{sent: time.Now(), gap: gap}
-		if next := wakeGap(w.sent.Sub(began)); next != gap {
+		var raced time.Duration // 0 until the release
+		if at := p.released.Load(); at != nil {
+			raced = w.sent.Sub(*at)
+		}
+		if next := wakeGap(raced); next != gap {
 			gap = next
 			tick.Reset(gap)
 		}

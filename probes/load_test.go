@@ -6,7 +6,7 @@ import (
 )
 
 func TestWakeGap(t *testing.T) {
-	for _, c := range []struct{ elapsed, want time.Duration }{
+	for _, c := range []struct{ raced, want time.Duration }{
 		{0, 5 * time.Millisecond},
 		{999 * time.Millisecond, 5 * time.Millisecond},
 		{time.Second, 10 * time.Millisecond},
@@ -15,8 +15,8 @@ func TestWakeGap(t *testing.T) {
 		{7 * time.Second, 40 * time.Millisecond},
 		{time.Hour, 40 * time.Millisecond},
 	} {
-		if got := wakeGap(c.elapsed); got != c.want {
-			t.Errorf("wakeGap(%v) = %v, want %v", c.elapsed, got, c.want)
+		if got := wakeGap(c.raced); got != c.want {
+			t.Errorf("wakeGap(%v) = %v, want %v", c.raced, got, c.want)
 		}
 	}
 }
@@ -46,5 +46,28 @@ func TestWakeP95(t *testing.T) {
 	}
 	if got := wakeP95(wakes, start); got != 3*time.Millisecond {
 		t.Errorf("slow sparse samples: p95 %v, want 3ms", got)
+	}
+}
+
+// A fleet race's probe starts before its release, seconds before with
+// --start-at: its gap grows from the release, so the race's first second
+// is sampled every wakeEvery all the same.
+func TestWakeGapGrowsFromTheRelease(t *testing.T) {
+	p := startWakeProbe()
+	if p == nil {
+		t.Fatal("no pipe for the wake probe")
+	}
+	time.Sleep(1100 * time.Millisecond) // waiting for --start-at
+	release := time.Now()
+	p.release(release)
+	time.Sleep(100 * time.Millisecond)
+	p.stop(release)
+	if len(p.wakes) == 0 {
+		t.Fatal("no samples")
+	}
+	for _, w := range p.wakes {
+		if w.gap != wakeEvery {
+			t.Fatalf("a sample %v after the probe started has gap %v, want %v: the gap grew before the release", w.sent.Sub(p.wakes[0].sent), w.gap, wakeEvery)
+		}
 	}
 }
