@@ -71,3 +71,21 @@ func TestWakeGapGrowsFromTheRelease(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkWakeProbe is what one wake probe sample costs the process: its
+// CPU time (getrusage) over a probe left alone for b.N gaps, per sample,
+// the process otherwise idle, so each sample wakes it
+// (docs/METRICS.md, "The client's own load").
+func BenchmarkWakeProbe(b *testing.B) {
+	p := startWakeProbe()
+	if p == nil {
+		b.Fatal("no pipe for the wake probe")
+	}
+	began, cpu := time.Now(), processCPU()
+	time.Sleep(time.Duration(b.N) * wakeEvery)
+	used := processCPU() - cpu
+	p.stop(began)
+	if len(p.wakes) > 0 {
+		b.ReportMetric(float64(used.Microseconds())/float64(len(p.wakes)), "cpu-µs/sample")
+	}
+}
