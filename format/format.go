@@ -97,6 +97,15 @@ func Count(n int) string {
 	return s
 }
 
+// Plural is n and its noun, the noun plural (an s) unless n is 1:
+// "1 run", "12,345 tokens".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return Count(n) + " " + noun + "s"
+}
+
 // Percent is a share (0.82) as a whole percentage, "82%", rounded from the
 // bench JSON's precision (0.001) as TPS is, so the dashboard's exact share
 // and a report's JSON one read the same.

@@ -11,11 +11,11 @@ import (
 	"os/exec"
 	"regexp"
 	"runtime"
-	"strconv"
 	"strings"
 	"time"
 
 	"tpsrace/config"
+	"tpsrace/format"
 )
 
 // Info is what a lane shows about a llama.cpp server and the machine it runs on.
@@ -86,14 +86,14 @@ func (i Info) Line() string {
 	}
 	add(i.Model != "", i.Model)
 	add(i.ContextSize > 0, fmt.Sprintf("ctx %d", i.ContextSize))
-	add(i.Slots > 0, plural(i.Slots, "slot"))
+	add(i.Slots > 0, format.Plural(i.Slots, "slot"))
 	switch {
 	case i.CPU != "" && i.Cores > 0:
 		parts = append(parts, fmt.Sprintf("%s (%d threads)", i.CPU, i.Cores))
 	case i.CPU != "":
 		parts = append(parts, i.CPU)
 	case i.Cores > 0:
-		parts = append(parts, plural(i.Cores, "CPU thread"))
+		parts = append(parts, format.Plural(i.Cores, "CPU thread"))
 	}
 	add(i.GPU != "", i.GPU)
 	build, _, _ := strings.Cut(i.Build, "-") // "b7010-1e2d3f4a": the number says which release
@@ -112,14 +112,7 @@ func QueueNote(concurrency, slots int) string {
 	if queued == 1 {
 		verb = "queues"
 	}
-	return fmt.Sprintf("%s > %s: %d %s on the server", plural(concurrency, "user"), plural(slots, "slot"), queued, verb)
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	return fmt.Sprintf("%s > %s: %d %s on the server", format.Plural(concurrency, "user"), format.Plural(slots, "slot"), queued, verb)
 }
 
 // modelName prefers an alias the user gave (--alias) to the file's name;

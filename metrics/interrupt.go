@@ -1,6 +1,9 @@
 package metrics
 
-import "strconv"
+import (
+	"strconv"
+	"tpsrace/format"
+)
 
 // Stop is where a bench was interrupted (ctrl+c, SIGTERM) before its last
 // run ended.
@@ -24,7 +27,7 @@ func (s Stop) String() string {
 	if of != "" {
 		return "interrupted after " + strconv.Itoa(s.Runs) + of + " runs"
 	}
-	return "interrupted after " + plural(s.Runs, "run")
+	return "interrupted after " + format.Plural(s.Runs, "run")
 }
 
 // Interrupt makes v a verdict over a bench stopped at s: never confident,

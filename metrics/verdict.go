@@ -260,7 +260,7 @@ func (v Verdict) Text() string {
 	}
 	var limited []string
 	for name, runs := range v.RateLimited {
-		limited = append(limited, name+" in "+plural(len(runs), "run"))
+		limited = append(limited, name+" in "+format.Plural(len(runs), "run"))
 	}
 	if len(limited) > 0 {
 		slices.Sort(limited)
@@ -285,13 +285,6 @@ func (v Verdict) oneRace() string {
 		return v.Winner + " and " + v.RunnerUp + " are level" + than + " (" + pair + "; within 1%, one race cannot separate them)"
 	}
 	return v.Winner + " is " + ratio(v.Ratio) + " faster than " + v.RunnerUp + than + " (" + pair + ")"
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return strconv.Itoa(n) + " " + what + "s"
 }
 
 // callTime is a rate (1 ÷ a time: to a complete call, to a warm first token) as that time.

@@ -188,7 +188,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 	fmt.Fprintf(w, "%s\n\n", b.heading(markdown))
 	writeTable(w, rows, right, markdown)
 	if turnRows, turnRight := b.turnTable(); turnRows != nil {
-		title := "Turns (p50 over " + plural(b.conversations(), "conversation") + "; time: the turn's E2E, or the whole conversation's)"
+		title := "Turns (p50 over " + format.Plural(b.conversations(), "conversation") + "; time: the turn's E2E, or the whole conversation's)"
 		if markdown {
 			title = "**" + title + "**"
 		}
@@ -308,9 +308,9 @@ func (b *Bench) conversations() int {
 // workload: "3 runs", "2 runs (4 races)".
 func (b *Bench) runs() string {
 	if b.RacesPerRun > 1 {
-		return plural(b.WorkloadRuns(), "run") + " (" + plural(b.Runs, "race") + ")"
+		return format.Plural(b.WorkloadRuns(), "run") + " (" + format.Plural(b.Runs, "race") + ")"
 	}
-	return plural(b.Runs, "run")
+	return format.Plural(b.Runs, "run")
 }
 
 // heading says what was raced: the prompt, when, how many users (C) and runs.
@@ -325,13 +325,6 @@ func (b *Bench) heading(markdown bool) string {
 		return "**Prompt** " + strings.Join(parts, " · ")
 	}
 	return "Prompt " + strings.Join(parts, " · ")
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return format.Count(n) + " " + noun + "s"
 }
 
 // failures are the notes of the failed streams: identical failures of a

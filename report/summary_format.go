@@ -80,7 +80,7 @@ func (g Group) errorLines() []string {
 	var lines []string
 	for i, m := range messages {
 		if i == most {
-			lines = append(lines, fmt.Sprintf("… and %s more", plural(len(messages)-most, "message")))
+			lines = append(lines, fmt.Sprintf("… and %s more", format.Plural(len(messages)-most, "message")))
 			break
 		}
 		lines = append(lines, fmt.Sprintf("%s × %s", format.Count(g.Errors[m]), orDash(m)))
@@ -163,7 +163,7 @@ func (s Overview) writeMarkdown(w io.Writer) error {
 // count is "2 records, 6 races": a history line is one race, a bench
 // document as many as its runs.
 func (sr SetupRaces) count() string {
-	return plural(sr.Records, "record") + ", " + plural(sr.Races, "race")
+	return format.Plural(sr.Records, "record") + ", " + format.Plural(sr.Races, "race")
 }
 
 // inSetup is the groups of one setup, in their order.

@@ -146,7 +146,7 @@ func (b *Bench) writeSweep(w io.Writer, markdown bool) {
 		}
 		rows = append(rows, row)
 	}
-	title := fmt.Sprintf("Concurrency sweep (%s per level; the table above is C=%d)", plural(b.WorkloadRuns(), "race"), b.Concurrency)
+	title := fmt.Sprintf("Concurrency sweep (%s per level; the table above is C=%d)", format.Plural(b.WorkloadRuns(), "race"), b.Concurrency)
 	if markdown {
 		title = "**" + title + "**"
 	}

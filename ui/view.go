@@ -249,7 +249,7 @@ func (m *Model) header() []string {
 	if m.s.concurrency != m.s.conc {
 		conc += s.Paused.Render(" (next " + itoa(m.s.concurrency) + ")")
 	}
-	parts = append(parts, draw.Segment{Text: s.Label.Render(itoa(len(m.lanes))+" providers ") + s.Status.Render(conc), Rank: rankProviders})
+	parts = append(parts, draw.Segment{Text: s.Label.Render(format.Plural(len(m.lanes), "provider")+" ") + s.Status.Render(conc), Rank: rankProviders})
 	if skew, ok := m.s.startSkew(); ok {
 		parts = append(parts, draw.Segment{Text: s.Label.Render("start skew ") + s.Status.Render(skew.String()), Rank: rankSkew})
 	}
