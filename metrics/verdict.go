@@ -279,7 +279,7 @@ func (v Verdict) oneRace() string {
 		at := func(rate float64) string {
 			return format.Duration(time.Duration(float64(v.FinishAt) / rate * float64(time.Second)))
 		}
-		than, pair = " to "+strconv.Itoa(v.FinishAt)+" tokens", at(v.WinnerSpeed)+" vs "+at(v.RunnerUpSpeed)
+		than, pair = " to "+format.Plural(v.FinishAt, "token"), at(v.WinnerSpeed)+" vs "+at(v.RunnerUpSpeed)
 	}
 	if math.Abs(v.Ratio-1) < LevelWithin {
 		return v.Winner + " and " + v.RunnerUp + " are level" + than + " (" + pair + "; within 1%, one race cannot separate them)"

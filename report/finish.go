@@ -19,7 +19,7 @@ func (b *Bench) finishNote() string {
 		case s.OK == 0:
 			parts = append(parts, p.Name+" failed")
 		default:
-			parts = append(parts, p.Name+" stopped short ("+format.Count(s.EventTokens)+" tokens per user)")
+			parts = append(parts, p.Name+" stopped short ("+format.Plural(s.EventTokens, "token")+" per user)")
 		}
 	}
 	return "Time to " + strconv.Itoa(*b.FinishAt) + " tokens (p50, the ranking): " + strings.Join(parts, ", ") + "."

@@ -284,7 +284,7 @@ func (m *Model) header() []string {
 	title := draw.Join(append(segs, parts...), sep, m.c.width)
 	// The prompt is cut to the line, with "…" to say so; "max N tokens"
 	// gives way whole when the prompt would keep too little.
-	lead, limit := s.Label.Render("prompt "), s.Label.Render(" · max "+itoa(m.s.maxTokens)+" tokens")
+	lead, limit := s.Label.Render("prompt "), s.Label.Render(" · max "+format.Plural(m.s.maxTokens, "token"))
 	room := m.c.width - draw.Width(lead)
 	if m.c.layout.Header < 2 {
 		room -= draw.Width(title + sep)
