@@ -55,13 +55,15 @@ func (d drawing) sides(k int) int {
 	return 2
 }
 
-// Height is how many lines the lane draws.
-func (m Model) Height() int { return len(m.drawn.lines) }
+// Height is how many lines the lane draws. Height, LineLen and WriteLine
+// take a pointer: the screen asks them of every lane for each of its
+// lines, and a Model is some 3.7 KB to copy for each call.
+func (m *Model) Height() int { return len(m.drawn.lines) }
 
 // LineLen is the length in bytes of line k as WriteLine writes it (0 past
 // the last), to size the row it goes in.
-func (m Model) LineLen(k int) int {
-	d := m.drawn
+func (m *Model) LineLen(k int) int {
+	d := &m.drawn
 	if k < 0 || k >= len(d.lines) {
 		return 0
 	}
@@ -69,8 +71,8 @@ func (m Model) LineLen(k int) int {
 }
 
 // WriteLine writes line k of the lane (nothing past the last) to sb.
-func (m Model) WriteLine(sb *strings.Builder, k int) {
-	d := m.drawn
+func (m *Model) WriteLine(sb *strings.Builder, k int) {
+	d := &m.drawn
 	if k < 0 || k >= len(d.lines) {
 		return
 	}
