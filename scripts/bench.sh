@@ -16,7 +16,7 @@ go build -o "$tmp/costs" ./scripts/costs
 costs=$("$tmp/costs" -tpsrace "$tmp/tpsrace" ${BASELINE:+-baseline "$BASELINE"} -repeat "$repeat")
 echo "$costs"
 
-micro=$(go test -run '^$' -bench . -benchmem -count 1 ./tokens ./probes ./metrics ./sim 2>/dev/null | awk '
+micro=$(go test -run '^$' -bench . -benchmem -count 1 ./tokens ./probes ./metrics ./sim ./ui 2>/dev/null | awk '
   /^Benchmark/ { name=$1; sub(/-[0-9]+$/, "", name); printf "| %s |", name; for (i = 3; i < NF; i += 2) printf " %s %s", $i, $(i+1); print " |" }')
 echo "$micro"
 
