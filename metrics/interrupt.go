@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"strconv"
+
 	"tpsrace/format"
 )
 
