@@ -80,7 +80,7 @@ type Bench struct {
 	// absent when a run is one race. Per-stream and per-race "run" fields
 	// index races; verdicts and flag counts count runs (WorkloadRuns).
 	RacesPerRun int        `json:"races_per_run,omitempty"`
-	Simulated   bool       `json:"simulated"`
+	Simulated   bool       `json:"simulated"` // some provider is tpsrace's simulator (config.Config.Simulated); SimulatedProviders names them
 	Interrupted bool       `json:"interrupted"`
 	Truncated   string     `json:"truncated,omitempty"` // replay --bench of a broken recording only: what it lost; runs are its whole races
 	Providers   []Provider `json:"providers"`
@@ -142,6 +142,20 @@ type Provider struct {
 	Summary Summary  `json:"summary"`
 }
 
+// SimulatedProviders names the providers served by tpsrace's simulator
+// (config.SimulatedModel), in the document's order: every one of a
+// simulated race (Simulated), or the part of it a providers file pointed
+// at a `tpsrace sim`.
+func (b *Bench) SimulatedProviders() []string {
+	var sims []string
+	for _, p := range b.Providers {
+		if config.SimulatedModel(p.Model) {
+			sims = append(sims, p.Name)
+		}
+	}
+	return sims
+}
+
 // Build computes every figure of in.
 func Build(in Input) *Bench {
 	cfg := in.Config
@@ -149,7 +163,7 @@ func Build(in Input) *Bench {
 		in.StartedAt = in.Races[0][0][0].Release
 	}
 	b := &Bench{Schema: Schema, StartedAt: in.StartedAt.UTC(), Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens,
-		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated, Interrupted: in.Interrupted, Truncated: in.Truncated}
+		Concurrency: max(in.Concurrency, 1), Runs: len(in.Races), Simulated: cfg.Simulated(), Interrupted: in.Interrupted, Truncated: in.Truncated}
 	if in.FinishAt > 0 {
 		b.FinishAt = ptr(in.FinishAt)
 	}

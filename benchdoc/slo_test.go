@@ -26,7 +26,7 @@ func TestSLOSplitsStreamsByTheirKnownFigures(t *testing.T) {
 	p := func(name, model string) config.Provider {
 		return config.Provider{Name: name, Kind: config.KindOpenAI, BaseURL: srv.URL(), Model: model, Timeout: config.DefaultTimeouts, SLO: slo}
 	}
-	cfg := &config.Config{Prompt: "Explain caches.", MaxTokens: 40, Simulated: true, SLO: slo, Providers: []config.Provider{
+	cfg := &config.Config{Prompt: "Explain caches.", MaxTokens: 40, SLO: slo, Providers: []config.Provider{
 		p("good", "sim:ttft=20ms,tps=1000,tokens=30"), p("late", "sim:ttft=400ms,tps=1000,tokens=30"),
 		p("slow", "sim:ttft=20ms,tps=40,tokens=10"), p("both", "sim:ttft=400ms,tps=40,tokens=10"),
 	}}

@@ -33,7 +33,7 @@ func raceInput(t *testing.T, runs int, names []string, models func(run int) []st
 	t.Helper()
 	srv := simtest.Start(t, sim.Options{})
 	config := func(run int) *config.Config {
-		cfg := &config.Config{Prompt: "Explain caches.", MaxTokens: 40, Simulated: true}
+		cfg := &config.Config{Prompt: "Explain caches.", MaxTokens: 40}
 		for i, m := range models(run) {
 			cfg.Providers = append(cfg.Providers, config.Provider{Name: names[i], Kind: config.KindOpenAI, BaseURL: srv.URL(), Model: m, Timeout: config.DefaultTimeouts})
 		}

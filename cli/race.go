@@ -174,7 +174,7 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 			return nil, fmt.Errorf("starting the built-in simulator: %w", err)
 		}
 		s.close = func() { stopSim(); s.local.stop() }
-		cfg.Providers, cfg.Simulated = sim.DemoProviders(url), true
+		cfg.Providers = sim.DemoProviders(url)
 		for _, p := range cfg.Providers {
 			s.sims = append(s.sims, p.Name)
 		}
@@ -401,7 +401,7 @@ func (f *raceFlags) checkOnly(s *session) error {
 		return nil
 	}
 	msg := "--only: " + strings.Join(bad, "; ")
-	if cfg.Simulated {
+	if len(s.sims) > 0 {
 		msg += ": " + s.simulatedRace(f.checking)
 	} else {
 		msg += ": the providers are " + strings.Join(s.fileProviders(), ", ")

@@ -88,20 +88,26 @@ func waitRaces(t *testing.T, base string, n int) {
 	t.Fatalf("fewer than %d races in 30s", n)
 }
 
-// A real Prometheus scrapes `tpsrace watch` racing the simulator's four
-// profiles and a provider that always answers 503, beside a `watch
-// --simulated` whose every series says simulated="true"; its HTTP API must return
+// A real Prometheus scrapes `tpsrace watch` racing four providers with
+// real-looking models (the simulator's four profiles behind a server that
+// serves them under other names) and one that always answers 503, beside a
+// `watch --simulated` whose every series says simulated="true"; its HTTP API must return
 // each provider's TTFT histogram, and its median estimate must lie in the
 // buckets that hold the TTFTs the history recorded for that provider (the
 // same figure, two paths).
 func TestPrometheusScrapesWatch(t *testing.T) {
 	promBin := testenv.Require(t, "prometheus")
-	srv := simtest.Start(t, sim.Options{})
 	providers := []string{"sim-wafer", "sim-lpu", "sim-gpu", "sim-laptop"}
+	model := func(p string) string { return strings.TrimPrefix(p, "sim-") + "-70b" } // wafer-70b serves sim:wafer
+	schedules := map[string]string{}
+	for _, p := range append(providers, "sim-fault=503") {
+		schedules[model(p)] = strings.Replace(p, "sim-", "sim:", 1)
+	}
+	url := realLookingProvider(t, schedules)
 	dir := t.TempDir()
 	yaml := "max_tokens: 20\nproviders:\n"
 	for _, p := range append(providers, "sim-fault=503") {
-		yaml += fmt.Sprintf("  - {name: %s, base_url: %q, model: %q}\n", p, srv.URL(), strings.Replace(p, "sim-", "sim:", 1))
+		yaml += fmt.Sprintf("  - {name: %s, base_url: %q, model: %q}\n", p, url, model(p))
 	}
 	cfg := write(t, dir, "p.yaml", yaml)
 	history := filepath.Join(dir, "history.jsonl")

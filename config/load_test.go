@@ -250,8 +250,8 @@ func TestParseFullExample(t *testing.T) {
 	if len(warnings) != 0 || len(cfg.Skipped) != 0 {
 		t.Errorf("warnings %q, skipped %v; want none", warnings, cfg.Skipped)
 	}
-	if cfg.Path != "t.yaml" || cfg.Prompt != "Say hi." || cfg.MaxTokens != 64 || cfg.Simulated {
-		t.Errorf("Path %q, Prompt %q, MaxTokens %d, Simulated %v", cfg.Path, cfg.Prompt, cfg.MaxTokens, cfg.Simulated)
+	if cfg.Path != "t.yaml" || cfg.Prompt != "Say hi." || cfg.MaxTokens != 64 || cfg.Simulated() {
+		t.Errorf("Path %q, Prompt %q, MaxTokens %d, Simulated %v", cfg.Path, cfg.Prompt, cfg.MaxTokens, cfg.Simulated())
 	}
 	global := Timeouts{Connect: 5 * time.Second, FirstToken: 45 * time.Second, Stall: DefaultTimeouts.Stall, Total: DefaultTimeouts.Total}
 	if cfg.Timeout != global {

@@ -25,7 +25,6 @@ type Config struct {
 	Timeout   Timeouts          // defaults for every provider
 	Providers []Provider        // in file order, skipped ones removed
 	Skipped   []Notice          // providers left out, and why (missing key, server not running...)
-	Simulated bool              // true when these are the built-in simulated providers
 	Workload  workload.Workload // what the race asks for; the zero value is chat
 	SLO       SLO               // the file's slo:, every provider's unless its own sets a bound
 	Sweep     []int             // sweep: the concurrencies to race in turn (CheckSweep); nil: none
@@ -154,8 +153,34 @@ func redacted(s Secret) string {
 	return "[REDACTED]"
 }
 
-// Simulated reports whether the provider is served by the built-in simulator.
-func (p Provider) Simulated() bool { return strings.HasPrefix(p.Model, "sim:") }
+// Simulated reports whether the provider is served by tpsrace's simulator:
+// the built-in providers, or a file's that names a sim: model (only the
+// simulator serves those; a real provider refuses the model).
+func (p Provider) Simulated() bool { return SimulatedModel(p.Model) }
+
+// SimulatedModel reports whether model is one of the simulator's (sim:...).
+func SimulatedModel(model string) bool { return strings.HasPrefix(model, "sim:") }
+
+// Simulated reports whether any provider of the race is simulated. Such a
+// race is a simulated race in every view (the dashboard's banner, bench's
+// JSON and notes, a recording's header, watch's label), however it came to
+// race: --simulated, the dashboard's fallback, a providers file pointed at
+// a `tpsrace sim`, or a replay of one. Its figures are the simulator's, in
+// whole or in part; where only some providers are, the views say how many
+// (SimulatedCount) or name them. It is read from the providers, never set,
+// so no view can tell it otherwise.
+func (c *Config) Simulated() bool { return SimulatedCount(c.Providers) > 0 }
+
+// SimulatedCount is how many of providers are simulated.
+func SimulatedCount(providers []Provider) int {
+	n := 0
+	for _, p := range providers {
+		if p.Simulated() {
+			n++
+		}
+	}
+	return n
+}
 
 // Spawned reports whether tpsrace must start llama-server itself.
 func (p Provider) Spawned() bool { return p.Kind == KindLlamaCpp && p.BaseURL == "" }

@@ -51,7 +51,7 @@ func TestDemoRecording(t *testing.T) {
 
 func recordDemo(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{})
-	cfg := &config.Config{Prompt: config.DefaultPrompt, MaxTokens: 120, Simulated: true}
+	cfg := &config.Config{Prompt: config.DefaultPrompt, MaxTokens: 120}
 	for _, p := range []struct{ name, model string }{
 		{"sim-wafer", "wafer"}, {"sim-lpu", "lpu"}, {"sim-thinker", "gpu,tps=220,reasoning=60"},
 		{"sim-laptop", "laptop,tps=40"}, {"sim-flaky", "lpu,tps=300,fault=close,after=50"},

@@ -236,7 +236,7 @@ func (h Header) fleet() *benchdoc.Fleet {
 // them. Concurrency is the streams per provider: C × probes.
 func (r *Recording) ByProvider() benchdoc.Input {
 	in := r.Report()
-	cfg := &config.Config{Prompt: in.Config.Prompt, MaxTokens: in.Config.MaxTokens, Simulated: in.Config.Simulated}
+	cfg := &config.Config{Prompt: in.Config.Prompt, MaxTokens: in.Config.MaxTokens}
 	index := map[string]int{}
 	races := make([][][]probes.Result, len(in.Races))
 	for i, p := range r.Header.Providers {
@@ -271,7 +271,7 @@ func (r *Recording) PerProbe() (inputs []benchdoc.Input, names []string) {
 	all := r.Report()
 	for _, probe := range r.Header.Probes {
 		in := all
-		in.Config = &config.Config{Prompt: all.Config.Prompt, MaxTokens: all.Config.MaxTokens, Simulated: all.Config.Simulated}
+		in.Config = &config.Config{Prompt: all.Config.Prompt, MaxTokens: all.Config.MaxTokens}
 		in.Races = make([][][]probes.Result, len(all.Races))
 		in.Clock, in.Fleet = probe.Clock, nil
 		for i, p := range r.Header.Providers {

@@ -110,7 +110,7 @@ var Tool = "tpsrace"
 func NewHeader(cfg *config.Config, concurrency int, startedAt time.Time) Header {
 	info := buildinfo.Read()
 	h := Header{Type: typeHeader, Schema: Schema, RecordedAt: time.Now().UTC(), Tool: Tool, ToolVersion: &info, StartedAt: startedAt,
-		Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens, Concurrency: max(concurrency, 1), Simulated: cfg.Simulated,
+		Prompt: cfg.Prompt, MaxTokens: cfg.MaxTokens, Concurrency: max(concurrency, 1), Simulated: cfg.Simulated(),
 		Providers: []Provider{}}
 	for _, p := range cfg.Providers {
 		h.Providers = append(h.Providers, Provider{Name: p.Name, Kind: p.Kind, Model: p.Model, BaseURL: p.RedactedURL(), Price: p.Price, Box: p.Box, SLO: newSLOJSON(p.SLO)})
@@ -162,7 +162,7 @@ func (r *Recording) Report() benchdoc.Input {
 // the report and the dashboard, never a key.
 func (r *Recording) config() *config.Config {
 	h := r.Header
-	cfg := &config.Config{Prompt: h.Prompt, MaxTokens: h.MaxTokens, Simulated: h.Simulated}
+	cfg := &config.Config{Prompt: h.Prompt, MaxTokens: h.MaxTokens}
 	if h.Workload != nil {
 		cfg.Workload = *h.Workload
 	}

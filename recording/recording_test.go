@@ -40,7 +40,7 @@ func simConfig(t *testing.T) *config.Config {
 		return config.Provider{Name: name, Kind: config.KindOpenAI, BaseURL: url, Model: model, Price: price,
 			APIKey: canary, Timeout: config.Timeouts{Connect: 2 * time.Second, FirstToken: 3 * time.Second, Stall: 2 * time.Second, Total: 5 * time.Second}.Or(config.DefaultTimeouts)}
 	}
-	return &config.Config{Prompt: "Explain caches.", MaxTokens: 60, Simulated: true, Providers: []config.Provider{
+	return &config.Config{Prompt: "Explain caches.", MaxTokens: 60, Providers: []config.Provider{
 		p("alpha", "sim:tps=800,ttft=20ms,tokens=50", &config.Price{InputPerMTok: 0.5, OutputPerMTok: 1.5}),
 		p("thinker", "sim:tps=600,ttft=30ms,reasoning=15,tokens=40,served=thinker-2025-01-01,route=Google", nil),
 		p("llama", "sim:tps=500,ttft=10ms,tokens=30,timings=1,chunk=3,cached=2", nil),

@@ -199,7 +199,7 @@ func WriteComparison(w io.Writer, changes []Change, nameA, nameB, format string)
 	switch format {
 	case "markdown", "md":
 		if sides := simulatedSides(changes, nameA, nameB); sides != "" {
-			fmt.Fprintf(w, "Includes SIMULATED providers (built-in simulator) in %s: not real measurements of any provider.\n\n", sides)
+			fmt.Fprintf(w, "Includes SIMULATED providers (tpsrace's simulator) in %s: not real measurements of any provider.\n\n", sides)
 		}
 		for i, c := range changes {
 			if i > 0 && c.Setups == changes[i-1].Setups {

@@ -157,8 +157,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 	}
 	var notes []string
 	if b.Simulated {
-		// Never why they raced (no keys, --simulated, a file of either): only what is true.
-		notes = append(notes, "SIMULATED providers (the built-in simulator): these are not real measurements of any provider.")
+		notes = append(notes, b.simulatedNote())
 	}
 	if b.Interrupted {
 		notes = append(notes, "INTERRUPTED: the figures cover what was measured before the stop.")
@@ -401,4 +400,17 @@ func deref[T any](p *T) T {
 		return zero
 	}
 	return *p
+}
+
+// simulatedNote says that the race's figures are the simulator's: all of
+// them, or (a providers file that names sim: models beside real ones) those
+// of the providers it names (a document read back that says simulated but
+// has no sim: model reads as all of it). Never why they raced (no keys,
+// --simulated, a file): only what is true.
+func (b *Bench) simulatedNote() string {
+	sims := b.SimulatedProviders()
+	if len(sims) == 0 || len(sims) == len(b.Providers) {
+		return "SIMULATED providers (tpsrace's simulator): these are not real measurements of any provider."
+	}
+	return "SIMULATED: " + strings.Join(sims, ", ") + " (tpsrace's simulator, sim: models): their figures are not real measurements of any provider."
 }

@@ -87,7 +87,11 @@ func TestTokensCellFlagsByTheSharedRule(t *testing.T) {
 // the table's SIMULATED note has no place in a CSV.
 func TestCSVMarksSimulated(t *testing.T) {
 	for _, simulated := range []bool{true, false} {
-		cfg := &config.Config{Prompt: "p", MaxTokens: 100, Simulated: simulated, Providers: []config.Provider{{Name: "a", Model: "m"}, {Name: "b", Model: "n"}}}
+		models := []string{"m", "n"}
+		if simulated {
+			models = []string{"sim:lpu", "sim:gpu"}
+		}
+		cfg := &config.Config{Prompt: "p", MaxTokens: 100, Providers: []config.Provider{{Name: "a", Model: models[0]}, {Name: "b", Model: models[1]}}}
 		races := [][][]probes.Result{{{stream(100*msec, 20*msec, 11)}, {stream(50*msec, 5*msec, 11)}}}
 		b := build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: races})
 		var out bytes.Buffer
@@ -113,12 +117,16 @@ func TestCSVMarksSimulated(t *testing.T) {
 // either): only what is true of them all.
 func TestSimulatedNoteClaimsNoReason(t *testing.T) {
 	for _, simulated := range []bool{true, false} {
-		cfg := &config.Config{Prompt: "p", MaxTokens: 100, Simulated: simulated, Providers: []config.Provider{{Name: "a", Model: "m"}}}
+		model := "m"
+		if simulated {
+			model = "sim:lpu"
+		}
+		cfg := &config.Config{Prompt: "p", MaxTokens: 100, Providers: []config.Provider{{Name: "a", Model: model}}}
 		b := build(benchdoc.Input{Config: cfg, Concurrency: 1, Races: [][][]probes.Result{{{stream(100*msec, 20*msec, 11)}}}})
 		for _, f := range []string{"table", "markdown"} {
 			var out bytes.Buffer
 			b.Write(&out, f)
-			note := "SIMULATED providers (the built-in simulator): these are not real measurements of any provider."
+			note := "SIMULATED providers (tpsrace's simulator): these are not real measurements of any provider."
 			if strings.Contains(out.String(), note) != simulated || strings.Contains(out.String(), "API keys") {
 				t.Errorf("simulated=%v, %s:\n%s", simulated, f, out.String())
 			}

@@ -113,7 +113,7 @@ func orDash(s string) string {
 func (s Overview) notes() []string {
 	var notes []string
 	if s.Simulated {
-		notes = append(notes, "Includes SIMULATED providers (built-in simulator): not real measurements of any provider.")
+		notes = append(notes, "Includes SIMULATED providers (tpsrace's simulator): not real measurements of any provider.")
 	}
 	if s.Interrupted > 0 {
 		notes = append(notes, fmt.Sprintf("%d interrupted stream(s) left out: tpsrace was stopped while they ran.", s.Interrupted))

@@ -186,7 +186,7 @@ func TestComparisonMarksSimulatedSides(t *testing.T) {
 	if err := WriteComparison(&md, changes, "real.json", "sim.json", "markdown"); err != nil {
 		t.Fatal(err)
 	}
-	if want := "Includes SIMULATED providers (built-in simulator) in B: sim.json: not real measurements of any provider.\n\n"; !strings.HasPrefix(md.String(), want) {
+	if want := "Includes SIMULATED providers (tpsrace's simulator) in B: sim.json: not real measurements of any provider.\n\n"; !strings.HasPrefix(md.String(), want) {
 		t.Errorf("markdown does not start with %q:\n%s", want, md.String())
 	}
 	var out bytes.Buffer

@@ -39,7 +39,7 @@ func noLeaks(t *testing.T) {
 }
 
 func simConfig(srv *sim.Server, prompt string, maxTokens int, models ...string) *config.Config {
-	cfg := &config.Config{Prompt: prompt, MaxTokens: maxTokens, Simulated: true}
+	cfg := &config.Config{Prompt: prompt, MaxTokens: maxTokens}
 	for i, model := range models {
 		cfg.Providers = append(cfg.Providers, config.Provider{
 			Name: "p" + string(rune('1'+i)), Kind: config.KindOpenAI, BaseURL: srv.URL(), Model: model, Timeout: config.DefaultTimeouts,

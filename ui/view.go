@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 
+	"tpsrace/config"
 	"tpsrace/format"
 	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/lane"
@@ -267,13 +268,13 @@ func (m *Model) header() []string {
 	if h := m.heatStatus(); h != "" {
 		parts = append(parts, draw.Segment{Text: h, Rank: rankHeat})
 	}
-	if m.c.config.Simulated {
+	if m.c.config.Simulated() {
 		// The banner never gives way: shorter words when the rest needs the room.
-		// It says what is true of every simulated race, never why this one is
-		// simulated: no keys, --simulated given, or a replay of either.
+		// It says what is true of the race, never why it is simulated: no
+		// keys, --simulated given, a file's sim: models, or a replay of one.
 		rest := draw.Join(parts, sep, math.MaxInt)
 		var banner string
-		for _, words := range []string{" SIMULATED providers — not real measurements ", " SIMULATED — not real ", " SIMULATED "} {
+		for _, words := range draw.SimulatedBanners(config.SimulatedCount(m.c.config.Providers), len(m.c.config.Providers)) {
 			banner = s.Simulated.Render(words)
 			if draw.Width(banner)+draw.Width(rest)+13 <= m.c.width {
 				break

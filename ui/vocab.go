@@ -59,7 +59,7 @@ func workloadTerms(known []Term) []Term {
 func raceTerms() []Term {
 	return []Term{
 		// The header.
-		{"SIMULATED", "the built-in simulated providers: not real measurements"},
+		{"SIMULATED · N of N SIMULATED", "providers served by tpsrace's simulator (sim: models): not real measurements; \"2 of 5\" when only some of the race's are"},
 		{"racing N · finished in N", "the race's time since the release; its end"},
 		{"N providers C=N", "providers racing, and simultaneous users (streams) each; \"next N\" from the next race"},
 		{"start skew", "how far apart the providers' requests left the barrier"},

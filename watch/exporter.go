@@ -2,7 +2,7 @@
 // Prometheus (`tpsrace watch`). It aggregates nothing itself: every figure
 // comes from package metrics, and Prometheus and Grafana do the rest.
 //
-//	exp := watch.NewExporter(cfg.Simulated)
+//	exp := watch.NewExporter(cfg.Simulated())
 //	http.Handle("/metrics", exp.Handler())
 //	exp.Start("eu-west", cfg.Providers)
 //	exp.Observe("eu-west", cfg.Providers, race.Run(ctx, nil))
@@ -58,8 +58,9 @@ type Exporter struct {
 	sweep                 map[string]*prometheus.GaugeVec // sweepGauges and the knee's by name (ObserveSweep)
 }
 
-// NewExporter registers every series. Those of a simulated race (the
-// built-in simulated providers) carry simulated="true", so a dashboard, an
+// NewExporter registers every series. Those of a simulated race (any
+// provider served by tpsrace's simulator: config.Config.Simulated) carry
+// simulated="true", so a dashboard, an
 // alert or a recording rule sees what the logs and history say: they are
 // not real measurements. The Go and process series describe tpsrace itself
 // and carry no such label.

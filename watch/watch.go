@@ -64,7 +64,7 @@ func later(a, b time.Time) time.Time {
 // cancelled Grace after ctx ended) and has been recorded.
 func (w *Watcher) Run(ctx context.Context) error {
 	w.Exporter.Start(w.Probe, w.Config.Providers)
-	w.Log.Info("watching", "probe", w.Probe, "providers", len(w.Config.Providers), "interval", w.Interval.String(), "simulated", w.Config.Simulated)
+	w.Log.Info("watching", "probe", w.Probe, "providers", len(w.Config.Providers), "interval", w.Interval.String(), "simulated", w.Config.Simulated())
 	for start := time.Now(); ; {
 		if err := w.raceOnce(ctx); err != nil {
 			return err

@@ -28,7 +28,7 @@ func TestProgramClimbsTheSweep(t *testing.T) {
 	// Streams of 80 tokens (100 ms at 800 tok/s): at 20 (25 ms) a few
 	// milliseconds of a loaded box's scheduling read as an 11% gain from
 	// C=2 to C=4, and a clean CI run saw no knee.
-	cfg := &config.Config{Prompt: "hi", MaxTokens: 80, Simulated: true}
+	cfg := &config.Config{Prompt: "hi", MaxTokens: 80}
 	for _, p := range []struct{ name, model string }{{"slots", "sim:ttft=0s,tps=800,tokens=80,batch=2"}, {"wide", "sim:ttft=5ms,tps=400,tokens=80"}} {
 		cfg.Providers = append(cfg.Providers, config.Provider{Name: p.name, Kind: config.KindOpenAI, BaseURL: srv.URL(), Model: p.model, Timeout: config.DefaultTimeouts})
 	}

@@ -9,7 +9,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
+	"tpsrace/config"
 	"tpsrace/format"
+	"tpsrace/ui/internal/draw"
 )
 
 // Lines around the charts: the status line, the charts' titles, the
@@ -65,8 +67,9 @@ func (m *Model) draw() {
 // C=1,2,4,8 · C=4 (3/4) 5/8 streams") rather than lose its end.
 func (m Model) status() string {
 	line := m.styles.Title.Render("tpsrace") + " "
-	if m.opts.Config.Simulated { // first, so that a narrow window never cuts it
-		line += m.styles.Warn.Reverse(true).Render(" SIMULATED — not real ") + " "
+	if m.opts.Config.Simulated() { // first, so that a narrow window never cuts it
+		ps := m.opts.Config.Providers
+		line += m.styles.Warn.Reverse(true).Render(draw.SimulatedBanners(config.SimulatedCount(ps), len(ps))[1]) + " "
 	}
 	text := m.statusText(false)
 	if m.width > 0 && lipgloss.Width(line+text) > m.width {

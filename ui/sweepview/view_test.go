@@ -62,7 +62,7 @@ func TestEverySizeShowsTheKneeAndTheVerdict(t *testing.T) {
 // rather than lose the end of the line: "racing C=8 (4 of 5)" was cut at
 // 80 columns to "racing C=8 (4 of".
 func TestNarrowStatusKeepsTheClimb(t *testing.T) {
-	opts := Options{Config: &config.Config{Simulated: true}, Levels: []int{1, 2, 4, 8, 16}, Palette: theme.New(theme.Auto, true, termenv.Ascii)}
+	opts := Options{Config: &config.Config{Providers: []config.Provider{{Name: "p", Model: "sim:gpu"}}}, Levels: []int{1, 2, 4, 8, 16}, Palette: theme.New(theme.Auto, true, termenv.Ascii)}
 	m := Model{opts: opts, styles: DefaultStyles(opts.Palette)} // no climb: the status alone
 	m.level, m.done = levelStartMsg{concurrency: 8, index: 3, streams: 32}, 12
 	for _, tc := range []struct {

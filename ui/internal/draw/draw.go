@@ -7,6 +7,7 @@ package draw
 
 import (
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/NimbleMarkets/ntcharts/canvas/runes"
@@ -88,4 +89,16 @@ func (p Paint) RenderLines(lines []string) []string {
 		out[i] = p.Render(l)
 	}
 	return out
+}
+
+// SimulatedBanners are the banner of a race with sims simulated providers
+// of all, longest first, for the room there is. Where only some are
+// simulated (a providers file that names sim: models beside real ones) it
+// says how many; their lanes' sim: models say which.
+func SimulatedBanners(sims, all int) []string {
+	if sims == all {
+		return []string{" SIMULATED providers — not real measurements ", " SIMULATED — not real ", " SIMULATED "}
+	}
+	some := strconv.Itoa(sims) + " of " + strconv.Itoa(all)
+	return []string{" " + some + " SIMULATED — not real measurements ", " " + some + " SIMULATED "} // the count, at any width
 }
