@@ -215,7 +215,13 @@ func (m *Model) render() {
 		sb.WriteString(plot[y])
 		label := ""
 		if t, ok := labelRows[y]; ok {
-			label = " " + format.Truncate(t.text, labelW-1, "…")
+			text := t.text
+			if t.edge && rowOf(t.at, plotH) == y {
+				// The line's end marker is the plot's last cell, just
+				// left of the label: the name alone, not "◆ ◆ sim-gpu".
+				text = m.names[t.provider]
+			}
+			label = " " + format.Truncate(text, labelW-1, "…")
 			label = m.styles.provider(t.provider).Render(label)
 		}
 		sb.WriteString(format.PadRight(label, labelW))
