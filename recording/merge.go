@@ -236,7 +236,7 @@ func (h Header) fleet() *benchdoc.Fleet {
 // them. Concurrency is the streams per provider: C × probes.
 func (r *Recording) ByProvider() benchdoc.Input {
 	in := r.Report()
-	cfg := &config.Config{Prompt: in.Config.Prompt, MaxTokens: in.Config.MaxTokens}
+	cfg := sameRace(in.Config)
 	index := map[string]int{}
 	races := make([][][]probes.Result, len(in.Races))
 	for i, p := range r.Header.Providers {
@@ -271,7 +271,7 @@ func (r *Recording) PerProbe() (inputs []benchdoc.Input, names []string) {
 	all := r.Report()
 	for _, probe := range r.Header.Probes {
 		in := all
-		in.Config = &config.Config{Prompt: all.Config.Prompt, MaxTokens: all.Config.MaxTokens}
+		in.Config = sameRace(all.Config)
 		in.Races = make([][][]probes.Result, len(all.Races))
 		in.Clock, in.Fleet = probe.Clock, nil
 		for i, p := range r.Header.Providers {
@@ -293,4 +293,13 @@ func (r *Recording) PerProbe() (inputs []benchdoc.Input, names []string) {
 // Save writes rec to path (gzipped when it ends in .gz), as a whole.
 func (r *Recording) Save(path string) error {
 	return WriteFile(path, r.Header, r.config(), r.results(), r.Interrupted)
+}
+
+// sameRace is cfg without its providers, for a reading of the same race
+// that lists them another way (ByProvider, PerProbe): its workload, SLO and
+// the rest stay, so each reading computes the same figures.
+func sameRace(cfg *config.Config) *config.Config {
+	c := *cfg
+	c.Providers = nil
+	return &c
 }

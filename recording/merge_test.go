@@ -11,6 +11,7 @@ import (
 	"tpsrace/probes"
 	"tpsrace/recording"
 	"tpsrace/timesync"
+	"tpsrace/workload"
 )
 
 // probeRecording is probe's recording of one race at --start-at start: its
@@ -92,5 +93,34 @@ func TestOneStartSkewOfAMergedRace(t *testing.T) {
 	}
 	if got := recs[0].StartSkew(); got != "" {
 		t.Errorf("a recording that is not merged: %q", got)
+	}
+}
+
+// Every reading of a merged race keeps its workload: as merged (replay
+// --bench), by provider (--by provider) and per probe (report). A copy of
+// the config that kept only the prompt and max_tokens read a JSON race as
+// chat in the last two, with chat's figures.
+func TestEveryReadingOfAMergedRaceKeepsItsWorkload(t *testing.T) {
+	start := time.Date(2026, 12, 4, 15, 0, 0, 0, time.UTC)
+	json, _ := workload.Named(workload.JSON)
+	var recs []recording.Named
+	for _, probe := range []string{"fra", "iad"} {
+		r := probeRecording(probe, start, 0, 0, nil)
+		r.Recording.Header.Workload = &json
+		recs = append(recs, r)
+	}
+	merged, err := recording.Merge(recs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	perProbe, names := merged.PerProbe()
+	readings := map[string]benchdoc.Input{"merged": merged.Report(), "by provider": merged.ByProvider()}
+	for i, in := range perProbe {
+		readings["probe "+names[i]] = in
+	}
+	for name, in := range readings {
+		if b := benchdoc.Build(in); b.Workload != workload.JSON {
+			t.Errorf("%s: built as workload %q, want %q", name, b.Workload, workload.JSON)
+		}
 	}
 }
