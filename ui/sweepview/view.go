@@ -69,7 +69,8 @@ func (m Model) status() string {
 	line := m.styles.Title.Render("tpsrace") + " "
 	if m.opts.Config.Simulated() { // first, so that a narrow window never cuts it
 		ps := m.opts.Config.Providers
-		line += m.styles.Warn.Reverse(true).Render(draw.SimulatedBanners(config.SimulatedCount(ps), len(ps))[1]) + " "
+		short := draw.SimulatedBanners(config.SimulatedCount(ps), len(ps))[1] // the status line's room: the short words
+		line += m.styles.Warn.Reverse(true).Render(short) + " "
 	}
 	text := m.statusText(false)
 	if m.width > 0 && lipgloss.Width(line+text) > m.width {
