@@ -3,7 +3,6 @@ package probes
 import (
 	"cmp"
 	"math"
-	"os"
 	"runtime"
 	"slices"
 	"sync"
@@ -85,14 +84,16 @@ func (m *loadMeter) end() *ClientLoad {
 }
 
 // wakeProbe measures how late a goroutine parked on a read runs once its
-// data arrives: every wakeGap a writer notes the time and writes a byte
-// to a pipe; the reader, parked in the network poller as a probe's body
-// read is, notes how long after the write it returned.
+// data arrives: every wakeGap a file becomes readable at a known time, and
+// a goroutine parked on it in the network poller, as a probe's body read
+// is, notes how long after that time it ran. On Linux the kernel's timer
+// makes a timer fd readable (wake_linux.go): one goroutine and one read a
+// sample. Elsewhere a second goroutine writes a byte to a pipe on a Go
+// ticker (wake_pipe.go), which costs a timer wake and a write more a sample.
 type wakeProbe struct {
-	r, w  *os.File
-	done  chan struct{}
+	halt  func() // ends the sampling goroutines
 	wg    sync.WaitGroup
-	wakes []wake // the reader's; read once both have stopped
+	wakes []wake // the reader's; read once it has stopped
 	// released is the race's release, from which the gap grows (wakeGap):
 	// a fleet race's probe starts seconds before it (--start-at), and its
 	// race must have its first second's samples all the same.
@@ -106,92 +107,44 @@ func (p *wakeProbe) release(at time.Time) {
 	}
 }
 
-// wake is one byte's: when it was written, how long after that its reader
-// ran, and the gap since the sample before, the share of the race it
-// stands for.
+// gapAt is the gap between samples from now on (wakeGap of the time since
+// the release; wakeEvery before it).
+func (p *wakeProbe) gapAt(now time.Time) time.Duration {
+	var raced time.Duration
+	if at := p.released.Load(); at != nil {
+		raced = now.Sub(*at)
+	}
+	return wakeGap(raced)
+}
+
+// wake is one sample: when its file became readable, how long after that
+// its reader ran, and the gap since the sample before, the share of the
+// race it stands for.
 type wake struct {
-	sent  time.Time
+	due   time.Time
 	gap   time.Duration
 	delay time.Duration
 }
 
-// startWakeProbe starts the writer and the reader; nil where no pipe opens
-// (stop then reports 0: not measured).
-func startWakeProbe() *wakeProbe {
-	r, w, err := os.Pipe()
-	if err != nil {
-		return nil
-	}
-	p := &wakeProbe{r: r, w: w, done: make(chan struct{})}
-	sent := make(chan wake, 1)
-	p.wg.Go(func() { p.read(sent) })
-	p.wg.Go(func() { p.write(sent) })
-	return p
-}
-
-func (p *wakeProbe) write(sent chan<- wake) {
-	gap := wakeEvery
-	tick := time.NewTicker(gap)
-	defer tick.Stop()
-	defer p.w.Close()
-	for {
-		select {
-		case <-p.done:
-			return
-		case <-tick.C:
-		}
-		w := wake{sent: time.Now(), gap: gap}
-		var raced time.Duration // 0 until the release
-		if at := p.released.Load(); at != nil {
-			raced = w.sent.Sub(*at)
-		}
-		if next := wakeGap(raced); next != gap {
-			gap = next
-			tick.Reset(gap)
-		}
-		select {
-		case sent <- w: // the reader has taken the last one
-		default:
-			continue
-		}
-		if _, err := p.w.Write([]byte{0}); err != nil {
-			return
-		}
-	}
-}
-
-func (p *wakeProbe) read(sent <-chan wake) {
-	defer p.r.Close()
-	buf := make([]byte, 1)
-	for {
-		if _, err := p.r.Read(buf); err != nil {
-			return
-		}
-		w := <-sent
-		w.delay = time.Since(w.sent)
-		p.wakes = append(p.wakes, w)
-	}
-}
-
-// stop ends the probe and is the p95 of the delays of the bytes written
+// stop ends the probe and is the p95 of the delays of the samples due
 // from on (0 for none).
 func (p *wakeProbe) stop(from time.Time) time.Duration {
 	if p == nil {
 		return 0
 	}
-	close(p.done)
+	p.halt()
 	p.wg.Wait()
 	return wakeP95(p.wakes, from)
 }
 
-// wakeP95 is the delay that the samples written from on reach or stay
+// wakeP95 is the delay that the samples due from on reach or stay
 // under for 95% of the time they stand for, each weighted by its gap (with
 // equal gaps, the p95 of the delays: the ⌈0.95·n⌉-th).
 func wakeP95(wakes []wake, from time.Time) time.Duration {
 	var samples []wake
 	var total time.Duration
 	for _, w := range wakes {
-		if !w.sent.Before(from) {
+		if !w.due.Before(from) {
 			samples = append(samples, w)
 			total += w.gap
 		}
