@@ -11,11 +11,12 @@ import (
 // startWakeProbe starts a wake probe on a timer fd: the kernel makes it
 // readable every gap, so a sample costs one goroutine's wake and one read,
 // where the pipe's probe adds a writer woken by a Go ticker and its write
-// (0.05–0.09× of the floor in scripts/costs' races, docs/BENCHMARKS.md).
-// Its times are the kernel's, not a writer's that may itself run late,
-// and a sample the reader ran too late to see alone is kept: the read
-// counts every expiry since the last. The pipe's probe where no timer fd
-// opens.
+// (0.05–0.06× of the floor in scripts/costs' races, docs/BENCHMARKS.md).
+// Its times are the kernel's, so it sees what a stream's read pays when
+// its bytes arrive while the process sleeps, the kernel's wake of it,
+// which the pipe's probe cannot; and a sample the reader ran too late to
+// see alone is kept: the read counts every expiry since the last. The
+// pipe's probe where no timer fd opens.
 func startWakeProbe() *wakeProbe {
 	fd, err := unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC)
 	if err != nil {

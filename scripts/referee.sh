@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Measures the referee on this machine (docs/METRICS.md, "The referee"):
 # every workload of the built-in simulated race, RUNS times each, with the
-# flags raised, the client's wake-delay p99 and CPU share and the start
+# flags raised, the client's wake-delay p95 and CPU share and the start
 # skew of every race; then the chat race beside HOGS busy processes on its
-# core (GOMAXPROCS=1, taskset), whose stamps the kernel keeps on time; then
+# core (GOMAXPROCS=1, taskset), whether the kernel keeps its stamps on time; then
 # a client that is saturated (a goroutine spinning on its one core, the
 # test TestSaturatedClientIsFlagged), which raises client_saturated.
 #   scripts/referee.sh            # 3 runs of each workload, a few minutes
