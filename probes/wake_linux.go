@@ -29,7 +29,7 @@ func startWakeProbe() *wakeProbe {
 		return startPipeProbe()
 	}
 	p := &wakeProbe{halt: func() { timer.Close() }}
-	p.wg.Go(func() { p.readTimer(timer, fd, armed) })
+	p.wg.Go(func() { p.readTimer(timer, fd, armed) }) // fd kept: timer.Fd() would make the file blocking
 	return p
 }
 

@@ -23,7 +23,7 @@ import (
 
 // Options configure the dashboard. The dashboard never writes them.
 type Options struct {
-	Config      *config.Config // prompt, max tokens, providers; Simulated() labels the header
+	Config      *config.Config // prompt, max tokens, providers; their sim: models label the header
 	Concurrency int            // streams per provider (default 1); `c` cycles 1→4→16→64
 	Retries     int            // retries allowed before a stream's first byte
 	Warm        bool           // open every connection before each release (--warm, probes.Race.Warm)

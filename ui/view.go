@@ -268,13 +268,15 @@ func (m *Model) header() []string {
 	if h := m.heatStatus(); h != "" {
 		parts = append(parts, draw.Segment{Text: h, Rank: rankHeat})
 	}
-	if m.c.config.Simulated() {
-		// The banner never gives way: shorter words when the rest needs the room.
-		// It says what is true of the race, never why it is simulated: no
-		// keys, --simulated given, a file's sim: models, or a replay of one.
+	// A simulated race (config.Config.Simulated) has its banner, which never
+	// gives way: shorter words when the rest needs the room. It says what is
+	// true of the race, never why it is simulated: no keys, --simulated
+	// given, a file's sim: models, or a replay of one.
+	ps := m.c.config.Providers
+	if banners := draw.SimulatedBanners(config.SimulatedCount(ps), len(ps)); banners != nil {
 		rest := draw.Join(parts, sep, math.MaxInt)
 		var banner string
-		for _, words := range draw.SimulatedBanners(config.SimulatedCount(m.c.config.Providers), len(m.c.config.Providers)) {
+		for _, words := range banners {
 			banner = s.Simulated.Render(words)
 			if draw.Width(banner)+draw.Width(rest)+13 <= m.c.width {
 				break

@@ -61,8 +61,8 @@ type Exporter struct {
 // NewExporter registers every series. Those of a simulated race (any
 // provider served by tpsrace's simulator: config.Config.Simulated) carry
 // simulated="true", so a dashboard, an alert or a recording rule sees what
-// the logs and history say: they are not real measurements. The Go and process series describe tpsrace itself
-// and carry no such label.
+// the logs and history say: they are not real measurements. The Go and
+// process series describe tpsrace itself and carry no such label.
 func NewExporter(simulated bool) *Exporter {
 	hist := func(name, help string, buckets []float64) *prometheus.HistogramVec {
 		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels)

@@ -67,10 +67,9 @@ func (m *Model) draw() {
 // C=1,2,4,8 · C=4 (3/4) 5/8 streams") rather than lose its end.
 func (m Model) status() string {
 	line := m.styles.Title.Render("tpsrace") + " "
-	if m.opts.Config.Simulated() { // first, so that a narrow window never cuts it
-		ps := m.opts.Config.Providers
-		short := draw.SimulatedBanners(config.SimulatedCount(ps), len(ps))[1] // the status line's room: the short words
-		line += m.styles.Warn.Reverse(true).Render(short) + " "
+	ps := m.opts.Config.Providers
+	if banners := draw.SimulatedBanners(config.SimulatedCount(ps), len(ps)); banners != nil { // first, so that a narrow window never cuts it
+		line += m.styles.Warn.Reverse(true).Render(banners[1]) + " " // the status line's room: the short words
 	}
 	text := m.statusText(false)
 	if m.width > 0 && lipgloss.Width(line+text) > m.width {

@@ -92,11 +92,15 @@ func (p Paint) RenderLines(lines []string) []string {
 }
 
 // SimulatedBanners are the banner of a race with sims simulated providers
-// of all, longest first, for the room there is. Where only some are
-// simulated (a providers file that names sim: models beside real ones) it
-// says how many; their lanes' sim: models say which.
+// of all (config.SimulatedCount), longest first, for the room there is;
+// none where no provider is simulated. Where only some are (a providers
+// file that names sim: models beside real ones) it says how many; their
+// lanes' sim: models say which.
 func SimulatedBanners(sims, all int) []string {
-	if sims == all {
+	switch sims {
+	case 0:
+		return nil
+	case all:
 		return []string{" SIMULATED providers — not real measurements ", " SIMULATED — not real ", " SIMULATED "}
 	}
 	some := strconv.Itoa(sims) + " of " + strconv.Itoa(all)
