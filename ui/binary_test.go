@@ -30,6 +30,32 @@ func TestBinaryInTmux(t *testing.T) {
 		tr.Quit("faster than")
 	})
 
+	// The dashboard draws on the terminal itself (terminal.go): a resize
+	// mid-race draws every row again at the new size, and quitting gives
+	// the terminal back as it was.
+	t.Run("resized mid-race", func(t *testing.T) {
+		tr := testenv.StartTerminal(t, bin, testenv.TerminalOptions{Dir: t.TempDir(), Width: 120, Height: 40})
+		tr.WaitScreen("the race", func(s string) bool { return strings.Contains(s, "racing") })
+		if out, err := tr.Tmux("resize-window", "-t", "race", "-x", "80", "-y", "24"); err != nil {
+			t.Fatalf("resize-window: %v\n%s", err, out)
+		}
+		s := tr.WaitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
+		lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+		if len(lines) != 24 || !strings.HasPrefix(lines[0], "tpsrace") || !strings.HasSuffix(strings.TrimRight(lines[23], " "), "q quit") {
+			t.Errorf("at 80×24 the header is not on the first row or the footer on the last:\n%s", s)
+		}
+		if n := strings.Count(s, "prompt Explain"); n != 1 {
+			t.Errorf("the prompt's line is on screen %d times (rows of the 120×40 screen left?):\n%s", n, s)
+		}
+		tr.Quit("faster than")
+		written := tr.Written()
+		for _, mode := range []string{"\x1b[?25h", "\x1b[?7h", "\x1b[?1002l", "\x1b[?1006l", "\x1b[?2004l", "\x1b[?1049l"} {
+			if !strings.HasSuffix(written, mode) && !strings.Contains(written[max(len(written)-200, 0):], mode) {
+				t.Errorf("on the way out, %q is not written: the terminal is not given back", mode)
+			}
+		}
+	})
+
 	t.Run("replayed verdict is bench's", func(t *testing.T) { replayedVerdictIsBenchs(t, bin) })
 
 	// NO_COLOR drops every colour, whatever the theme.

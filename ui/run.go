@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -45,23 +46,22 @@ func Run(ctx context.Context, opts Options) error {
 	SetUpTerminal()
 	defer keepHeapFloor()()
 
-	// The renderer flushes on its own ticker, and the first frame waits for
-	// its first tick: at 60 ticks a second (Bubble Tea's default; the model
-	// still draws 20 frames a second, FrameInterval) the first frame shows
-	// about 30 ms sooner than at 20. The ticks between frames cost next to
-	// nothing: bubbletea v1.3.10's standardRenderer.flush returns at once
-	// when nothing was written since its last flush (it resets its buffer
-	// after each one) or what was written is the screen it last drew, and
-	// View returns the cached screen (docs/BENCHMARKS.md, "Start-up").
-	const fps = 60
 	// Signals are the caller's: ctx ends on SIGINT/SIGTERM and quits the
 	// program. Bubble Tea's own handler would race it, and having lost, block
 	// for ever sending its QuitMsg to a program that has stopped reading
 	// (bubbletea v1.3.10, tea.go handleSignals), so that Run never returns.
-	p := tea.NewProgram(newModel(ctx, opts), tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(fps), tea.WithoutSignalHandler())
+	p, leave, err := newProgram(ctx, newModel(ctx, opts), tea.WithoutSignalHandler())
+	if err != nil {
+		return err
+	}
+	defer leave()
 	stop := context.AfterFunc(ctx, p.Quit)
 	defer stop()
 	final, err := p.Run()
+	leave() // before the streams are waited for, as Bubble Tea's renderer left
+	if o, ok := final.(onTerminal); ok {
+		final = o.Model
+	}
 	m, ok := final.(Model)
 	if !ok {
 		return err
@@ -73,4 +73,37 @@ func Run(ctx context.Context, opts Options) error {
 		err = ErrInterrupted
 	}
 	return err
+}
+
+// newProgram is the program that shows m: drawn on the terminal by the
+// dashboard itself where it can be (terminal.go), by Bubble Tea's renderer
+// otherwise. leave gives the terminal back, once however often it is
+// called; Run defers it too, for the way out of a panic, which Bubble Tea
+// is told not to catch: it would print its report inside the alternate
+// screen, where leaving erases it.
+func newProgram(ctx context.Context, m Model, opts ...tea.ProgramOption) (p *tea.Program, leave func(), err error) {
+	t, ok := ownTerminal()
+	if !ok {
+		// The renderer flushes on its own ticker, and the first frame waits
+		// for its first tick: at 60 ticks a second (Bubble Tea's default;
+		// the model still draws 20 frames a second, FrameInterval) it shows
+		// about 30 ms sooner than at 20.
+		opts = append(opts, tea.WithAltScreen(), tea.WithMouseCellMotion(), tea.WithFPS(60))
+		return tea.NewProgram(m, opts...), func() {}, nil
+	}
+	size, err := t.size()
+	if err != nil {
+		return nil, nil, fmt.Errorf("the terminal's size: %w", err)
+	}
+	if err := t.enter(); err != nil {
+		return nil, nil, fmt.Errorf("the terminal: %w", err)
+	}
+	// The first frame is composed before the program starts, its size
+	// known, and drawn by the program's first View.
+	m = apply(m, size)
+	opts = append(opts, tea.WithoutRenderer(), tea.WithoutCatchPanics(), tea.WithInput(t.in))
+	p = tea.NewProgram(onTerminal{Model: m, t: t}, opts...)
+	watching, stop := context.WithCancel(ctx)
+	t.watchSize(watching, p)
+	return p, sync.OnceFunc(func() { stop(); t.leave() }), nil
 }

@@ -1,0 +1,56 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// written is what draw and clear wrote to t.out since the last call.
+func written(t *testing.T, term *terminal) string {
+	t.Helper()
+	b, err := os.ReadFile(term.out.Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := term.out.Truncate(0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := term.out.Seek(0, 0); err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestTerminalWritesTheRowsThatChanged(t *testing.T) {
+	out, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	term := &terminal{out: out}
+	const sync, unsync, erase = "\x1b[?2026h", "\x1b[?2026l", "\x1b[m\x1b[2K"
+
+	// The first frame on a blank screen: every row that is not blank.
+	term.draw("title\n\nlast")
+	if got, want := written(t, term), sync+"\x1b[1;1H"+erase+"title"+"\x1b[3;1H"+erase+"last"+unsync; got != want {
+		t.Errorf("first frame wrote %q, want %q", got, want)
+	}
+	// The next: only the rows that changed, a row emptied included.
+	term.draw("title\nmiddle\n")
+	if got, want := written(t, term), sync+"\x1b[2;1H"+erase+"middle"+"\x1b[3;1H"+erase+unsync; got != want {
+		t.Errorf("second frame wrote %q, want %q", got, want)
+	}
+	// The same screen again: nothing at all.
+	term.draw("title\nmiddle\n")
+	if got := written(t, term); got != "" {
+		t.Errorf("an unchanged frame wrote %q", got)
+	}
+	// After a resize the screen is cleared and every row drawn again.
+	term.clear()
+	term.draw("title\nmiddle\n")
+	if got := written(t, term); !strings.HasPrefix(got, "\x1b[2J") || !strings.Contains(got, "title") || !strings.Contains(got, "middle") {
+		t.Errorf("after a resize wrote %q, want the screen cleared and drawn whole", got)
+	}
+}
