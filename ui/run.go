@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
@@ -78,8 +77,9 @@ func Run(ctx context.Context, opts Options) error {
 // newProgram is the program that shows m: drawn on the terminal by the
 // dashboard itself where it can be (terminal.go), by Bubble Tea's renderer
 // otherwise. leave gives the terminal back, once however often it is
-// called; Run defers it too, for the way out of a panic, which Bubble Tea
-// is told not to catch: it would print its report inside the alternate
+// called; Run defers it too, for the way out of a panic in Update or View,
+// and the commands are guarded (terminal.guard): Bubble Tea is told not to
+// catch panics, since it would print its report inside the alternate
 // screen, where leaving erases it.
 func newProgram(ctx context.Context, m Model, opts ...tea.ProgramOption) (p *tea.Program, leave func(), err error) {
 	t, ok := ownTerminal()
@@ -105,5 +105,5 @@ func newProgram(ctx context.Context, m Model, opts ...tea.ProgramOption) (p *tea
 	p = tea.NewProgram(onTerminal{Model: m, t: t}, opts...)
 	watching, stop := context.WithCancel(ctx)
 	t.watchSize(watching, p)
-	return p, sync.OnceFunc(func() { stop(); t.leave() }), nil
+	return p, func() { stop(); t.leave() }, nil
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -41,6 +42,7 @@ type terminal struct {
 	saved   *term.State // in's mode before raw
 	shown   string      // the screen on out now; "" when out is blank
 	buf     []byte      // a frame's output, kept for the next
+	left    sync.Once   // leave's
 }
 
 // enter puts in into raw mode and takes out over (enterModes).
@@ -55,16 +57,46 @@ func (t *terminal) enter() error {
 	return err
 }
 
-// leave gives the terminal back: what enter changed, undone.
+// leave gives the terminal back: what enter changed, undone, once however
+// often it is called.
 func (t *terminal) leave() {
-	_, _ = t.out.WriteString(ansi.ResetStyle + leaveModes)
-	_ = term.Restore(t.in.Fd(), t.saved)
-	t.closeIn()
+	t.left.Do(func() {
+		_, _ = t.out.WriteString(ansi.ResetStyle + leaveModes)
+		if t.saved != nil {
+			_ = term.Restore(t.in.Fd(), t.saved)
+		}
+		t.closeIn()
+	})
+}
+
+// guard is cmd, and each command of a batch it returns, run so that a
+// panic in it gives the terminal back before the process dies of it:
+// Bubble Tea, told not to catch panics (Run), runs commands on goroutines
+// of its own, where Run's deferred leave cannot see them.
+func (t *terminal) guard(cmd tea.Cmd) tea.Cmd {
+	if cmd == nil {
+		return nil
+	}
+	return func() tea.Msg {
+		defer func() {
+			if r := recover(); r != nil {
+				t.leave()
+				panic(r)
+			}
+		}()
+		msg := cmd()
+		if batch, ok := msg.(tea.BatchMsg); ok {
+			for i := range batch {
+				batch[i] = t.guard(batch[i])
+			}
+		}
+		return msg
+	}
 }
 
 // closeIn closes in where ownTerminal opened it (/dev/tty).
 func (t *terminal) closeIn() {
-	if t.in != os.Stdin {
+	if t.in != nil && t.in != os.Stdin {
 		_ = t.in.Close()
 	}
 }
@@ -112,13 +144,15 @@ type onTerminal struct {
 	t *terminal
 }
 
+func (o onTerminal) Init() tea.Cmd { return o.t.guard(o.Model.Init()) }
+
 func (o onTerminal) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(tea.WindowSizeMsg); ok {
 		o.t.clear()
 	}
 	next, cmd := o.Model.Update(msg)
 	o.Model = next.(Model)
-	return o, cmd
+	return o, o.t.guard(cmd)
 }
 
 // View draws the dashboard's screen on the terminal. Bubble Tea calls it

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
 // written is what draw and clear wrote to t.out since the last call.
@@ -52,5 +54,35 @@ func TestTerminalWritesTheRowsThatChanged(t *testing.T) {
 	term.draw("title\nmiddle\n")
 	if got := written(t, term); !strings.HasPrefix(got, "\x1b[2J") || !strings.Contains(got, "title") || !strings.Contains(got, "middle") {
 		t.Errorf("after a resize wrote %q, want the screen cleared and drawn whole", got)
+	}
+}
+
+// A command that panics, even one of a batch, gives the terminal back
+// before the panic goes on: Bubble Tea does not catch it (Run).
+func TestTerminalIsGivenBackBeforeACommandPanics(t *testing.T) {
+	out, err := os.Create(filepath.Join(t.TempDir(), "out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer out.Close()
+	term := &terminal{out: out}
+	cmd := term.guard(tea.Batch(func() tea.Msg { return nil }, func() tea.Msg { panic("boom") }))
+	batch, ok := cmd().(tea.BatchMsg)
+	if !ok || len(batch) != 2 {
+		t.Fatalf("the batch came back as %#v", cmd())
+	}
+	if got := written(t, term); got != "" {
+		t.Fatalf("before any panic, wrote %q", got)
+	}
+	recovered := func() (r any) {
+		defer func() { r = recover() }()
+		batch[1]()
+		return nil
+	}()
+	if recovered != "boom" {
+		t.Errorf("the panic went on as %v, want boom", recovered)
+	}
+	if got := written(t, term); !strings.HasSuffix(got, leaveModes) {
+		t.Errorf("on the panic wrote %q, want the terminal given back (%q)", got, leaveModes)
 	}
 }
