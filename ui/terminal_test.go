@@ -25,13 +25,19 @@ func written(t *testing.T, term *terminal) string {
 	return string(b)
 }
 
-func TestTerminalWritesTheRowsThatChanged(t *testing.T) {
+// fileTerminal is a terminal that draws into a file, read back by written.
+func fileTerminal(t *testing.T) *terminal {
+	t.Helper()
 	out, err := os.Create(filepath.Join(t.TempDir(), "out"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer out.Close()
-	term := &terminal{out: out}
+	t.Cleanup(func() { out.Close() })
+	return &terminal{out: out}
+}
+
+func TestTerminalWritesTheRowsThatChanged(t *testing.T) {
+	term := fileTerminal(t)
 	const sync, unsync, erase = "\x1b[?2026h", "\x1b[?2026l", "\x1b[m\x1b[2K"
 
 	// The first frame on a blank screen: every row that is not blank.
@@ -60,12 +66,7 @@ func TestTerminalWritesTheRowsThatChanged(t *testing.T) {
 // A command that panics, even one of a batch, gives the terminal back
 // before the panic goes on: Bubble Tea does not catch it (Run).
 func TestTerminalIsGivenBackBeforeACommandPanics(t *testing.T) {
-	out, err := os.Create(filepath.Join(t.TempDir(), "out"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer out.Close()
-	term := &terminal{out: out}
+	term := fileTerminal(t)
 	cmd := term.guard(tea.Batch(func() tea.Msg { return nil }, func() tea.Msg { panic("boom") }))
 	batch, ok := cmd().(tea.BatchMsg)
 	if !ok || len(batch) != 2 {
