@@ -53,8 +53,11 @@ func (t *terminal) enter() error {
 		return err
 	}
 	t.saved = saved
-	_, err = t.out.WriteString(enterModes)
-	return err
+	if _, err := t.out.WriteString(enterModes); err != nil {
+		t.leave()
+		return err
+	}
+	return nil
 }
 
 // leave gives the terminal back: what enter changed, undone, once however
