@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"tpsrace/config"
+	"tpsrace/format"
 	"tpsrace/sim"
 	"tpsrace/workload"
 )
@@ -313,14 +314,7 @@ func nothingToRace(s *session) error {
 	if len(why) == 0 {
 		return usageError{fmt.Errorf("%s has no providers; %s", s.file, instead)}
 	}
-	return usageError{fmt.Errorf("%s: no provider can race: %s skipped: %s; %s", s.file, plural(len(why), "it was", "all were"), strings.Join(why, "; "), instead)}
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return usageError{fmt.Errorf("%s: no provider can race: %s skipped: %s; %s", s.file, format.OneOrMany(len(why), "it was", "all were"), strings.Join(why, "; "), instead)}
 }
 
 // preflight says, before anything is sent, what a large race may cost and

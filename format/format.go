@@ -106,6 +106,16 @@ func Plural(n int, noun string) string {
 	return Count(n) + " " + noun + "s"
 }
 
+// OneOrMany is one when n is 1 and many otherwise: for the words after a
+// count that Plural's s does not make ("it was" / "all were", "1 busy
+// slot" from a gauge's float).
+func OneOrMany[N int | float64](n N, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // Percent is a share (0.82) as a whole percentage, "82%", rounded from the
 // bench JSON's precision (0.001) as TPS is, so the dashboard's exact share
 // and a report's JSON one read the same.

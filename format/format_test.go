@@ -56,6 +56,8 @@ func TestFormats(t *testing.T) {
 		{Plural(1, "provider"), "1 provider"},
 		{Plural(0, "run"), "0 runs"},
 		{Plural(1024, "user"), "1,024 users"},
+		{OneOrMany(1, "it was", "all were"), "it was"},
+		{OneOrMany(2.0, " busy slot", " busy slots"), " busy slots"},
 		{USD(0), "$0"},
 		{USD(0.00042), "$0.00042"},
 		{USD(0.0012345), "$0.0012"},

@@ -145,19 +145,12 @@ func (m Model) View() string {
 	v := func(f float64) string { return s.Value.Render(format.Count(int(f))) }
 	sep := s.Label.Render(" · ")
 	busy := m.metrics[llamacpp.MetricRequestsProcessing]
-	line += v(busy) + s.Label.Render(plural(busy, " busy slot", " busy slots")) + sep +
+	line += v(busy) + s.Label.Render(format.OneOrMany(busy, " busy slot", " busy slots")) + sep +
 		v(m.metrics[llamacpp.MetricRequestsDeferred]) + s.Label.Render(" deferred") + sep
 	tokens := m.metrics[llamacpp.MetricPredictedTokens]
-	line += v(tokens) + s.Label.Render(plural(tokens, " token generated", " tokens generated"))
+	line += v(tokens) + s.Label.Render(format.OneOrMany(tokens, " token generated", " tokens generated"))
 	if tps, ok := metrics.ServerCountedTPS(tokens, m.metrics[llamacpp.MetricPredictedSeconds]); ok {
 		line += s.Label.Render(" at ") + s.Value.Render(format.TPS(tps)) + s.Label.Render(" tok/s")
 	}
 	return line
-}
-
-func plural(n float64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
