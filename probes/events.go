@@ -3,6 +3,7 @@ package probes
 import (
 	"encoding/binary"
 	"iter"
+	"slices"
 	"sort"
 	"time"
 	"unsafe"
@@ -49,6 +50,8 @@ type eventLog struct {
 
 	lastAt     place         // where the last event starts, for Last
 	lastBefore time.Duration // At of the event before it
+
+	origin *eventLog // the record this is a view of (view); nil for a record itself
 }
 
 // place is where an event starts: a block and the offset in it (int32:
@@ -77,6 +80,39 @@ func EventsOf(events ...Event) Events {
 		e.Append(ev)
 	}
 	return e
+}
+
+// view is the record as it stands, for a reader on another goroutine while
+// its writer goes on appending (SharedEvents.View, under the writer's
+// lock). The bytes and marks it covers are never written again; what an
+// Append changes (the last block's length, the counts) is copied, so later
+// appends do not show through it. Appending to the view itself starts a
+// block and marks of its own.
+func (e Events) view() Events {
+	l := e.log
+	if l == nil || l.n == 0 {
+		return Events{}
+	}
+	v := *l
+	v.blocks = slices.Clone(l.blocks)
+	last := len(v.blocks) - 1
+	v.blocks[last] = slices.Clip(v.blocks[last])
+	v.marks = slices.Clip(l.marks)
+	v.origin = l.root()
+	return Events{&v}
+}
+
+func (l *eventLog) root() *eventLog {
+	if l.origin != nil {
+		return l.origin
+	}
+	return l
+}
+
+// SameRecord is whether e and o are one record (copies of one Events, or
+// two zero values) or views of it.
+func (e Events) SameRecord(o Events) bool {
+	return e.log == o.log || e.log != nil && o.log != nil && e.log.root() == o.log.root()
 }
 
 // Len is the number of events.

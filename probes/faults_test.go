@@ -102,13 +102,15 @@ func TestCancelledCountsTokens(t *testing.T) {
 	go func() {
 		done <- probes.Race{Providers: []config.Provider{p}, Request: probes.Request{Prompt: "hi", MaxTokens: 300}}.Run(ctx, updates)[0][0]
 	}()
-	events := 0
-	for u := range updates {
-		if u.Event != nil {
-			if events++; events == 2 {
-				cancel()
-			}
+	shared := (<-updates).Shared // the stream's record, before the release
+	for {
+		if _, two := shared.ViewAfter(1); two {
+			break
 		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	for u := range updates {
 		if u.Done != nil {
 			break
 		}

@@ -22,9 +22,17 @@ import (
 type Update struct {
 	Provider int // index into Race.Providers
 	Stream   int // 0..Concurrency-1
-	Event    *Event
-	Tool     *ToolDelta // a tool-call delta (the tool-call workload)
-	Done     *Result
+	// Shared is the stream's record as it is written, given once, before
+	// the release, where a race has updates and no Tokens: its text
+	// events come through it, not as updates.
+	Shared *SharedEvents
+	// Events is the stream's record so far, a view of Shared
+	// (SharedEvents.ViewAfter), as the dashboard's relay hands it on; Event
+	// is one more event of it, as a replay hands it on.
+	Events Events
+	Event  *Event
+	Tool   *ToolDelta // a tool-call delta (the tool-call workload)
+	Done   *Result
 }
 
 // Race describes one race: every provider gets Concurrency simultaneous streams.
@@ -49,10 +57,10 @@ type Race struct {
 	StartAt time.Time
 	// Tokens, when set, has every text event's tokens added, those of the
 	// events of one read together before the stream reads again (they
-	// arrived at once), and the updates then carry no text events (tool
+	// arrived at once), and the updates then carry no Shared record (tool
 	// deltas and each stream's end still): a caller that shows a count and
 	// not the events (bench's progress line) pays an atomic add per read
-	// instead of a channel send and a goroutine's wake-up per event.
+	// and reads nothing back.
 	Tokens *atomic.Int64
 }
 
@@ -101,10 +109,11 @@ func (c *Clients) Close() {
 
 // Run builds every request first (body, headers, contexts: the streams
 // only write after the release), then releases all streams at one instant
-// (a barrier), so no provider gets a head start. Updates, when non-nil, must
-// be drained promptly by the caller (a relay); probes send to it from their
-// own goroutines after stamping each event. Run returns when every stream has
-// ended, results[provider][stream]; cancelling ctx ends them all at once.
+// (a barrier), so no provider gets a head start. Updates, when non-nil, gets
+// each stream's Shared record before the release (unless Tokens is set),
+// then from the streams' own goroutines their tool deltas and their
+// Results; the caller must drain it promptly. Run returns when every stream
+// has ended, results[provider][stream]; cancelling ctx ends them all at once.
 func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	conc := max(r.Concurrency, 1)
 	clients := r.Clients
@@ -142,7 +151,8 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 			pb.prepare(ctx)
 			if updates != nil {
 				if r.Tokens == nil {
-					pb.emit = emitter(updates, i, s)
+					pb.shared = newSharedEvents()
+					updates <- Update{Provider: i, Stream: s, Shared: pb.shared}
 				}
 				pb.emitTool = func(d ToolDelta) { updates <- Update{Provider: i, Stream: s, Tool: &d} }
 			}
@@ -182,26 +192,6 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 		}
 	}
 	return results
-}
-
-// emitBlock is how many events emitter hands out of one allocation.
-const emitBlock = 256
-
-// emitter sends each of a stream's events as an Update. The Event an
-// Update points to is taken from a block of emitBlock, not allocated one
-// by one: at 16,000 events a second (8 × 2,000 tok/s) that was 16,000
-// small objects a second for the collector, made only for the dashboard.
-// A block is written by this stream's goroutine only, each Event once
-// before it is sent, and never again, so a receiver may keep the pointer.
-func emitter(updates chan<- Update, provider, stream int) func(Event) {
-	var block []Event
-	return func(e Event) {
-		if len(block) == cap(block) {
-			block = make([]Event, 0, emitBlock)
-		}
-		block = append(block, e)
-		updates <- Update{Provider: provider, Stream: stream, Event: &block[len(block)-1]}
-	}
 }
 
 // spinBefore is how long before a start instant waitUntil stops sleeping

@@ -179,10 +179,10 @@ func (rd *streamReader) record(content, reasoning string) {
 	if rd.res.Events.Len() == 0 {
 		rd.firstToken.Stop()
 	}
-	rd.res.Events.Append(ev)
-	rd.counted += ev.Tokens
-	if rd.pb.emit != nil {
-		ev, _ = rd.res.Events.Last()
-		rd.pb.emit(ev)
+	if sh := rd.pb.shared; sh != nil {
+		sh.append(ev)
+	} else {
+		rd.res.Events.Append(ev)
 	}
+	rd.counted += ev.Tokens
 }

@@ -26,9 +26,9 @@ type probe struct {
 	body     *requestBody // shared by the provider's streams
 	retries  int
 	stream   int
-	emit     func(Event) // called from the probe's goroutine; must not block
-	emitTool func(ToolDelta)
-	tokens   *atomic.Int64 // Race.Tokens
+	shared   *SharedEvents   // where its events go when a reader follows them (Race.Run); nil: the Result's own
+	emitTool func(ToolDelta) // called from the probe's goroutine; must not block
+	tokens   *atomic.Int64   // Race.Tokens
 
 	ctx    context.Context // the stream's, from prepare
 	cancel context.CancelCauseFunc
@@ -124,6 +124,9 @@ func (a *attempt) phases() Phases {
 // and records the stream. Times are measured from release.
 func (pb *probe) run(release time.Time) Result {
 	res := Result{Provider: pb.provider.Name, Model: pb.provider.Model, Stream: pb.stream, Release: release, Price: pb.provider.Price}
+	if pb.shared != nil {
+		res.Events = pb.shared.events // one record, the reader's and the Result's
+	}
 	lim := pb.provider.Timeout.Or(config.DefaultTimeouts)
 	ctx, cancel := pb.ctx, pb.cancel
 	defer cancel(nil)

@@ -17,18 +17,19 @@ import (
 const FrameInterval = time.Second / 20
 
 // updatesBuffer is the race's update channel capacity. The relay does not
-// wait on the channel: a receiver waiting there is woken by every event
-// (16,000 wake-ups a second at 8 × 2000 tok/s, each a trip through the
-// scheduler), so it takes what has piled up once a frame, when the frame
-// is due. Probes never wait on the dashboard as long as a frame's events
-// fit the buffer: up to 1.3 million events a second (65,536 updates of
-// 40 bytes, 2.6 MB for the race). It drained every 5 ms before, 200
-// wake-ups a second where 20 do (docs/BENCHMARKS.md, "Dashboard CPU").
+// wait on the channel: a receiver waiting there is woken by every update,
+// so it takes what has piled up once a frame, when the frame is due. Text
+// events do not come through it: the relay reads each stream's record
+// where its probe writes it (probes.SharedEvents), once a frame. What
+// does is a record a stream, before the release, then tool-call deltas
+// and each stream's end; probes never wait on the dashboard as long as a
+// frame's fit the buffer (a tool-call race of 8 × 1,024 streams sends
+// about 40,000 argument fragments a frame).
 const updatesBuffer = 1 << 16
 
 // A Source is where one race's events come from: a live race of the
 // providers (liveRace, the default) or a recording replayed
-// (Options.Source). Run calls released once, before any update, with the
+// (Options.Source). Run calls released once, before any event, with the
 // clock the dashboard reads the race time from; sends every stream's
 // events and then its result to updates; and returns results[provider][stream]
 // once every stream has ended. Cancelling ctx ends the race.
@@ -136,6 +137,7 @@ func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan pr
 	defer frame.Stop()
 	var clock Clock                  // received, not yet sent
 	var ready, taken []probes.Update // the batch being filled, and the one the program took last
+	records := map[[2]int]*record{}  // the streams' records followed, by provider and stream
 	due := false                     // a frame is due: its batch goes even when empty
 	for updates != nil || len(ready) > 0 || clock != nil {
 		var send chan<- tea.Msg // nil (never chosen) until a message is ready
@@ -151,7 +153,7 @@ func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan pr
 			released = nil
 		case <-frame.C:
 			var open bool
-			if ready, open = drainUpdates(updates, ready); !open {
+			if ready, open = drainUpdates(updates, ready, records); !open {
 				// Run has returned: a release it made is in the buffer,
 				// and none comes later.
 				select {
@@ -181,23 +183,46 @@ func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan pr
 	}
 }
 
-// drainUpdates appends what is in updates to batch without waiting; open
-// is false once updates is closed (or nil: already closed).
-func drainUpdates(updates <-chan probes.Update, batch []probes.Update) (_ []probes.Update, open bool) {
-	if updates == nil {
-		return batch, false
-	}
-	for {
+// record is a stream's record as its probe writes it, followed by the
+// relay, and how many of its events the relay has handed on.
+type record struct {
+	shared *probes.SharedEvents
+	seen   int
+}
+
+// drainUpdates appends what is in updates to batch without waiting, then a
+// view of each followed record that grew (Update.Events); open is false
+// once updates is closed (or nil: already closed). A stream's record comes
+// once, before the release (Update.Shared), and is followed until the
+// stream's end, whose Result holds the whole record.
+func drainUpdates(updates <-chan probes.Update, batch []probes.Update, records map[[2]int]*record) (_ []probes.Update, open bool) {
+	open = updates != nil
+drain:
+	for open {
 		select {
 		case u, ok := <-updates:
-			if !ok {
-				return batch, false
+			switch {
+			case !ok:
+				open = false
+			case u.Shared != nil:
+				records[[2]int{u.Provider, u.Stream}] = &record{shared: u.Shared}
+			default:
+				if u.Done != nil {
+					delete(records, [2]int{u.Provider, u.Stream})
+				}
+				batch = append(batch, u)
 			}
-			batch = append(batch, u)
 		default:
-			return batch, true
+			break drain
 		}
 	}
+	for key, r := range records {
+		if events, ok := r.shared.ViewAfter(r.seen); ok {
+			r.seen = events.Len()
+			batch = append(batch, probes.Update{Provider: key[0], Stream: key[1], Events: events})
+		}
+	}
+	return batch, open
 }
 
 // next waits for the race's next message.

@@ -36,9 +36,10 @@ func (s Status) String() string {
 
 // Stream is one stream of a provider.
 type Stream struct {
-	// Events is the stream's packed record: appended as its updates
-	// arrive, then the Result's own record once it ends (one record per
-	// stream, not two; the Result's is the truth when the counts differ).
+	// Events is the stream's packed record: a view of the probe's own as
+	// the relay hands it on once a frame (a replay's: appended event by
+	// event), then the Result's record once it ends (the truth when the
+	// counts differ).
 	Events  probes.Events
 	Result  *probes.Result  // nil while the stream runs
 	Figures metrics.Figures // settled figures, once Result is set
@@ -116,9 +117,14 @@ func (p *Lane) Record(u probes.Update) {
 		return
 	}
 	s := &p.Streams[u.Stream]
-	if e := u.Event; e != nil {
-		s.Events.Append(*e)
-		p.text.caughtUp(p, u.Stream, *e)
+	seen := s.Events.Len()
+	switch {
+	case u.Event != nil:
+		s.Events.Append(*u.Event)
+	case u.Events.Len() > seen: // a view of the stream's record, every event so far
+		s.Events = u.Events
+	}
+	for _, e := range s.Events.From(seen) {
 		if e.Content != "" && !s.hasFirstAnswer {
 			s.firstAnswer, s.hasFirstAnswer = e.At, true
 		}
@@ -177,7 +183,7 @@ type followedText struct {
 
 func (p *Lane) followed() *followedText {
 	s, t := &p.Streams[p.following], &p.text
-	if t.stream != p.following || t.record != s.Events {
+	if t.stream != p.following || !t.record.SameRecord(s.Events) {
 		*t = followedText{record: s.Events, stream: p.following}
 	}
 	for _, e := range s.Events.From(t.events) {
@@ -195,18 +201,6 @@ func (t *followedText) add(p *Lane, e probes.Event) {
 	}
 	t.reasoning.WriteString(e.Reasoning)
 	t.events++
-}
-
-// caughtUp adds e, just recorded to stream i, to the text at once where
-// the text has read every event before it, so followed need not read it
-// back from the record: a lane's text grows by thousands of events a
-// second. Only a plain answer's: a tool call's or a json answer's text
-// has the workload's own lines between events, written as followed reads.
-func (t *followedText) caughtUp(p *Lane, i int, e probes.Event) {
-	s := &p.Streams[i]
-	if i == p.following && t.stream == i && t.record == s.Events && t.events == s.Events.Len()-1 && p.tool == nil && p.answerSchema == nil {
-		t.add(p, e)
-	}
 }
 
 // Answer is the followed stream's answer text so far.
