@@ -56,7 +56,7 @@ func StartTerminal(t testing.TB, bin string, o TerminalOptions) *Terminal {
 	script := "while [ ! -e " + goFile + " ]; do sleep 0.01; done; cd " + o.Dir +
 		" && unset TPSRACE_TEST_UNSET_KEY CI && env TERM=xterm-256color " + strings.Join(o.Env, " ") +
 		" sh -c 'echo $$ > " + term.pidFile + "; exec \"$0\" \"$@\"' " + bin + " " + strings.Join(o.Args, " ") +
-		"; echo $? > " + term.exitFile + "; sleep 30"
+		"; echo $? > " + term.exitFile + ".new; mv " + term.exitFile + ".new " + term.exitFile + "; sleep 30" // whole when seen: a reader of the file as echo wrote it could read it empty
 	if out, err := term.Tmux("new-session", "-d", "-s", "race", "-x", strconv.Itoa(o.Width), "-y", strconv.Itoa(o.Height), "sh", "-c", script); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
 	}
