@@ -41,10 +41,10 @@ func sameInFlight(t *testing.T, run int, cfg *config.Config, conc, finishAt int,
 			var arrived probes.Events
 			for e := range r.Events.Values() {
 				if e.At <= at {
-					lp.Record(probes.Update{Provider: i, Stream: s, Event: &e})
 					arrived.Append(e)
 				}
 			}
+			lp.Record(probes.Update{Provider: i, Stream: s, Events: arrived})
 			if r.End <= at {
 				lp.Record(probes.Update{Provider: i, Stream: s, Done: r})
 				streams = append(streams, metrics.StreamOf(r, promptTokens, finishAt).JudgeSLO(p.SLO))

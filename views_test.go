@@ -198,9 +198,7 @@ func dashboard(cfg *config.Config, conc, finishAt int, race [][]probes.Result) [
 		lp := live.NewLane(i, p, conc, promptTokens)
 		var end time.Duration
 		for s := range race[i] {
-			for e := range race[i][s].Events.Values() {
-				lp.Record(probes.Update{Provider: i, Stream: s, Event: &e})
-			}
+			lp.Record(probes.Update{Provider: i, Stream: s, Events: race[i][s].Events})
 		}
 		for s := range race[i] {
 			lp.Record(probes.Update{Provider: i, Stream: s, Done: &race[i][s]})

@@ -27,10 +27,8 @@ type Update struct {
 	// events come through it, not as updates.
 	Shared *SharedEvents
 	// Events is the stream's record so far, a view of Shared
-	// (SharedEvents.ViewAfter), as the dashboard's relay hands it on; Event
-	// is one more event of it, as a replay hands it on.
+	// (SharedEvents.ViewAfter), as the dashboard's relay hands it on.
 	Events Events
-	Event  *Event
 	Tool   *ToolDelta // a tool-call delta (the tool-call workload)
 	Done   *Result
 }
@@ -151,7 +149,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 			pb.prepare(ctx)
 			if updates != nil {
 				if r.Tokens == nil {
-					pb.shared = newSharedEvents()
+					pb.shared = NewSharedEvents()
 					updates <- Update{Provider: i, Stream: s, Shared: pb.shared}
 				}
 				pb.emitTool = func(d ToolDelta) { updates <- Update{Provider: i, Stream: s, Tool: &d} }

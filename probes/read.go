@@ -180,7 +180,7 @@ func (rd *streamReader) record(content, reasoning string) {
 		rd.firstToken.Stop()
 	}
 	if sh := rd.pb.shared; sh != nil {
-		sh.append(ev)
+		sh.Append(ev)
 	} else {
 		rd.res.Events.Append(ev)
 	}

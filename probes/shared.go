@@ -13,10 +13,12 @@ type SharedEvents struct {
 	events Events // never empty of a log: the Result's Events share it
 }
 
-func newSharedEvents() *SharedEvents { return &SharedEvents{events: Events{log: &eventLog{}}} }
+// NewSharedEvents is an empty record.
+func NewSharedEvents() *SharedEvents { return &SharedEvents{events: Events{log: &eventLog{}}} }
 
-// append adds ev, from the probe's goroutine.
-func (sh *SharedEvents) append(ev Event) {
+// Append adds ev after the last event: from one goroutine, the writer's
+// (the probe's, or a replay's).
+func (sh *SharedEvents) Append(ev Event) {
 	sh.mu.Lock()
 	sh.events.Append(ev)
 	sh.mu.Unlock()

@@ -13,7 +13,7 @@ import (
 // reader share the record's bytes.
 func TestSharedEventsViewsWhileAppending(t *testing.T) {
 	want := randomEvents(rand.New(rand.NewPCG(3, 4)), 3000)
-	sh := newSharedEvents()
+	sh := NewSharedEvents()
 	done, half, mid := make(chan struct{}), make(chan struct{}), make(chan Events)
 	go func() {
 		defer close(done)
@@ -22,7 +22,7 @@ func TestSharedEventsViewsWhileAppending(t *testing.T) {
 				half <- struct{}{}
 				<-mid
 			}
-			sh.append(e)
+			sh.Append(e)
 		}
 	}()
 	var views []Events

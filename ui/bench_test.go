@@ -19,9 +19,7 @@ func BenchmarkFrame(b *testing.B) {
 	cfg, updates, _ := recordedRace()
 	m := New(Options{Config: cfg})
 	m = update(m, tea.WindowSizeMsg{Width: 160, Height: 48})
-	m.s.phase = phaseRacing
-	m = update(m, releasedMsg{race: m.s.id, clock: wallClock(time.Now().Add(-time.Second))})
-	m = update(m, batchMsg{race: m.s.id, updates: updates[:len(updates)/2]})
+	m = playTo(m, updates, time.Second) // mid-race: some ended, some streaming
 	b.ResetTimer()
 	for range b.N {
 		m.refresh()
@@ -31,9 +29,10 @@ func BenchmarkFrame(b *testing.B) {
 // BenchmarkRaceFrame is one frame of the race scripts/dashboard-cpu.sh
 // draws: 8 providers at 2000 tok/s, one token per event, at 240×60, in
 // races of 10 s (200 frames). Each iteration is what 50 ms brings: 100
-// events a provider in one batch, which draws the frame, and the view
-// Bubble Tea's renderer takes. Its time × 20 frames a second is the
-// dashboard's own share of a core.
+// events a provider appended to its stream's record, the batch the relay
+// makes of them (a view a record), which draws the frame, and the view the
+// terminal is given. Its time × 20 frames a second is the dashboard's own
+// share of a core.
 func BenchmarkRaceFrame(b *testing.B) {
 	const providers, perFrame, frames = 8, 100, 200
 	cfg := &config.Config{Prompt: "Explain how a CPU cache works.", MaxTokens: 20000}
@@ -41,9 +40,14 @@ func BenchmarkRaceFrame(b *testing.B) {
 		cfg.Providers = append(cfg.Providers, config.Provider{Name: fmt.Sprintf("sim-%d", i+1), Model: "sim:wafer"})
 	}
 	words := strings.Fields("a cache keeps the data a core will need next close to it so most loads finish in a few cycles")
+	for k := range words {
+		words[k] = " " + words[k]
+	}
 	var m Model
 	var clock *benchClock
-	batch := make([]probes.Update, 0, providers*perFrame)
+	var shared [providers]*probes.SharedEvents // each provider's stream's record, as its probe writes it
+	var followed records                       // the relay's
+	var batch []probes.Update
 	n := 0
 	b.ReportAllocs()
 	b.ResetTimer()
@@ -55,18 +59,22 @@ func BenchmarkRaceFrame(b *testing.B) {
 			m = update(m, tea.WindowSizeMsg{Width: 240, Height: 60})
 			m.s.phase = phaseRacing
 			m = update(m, releasedMsg{race: m.s.id, clock: clock})
+			followed = records{}
+			for p := range providers {
+				shared[p] = probes.NewSharedEvents()
+				followed.add(nil, probes.Update{Provider: p, Shared: shared[p]})
+			}
 			b.StartTimer()
 		}
-		batch = batch[:0]
 		for k := range perFrame {
 			at := clock.now + time.Duration(k)*FrameInterval/perFrame
 			for p := range providers {
-				e := probes.Event{At: at + time.Duration(p)*time.Microsecond, Content: " " + words[n%len(words)], Tokens: 1}
-				batch = append(batch, probes.Update{Provider: p, Event: &e})
+				shared[p].Append(probes.Event{At: at + time.Duration(p)*time.Microsecond, Content: words[n%len(words)], Tokens: 1})
 			}
 			n++
 		}
 		clock.now += FrameInterval
+		batch = followed.views(batch[:0])
 		m = update(m, batchMsg{race: m.s.id, updates: batch})
 		_ = m.View()
 	}

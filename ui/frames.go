@@ -63,18 +63,21 @@ func PlayFrames(opts Options, width, height int, speed float64, show func(Frame)
 		m.shutdown()
 	}()
 	m = apply(m, releasedMsg{race: m.s.id, clock: clock})
-	items, last := rp.items(), ""
+	var put, due []probes.Update
+	played, rs, last := rp.play(func(u probes.Update) { put = append(put, u) }), records{}, ""
 	for t := time.Duration(0); ; t += CastFrame {
 		raceTime := time.Duration(float64(t) * speed)
 		clock.set(raceTime)
-		var due []probes.Update
-		for len(items) > 0 && items[0].at <= raceTime {
-			due, items = append(due, items[0].u), items[1:]
+		more := played.until(raceTime)
+		due = due[:0]
+		for _, u := range put {
+			due = rs.add(due, u)
 		}
+		put, due = put[:0], rs.views(due) // a frame, as a live race's relay takes it
 		if len(due) > 0 {
-			m = apply(m, batchMsg{race: m.s.id, updates: due}) // a frame, as a live race's batch is
+			m = apply(m, batchMsg{race: m.s.id, updates: due})
 		}
-		if len(items) == 0 { // the final leaderboard, then held
+		if !more { // the final leaderboard, then held
 			m = apply(m, raceDoneMsg{race: m.s.id, results: rp.Results})
 			return lead + t + castHold, show(Frame{At: lead + t, View: m.View(), Final: true})
 		}

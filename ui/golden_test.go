@@ -35,7 +35,16 @@ func playTo(m Model, updates []probes.Update, at time.Duration) Model {
 	m = update(m, releasedMsg{race: m.s.id, clock: fixedClock(at)})
 	var arrived []probes.Update
 	for _, u := range updates {
-		if u.Event != nil && u.Event.At <= at || u.Done != nil && u.Done.End <= at {
+		var by probes.Events // the stream's events that had arrived by at
+		for e := range u.Events.Values() {
+			if e.At <= at {
+				by.Append(e)
+			}
+		}
+		if by.Len() > 0 {
+			arrived = append(arrived, probes.Update{Provider: u.Provider, Stream: u.Stream, Events: by})
+		}
+		if u.Done != nil && u.Done.End <= at {
 			arrived = append(arrived, u)
 		}
 	}

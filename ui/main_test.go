@@ -93,16 +93,14 @@ func recordedRace() (*config.Config, []probes.Update, [][]probes.Result) {
 	return cfg, updatesOf(results), results
 }
 
-// updatesOf is how a live race delivers results: every event, then the end
-// of its stream.
+// updatesOf is how a live race delivers results: every stream's record,
+// then its end (playTo hands on the events that had arrived by a time).
 func updatesOf(results [][]probes.Result) []probes.Update {
 	var updates []probes.Update
 	for i, streams := range results {
 		for s := range streams {
-			for _, e := range streams[s].Events.All() {
-				updates = append(updates, probes.Update{Provider: i, Stream: s, Event: &e})
-			}
-			updates = append(updates, probes.Update{Provider: i, Stream: s, Done: &streams[s]})
+			updates = append(updates, probes.Update{Provider: i, Stream: s, Events: streams[s].Events},
+				probes.Update{Provider: i, Stream: s, Done: &streams[s]})
 		}
 	}
 	return updates

@@ -137,7 +137,7 @@ func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan pr
 	defer frame.Stop()
 	var clock Clock                  // received, not yet sent
 	var ready, taken []probes.Update // the batch being filled, and the one the program took last
-	records := map[[2]int]*record{}  // the streams' records followed, by provider and stream
+	records := records{}             // the streams' records followed
 	due := false                     // a frame is due: its batch goes even when empty
 	for updates != nil || len(ready) > 0 || clock != nil {
 		var send chan<- tea.Msg // nil (never chosen) until a message is ready
@@ -183,46 +183,58 @@ func relay(ctx context.Context, id int, released <-chan Clock, updates <-chan pr
 	}
 }
 
-// record is a stream's record as its probe writes it, followed by the
-// relay, and how many of its events the relay has handed on.
+// records are the streams' records a relay follows, by provider and
+// stream: each stream's as its probe writes it (Update.Shared, given once,
+// before the release), with how many of its events were handed on, until
+// the stream's end, whose Result holds the whole record.
+type records map[[2]int]*record
+
 type record struct {
 	shared *probes.SharedEvents
 	seen   int
 }
 
-// drainUpdates appends what is in updates to batch without waiting, then a
-// view of each followed record that grew (Update.Events); open is false
-// once updates is closed (or nil: already closed). A stream's record comes
-// once, before the release (Update.Shared), and is followed until the
-// stream's end, whose Result holds the whole record.
-func drainUpdates(updates <-chan probes.Update, batch []probes.Update, records map[[2]int]*record) (_ []probes.Update, open bool) {
-	open = updates != nil
-drain:
-	for open {
-		select {
-		case u, ok := <-updates:
-			switch {
-			case !ok:
-				open = false
-			case u.Shared != nil:
-				records[[2]int{u.Provider, u.Stream}] = &record{shared: u.Shared}
-			default:
-				if u.Done != nil {
-					delete(records, [2]int{u.Provider, u.Stream})
-				}
-				batch = append(batch, u)
-			}
-		default:
-			break drain
-		}
+// add follows u's record when it brings one, and else appends u to batch.
+func (rs records) add(batch []probes.Update, u probes.Update) []probes.Update {
+	key := [2]int{u.Provider, u.Stream}
+	if u.Shared != nil {
+		rs[key] = &record{shared: u.Shared}
+		return batch
 	}
-	for key, r := range records {
+	if u.Done != nil {
+		delete(rs, key)
+	}
+	return append(batch, u)
+}
+
+// views appends to batch a view of each record that grew (Update.Events).
+func (rs records) views(batch []probes.Update) []probes.Update {
+	for key, r := range rs {
 		if events, ok := r.shared.ViewAfter(r.seen); ok {
 			r.seen = events.Len()
 			batch = append(batch, probes.Update{Provider: key[0], Stream: key[1], Events: events})
 		}
 	}
-	return batch, open
+	return batch
+}
+
+// drainUpdates appends what is in updates to batch without waiting (rs.add),
+// then the views of the records that grew; open is false once updates is
+// closed (or nil: already closed).
+func drainUpdates(updates <-chan probes.Update, batch []probes.Update, rs records) (_ []probes.Update, open bool) {
+	open = updates != nil
+drain:
+	for open {
+		select {
+		case u, ok := <-updates:
+			if open = ok; ok {
+				batch = rs.add(batch, u)
+			}
+		default:
+			break drain
+		}
+	}
+	return rs.views(batch), open
 }
 
 // next waits for the race's next message.

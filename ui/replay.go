@@ -60,29 +60,55 @@ func (r *Replay) length() time.Duration {
 // step is how far ←/→ scrub: a tenth of the race, at least 100ms.
 func (r *Replay) step() time.Duration { return max(r.length()/10, 100*time.Millisecond) }
 
-// replayItem is one update due at a recorded time.
-type replayItem struct {
-	at time.Duration
-	u  probes.Update
+// playback hands on a recorded race as its time passes, as a live race
+// does: each stream's events appended to a record of its own
+// (probes.SharedEvents, put before any event), its tool deltas and its end
+// put as updates.
+type playback struct {
+	items []replayItem // what is still to come, in recorded order
+	put   func(probes.Update)
 }
 
-// items are every stream's events and then its result, in recorded order.
-func (r *Replay) items() []replayItem {
+// replayItem is an event or an update due at a recorded time.
+type replayItem struct {
+	at    time.Duration
+	u     probes.Update // a tool delta or a stream's end; or Shared, the record event goes to
+	event probes.Event
+}
+
+// play puts every stream's record and returns the playback of the race.
+func (r *Replay) play(put func(probes.Update)) *playback {
 	var items []replayItem
 	for p, streams := range r.Results {
 		for s := range streams {
 			res := &streams[s]
+			record := probes.NewSharedEvents()
+			put(probes.Update{Provider: p, Stream: s, Shared: record})
 			for _, e := range res.Events.All() {
-				items = append(items, replayItem{e.At, probes.Update{Provider: p, Stream: s, Event: &e}})
+				items = append(items, replayItem{at: e.At, u: probes.Update{Shared: record}, event: e})
 			}
 			for _, d := range res.ToolDeltas {
-				items = append(items, replayItem{d.At, probes.Update{Provider: p, Stream: s, Tool: &d}})
+				items = append(items, replayItem{at: d.At, u: probes.Update{Provider: p, Stream: s, Tool: &d}})
 			}
-			items = append(items, replayItem{res.End, probes.Update{Provider: p, Stream: s, Done: res}})
+			items = append(items, replayItem{at: res.End, u: probes.Update{Provider: p, Stream: s, Done: res}})
 		}
 	}
 	slices.SortStableFunc(items, func(a, b replayItem) int { return cmp.Compare(a.at, b.at) })
-	return items
+	return &playback{items: items, put: put}
+}
+
+// until hands on everything recorded by race time now (all at once for the
+// part a scrub skipped) and says whether anything is left.
+func (pb *playback) until(now time.Duration) (more bool) {
+	for len(pb.items) > 0 && pb.items[0].at <= now {
+		if it := pb.items[0]; it.u.Shared != nil {
+			it.u.Shared.Append(it.event)
+		} else {
+			pb.put(it.u)
+		}
+		pb.items = pb.items[1:]
+	}
+	return len(pb.items) > 0
 }
 
 // replaySource plays the recorded race from the clock's position.
@@ -91,22 +117,13 @@ type replaySource struct {
 	clock *ReplayClock
 }
 
-// Run sends every update once the clock has reached its recorded time (all
-// at once for the part a scrub skipped) and returns the recorded results.
+// Run plays the race on the clock and returns the recorded results.
 func (s replaySource) Run(ctx context.Context, released func(Clock), updates chan<- probes.Update) [][]probes.Result {
+	played := s.r.play(func(u probes.Update) { updates <- u })
 	released(s.clock)
-	items := s.r.items()
 	poll := time.NewTicker(replayPoll)
 	defer poll.Stop()
-	for len(items) > 0 {
-		now := s.clock.Now()
-		for len(items) > 0 && items[0].at <= now {
-			updates <- items[0].u
-			items = items[1:]
-		}
-		if len(items) == 0 {
-			break
-		}
+	for played.until(s.clock.Now()) {
 		select {
 		case <-ctx.Done():
 			return nil

@@ -128,7 +128,7 @@ func TestSessionAppliesPrepared(t *testing.T) {
 		t.Errorf("the provider Prepare could not ready: %+v", f)
 	}
 	// The race reports its providers by their index in the race: 1 is laptop.
-	s.record([]probes.Update{{Provider: 1, Event: &probes.Event{At: ms, Content: "hi", Tokens: 1}}})
+	s.record([]probes.Update{{Provider: 1, Events: probes.EventsOf(probes.Event{At: ms, Content: "hi", Tokens: 1})}})
 	if s.live[2].Answer() != "hi" {
 		t.Errorf("laptop's answer %q", s.live[2].Answer())
 	}

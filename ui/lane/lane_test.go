@@ -33,9 +33,7 @@ func streamed(done bool) *live.Lane {
 	for i := range 200 {
 		events = append(events, probes.Event{At: 400*ms + time.Duration(i)*5*ms, Content: " w" + strconv.Itoa(i), Tokens: 1})
 	}
-	for i := range events {
-		p.Record(probes.Update{Event: &events[i]})
-	}
+	p.Record(probes.Update{Events: probes.EventsOf(events...)})
 	if done {
 		p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(events...), End: 1500 * ms, Usage: &probes.Usage{CompletionTokens: 203}}})
 	}
@@ -184,9 +182,7 @@ func TestTitleKeepsTheBadge(t *testing.T) {
 		for _, done := range []bool{false, true} {
 			p := live.NewLane(0, config.Provider{Name: "together", Model: model}, 1, 0)
 			recorded := streamed(done).Streams[0]
-			for e := range recorded.Events.Values() {
-				p.Record(probes.Update{Event: &e})
-			}
+			p.Record(probes.Update{Events: recorded.Events})
 			if done {
 				p.Record(probes.Update{Done: recorded.Result})
 			}
@@ -214,9 +210,7 @@ func TestConcurrentLaneWithQueuedStreams(t *testing.T) {
 		events = append(events, probes.Event{At: 150*ms + time.Duration(i)*10*ms, Content: " w" + strconv.Itoa(i), Tokens: 1})
 	}
 	for s := 40; s < 44; s++ { // four slots, and they are not streams 0-3
-		for _, e := range events {
-			p.Record(probes.Update{Stream: s, Event: &e})
-		}
+		p.Record(probes.Update{Stream: s, Events: probes.EventsOf(events...)})
 	}
 	v := flat(view(p, 80, 14, 700*ms))
 	now := "now " + format.TPS(metrics.LiveTPS(probes.EventsOf(events...), 700*ms)) + " tok/s"
@@ -236,9 +230,7 @@ func TestFailedConcurrentLaneCountsPerUser(t *testing.T) {
 		for i := range 40 + s { // 40 to 55 tokens: the median is 47.5
 			events = append(events, probes.Event{At: 100*ms + time.Duration(i)*10*ms, Content: " w", Tokens: 1})
 		}
-		for _, e := range events {
-			p.Record(probes.Update{Stream: s, Event: &e})
-		}
+		p.Record(probes.Update{Stream: s, Events: probes.EventsOf(events...)})
 		p.Record(probes.Update{Stream: s, Done: &probes.Result{Events: probes.EventsOf(events...), End: 900 * ms, Err: fail}})
 	}
 	v := flat(view(p, 80, 12, time.Second))
@@ -319,9 +311,7 @@ func TestEarlyStallShowsInTheBorder(t *testing.T) {
 		}
 		events = append(events, probes.Event{At: at, Content: " w" + strconv.Itoa(i), Tokens: 1})
 	}
-	for i := range events {
-		p.Record(probes.Update{Event: &events[i]})
-	}
+	p.Record(probes.Update{Events: probes.EventsOf(events...)})
 	p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(events...), End: 2300 * ms, Usage: &probes.Usage{CompletionTokens: 300}}})
 	for _, size := range []struct{ w, h int }{{40, 8}, {80, 22}} {
 		if v := flat(view(p, size.w, size.h, 2300*ms)); !strings.Contains(v, "1 stall · 605ms") {
@@ -393,9 +383,9 @@ func TestFailedBeforeTextIsAStrip(t *testing.T) {
 	}
 
 	late := live.NewLane(0, config.Provider{Name: "laptop"}, 1, 0)
-	e := probes.Event{At: 100 * ms, Content: " w", Tokens: 1}
-	late.Record(probes.Update{Event: &e})
-	late.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(e), End: 200 * ms, Err: &probes.Failure{Kind: probes.KindNetwork, Message: "connection reset"}}})
+	streamed := probes.EventsOf(probes.Event{At: 100 * ms, Content: " w", Tokens: 1})
+	late.Record(probes.Update{Events: streamed})
+	late.Record(probes.Update{Done: &probes.Result{Events: streamed, End: 200 * ms, Err: &probes.Failure{Kind: probes.KindNetwork, Message: "connection reset"}}})
 	stopped := live.NewLane(1, config.Provider{Name: "slow"}, 1, 0)
 	stopped.Record(probes.Update{Done: &probes.Result{End: 50 * ms, Err: &probes.Failure{Kind: probes.KindCancelled, Message: "cancelled"}}})
 	for _, p := range []*live.Lane{late, stopped} {

@@ -19,9 +19,7 @@ func TestHiddenThinkingNote(t *testing.T) {
 	for i := range 50 {
 		events = append(events, probes.Event{At: time.Second + time.Duration(i)*10*ms, Content: " w" + strconv.Itoa(i), Tokens: 1})
 	}
-	for i := range events {
-		p.Record(probes.Update{Event: &events[i]})
-	}
+	p.Record(probes.Update{Events: probes.EventsOf(events...)})
 	p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(events...), End: 1500 * ms,
 		Usage: &probes.Usage{CompletionTokens: 150, ReasoningTokens: 100}}})
 	v := flat(view(p, 60, 12, 0))

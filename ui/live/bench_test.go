@@ -51,8 +51,10 @@ func BenchmarkProviderMemory(b *testing.B) {
 		base := heapInUse()
 		p := NewLane(0, config.Provider{Name: "vllm", Model: "sim:x"}, benchStreams, 10)
 		for s := range benchStreams {
+			var rec probes.Events
 			for _, e := range benchStream(s) {
-				p.Record(probes.Update{Stream: s, Event: &e})
+				rec.Append(e)
+				p.Record(probes.Update{Stream: s, Events: rec})
 			}
 		}
 		running += heapInUse() - base
@@ -103,8 +105,10 @@ func halfWay() *Lane {
 	p := NewLane(0, config.Provider{Name: "vllm", Model: "sim:x"}, benchStreams, 10)
 	for s := range benchStreams {
 		events := benchStream(s)
+		var rec probes.Events
 		for i := range events[:benchEvents/2] {
-			p.Record(probes.Update{Stream: s, Event: &events[i]})
+			rec.Append(events[i])
+			p.Record(probes.Update{Stream: s, Events: rec})
 		}
 	}
 	return p

@@ -36,10 +36,8 @@ func (s Status) String() string {
 
 // Stream is one stream of a provider.
 type Stream struct {
-	// Events is the stream's packed record: a view of the probe's own as
-	// the relay hands it on once a frame (a replay's: appended event by
-	// event), then the Result's record once it ends (the truth when the
-	// counts differ).
+	// Events is the stream's packed record: a view of it as the relay
+	// hands it on once a frame, then the Result's record once it ends.
 	Events  probes.Events
 	Result  *probes.Result  // nil while the stream runs
 	Figures metrics.Figures // settled figures, once Result is set
@@ -56,6 +54,7 @@ type Stream struct {
 	hasFirstAnswer bool
 
 	reasoningTokens int
+	read            int                // the events of Events whose first answer and reasoning tokens are counted
 	tools           []probes.ToolDelta // tool-call deltas so far; the Result's once it ends
 	// toolSoFar is the running stream's calls as of its first toolDeltas
 	// deltas (metrics.ToolCallSoFar), assembled again only when more came.
@@ -117,27 +116,24 @@ func (p *Lane) Record(u probes.Update) {
 		return
 	}
 	s := &p.Streams[u.Stream]
-	seen := s.Events.Len()
-	switch {
-	case u.Event != nil:
-		s.Events.Append(*u.Event)
-	case u.Events.Len() > seen: // a view of the stream's record, every event so far
+	if n := u.Events.Len(); n > s.read { // a view of the stream's record, every event so far
 		s.Events = u.Events
-	}
-	for _, e := range s.Events.From(seen) {
-		if e.Content != "" && !s.hasFirstAnswer {
-			s.firstAnswer, s.hasFirstAnswer = e.At, true
+		for _, e := range s.Events.From(s.read) {
+			if e.Content != "" && !s.hasFirstAnswer {
+				s.firstAnswer, s.hasFirstAnswer = e.At, true
+			}
+			if e.Content == "" {
+				s.reasoningTokens += e.Tokens
+			}
 		}
-		if e.Content == "" {
-			s.reasoningTokens += e.Tokens
-		}
+		s.read = n
 	}
 	if d := u.Tool; d != nil {
 		s.tools = append(s.tools, *d)
 	}
 	if r := u.Done; r != nil {
-		// The result's record replaces the one built from the updates: the
-		// same events when all were streamed to us, the truth when not.
+		// The result's record: the one viewed, and the truth where the
+		// views had fewer events.
 		s.Result, s.Events, s.tools = r, r.Events, r.ToolDeltas
 		s.Figures = metrics.Compute(r, p.promptTokens)
 		s.flags = metrics.StreamFlags(r, s.Figures, p.kind, p.workload)
@@ -170,8 +166,8 @@ func (p *Lane) Following() int { return p.following }
 // followedText is the followed stream's texts, the only ones a lane shows:
 // read from its record as the lane asks for them, the new events each
 // time, so a stream keeps its text once, in its record. Following another
-// stream, or the Result's record replacing the one built from the updates,
-// reads the record again from the start.
+// stream, or a record that is not the one read (Events.SameRecord), reads
+// the record again from the start.
 type followedText struct {
 	record            probes.Events // the record read (a copy shares it)
 	stream, events    int           // whose record, and how many events are in

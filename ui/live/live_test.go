@@ -25,8 +25,10 @@ func steady(first, gap time.Duration, n int) []probes.Event {
 }
 
 func record(p *Lane, stream int, events []probes.Event, end time.Duration, err error) {
+	var rec probes.Events
 	for i := range events {
-		p.Record(probes.Update{Stream: stream, Event: &events[i]})
+		rec.Append(events[i])
+		p.Record(probes.Update{Stream: stream, Events: rec})
 	}
 	if end > 0 {
 		p.Record(probes.Update{Stream: stream, Done: &probes.Result{Events: probes.EventsOf(events...), End: end, Err: err}})
@@ -65,12 +67,14 @@ func TestFiguresFollowMetrics(t *testing.T) {
 func TestThinkingThenAnswer(t *testing.T) {
 	p := NewLane(0, config.Provider{Name: "r"}, 1, 0)
 	think := probes.Event{At: 100 * ms, Reasoning: "hmm", Tokens: 2}
-	p.Record(probes.Update{Event: &think})
+	rec := probes.EventsOf(think)
+	p.Record(probes.Update{Events: rec})
 	if f := p.Snapshot(150 * ms); f.Status != Thinking || f.HasTTFA {
 		t.Fatalf("reasoning only: %+v", f)
 	}
 	answer := probes.Event{At: 400 * ms, Content: "yes", Tokens: 1}
-	p.Record(probes.Update{Event: &answer})
+	rec.Append(answer)
+	p.Record(probes.Update{Events: rec})
 	f := p.Snapshot(450 * ms)
 	if f.Status != Streaming || f.TTFT != 100*ms || f.TTFA != 400*ms {
 		t.Fatalf("answering: %+v", f)
@@ -196,22 +200,26 @@ func TestNowTPSIgnoresQueuedStreams(t *testing.T) {
 func TestTextFollowsTheStreamFurthestAlong(t *testing.T) {
 	p := NewLane(0, config.Provider{Name: "f"}, 4, 0)
 	lead := probes.Event{At: 100 * ms, Content: "lead", Tokens: 8}
-	p.Record(probes.Update{Stream: 3, Event: &lead})
+	rec3 := probes.EventsOf(lead)
+	p.Record(probes.Update{Stream: 3, Events: rec3})
 	if p.Following() != 3 || p.Answer() != "lead" {
 		t.Fatalf("following %d, answer %q: want stream 3's", p.Following(), p.Answer())
 	}
 	close := probes.Event{At: 110 * ms, Content: "close", Tokens: 9}
-	p.Record(probes.Update{Stream: 1, Event: &close})
+	rec1 := probes.EventsOf(close)
+	p.Record(probes.Update{Stream: 1, Events: rec1})
 	if p.Following() != 3 {
 		t.Errorf("9 tokens against 8 is neck and neck: the text stays on stream 3, got %d", p.Following())
 	}
 	ahead := probes.Event{At: 120 * ms, Content: "!", Tokens: 2}
-	p.Record(probes.Update{Stream: 1, Event: &ahead})
+	rec1.Append(ahead)
+	p.Record(probes.Update{Stream: 1, Events: rec1})
 	if p.Following() != 1 || p.Answer() != "close!" {
 		t.Errorf("11 against 8: the text moves to stream 1, got %d %q", p.Following(), p.Answer())
 	}
-	p.Record(probes.Update{Stream: 1, Done: &probes.Result{Events: probes.EventsOf(close, ahead), End: 130 * ms, Err: errors.New("reset")}})
-	p.Record(probes.Update{Stream: 3, Event: &probes.Event{At: 140 * ms, Content: "!", Tokens: 1}})
+	p.Record(probes.Update{Stream: 1, Done: &probes.Result{Events: rec1, End: 130 * ms, Err: errors.New("reset")}})
+	rec3.Append(probes.Event{At: 140 * ms, Content: "!", Tokens: 1})
+	p.Record(probes.Update{Stream: 3, Events: rec3})
 	if p.Following() != 3 {
 		t.Errorf("a failed stream is not followed: got %d", p.Following())
 	}

@@ -32,9 +32,8 @@ func TestLaneShowsTheCallFillingIn(t *testing.T) {
 		p.OfferTool(fn)
 		res := &probes.Result{FinishReason: "stop", End: 50 * ms}
 		if tc.text != "" {
-			e := probes.Event{At: 5 * ms, Content: tc.text, Tokens: 4}
-			p.Record(probes.Update{Event: &e})
-			res.Events = probes.EventsOf(e)
+			res.Events = probes.EventsOf(probes.Event{At: 5 * ms, Content: tc.text, Tokens: 4})
+			p.Record(probes.Update{Events: res.Events})
 		}
 		for i := range tc.deltas[:min(2, len(tc.deltas))] {
 			p.Record(probes.Update{Tool: &tc.deltas[i]})
@@ -64,12 +63,12 @@ func TestLaneMarksJSONAnswers(t *testing.T) {
 	} {
 		p := NewLane(0, config.Provider{Name: "p"}, 1, 10)
 		p.AskJSON(schema)
-		e := probes.Event{At: 5 * ms, Content: tc.answer, Tokens: 9}
-		p.Record(probes.Update{Event: &e})
+		rec := probes.EventsOf(probes.Event{At: 5 * ms, Content: tc.answer, Tokens: 9})
+		p.Record(probes.Update{Events: rec})
 		if got := plain(p.Answer()); got != tc.shown {
 			t.Errorf("while streaming %q, want %q", got, tc.shown)
 		}
-		p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(e), FinishReason: "stop", End: 9 * ms}})
+		p.Record(probes.Update{Done: &probes.Result{Events: rec, FinishReason: "stop", End: 9 * ms}})
 		if got := plain(p.Answer()); got != tc.shown+tc.verdict {
 			t.Errorf("settled %q, want %q", got, tc.shown+tc.verdict)
 		}

@@ -25,8 +25,8 @@ func provider(i int, name string, first, gap time.Duration, n int, end time.Dura
 	events := make([]probes.Event, n)
 	for k := range events {
 		events[k] = probes.Event{At: first + time.Duration(k)*gap, Content: " w", Tokens: 1}
-		p.Record(probes.Update{Event: &events[k]})
 	}
+	p.Record(probes.Update{Events: probes.EventsOf(events...)})
 	if end > 0 {
 		p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(events...), End: end, Err: err}})
 	}
