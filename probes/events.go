@@ -82,17 +82,14 @@ func EventsOf(events ...Event) Events {
 	return e
 }
 
-// view is the record as it stands, for a reader on another goroutine while
-// its writer goes on appending (SharedEvents.View, under the writer's
-// lock). The bytes and marks it covers are never written again; what an
+// view is the record as it stands, which has events, for a reader on
+// another goroutine while its writer goes on appending
+// (SharedEvents.ViewAfter, under the writer's lock). The bytes and marks it covers are never written again; what an
 // Append changes (the last block's length, the counts) is copied, so later
 // appends do not show through it. Appending to the view itself starts a
 // block and marks of its own.
 func (e Events) view() Events {
 	l := e.log
-	if l == nil || l.n == 0 {
-		return Events{}
-	}
 	v := *l
 	v.blocks = slices.Clone(l.blocks)
 	last := len(v.blocks) - 1

@@ -30,9 +30,10 @@ const updatesBuffer = 1 << 16
 // A Source is where one race's events come from: a live race of the
 // providers (liveRace, the default) or a recording replayed
 // (Options.Source). Run calls released once, before any event, with the
-// clock the dashboard reads the race time from; sends every stream's
-// events and then its result to updates; and returns results[provider][stream]
-// once every stream has ended. Cancelling ctx ends the race.
+// clock the dashboard reads the race time from; sends on updates every
+// stream's record (Update.Shared, where its events are appended), then its
+// tool deltas and its result; and returns results[provider][stream] once
+// every stream has ended. Cancelling ctx ends the race.
 type Source interface {
 	Run(ctx context.Context, released func(Clock), updates chan<- probes.Update) [][]probes.Result
 }

@@ -54,8 +54,11 @@ type Stream struct {
 	hasFirstAnswer bool
 
 	reasoningTokens int
-	read            int                // the events of Events whose first answer and reasoning tokens are counted
-	tools           []probes.ToolDelta // tool-call deltas so far; the Result's once it ends
+	// read is how many events the first answer and reasoning tokens are
+	// counted over: not Events.Len(), which a record shared with its writer
+	// (a test's) grows under.
+	read  int
+	tools []probes.ToolDelta // tool-call deltas so far; the Result's once it ends
 	// toolSoFar is the running stream's calls as of its first toolDeltas
 	// deltas (metrics.ToolCallSoFar), assembled again only when more came.
 	toolSoFar  metrics.ToolCall
