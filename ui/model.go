@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
@@ -175,7 +176,7 @@ type drawn struct {
 	strips  []int      // by lane: the lines it takes as a strip, 0 in the grid (relayout)
 	pages   [][]string // the help pages, in stateHelp
 	helpAt  int        // the help page shown
-	screen  string
+	rows    []string   // the screen, a row each; a frame makes a new slice, so one drawn stays as it was
 }
 
 // New is the dashboard for opts, for Run or for a test program.
@@ -232,8 +233,9 @@ func (m Model) Init() tea.Cmd {
 	return func() tea.Msg { return raceAgainMsg{} }
 }
 
-// View is the screen drawn by the last Update.
-func (m Model) View() string { return m.drawn.screen }
+// View is the screen drawn by the last Update. The dashboard's own
+// terminal takes its rows instead (onTerminal), unjoined.
+func (m Model) View() string { return strings.Join(m.drawn.rows, "\n") }
 
 // Update handles the race's messages, the frame tick, keys, mouse and resizes.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {

@@ -115,7 +115,7 @@ func TestKeysConcurrencyPauseHelpEditor(t *testing.T) {
 	if !m.paused || !strings.Contains(m.View(), "PAUSED") {
 		t.Fatal("p pauses")
 	}
-	if next, cmd := m.Update(frameMsg{tick: m.tick}); cmd != nil || next.(Model).drawn.screen != m.drawn.screen {
+	if next, cmd := m.Update(frameMsg{tick: m.tick}); cmd != nil || next.(Model).View() != m.View() {
 		t.Error("a paused dashboard does not redraw or tick")
 	}
 	m = update(m, press("p"))

@@ -2,8 +2,8 @@ package ui
 
 import (
 	"os"
+	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -40,7 +40,7 @@ const leaveModes = ansi.ResetModeBracketedPaste + ansi.ResetModeMouseExtSgr + an
 type terminal struct {
 	in, out *os.File
 	saved   *term.State // in's mode before raw
-	shown   string      // the screen on out now; "" when out is blank
+	shown   []string    // the screen on out now, a row each; nil when out is blank
 	buf     []byte      // a frame's output, kept for the next
 	left    sync.Once   // leave's
 }
@@ -113,31 +113,32 @@ func (t *terminal) size() (tea.WindowSizeMsg, error) {
 // clear blanks out: after a resize every row is drawn again.
 func (t *terminal) clear() {
 	_, _ = t.out.WriteString(ansi.EraseEntireScreen)
-	t.shown = ""
+	t.shown = nil
 }
 
-// draw writes the rows of screen that differ from the screen shown, in
-// one write, which terminals that know synchronized output show at once.
-func (t *terminal) draw(screen string) {
-	if screen == t.shown {
+// draw writes the rows that differ from the rows shown, in one write,
+// which terminals that know synchronized output show at once. rows is
+// kept as the screen shown: its caller makes a new slice for each frame.
+func (t *terminal) draw(rows []string) {
+	if slices.Equal(rows, t.shown) {
 		return
 	}
 	b := append(t.buf[:0], ansi.SetModeSynchronizedOutput...)
-	next, shown := screen, t.shown
-	for row, more := 1, true; more; row++ {
-		var line, was string
-		line, next, more = strings.Cut(next, "\n")
-		was, shown, _ = strings.Cut(shown, "\n")
-		if line != was {
+	for i, row := range rows {
+		was := "" // a row not shown yet is blank
+		if i < len(t.shown) {
+			was = t.shown[i]
+		}
+		if row != was {
 			b = append(b, "\x1b["...)
-			b = strconv.AppendInt(b, int64(row), 10)
+			b = strconv.AppendInt(b, int64(i+1), 10)
 			b = append(b, ";1H"+ansi.ResetStyle+ansi.EraseEntireLine...)
-			b = append(b, line...)
+			b = append(b, row...)
 		}
 	}
 	b = append(b, ansi.ResetModeSynchronizedOutput...)
 	_, _ = t.out.Write(b)
-	t.buf, t.shown = b, screen
+	t.buf, t.shown = b, rows
 }
 
 // onTerminal is the model Run hands Bubble Tea when the dashboard draws
@@ -162,6 +163,6 @@ func (o onTerminal) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // after every Update, on its event loop, and has no renderer to give the
 // string to.
 func (o onTerminal) View() string {
-	o.t.draw(o.Model.View())
+	o.t.draw(o.Model.drawn.rows)
 	return ""
 }

@@ -41,23 +41,23 @@ func TestTerminalWritesTheRowsThatChanged(t *testing.T) {
 	const sync, unsync, erase = "\x1b[?2026h", "\x1b[?2026l", "\x1b[m\x1b[2K"
 
 	// The first frame on a blank screen: every row that is not blank.
-	term.draw("title\n\nlast")
+	term.draw([]string{"title", "", "last"})
 	if got, want := written(t, term), sync+"\x1b[1;1H"+erase+"title"+"\x1b[3;1H"+erase+"last"+unsync; got != want {
 		t.Errorf("first frame wrote %q, want %q", got, want)
 	}
 	// The next: only the rows that changed, a row emptied included.
-	term.draw("title\nmiddle\n")
+	term.draw([]string{"title", "middle", ""})
 	if got, want := written(t, term), sync+"\x1b[2;1H"+erase+"middle"+"\x1b[3;1H"+erase+unsync; got != want {
 		t.Errorf("second frame wrote %q, want %q", got, want)
 	}
 	// The same screen again: nothing at all.
-	term.draw("title\nmiddle\n")
+	term.draw([]string{"title", "middle", ""})
 	if got := written(t, term); got != "" {
 		t.Errorf("an unchanged frame wrote %q", got)
 	}
 	// After a resize the screen is cleared and every row drawn again.
 	term.clear()
-	term.draw("title\nmiddle\n")
+	term.draw([]string{"title", "middle", ""})
 	if got := written(t, term); !strings.HasPrefix(got, "\x1b[2J") || !strings.Contains(got, "title") || !strings.Contains(got, "middle") {
 		t.Errorf("after a resize wrote %q, want the screen cleared and drawn whole", got)
 	}

@@ -18,7 +18,7 @@ import (
 )
 
 // The view: the layout, a frame of every pane and the screen composed of
-// them. The model calls these from Update; View returns m.drawn.screen.
+// them. The model calls these from Update; View joins m.drawn.rows.
 
 // relayout recomputes the layout and sizes every pane. The line under the
 // header (skipped providers, or a broken recording's truncation) is taken
@@ -150,7 +150,7 @@ const minSkippedHeight = 12
 func (m *Model) compose() {
 	l := m.c.layout
 	if m.c.width <= 0 || m.c.height <= 0 {
-		m.drawn.screen = ""
+		m.drawn.rows = nil
 		return
 	}
 	// Lines are cut to the width, except the panes' own: the layout sized
@@ -186,7 +186,7 @@ func (m *Model) compose() {
 		lines = append(lines, "")
 	}
 	lines = append(lines, format.Truncate(m.footerLine(), m.c.width, ""))
-	m.drawn.screen = strings.Join(lines[:m.c.height], "\n")
+	m.drawn.rows = lines[:m.c.height]
 }
 
 // status is the header's word for the race's phase.
