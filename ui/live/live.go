@@ -196,10 +196,21 @@ func (t *followedText) add(p *Lane, e probes.Event) {
 	if p.answerSchema != nil { // a json answer, indented as it arrives
 		t.pretty.write(&t.answer, e.Content)
 	} else {
-		t.answer.WriteString(e.Content)
+		appendText(&t.answer, e.Content)
 	}
-	t.reasoning.WriteString(e.Reasoning)
+	appendText(&t.reasoning, e.Reasoning)
 	t.events++
+}
+
+// appendText appends s to b, doubling b's room when it runs out
+// (strings.Builder.Grow's rule) rather than by append's quarter for large
+// buffers: a lane's text grows to hundreds of KB over a race, and a quarter
+// at a time copies it about five times over, where doubling copies it once.
+func appendText(b *strings.Builder, s string) {
+	if b.Cap()-b.Len() < len(s) {
+		b.Grow(len(s))
+	}
+	b.WriteString(s)
 }
 
 // Answer is the followed stream's answer text so far.
