@@ -6,7 +6,7 @@ import "sync"
 // reader on another goroutine that looks now and then: the dashboard's
 // relay takes a view once a frame (ViewAfter). Handing the reader each event instead
 // (an Update a event) cost a copy and a send per event and the reader's
-// own copy of the record (docs/BENCHMARKS.md, "Eighth round"). The
+// own copy of the record (docs/BENCHMARKS-DASHBOARD.md, "Eighth round"). The
 // stream's Result holds the same record.
 type SharedEvents struct {
 	mu     sync.Mutex

@@ -20,7 +20,10 @@ import (
 // "Lanes kept between frames"). With a floor of 32 MB it runs a few times. A race
 // whose live heap is over 32 MB (hundreds of streams) collects as GOGC
 // says: the floor costs at most 32 MB more memory, and only when the
-// heap is small.
+// heap is small, and the page faults of growing into it, once a process.
+// Where a fault costs 10 µs (a paravirtualised guest) those cost about
+// what the collections saved; where it costs one, the floor wins
+// (docs/BENCHMARKS-DASHBOARD.md, "Ninth round").
 const heapFloor = 32 << 20
 
 // keepHeapFloor raises GOGC after each collection so that the next one

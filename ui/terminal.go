@@ -14,7 +14,7 @@ import (
 // The dashboard draws its own screen where it can (Run, on Unix), and
 // Bubble Tea runs the model, reads the keys and the mouse. Bubble Tea's
 // standard renderer was a third of what drawing cost at 8 × 2,000 tok/s
-// (docs/BENCHMARKS.md, "Seventh round"): it ticks 60 times a second, its
+// (docs/BENCHMARKS-DASHBOARD.md, "Seventh round"): it ticks 60 times a second, its
 // first frame waits for a tick, and it measures and cuts every changed
 // line again where compose has cut them already. Here a frame's changed
 // rows are written as soon as Update has drawn it, in one write: each row
