@@ -33,15 +33,16 @@ func (m *Model) sparkLines(width, rows int) []string {
 	if sw < 4 {
 		return nil
 	}
-	heights := make([]float64, sw) // each column's height in rows
-	copy(heights, live.Resample(series, sw))
+	heights := live.Resample(series, sw) // each column's height in rows
+	if heights == nil {                  // no sample yet: no bars
+		heights = make([]float64, sw)
+	}
 	for k, v := range heights {
 		heights[k] = scale.Fraction(v) * float64(rows)
 	}
 	markerRow := min(int(scale.Fraction(metrics.ReadingTPS)*float64(rows)), rows-1) // from the bottom
-	y := rows - 1 - markerRow
-	lines := m.sparkCells(heights, rows, y)
-	for i := range lines {
+	labels := make([]string, rows)
+	for i := range labels {
 		label := ""
 		switch {
 		case i == 0:
@@ -49,16 +50,16 @@ func (m *Model) sparkLines(width, rows int) []string {
 		case i == 1:
 			label = m.styles.Label.Render(unit)
 		}
-		lines[i] += " " + format.PadLeft(label, gutter-1)
+		labels[i] = " " + format.PadLeft(label, gutter-1)
 	}
-	return lines
+	return m.sparkCells(heights, rows-1-markerRow, labels)
 }
 
-// sparkCells draws columns heights (in rows, 0..rows) as rows of
+// sparkCells draws columns heights (in rows, 0..len(labels)) as rows of
 // ntcharts' lower block elements (runes.LowerBlockElementFromFloat64: a
 // column's top cell in eighths), top row first, and the reading-speed
 // marker in the empty cells of row markerY; a row is written as runs of
-// bars and of marker, one concatenation each (draw.Paint).
+// bars and of marker, one concatenation each (draw.Paint), then its label.
 //
 // It stops short of ntcharts' sparkline.Model, whose canvas holds a
 // 552-byte lipgloss style per cell, made anew on every Clear, and whose
@@ -66,7 +67,8 @@ func (m *Model) sparkLines(width, rows int) []string {
 // times as long (BenchmarkSparklineModel against BenchmarkSparkCells,
 // docs/BENCHMARKS-HISTORY.md, "Charts: ntcharts"), and every streaming
 // lane draws one each frame.
-func (m *Model) sparkCells(heights []float64, rows, markerY int) []string {
+func (m *Model) sparkCells(heights []float64, markerY int, labels []string) []string {
+	rows := len(labels)
 	lines := make([]string, rows)
 	cells := make([]rune, len(heights))
 	for i := range lines {
@@ -82,7 +84,7 @@ func (m *Model) sparkCells(heights []float64, rows, markerY int) []string {
 			}
 			cells[k] = r
 		}
-		lines[i] = m.sparkRow(cells, marked)
+		lines[i] = m.sparkRow(cells, marked, labels[i])
 	}
 	return lines
 }
@@ -91,11 +93,11 @@ func (m *Model) sparkCells(heights []float64, rows, markerY int) []string {
 const markerCell = '┈'
 
 // sparkRow writes one row of cells as runs of bars and of marker, each
-// painted once, into one string sized once. The marker's run that starts
-// the row says what it marks, where it has room.
-func (m *Model) sparkRow(cells []rune, marked bool) string {
+// painted once, then label, into one string sized once. The marker's run
+// that starts the row says what it marks, where it has room.
+func (m *Model) sparkRow(cells []rune, marked bool, label string) string {
 	var sb strings.Builder
-	sb.Grow(3*len(cells) + 4*len(m.styles.Spark.Prefix()+m.styles.Spark.Suffix()))
+	sb.Grow(3*len(cells) + 4*len(m.styles.Spark.Prefix()+m.styles.Spark.Suffix()) + len(label))
 	for start := 0; start < len(cells); {
 		isMarker := marked && cells[start] == markerCell
 		end := start + 1
@@ -118,6 +120,7 @@ func (m *Model) sparkRow(cells []rune, marked bool) string {
 		sb.WriteString(paint.Suffix())
 		start = end
 	}
+	sb.WriteString(label)
 	return sb.String()
 }
 

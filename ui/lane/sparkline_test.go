@@ -36,8 +36,8 @@ func sparkModel(b *testing.B) Model {
 // with the marker only in the empty cells of its row.
 func TestSparkCells(t *testing.T) {
 	m := Model{styles: DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii))}
-	got := m.sparkCells([]float64{0, 0.5, 1, 1.25, 2}, 2, 1)
-	if want := []string{"   ▂█", "┈▄███"}; got[0] != want[0] || got[1] != want[1] {
+	got := m.sparkCells([]float64{0, 0.5, 1, 1.25, 2}, 1, []string{" top", ""})
+	if want := []string{"   ▂█ top", "┈▄███"}; got[0] != want[0] || got[1] != want[1] {
 		t.Errorf("sparkCells = %q, want %q", got, want)
 	}
 }
@@ -49,7 +49,7 @@ func BenchmarkSparkCells(b *testing.B) {
 	m, heights := sparkModel(b), sparkHeights()
 	b.ReportAllocs()
 	for range b.N {
-		m.sparkCells(heights, sparkRows, 1)
+		m.sparkCells(heights, 1, make([]string, sparkRows))
 	}
 }
 
