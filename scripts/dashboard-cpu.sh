@@ -13,6 +13,10 @@
 # end of the race; the simulator runs in its own process and is not counted.
 # Output speed is each run's median per-user tok/s (the dashboard's from the
 # JSON that `s` saves), so a dashboard that slowed the streams would show.
+# Page faults (minor) and context switches (voluntary and not, the
+# dashboard's summed over its threads) say where a machine whose kernel
+# entries are dear spends the difference (docs/BENCHMARKS-DASHBOARD.md,
+# "Ninth round").
 # PROFILE=DIR builds with -tags pprof (BIN must be such a build too) and
 # writes DIR/dashboard-K.pprof and DIR/headless-K.pprof, each process's
 # first TOKENS/2000 − 1 seconds, and prints the share of a core spent under
@@ -57,9 +61,9 @@ speed() { jq '[.providers[].summary.output_tps.p50] | sort | .[length/2|floor]' 
 clk=$(getconf CLK_TCK)
 
 headless() {
-  env ${profile:+TPSRACE_CPUPROFILE=$profile/headless-$k.pprof TPSRACE_CPUPROFILE_SECONDS=$seconds} /usr/bin/time -f '%U %S %e' -o "$tmp/time" "$bin" bench --config "$cfg" --format json --out "$tmp/bench.json" 2>/dev/null
-  read -r user sys wall <"$tmp/time"
-  echo "$(awk -v u="$user" -v s="$sys" -v w="$wall" 'BEGIN { printf "%.1f", 100 * (u + s) / w }') $wall $(speed "$tmp/bench.json")"
+  env ${profile:+TPSRACE_CPUPROFILE=$profile/headless-$k.pprof TPSRACE_CPUPROFILE_SECONDS=$seconds} /usr/bin/time -f '%U %S %e %R %w %c' -o "$tmp/time" "$bin" bench --config "$cfg" --format json --out "$tmp/bench.json" 2>/dev/null
+  read -r user sys wall faults vol invol <"$tmp/time"
+  echo "$(awk -v u="$user" -v s="$sys" -v w="$wall" 'BEGIN { printf "%.1f", 100 * (u + s) / w }') $wall $(speed "$tmp/bench.json") $faults $((vol + invol))"
 }
 
 dashboard() {
@@ -77,17 +81,18 @@ dashboard() {
     kill -0 "$pid" 2>/dev/null || { echo "the dashboard ended early" >&2; exit 1; }
     sleep 0.05
   done
-  # utime+stime (fields 14, 15) and starttime (22), in clock ticks; the
-  # fields are counted after the command name's closing parenthesis.
-  local stat up
+  # minflt (field 10), utime+stime (14, 15) and starttime (22), in clock
+  # ticks; the fields are counted after the command name's closing parenthesis.
+  local stat up switches
   stat=$(sed 's/.*) //' "/proc/$pid/stat")
   up=$(cut -d' ' -f1 /proc/uptime)
+  switches=$(cat /proc/"$pid"/task/*/status | awk '/ctxt_switches/ { n += $2 } END { print n }')
   tmux -L "$sock" send-keys s
   # The file shows as soon as it is created; it is whole once the status line says "saved".
   for _ in $(seq 200); do tmux -L "$sock" capture-pane -p | grep -q 'saved tpsrace-' && break; sleep 0.05; done
   tmux -L "$sock" send-keys q
   echo "$stat" | awk -v up="$up" -v clk="$clk" -v speed="$(speed "$tmp"/dash/tpsrace-*.json)" \
-    '{ cpu = ($12 + $13) / clk; wall = up - $20 / clk; printf "%.1f %.2f %s\n", 100 * cpu / wall, wall, speed }'
+    -v switches="$switches" '{ cpu = ($12 + $13) / clk; wall = up - $20 / clk; printf "%.1f %.2f %s %d %d\n", 100 * cpu / wall, wall, speed, $8, switches }'
 }
 
 # total PROFILE: points of a core in all the profile's samples.
@@ -111,7 +116,7 @@ for k in $(seq "$repeat"); do
   if [ "$headless_too" != 0 ]; then
     h=$(headless) || exit 1
     echo "$h" >>"$tmp/h"
-    said="headless ${h%% *}% of a core (wall, tok/s: ${h#* })"
+    said="headless ${h%% *}% of a core (wall, tok/s, faults, switches: ${h#* })"
   fi
   d=$(dashboard "$k") || exit 1
   echo "$d" >>"$tmp/d"
@@ -123,10 +128,12 @@ for k in $(seq "$repeat"); do
 done
 hc=$(cut -d' ' -f1 "$tmp/h" | median) && dc=$(cut -d' ' -f1 "$tmp/d" | median)
 hs=$(cut -d' ' -f3 "$tmp/h" | median) && ds=$(cut -d' ' -f3 "$tmp/d" | median)
-echo "| $providers × \`$model\`, C=1 | CPU, % of one core | median per-user tok/s |"
-echo "|---|---|---|"
-[ "$headless_too" = 0 ] || echo "| headless (\`tpsrace bench\`) | $hc % | $hs |"
-echo "| dashboard at $size in tmux | $dc % | $ds |"
-[ -z "$profile" ] || [ "$headless_too" = 0 ] || echo "| of which Bubble Tea and package ui (pprof) | $(median <"$tmp/u") points | |"
-[ -z "$profile" ] || [ "$headless_too" = 0 ] || echo "| dashboard over headless, all samples (pprof) | $(median <"$tmp/o") points | |"
+hf=$(cut -d' ' -f4 "$tmp/h" | median) && df=$(cut -d' ' -f4 "$tmp/d" | median)
+hw=$(cut -d' ' -f5 "$tmp/h" | median) && dw=$(cut -d' ' -f5 "$tmp/d" | median)
+echo "| $providers × \`$model\`, C=1 | CPU, % of one core | median per-user tok/s | page faults | context switches |"
+echo "|---|---|---|---|---|"
+[ "$headless_too" = 0 ] || echo "| headless (\`tpsrace bench\`) | $hc % | $hs | $hf | $hw |"
+echo "| dashboard at $size in tmux | $dc % | $ds | $df | $dw |"
+[ -z "$profile" ] || [ "$headless_too" = 0 ] || echo "| of which Bubble Tea and package ui (pprof) | $(median <"$tmp/u") points | | | |"
+[ -z "$profile" ] || [ "$headless_too" = 0 ] || echo "| dashboard over headless, all samples (pprof) | $(median <"$tmp/o") points | | | |"
 echo "median of $repeat samples; $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
