@@ -31,9 +31,9 @@ func BenchmarkFrame(b *testing.B) {
 // draws: 8 providers at 2000 tok/s, one token per event, at 240×60, in
 // races of 10 s (200 frames). Each iteration is what 50 ms brings: 100
 // events a provider appended to its stream's record, the batch the relay
-// makes of them (a view a record), which draws the frame, and the rows that
-// changed written to a terminal (here /dev/null), as onTerminal does. Its time × 20 frames a second is the dashboard's own
-// share of a core.
+// makes of them (a view a record), which draws the frame, and the rows
+// that changed written to a terminal (here /dev/null), as onTerminal does.
+// Its time × 20 frames a second is the dashboard's own share of a core.
 func BenchmarkRaceFrame(b *testing.B) {
 	const providers, perFrame, frames = 8, 100, 200
 	cfg := &config.Config{Prompt: "Explain how a CPU cache works.", MaxTokens: 20000}

@@ -71,9 +71,10 @@ type playback struct {
 
 // replayItem is an event or an update due at a recorded time.
 type replayItem struct {
-	at    time.Duration
-	u     probes.Update // a tool delta or a stream's end; or Shared, the record event goes to
-	event probes.Event
+	at     time.Duration
+	u      probes.Update        // a tool delta or a stream's end, where record is nil
+	record *probes.SharedEvents // the stream's record, which event goes to
+	event  probes.Event
 }
 
 // play puts every stream's record and returns the playback of the race.
@@ -85,7 +86,7 @@ func (r *Replay) play(put func(probes.Update)) *playback {
 			record := probes.NewSharedEvents()
 			put(probes.Update{Provider: p, Stream: s, Shared: record})
 			for _, e := range res.Events.All() {
-				items = append(items, replayItem{at: e.At, u: probes.Update{Shared: record}, event: e})
+				items = append(items, replayItem{at: e.At, record: record, event: e})
 			}
 			for _, d := range res.ToolDeltas {
 				items = append(items, replayItem{at: d.At, u: probes.Update{Provider: p, Stream: s, Tool: &d}})
@@ -101,8 +102,8 @@ func (r *Replay) play(put func(probes.Update)) *playback {
 // part a scrub skipped) and says whether anything is left.
 func (pb *playback) until(now time.Duration) (more bool) {
 	for len(pb.items) > 0 && pb.items[0].at <= now {
-		if it := pb.items[0]; it.u.Shared != nil {
-			it.u.Shared.Append(it.event)
+		if it := pb.items[0]; it.record != nil {
+			it.record.Append(it.event)
 		} else {
 			pb.put(it.u)
 		}
