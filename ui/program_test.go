@@ -53,11 +53,13 @@ func startProgram(t *testing.T, opts Options) *teatest.TestModel {
 	return teatest.NewTestModel(t, New(opts), teatest.WithInitialTermSize(120, 40))
 }
 
-// waitFor waits until the screen output since the last wait contains s.
-func waitFor(t *testing.T, tm *teatest.TestModel, s string) {
+// waitFor waits until the screen output since the last wait contains one
+// of anyOf.
+func waitFor(t *testing.T, tm *teatest.TestModel, anyOf ...string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(s)) },
-		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return slices.ContainsFunc(anyOf, func(s string) bool { return bytes.Contains(b, []byte(s)) })
+	}, teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 }
 
 // quit presses q and returns the final model once every stream has ended.
