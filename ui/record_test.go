@@ -38,12 +38,14 @@ func TestSaveAlsoRecords(t *testing.T) {
 	}
 	live := filepath.Join(dir, "live.tpsr")
 	tm := startProgram(t, Options{Config: cfg, SaveDir: dir, Save: save, Record: record, RecordPath: live})
-	waitFor(t, tm, "faster than")
+	waitFor(t, tm, "finished in")
 	tm.Type("r")
-	// The first race's last frames may still be unread, its verdict in
-	// them: the second race's verdict is the one after its start.
+	// The first race's last frames may still be unread, its end in them:
+	// the second race's end is the one after its start. Its end, not its
+	// verdict: the verdict shows once every stream has ended, and the race
+	// joins what `s` saves when the race itself returns, a moment later.
 	waitFor(t, tm, " · starting · ", " · racing ")
-	waitFor(t, tm, "faster than")
+	waitFor(t, tm, "finished in")
 	tm.Type("s")
 	waitFor(t, tm, "saved ")
 	quit(t, tm)
