@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -88,14 +89,19 @@ func TestRaceRunsToTheEndAndRacesAgain(t *testing.T) {
 		"sim:ttft=30ms,tps=500,tokens=150",
 	)
 	tm := startProgram(t, Options{Config: cfg})
-	waitFor(t, tm, "faster than")
+	// Each race's end, not its verdict: the verdict shows once every
+	// stream has ended, and the race joins the history when it returns.
+	waitFor(t, tm, "finished in")
 	tm.Type("r")
 	waitFor(t, tm, "racing")
-	waitFor(t, tm, "p2 is")
+	waitFor(t, tm, "finished in")
 	m := quit(t, tm)
 
 	if len(m.s.history) != 2 {
 		t.Fatalf("%d races kept, want 2", len(m.s.history))
+	}
+	if !strings.Contains(m.View(), "p2 is") {
+		t.Errorf("no verdict for p2 on the screen:\n%s", m.View())
 	}
 	figs := m.figures()
 	if got, want := leaderboard.Order(figs), []int{1, 2, 0}; !slices.Equal(got, want) {
