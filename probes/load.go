@@ -3,6 +3,7 @@ package probes
 import (
 	"cmp"
 	"math"
+	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -16,9 +17,7 @@ type ClientLoad struct {
 	// CPU: the process's CPU time over the race ÷ (GOMAXPROCS × the race's
 	// wall time): 1 means every core Go may use was busy. NaN where the
 	// platform does not report process CPU time.
-	CPU float64
-	// GOMAXPROCS: the Ps the race's work had, without the one keepAwake
-	// lends the runtime for the race.
+	CPU        float64
 	GOMAXPROCS int
 	// WakeP95: the 95th percentile of how late a goroutine woken by data
 	// arriving ran, over the race's time: a probe's read is woken the same
@@ -63,17 +62,9 @@ type loadMeter struct {
 	start time.Time
 	cpu   time.Duration
 	wake  *wakeProbe
-	procs int    // the Ps the race's work has (keepAwake)
-	awake func() // keepAwake's release
 }
 
-// newLoadMeter also keeps the runtime's monitor awake for the race
-// (keepAwake), which made the client cheaper by about a third of its
-// context switches.
-func newLoadMeter() *loadMeter {
-	procs, release := keepAwake()
-	return &loadMeter{wake: startWakeProbe(), procs: procs, awake: release}
-}
+func newLoadMeter() *loadMeter { return &loadMeter{wake: startWakeProbe()} }
 
 // begin is the release: the load is measured from here.
 func (m *loadMeter) begin(release time.Time) {
@@ -84,8 +75,7 @@ func (m *loadMeter) begin(release time.Time) {
 // end is the load from begin to now.
 func (m *loadMeter) end() *ClientLoad {
 	wall := time.Since(m.start)
-	defer m.awake()
-	l := &ClientLoad{GOMAXPROCS: m.procs, CPU: math.NaN()}
+	l := &ClientLoad{GOMAXPROCS: runtime.GOMAXPROCS(0), CPU: math.NaN()}
 	if cpu := processCPU(); cpu >= 0 && m.cpu >= 0 && wall > 0 {
 		l.CPU = float64(cpu-m.cpu) / (float64(wall) * float64(l.GOMAXPROCS))
 	}
