@@ -20,7 +20,11 @@ func TestBinaryInTmux(t *testing.T) {
 	// simulated providers, at 120×40.
 	t.Run("simulated", func(t *testing.T) {
 		tr := testenv.StartTerminal(t, bin, testenv.TerminalOptions{Dir: t.TempDir(), Width: 120, Height: 40, Env: []string{"COLORTERM=truecolor"}})
-		s := tr.WaitScreen("the finished race", func(s string) bool { return strings.Contains(s, "faster than") })
+		// The verdict shows once every stream has ended; the header says
+		// "finished in" when the race has returned, a moment later.
+		s := tr.WaitScreen("the finished race", func(s string) bool {
+			return strings.Contains(s, "faster than") && strings.Contains(s, "finished in")
+		})
 		// Settled: every provider has its finish place, and the verdict is up.
 		for _, want := range []string{"SIMULATED", "finished in", "sim-wafer", "sim-laptop", "1st", "2nd", "3rd", "4th", "▶ sim-"} {
 			if !strings.Contains(s, want) {
