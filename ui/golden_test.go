@@ -80,8 +80,9 @@ var goldenStates = []struct {
 	}},
 	{"finished", finishedRace},
 	{"failed", func(w, h int) Model {
-		cfg, updates, _ := failingRace()
-		return raceAt(Options{Config: cfg}, updates, 2*time.Second, w, h)
+		cfg, updates, results := failingRace()
+		m := raceAt(Options{Config: cfg}, updates, 2*time.Second, w, h)
+		return update(m, raceDoneMsg{race: m.s.id, results: results})
 	}},
 	{"zoomed", func(w, h int) Model { return update(finishedRace(w, h), press("2")) }},
 	{"tok-s-chart", func(w, h int) Model { return update(finishedRace(w, h), press("v")) }},

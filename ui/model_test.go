@@ -284,3 +284,25 @@ func TestZoomShowsTheNetworkPhases(t *testing.T) {
 		t.Errorf("zoomed lane lacks %q:\n%s", want, m.View())
 	}
 }
+
+// The verdict waits for the race's end, not the last lane's: only then is
+// the race kept (what `s` saves) and refereed (its ⚑). A verdict shown a
+// moment earlier stood for a race the history did not hold yet.
+func TestVerdictWaitsForTheRacesEnd(t *testing.T) {
+	cfg, updates, results := recordedRace()
+	m := update(New(Options{Config: cfg}), tea.WindowSizeMsg{Width: 160, Height: 40})
+	m = update(m, releasedMsg{race: m.s.id, clock: fixedClock(300 * ms)})
+	m = update(m, batchMsg{race: m.s.id, updates: updates})
+	for i, p := range m.s.live {
+		if !p.Snapshot(m.s.now()).Settled {
+			t.Fatalf("provider %d has not settled: the recorded race should end every stream", i)
+		}
+	}
+	if v := m.View(); strings.Contains(v, "▶ ") {
+		t.Errorf("a verdict before the race ended:\n%s", v)
+	}
+	m = update(m, raceDoneMsg{race: m.s.id, results: results})
+	if v := m.View(); !strings.Contains(v, "▶ ") {
+		t.Errorf("no verdict once the race ended:\n%s", v)
+	}
+}

@@ -44,7 +44,7 @@ type headlineSize struct{ rows, width int }
 // headlineLines are the headline's lines, at most rows of them, each
 // within width.
 func (m *Model) headlineLines(rows, width int) []string {
-	if rows <= 0 {
+	if rows <= 0 || !m.ended {
 		return nil
 	}
 	prefix := ""

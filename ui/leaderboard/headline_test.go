@@ -47,12 +47,12 @@ func TestFlagLegend(t *testing.T) {
 	}
 	b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	b.SetSize(100, 6)
-	b, _ = b.Update(FrameMsg{Figures: figs})
+	b, _ = b.Update(FrameMsg{Figures: figs, Ended: true})
 	if !strings.Contains(b.View(), FlagLegend) {
 		t.Errorf("no legend for the ⚑:\n%s", b.View())
 	}
 	figs[2].Flags = ""
-	b, _ = b.Update(FrameMsg{Figures: figs})
+	b, _ = b.Update(FrameMsg{Figures: figs, Ended: true})
 	if strings.Contains(b.View(), "⚑") {
 		t.Errorf("a legend with no ⚑ on screen:\n%s", b.View())
 	}
@@ -67,7 +67,7 @@ func TestVerdictNamesAThirdProvidersFlag(t *testing.T) {
 	}
 	b := New([]string{"fast", "slow", "cached"}, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	b.SetSize(100, 6)
-	b, _ = b.Update(FrameMsg{Figures: figs})
+	b, _ = b.Update(FrameMsg{Figures: figs, Ended: true})
 	if v := b.View(); !strings.Contains(v, "⚑ cached had cached prompts in 1/1 runs") || strings.Contains(v, FlagLegend) {
 		t.Errorf("the verdict should name cached's flag, without the legend:\n%s", v)
 	}

@@ -43,7 +43,7 @@ func TestHeatsColumns(t *testing.T) {
 	for i := range running {
 		running[i].Status, running[i].Settled = live.Done, true
 	}
-	b, _ = b.Update(FrameMsg{Figures: running})
+	b, _ = b.Update(FrameMsg{Figures: running, Ended: true})
 	if rows := strings.Split(b.View(), "\n"); !strings.Contains(rows[1], "alpha") || !strings.Contains(rows[2], "bravo") ||
 		!strings.HasPrefix(rows[3], "▶ this race: bravo is ") {
 		t.Errorf("once the heat has ended, the order over the heats:\n%s", b.View())

@@ -70,12 +70,18 @@ func DefaultStyles(p theme.Palette) Styles {
 // provider is provider i's style.
 func (s Styles) provider(i int) draw.Paint { return s.Providers[i%len(s.Providers)] }
 
-// FrameMsg gives the leaderboard every provider's figures, by index, and
-// the race track's finish line in per-user tokens (live.FinishLine; 0
-// draws no track).
+// FrameMsg gives the leaderboard every provider's figures, by index, the
+// race track's finish line in per-user tokens (live.FinishLine; 0 draws no
+// track), and whether the race has ended.
+//
+// Ended gates the verdict, not the rows: a row settles as its streams end,
+// but the verdict waits for the race's end, when its results are kept (what
+// `s` saves) and refereed (its ⚑). Shown the moment the last lane settled,
+// it would stand for a race the history does not hold yet, flags to come.
 type FrameMsg struct {
 	Figures []live.Snapshot
 	Finish  int
+	Ended   bool
 }
 
 // Model is the leaderboard.
@@ -90,6 +96,7 @@ type Model struct {
 	focused     bool // a row is focused
 	figures     []live.Snapshot
 	finish      int
+	ended       bool  // the race has ended: the verdict shows (FrameMsg)
 	heats       Heats // --heats: the standing over the heats so far
 	headline    headlineSize
 	view        string
@@ -119,7 +126,7 @@ func (m *Model) SetFocus(i int, ok bool) {
 // Update handles FrameMsg.
 func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 	if msg, ok := msg.(FrameMsg); ok && len(msg.Figures) == len(m.names) {
-		m.figures, m.finish = msg.Figures, msg.Finish
+		m.figures, m.finish, m.ended = msg.Figures, msg.Finish, msg.Ended
 		if w := m.workload(); w != nil && w.Description().NoText {
 			m.finish = 0 // a call's arguments are no answer text: no track to race along
 		}

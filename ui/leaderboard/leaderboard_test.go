@@ -154,18 +154,18 @@ func TestVerdictSaysTheFlags(t *testing.T) {
 	}
 	b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 	b.SetSize(120, 5)
-	b, _ = b.Update(FrameMsg{Figures: figs})
+	b, _ = b.Update(FrameMsg{Figures: figs, Ended: true})
 	if rows := strings.Split(b.View(), "\n"); strings.TrimSpace(rows[3]) != "▶ "+verdict || strings.TrimSpace(rows[4]) != "⚑ "+flagged {
 		t.Errorf("a spare line: the flags under the verdict:\n%s", b.View())
 	}
 	b.SetSize(120, 4)
-	b, _ = b.Update(FrameMsg{Figures: figs})
+	b, _ = b.Update(FrameMsg{Figures: figs, Ended: true})
 	if rows := strings.Split(b.View(), "\n"); strings.TrimSpace(rows[3]) != "▶ "+verdict+" · ⚑ "+flagged {
 		t.Errorf("no spare line: the flags end the verdict's:\n%s", b.View())
 	}
 	// Where they do not fit whole, a bare ⚑: the lanes say why.
 	b.SetSize(len("▶ "+verdict)+5, 4)
-	b, _ = b.Update(FrameMsg{Figures: figs})
+	b, _ = b.Update(FrameMsg{Figures: figs, Ended: true})
 	if rows := strings.Split(b.View(), "\n"); strings.TrimSpace(rows[3]) != "▶ "+verdict+" ⚑" {
 		t.Errorf("too narrow for the flags: a bare ⚑ after the verdict:\n%s", b.View())
 	}
@@ -192,7 +192,7 @@ func TestViewFitsAndDropsColumnsWhenNarrow(t *testing.T) {
 	for _, width := range []int{30, 60, 80, 140} {
 		b := New(names, 1, DefaultStyles(theme.New(theme.Dark, true, termenv.Ascii)))
 		b.SetSize(width, 4)
-		b, _ = b.Update(FrameMsg{Figures: figs})
+		b, _ = b.Update(FrameMsg{Figures: figs, Ended: true})
 		lines := strings.Split(b.View(), "\n")
 		if len(lines) != 4 {
 			t.Fatalf("width %d: %d lines", width, len(lines))
