@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
@@ -38,8 +39,10 @@ func (e *Error) Error() string {
 	return b.String()
 }
 
-// yamlPrefix is what yaml.v3 puts before the problem in its errors.
-var yamlPrefix = regexp.MustCompile(`^yaml: (line \d+: )?`)
+// yamlPrefix is what yaml.v3 puts before the problem in its errors. It
+// and the shapes below are compiled on first use: only a file that fails
+// needs them, and every command would pay for them at start-up.
+var yamlPrefix = lazyRegexp(`^yaml: (line \d+: )?`)
 
 // syntaxError turns a yaml.v3 parse error into an *Error. yaml.v3 names only
 // a line, and for most errors the line where the enclosing block starts,
@@ -68,15 +71,15 @@ func syntaxError(file string, data []byte, err error) *Error {
 	switch {
 	case bytes.Contains(text, []byte("\t")):
 		e.Hint = "indent with spaces, not tabs"
-	case listItemWithoutSpace.Match(previous) || listItemWithoutSpace.Match(text):
+	case listItemWithoutSpace().Match(previous) || listItemWithoutSpace().Match(text):
 		e.Hint = `put a space after the dash of a list item: "- name:"`
-	case varRef.Match(text) && strings.Contains(problem, "'}'"):
+	case varRef().Match(text) && strings.Contains(problem, "'}'"):
 		// In a flow mapping {…} the braces of ${VAR} end the mapping.
-		ref := varRef.FindIndex(text)
+		ref := varRef().FindIndex(text)
 		e.Col = ref[0] + 1
 		e.Hint = fmt.Sprintf(`quote it: "%s"; inside {…} its braces end the mapping`, text[ref[0]:ref[1]])
 	case strings.Contains(problem, "mapping values are not allowed"):
-		if m := colonInValue.FindSubmatchIndex(text); m != nil {
+		if m := colonInValue().FindSubmatchIndex(text); m != nil {
 			e.Col = m[2] + 1
 			e.Hint = fmt.Sprintf("a colon and a space inside a value start a new key: quote the value, %s: %q",
 				bytes.TrimSpace(text[:m[2]-2]), bytes.TrimSpace(text[m[2]:]))
@@ -87,17 +90,22 @@ func syntaxError(file string, data []byte, err error) *Error {
 
 // The shapes of common YAML mistakes, for syntaxError's hints.
 var (
-	varRef               = regexp.MustCompile(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
-	listItemWithoutSpace = regexp.MustCompile(`^\s*-[A-Za-z_]+:`)                      // "-name: groq"
-	colonInValue         = regexp.MustCompile(`^\s*(?:- )?[\w.-]+: +([^"'\s].*: .*)$`) // "prompt: Summarize this: the cache"
+	varRef               = lazyRegexp(`\$\{[A-Za-z_][A-Za-z0-9_]*\}`)
+	listItemWithoutSpace = lazyRegexp(`^\s*-[A-Za-z_]+:`)                      // "-name: groq"
+	colonInValue         = lazyRegexp(`^\s*(?:- )?[\w.-]+: +([^"'\s].*: .*)$`) // "prompt: Summarize this: the cache"
 )
+
+// lazyRegexp is expr compiled on its first use.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
+}
 
 // yamlProblem returns a yaml.v3 error without its prefix and line; "" for nil.
 func yamlProblem(err error) string {
 	if err == nil {
 		return ""
 	}
-	return yamlPrefix.ReplaceAllString(err.Error(), "")
+	return yamlPrefix().ReplaceAllString(err.Error(), "")
 }
 
 // firstYAMLError parses every document in data and returns the first error.

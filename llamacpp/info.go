@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+	"sync"
 	"time"
 
 	"tpsrace/config"
@@ -168,36 +169,41 @@ func cpuinfoModel(cpuinfo string) string {
 	return ""
 }
 
-// cpuNoise is what CPU model strings carry that a lane has no room for.
-var cpuNoise = []*regexp.Regexp{
-	regexp.MustCompile(`\((R|TM|tm)\)`),          // Intel(R) Core(TM)
-	regexp.MustCompile(`\s+CPU\s+@.*$`),          // i7-8700K CPU @ 3.70GHz
-	regexp.MustCompile(`\s+@\s*[\d.]+\s*GHz$`),   // E5-2680 v4 @ 2.40GHz
-	regexp.MustCompile(`\s+\d+-Core Processor$`), // AMD Ryzen 9 7950X 16-Core Processor
-	regexp.MustCompile(`\s+(w/|with) Radeon.*$`), // Ryzen 7 7840U w/ Radeon 780M Graphics
-}
+// cpuNoise is what CPU model strings carry that a lane has no room for,
+// compiled on first use: a command that reads no CPU name pays nothing.
+var cpuNoise = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		regexp.MustCompile(`\((R|TM|tm)\)`),          // Intel(R) Core(TM)
+		regexp.MustCompile(`\s+CPU\s+@.*$`),          // i7-8700K CPU @ 3.70GHz
+		regexp.MustCompile(`\s+@\s*[\d.]+\s*GHz$`),   // E5-2680 v4 @ 2.40GHz
+		regexp.MustCompile(`\s+\d+-Core Processor$`), // AMD Ryzen 9 7950X 16-Core Processor
+		regexp.MustCompile(`\s+(w/|with) Radeon.*$`), // Ryzen 7 7840U w/ Radeon 780M Graphics
+	}
+})
 
 // tidyCPU: "Intel(R) Core(TM) i7-8700K CPU @ 3.70GHz" becomes "Intel Core i7-8700K".
 func tidyCPU(name string) string {
-	for _, re := range cpuNoise {
+	for _, re := range cpuNoise() {
 		name = re.ReplaceAllString(name, "")
 	}
 	return strings.Join(strings.Fields(name), " ")
 }
 
 // deviceLines find GPU names in llama-server's log, most reliable first:
-// each names every device once.
-var deviceLines = []*regexp.Regexp{
-	// Every backend, since llama.cpp's backend registry (2025), with or without a device id:
-	// "llama_model_load_from_file_impl: using device CUDA0 (NVIDIA GeForce RTX 4090) (0000:01:00.0) - 23671 MiB free"
-	regexp.MustCompile(`using device \S+ \((.+?)\)(?: \([^()]*\))? - \d+ MiB free`),
-	// CUDA and ROCm: "  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes"
-	regexp.MustCompile(`(?m)^\s*Device \d+: ([^,\n]+),`),
-	// Vulkan: "ggml_vulkan: 0 = AMD Radeon RX 7900 XTX (RADV NAVI31) | uma: 0 | fp16: 1 | ..."
-	regexp.MustCompile(`ggml_vulkan: \d+ = ([^|\n]+?)(?: \([^()|]*\))? \|`),
-	// Metal: "ggml_metal_init: GPU name:   Apple M2 Pro"
-	regexp.MustCompile(`GPU name:\s+(.+)`),
-}
+// each names every device once. Compiled on first use, as cpuNoise.
+var deviceLines = sync.OnceValue(func() []*regexp.Regexp {
+	return []*regexp.Regexp{
+		// Every backend, since llama.cpp's backend registry (2025), with or without a device id:
+		// "llama_model_load_from_file_impl: using device CUDA0 (NVIDIA GeForce RTX 4090) (0000:01:00.0) - 23671 MiB free"
+		regexp.MustCompile(`using device \S+ \((.+?)\)(?: \([^()]*\))? - \d+ MiB free`),
+		// CUDA and ROCm: "  Device 0: NVIDIA GeForce RTX 4090, compute capability 8.9, VMM: yes"
+		regexp.MustCompile(`(?m)^\s*Device \d+: ([^,\n]+),`),
+		// Vulkan: "ggml_vulkan: 0 = AMD Radeon RX 7900 XTX (RADV NAVI31) | uma: 0 | fp16: 1 | ..."
+		regexp.MustCompile(`ggml_vulkan: \d+ = ([^|\n]+?)(?: \([^()|]*\))? \|`),
+		// Metal: "ggml_metal_init: GPU name:   Apple M2 Pro"
+		regexp.MustCompile(`GPU name:\s+(.+)`),
+	}
+})
 
 // gpuName is the GPU of the server's log, else of nvidia-smi, else "".
 func gpuName(ctx context.Context, logPath string) string {
@@ -217,7 +223,7 @@ func gpuName(ctx context.Context, logPath string) string {
 
 // gpuFromLog is the GPU named by the first kind of device line in the log.
 func gpuFromLog(log string) string {
-	for _, re := range deviceLines {
+	for _, re := range deviceLines() {
 		var names []string
 		for _, m := range re.FindAllStringSubmatch(log, -1) {
 			names = append(names, m[1])

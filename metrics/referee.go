@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"tpsrace/config"
@@ -398,8 +399,9 @@ func distinct(seen []string, v string) []string {
 }
 
 // dateSuffix is a version date a provider appends to a model's name:
-// gpt-4o-2024-08-06, claude-3-5-sonnet-20241022, gpt-4-0613.
-var dateSuffix = regexp.MustCompile(`[-@_](\d{4}-\d{2}-\d{2}|\d{8}|\d{4})$`)
+// gpt-4o-2024-08-06, claude-3-5-sonnet-20241022, gpt-4-0613. Compiled on
+// first use, not at every command's start.
+var dateSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[-@_](\d{4}-\d{2}-\d{2}|\d{8}|\d{4})$`) })
 
 // SameModel reports whether served names the model asked for, up to the
 // aliasing providers document: case, an "accounts/…/models/" or other
@@ -411,7 +413,7 @@ func SameModel(asked, served string) bool {
 			s = s[i+1:]
 		}
 		s = strings.TrimSuffix(s, "-latest")
-		return dateSuffix.ReplaceAllString(s, "")
+		return dateSuffix().ReplaceAllString(s, "")
 	}
 	return norm(asked) == norm(served)
 }

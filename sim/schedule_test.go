@@ -210,7 +210,7 @@ func TestEventOffsetsJitter(t *testing.T) {
 
 func TestVocabularyIsOneTokenPerWord(t *testing.T) {
 	distinct := map[string]bool{}
-	for _, w := range words {
+	for _, w := range words() {
 		if n := tokens.Count(w); n != 1 {
 			t.Errorf("%q is %d o200k tokens, want 1", w, n)
 		}
@@ -220,7 +220,7 @@ func TestVocabularyIsOneTokenPerWord(t *testing.T) {
 		t.Errorf("%d distinct words, want a real vocabulary", len(distinct))
 	}
 	// Joined, the words still split at every one: a whole answer counts as scheduled.
-	for _, n := range []int{1, 17, len(words), 1000} {
+	for _, n := range []int{1, 17, len(words()), 1000} {
 		if got := tokens.Count(text(0, n)); got != n {
 			t.Errorf("%d words count %d o200k tokens", n, got)
 		}

@@ -1,6 +1,9 @@
 package sim
 
-import "strings"
+import (
+	"strings"
+	"sync"
+)
 
 // passage is the simulated text: common lowercase words, each of which is
 // exactly one o200k token with its leading space (tested), so the streamed
@@ -17,17 +20,22 @@ produce goes up until the memory is full a laptop runs the same kind of model on
 card and never sends your words away but it is much slower than a large cloud this race shows
 those numbers side by side so you can pick the service that fits your needs best`
 
-var words = func() []string {
+// words are the passage's tokens, made on first use (few commands run the
+// simulator).
+var words = sync.OnceValue(func() []string {
 	fields := strings.Fields(passage)
 	for i, w := range fields {
 		fields[i] = " " + w
 	}
 	return fields
-}()
+})
 
 // word returns token i of every simulated answer (reasoning included): the
 // passage, over and over.
-func word(i int) string { return words[i%len(words)] }
+func word(i int) string {
+	w := words()
+	return w[i%len(w)]
+}
 
 // text returns tokens [from, to) joined.
 func text(from, to int) string {
