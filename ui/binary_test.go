@@ -20,8 +20,8 @@ func TestBinaryInTmux(t *testing.T) {
 	// simulated providers, at 120×40.
 	t.Run("simulated", func(t *testing.T) {
 		tr := testenv.StartTerminal(t, bin, testenv.TerminalOptions{Dir: t.TempDir(), Width: 120, Height: 40, Env: []string{"COLORTERM=truecolor"}})
-		// The verdict shows once every stream has ended; the header says
-		// "finished in" when the race has returned, a moment later.
+		// The verdict and "finished in" come with the race's end, in one
+		// frame; waiting for both reads neither from a half-drawn screen.
 		s := tr.WaitScreen("the finished race", func(s string) bool {
 			return strings.Contains(s, "faster than") && strings.Contains(s, "finished in")
 		})

@@ -89,8 +89,7 @@ func TestRaceRunsToTheEndAndRacesAgain(t *testing.T) {
 		"sim:ttft=30ms,tps=500,tokens=150",
 	)
 	tm := startProgram(t, Options{Config: cfg})
-	// Each race's end, not its verdict: the verdict shows once every
-	// stream has ended, and the race joins the history when it returns.
+	// Each race's end, when it joins the history (the verdict comes with it).
 	waitFor(t, tm, "finished in")
 	tm.Type("r")
 	waitFor(t, tm, "racing")
@@ -189,7 +188,7 @@ func TestWarmRaceReusesTheConnection(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{})
 	cfg := simConfig(srv, "Hi.", 50, "sim:ttft=10ms,tps=2000,tokens=20", "sim:ttft=10ms,tps=1000,tokens=20")
 	tm := startProgram(t, Options{Config: cfg, Warm: true})
-	waitForAll(t, tm, "finished in", "start skew") // its end: a loaded box may call the two level
+	waitForAll(t, tm, "finished in", "start skew") // its end, not "faster than": a loaded box may call the two level
 	tm.Type("1")
 	waitFor(t, tm, "reused connection")
 	m := quit(t, tm)

@@ -41,9 +41,8 @@ func TestSaveAlsoRecords(t *testing.T) {
 	waitFor(t, tm, "finished in")
 	tm.Type("r")
 	// The first race's last frames may still be unread, its end in them:
-	// the second race's end is the one after its start. Its end, not its
-	// verdict: the verdict shows once every stream has ended, and the race
-	// joins what `s` saves when the race itself returns, a moment later.
+	// the second race's end is the one after its start, when it joins what
+	// `s` saves.
 	waitFor(t, tm, " · starting · ", " · racing ")
 	waitFor(t, tm, "finished in")
 	tm.Type("s")

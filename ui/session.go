@@ -29,6 +29,9 @@ const (
 // running is whether the race has streams in flight (or about to be).
 func (p phase) running() bool { return p == phaseStarting || p == phaseRacing }
 
+// ended is whether the race on screen is over: finished, or stopped.
+func (p phase) ended() bool { return p == phaseFinished || p == phaseStopped }
+
 // session is the dashboard's race lifecycle and history, with no Bubble
 // Tea in it: which providers race, the race on screen (its figures at any
 // race time) and the finished races `s` saves. The model starts and stops
@@ -242,7 +245,7 @@ func (s *session) stop() {
 // the release.
 func (s *session) now() time.Duration {
 	switch {
-	case s.phase == phaseFinished || s.phase == phaseStopped:
+	case s.phase.ended():
 		return s.end
 	case s.clock == nil:
 		return 0

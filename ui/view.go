@@ -96,7 +96,7 @@ func (m *Model) refresh() {
 	if m.restrip() { // a lane became a strip: the others draw at their new widths this frame
 		m.drawLanes(frame, figs, places, loading)
 	}
-	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs, Finish: finish, Ended: m.s.phase == phaseFinished || m.s.phase == phaseStopped})
+	m.board, _ = m.board.Update(leaderboard.FrameMsg{Figures: figs, Finish: finish, Ended: m.s.phase.ended()})
 	if m.c.layout.Chart.Show {
 		m.chart, _ = m.chart.Update(speedchart.FrameMsg{Until: now, Providers: m.s.live, Finish: finish, Scale: scale, Timeline: timeline(figs)})
 	}
