@@ -43,7 +43,6 @@ func SetUpTerminal() {
 // restores the terminal and writes Options.RecordPath a last time.
 func Run(ctx context.Context, opts Options) error {
 	SetUpTerminal()
-	defer keepHeapFloor()()
 
 	// Signals are the caller's: ctx ends on SIGINT/SIGTERM and quits the
 	// program. Bubble Tea's own handler would race it, and having lost, block
