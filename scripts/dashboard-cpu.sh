@@ -16,7 +16,8 @@
 # Page faults (minor) and context switches (voluntary and not, the
 # dashboard's summed over its threads) say where a machine whose kernel
 # entries are dear spends the difference (docs/BENCHMARKS-DASHBOARD.md,
-# "Ninth round").
+# "Ninth round"); peak resident memory (getrusage's maxrss, the dashboard's
+# VmHWM) what a change costs in memory.
 # PROFILE=DIR builds with -tags pprof (BIN must be such a build too) and
 # writes DIR/dashboard-K.pprof and DIR/headless-K.pprof, each process's
 # first TOKENS/2000 − 1 seconds, and prints the share of a core spent under
@@ -61,9 +62,9 @@ speed() { jq '[.providers[].summary.output_tps.p50] | sort | .[length/2|floor]' 
 clk=$(getconf CLK_TCK)
 
 headless() {
-  env ${profile:+TPSRACE_CPUPROFILE=$profile/headless-$k.pprof TPSRACE_CPUPROFILE_SECONDS=$seconds} /usr/bin/time -f '%U %S %e %R %w %c' -o "$tmp/time" "$bin" bench --config "$cfg" --format json --out "$tmp/bench.json" 2>/dev/null
-  read -r user sys wall faults vol invol <"$tmp/time"
-  echo "$(awk -v u="$user" -v s="$sys" -v w="$wall" 'BEGIN { printf "%.1f", 100 * (u + s) / w }') $wall $(speed "$tmp/bench.json") $faults $((vol + invol))"
+  env ${profile:+TPSRACE_CPUPROFILE=$profile/headless-$k.pprof TPSRACE_CPUPROFILE_SECONDS=$seconds} /usr/bin/time -f '%U %S %e %R %w %c %M' -o "$tmp/time" "$bin" bench --config "$cfg" --format json --out "$tmp/bench.json" 2>/dev/null
+  read -r user sys wall faults vol invol rss <"$tmp/time"
+  echo "$(awk -v u="$user" -v s="$sys" -v w="$wall" 'BEGIN { printf "%.1f", 100 * (u + s) / w }') $wall $(speed "$tmp/bench.json") $faults $((vol + invol)) $((rss / 1024))"
 }
 
 dashboard() {
@@ -83,16 +84,17 @@ dashboard() {
   done
   # minflt (field 10), utime+stime (14, 15) and starttime (22), in clock
   # ticks; the fields are counted after the command name's closing parenthesis.
-  local stat up switches
+  local stat up switches rss
   stat=$(sed 's/.*) //' "/proc/$pid/stat")
   up=$(cut -d' ' -f1 /proc/uptime)
   switches=$(cat /proc/"$pid"/task/*/status | awk '/ctxt_switches/ { n += $2 } END { print n }')
+  rss=$(awk '/^VmHWM:/ { print int($2 / 1024) }' /proc/"$pid"/status)
   tmux -L "$sock" send-keys s
   # The file shows as soon as it is created; it is whole once the status line says "saved".
   for _ in $(seq 200); do tmux -L "$sock" capture-pane -p | grep -q 'saved tpsrace-' && break; sleep 0.05; done
   tmux -L "$sock" send-keys q
   echo "$stat" | awk -v up="$up" -v clk="$clk" -v speed="$(speed "$tmp"/dash/tpsrace-*.json)" \
-    -v switches="$switches" '{ cpu = ($12 + $13) / clk; wall = up - $20 / clk; printf "%.1f %.2f %s %d %d\n", 100 * cpu / wall, wall, speed, $8, switches }'
+    -v switches="$switches" -v rss="$rss" '{ cpu = ($12 + $13) / clk; wall = up - $20 / clk; printf "%.1f %.2f %s %d %d %d\n", 100 * cpu / wall, wall, speed, $8, switches, rss }'
 }
 
 # total PROFILE: points of a core in all the profile's samples.
@@ -116,7 +118,7 @@ for k in $(seq "$repeat"); do
   if [ "$headless_too" != 0 ]; then
     h=$(headless) || exit 1
     echo "$h" >>"$tmp/h"
-    said="headless ${h%% *}% of a core (wall, tok/s, faults, switches: ${h#* })"
+    said="headless ${h%% *}% of a core (wall, tok/s, faults, switches, peak MB: ${h#* })"
   fi
   d=$(dashboard "$k") || exit 1
   echo "$d" >>"$tmp/d"
@@ -130,10 +132,11 @@ hc=$(cut -d' ' -f1 "$tmp/h" | median) && dc=$(cut -d' ' -f1 "$tmp/d" | median)
 hs=$(cut -d' ' -f3 "$tmp/h" | median) && ds=$(cut -d' ' -f3 "$tmp/d" | median)
 hf=$(cut -d' ' -f4 "$tmp/h" | median) && df=$(cut -d' ' -f4 "$tmp/d" | median)
 hw=$(cut -d' ' -f5 "$tmp/h" | median) && dw=$(cut -d' ' -f5 "$tmp/d" | median)
-echo "| $providers × \`$model\`, C=1 | CPU, % of one core | median per-user tok/s | page faults | context switches |"
-echo "|---|---|---|---|---|"
-[ "$headless_too" = 0 ] || echo "| headless (\`tpsrace bench\`) | $hc % | $hs | $hf | $hw |"
-echo "| dashboard at $size in tmux | $dc % | $ds | $df | $dw |"
-[ -z "$profile" ] || [ "$headless_too" = 0 ] || echo "| of which Bubble Tea and package ui (pprof) | $(median <"$tmp/u") points | | | |"
-[ -z "$profile" ] || [ "$headless_too" = 0 ] || echo "| dashboard over headless, all samples (pprof) | $(median <"$tmp/o") points | | | |"
+hm=$(cut -d' ' -f6 "$tmp/h" | median) && dm=$(cut -d' ' -f6 "$tmp/d" | median)
+echo "| $providers × \`$model\`, C=1 | CPU, % of one core | median per-user tok/s | page faults | context switches | peak RSS, MB |"
+echo "|---|---|---|---|---|---|"
+[ "$headless_too" = 0 ] || echo "| headless (\`tpsrace bench\`) | $hc % | $hs | $hf | $hw | $hm |"
+echo "| dashboard at $size in tmux | $dc % | $ds | $df | $dw | $dm |"
+[ -z "$profile" ] || [ "$headless_too" = 0 ] || echo "| of which Bubble Tea and package ui (pprof) | $(median <"$tmp/u") points | | | | |"
+[ -z "$profile" ] || [ "$headless_too" = 0 ] || echo "| dashboard over headless, all samples (pprof) | $(median <"$tmp/o") points | | | | |"
 echo "median of $repeat samples; $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(go version | cut -d' ' -f3), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
