@@ -17,7 +17,9 @@ type ClientLoad struct {
 	// CPU: the process's CPU time over the race ÷ (GOMAXPROCS × the race's
 	// wall time): 1 means every core Go may use was busy. NaN where the
 	// platform does not report process CPU time.
-	CPU        float64
+	CPU float64
+	// GOMAXPROCS: the cores Go could use during the race, which CPU is a
+	// share of.
 	GOMAXPROCS int
 	// WakeP95: the 95th percentile of how late a goroutine woken by data
 	// arriving ran, over the race's time: a probe's read is woken the same
