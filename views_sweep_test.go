@@ -112,7 +112,7 @@ func sweepCSV(t *testing.T, b *benchdoc.Bench) map[string]map[string]string {
 // sweepGauges are watch's tpsrace_sweep_* series of b, by "name concurrency provider".
 func sweepGauges(t *testing.T, b *benchdoc.Bench) map[string]float64 {
 	t.Helper()
-	exp := watch.NewExporter(false)
+	exp := watch.NewExporter(nil)
 	exp.ObserveSweep("probe", b)
 	rec := httptest.NewRecorder()
 	exp.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))

@@ -336,7 +336,7 @@ func sameVerdict(t *testing.T, run int, cfg *config.Config, b *benchdoc.Bench, f
 // bench's E2E, which the dashboard does not show).
 func sameWatch(t *testing.T, run int, cfg *config.Config, race [][]probes.Result, figs []live.Snapshot, b *benchdoc.Bench) {
 	t.Helper()
-	exp := watch.NewExporter(false)
+	exp := watch.NewExporter(cfg.Providers)
 	exp.Observe("probe", cfg.Providers, race)
 	series := lastGauges(t, exp)
 	for i, f := range figs {

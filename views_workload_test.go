@@ -231,7 +231,7 @@ func sameDescribedFigures(t *testing.T, run int, b *benchdoc.Bench, dash []*live
 		t.Fatal(err)
 	}
 	overview := report.Summarise([]report.Record{back})
-	exp := watch.NewExporter(false)
+	exp := watch.NewExporter(nil)
 	exp.ObserveRun("probe", b)
 	gauges := lastGauges(t, exp)
 	figs := metrics.FiguresOf(b.WorkloadOf(), b.UnderSLO(), b.Concurrency)

@@ -77,7 +77,7 @@ func (c *watchCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	defer s.close()
 	w := &watch.Watcher{Config: s.cfg, Race: race, Probe: c.probeName, Interval: c.interval, Grace: c.grace,
-		Exporter: watch.NewExporter(s.cfg.Simulated()), Log: log, Sweep: s.levels}
+		Exporter: watch.NewExporter(s.cfg.Providers), Log: log, Sweep: s.levels}
 	if c.history != "" {
 		f, err := os.OpenFile(c.history, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 		if err != nil {

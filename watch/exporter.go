@@ -2,7 +2,7 @@
 // Prometheus (`tpsrace watch`). It aggregates nothing itself: every figure
 // comes from package metrics, and Prometheus and Grafana do the rest.
 //
-//	exp := watch.NewExporter(cfg.Simulated())
+//	exp := watch.NewExporter(cfg.Providers)
 //	http.Handle("/metrics", exp.Handler())
 //	exp.Start("eu-west", cfg.Providers)
 //	exp.Observe("eu-west", cfg.Providers, race.Run(ctx, nil))
@@ -11,11 +11,13 @@ package watch
 import (
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+	dto "github.com/prometheus/client_model/go"
 
 	"tpsrace/config"
 	"tpsrace/metrics"
@@ -45,7 +47,8 @@ var labels = []string{"provider", "model", "probe"}
 // Exporter holds the tpsrace series in a registry of its own (plus the Go
 // and process collectors), never the global default one.
 type Exporter struct {
-	registry *prometheus.Registry
+	registry  *prometheus.Registry
+	simulated map[string]bool // the names of the providers tpsrace's simulator serves
 
 	ttft, speed, e2e      *prometheus.HistogramVec
 	outputTokens, races   *prometheus.CounterVec
@@ -58,12 +61,14 @@ type Exporter struct {
 	sweep                 map[string]*prometheus.GaugeVec // sweepGauges and the knee's by name (ObserveSweep)
 }
 
-// NewExporter registers every series. Those of a simulated race (any
-// provider served by tpsrace's simulator: config.Config.Simulated) carry
+// NewExporter registers every series. Those of a simulated provider (one
+// that tpsrace's simulator serves: config.Provider.Simulated) carry
 // simulated="true", so a dashboard, an alert or a recording rule sees what
-// the logs and history say: they are not real measurements. The Go and
+// the logs and history say: they are not real measurements. In a file that
+// mixes sim: models with real providers only the simulated ones carry it:
+// a real provider's figures are real whatever races beside it. The Go and
 // process series describe tpsrace itself and carry no such label.
-func NewExporter(simulated bool) *Exporter {
+func NewExporter(providers []config.Provider) *Exporter {
 	hist := func(name, help string, buckets []float64) *prometheus.HistogramVec {
 		return prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: name, Help: help, Buckets: buckets}, labels)
 	}
@@ -71,10 +76,11 @@ func NewExporter(simulated bool) *Exporter {
 		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: name, Help: help}, labels)
 	}
 	e := &Exporter{
-		registry: prometheus.NewRegistry(),
-		ttft:     hist("tpsrace_ttft_seconds", "Time to first token (release to the first text event) of each stream that got text, failed ones included.", TTFTBuckets),
-		speed:    hist("tpsrace_output_tokens_per_second", "Per-user output speed of each completed stream (streamed tokens after the first event / time from first to last text event; hidden reasoning left out).", SpeedBuckets),
-		e2e:      hist("tpsrace_e2e_seconds", "Total time (release to end of stream) of each completed stream.", E2EBuckets),
+		registry:  prometheus.NewRegistry(),
+		simulated: map[string]bool{},
+		ttft:      hist("tpsrace_ttft_seconds", "Time to first token (release to the first text event) of each stream that got text, failed ones included.", TTFTBuckets),
+		speed:     hist("tpsrace_output_tokens_per_second", "Per-user output speed of each completed stream (streamed tokens after the first event / time from first to last text event; hidden reasoning left out).", SpeedBuckets),
+		e2e:       hist("tpsrace_e2e_seconds", "Total time (release to end of stream) of each completed stream.", E2EBuckets),
 		outputTokens: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tpsrace_output_tokens_total",
 			Help: "Output tokens received, failed streams included (usage when reported, else the o200k count)."}, labels),
 		races: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tpsrace_races_total",
@@ -91,25 +97,49 @@ func NewExporter(simulated bool) *Exporter {
 		sloMissed: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "tpsrace_slo_missed_total",
 			Help: "Streams that missed a bound of the provider's SLO (completed, ttft, output_tps, e2e; all: some bound)."}, append(slices.Clone(labels), "bound")),
 	}
-	var tpsrace prometheus.Registerer = e.registry
-	if simulated {
-		tpsrace = prometheus.WrapRegistererWith(prometheus.Labels{"simulated": "true"}, e.registry)
+	for _, p := range providers {
+		e.simulated[p.Name] = p.Simulated()
 	}
-	tpsrace.MustRegister(e.ttft, e.speed, e.e2e, e.outputTokens, e.races, e.failures,
+	e.registry.MustRegister(e.ttft, e.speed, e.e2e, e.outputTokens, e.races, e.failures,
 		e.lastTTFT, e.lastSpeed, e.lastE2E, e.lastRaceTime, e.lastOK, e.sloMet, e.sloMissed)
 	e.registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	e.workload = map[string]*prometheus.GaugeVec{}
 	for _, g := range slices.Concat(workloadGauges(), thinkingGauges()) {
 		e.workload[g.name] = gauge(g.name, g.help)
-		tpsrace.MustRegister(e.workload[g.name])
+		e.registry.MustRegister(e.workload[g.name])
 	}
-	e.registerSweep(tpsrace)
+	e.registerSweep()
 	return e
 }
 
 // Handler serves the registry in the Prometheus exposition format.
 func (e *Exporter) Handler() http.Handler {
-	return promhttp.HandlerFor(e.registry, promhttp.HandlerOpts{Registry: e.registry})
+	return promhttp.HandlerFor(prometheus.GathererFunc(e.gather), promhttp.HandlerOpts{Registry: e.registry})
+}
+
+// simulatedLabel marks a simulated provider's series (NewExporter).
+var simulatedLabel = func() *dto.LabelPair {
+	name, value := "simulated", "true"
+	return &dto.LabelPair{Name: &name, Value: &value}
+}()
+
+// gather is the registry's series, each of a simulated provider labelled
+// simulated="true". The label is added here rather than registered: one
+// series family holds both kinds where a file mixes them, and a label
+// registered on a family is on every series of it.
+func (e *Exporter) gather() ([]*dto.MetricFamily, error) {
+	families, err := e.registry.Gather()
+	for _, f := range families {
+		for _, m := range f.Metric {
+			i := slices.IndexFunc(m.Label, func(l *dto.LabelPair) bool { return l.GetName() == "provider" })
+			if i < 0 || !e.simulated[m.Label[i].GetValue()] {
+				continue
+			}
+			at, _ := slices.BinarySearchFunc(m.Label, "simulated", func(l *dto.LabelPair, name string) int { return strings.Compare(l.GetName(), name) })
+			m.Label = slices.Insert(slices.Clone(m.Label), at, simulatedLabel)
+		}
+	}
+	return families, err
 }
 
 // Start creates every counter and histogram series of providers raced from

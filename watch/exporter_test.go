@@ -48,7 +48,7 @@ func TestObserveARace(t *testing.T) {
 	results := probes.Race{Providers: providers, Request: probes.Request{Prompt: "p", MaxTokens: 20}}.Run(context.Background(), nil)
 	interrupted := results[0][0]
 	interrupted.Interrupted = true
-	e := NewExporter(false)
+	e := NewExporter(nil)
 	e.Start("here", providers)
 	before, err := e.registry.Gather()
 	if err != nil {
@@ -117,7 +117,7 @@ func TestObserveSLO(t *testing.T) {
 		{Name: "late", BaseURL: srv.URL(), Model: "sim:ttft=400ms,tps=500,tokens=20", SLO: slo},
 		{Name: "broken", BaseURL: srv.URL(), Model: "sim:fault=503", SLO: slo},
 	}
-	e := NewExporter(false)
+	e := NewExporter(nil)
 	e.Start("here", providers)
 	e.Observe("here", providers, probes.Race{Providers: providers, Request: probes.Request{Prompt: "p", MaxTokens: 20}}.Run(context.Background(), nil))
 	families, err := e.registry.Gather()

@@ -48,17 +48,17 @@ func seconds(ms *float64) *float64 {
 	return ptr(*ms / 1000)
 }
 
-// registerSweep adds the sweep's gauges (sweepGauges, and the knee's) to reg.
-func (e *Exporter) registerSweep(reg prometheus.Registerer) {
+// registerSweep adds the sweep's gauges (sweepGauges, and the knee's) to the registry.
+func (e *Exporter) registerSweep() {
 	e.sweep = map[string]*prometheus.GaugeVec{}
 	withLevel := append(slices.Clone(labels), "concurrency")
 	for _, g := range sweepGauges {
 		e.sweep[g.name] = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: g.name, Help: g.help}, withLevel)
-		reg.MustRegister(e.sweep[g.name])
+		e.registry.MustRegister(e.sweep[g.name])
 	}
 	e.sweep[kneeGauge] = prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: kneeGauge,
 		Help: "Concurrency sweep: the provider's knee, the level past which doubling the users gains under 10% aggregate (docs/SWEEP.md), last sweep; absent when none was within the sweep."}, labels)
-	reg.MustRegister(e.sweep[kneeGauge])
+	e.registry.MustRegister(e.sweep[kneeGauge])
 }
 
 // ObserveSweep records the levels and knees of the sweep in b, raced from

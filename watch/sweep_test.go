@@ -23,7 +23,7 @@ func TestWatchSweepExportsLevels(t *testing.T) {
 	cfg := &config.Config{Prompt: "p", MaxTokens: 40, Providers: providers}
 	testenv.Timed(t, func(a *testenv.Attempt) {
 		w := &Watcher{Config: cfg, Race: probes.Race{Providers: providers, Request: probes.Request{Prompt: "p", MaxTokens: 40}},
-			Probe: "here", Exporter: NewExporter(false), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Sweep: []int{1, 2, 4}}
+			Probe: "here", Exporter: NewExporter(nil), Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Sweep: []int{1, 2, 4}}
 		b := w.sweepOnce(context.Background(), time.Now())
 		if b.SweepStopped != nil { // the client saturated: load, which the sweep reads as the referee does
 			a.Load = *b.SweepStopped

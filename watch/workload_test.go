@@ -10,7 +10,7 @@ import (
 // Every workload figure whose description names a gauge has it, once
 // (metrics.WorkloadGauges), with help.
 func TestEveryWorkloadFigureHasItsGauge(t *testing.T) {
-	e := NewExporter(false)
+	e := NewExporter(nil)
 	for _, name := range workload.Names {
 		w, _ := workload.Named(name)
 		for _, f := range metrics.FiguresOf(w, false, 1) {
