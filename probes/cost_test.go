@@ -1,3 +1,5 @@
+//go:build unix
+
 package probes
 
 import (
@@ -6,7 +8,6 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -25,8 +26,6 @@ import (
 // (docs/BENCHMARKS.md).
 
 const costTokens = 20000
-
-var costWords = strings.Fields("the cache keeps recently used lines close to the core so that a load finds its data in a few cycles instead of hundreds")
 
 // costBody is an OpenAI-shaped stream of costTokens one-token events.
 func costBody() []byte {

@@ -8,6 +8,9 @@ import (
 	"time"
 )
 
+// costWords are the words of the benchmarks' streams, one token each.
+var costWords = strings.Fields("the cache keeps recently used lines close to the core so that a load finds its data in a few cycles instead of hundreds")
+
 // streamBody is an OpenAI-shaped stream of events text events of perEvent
 // one-token words each, then a finish chunk with usage and [DONE].
 func streamBody(events, perEvent int) []byte {

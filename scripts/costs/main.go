@@ -1,3 +1,5 @@
+//go:build unix
+
 // Command costs measures what measuring costs a tpsrace user: whole
 // processes, side by side with minimal reference clients in the same run.
 // scripts/bench.sh builds tpsrace and runs it; docs/BENCHMARKS.md explains
