@@ -382,11 +382,11 @@ func (m *Model) bottomLines() []string {
 	if l.Panel.Show {
 		panel = splitLines(m.panel.View())
 	}
-	board := splitLines(m.board.View())
+	board := m.board.Lines()
 	if !l.Chart.Show {
 		return append(panel, board...)
 	}
-	chart := splitLines(m.chart.View())
+	chart := m.chart.Lines()
 	if !l.SideBySide {
 		return append(append(panel, chart...), board...)
 	}

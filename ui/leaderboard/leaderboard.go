@@ -99,7 +99,7 @@ type Model struct {
 	ended       bool  // the race has ended: the verdict shows (FrameMsg)
 	heats       Heats // --heats: the standing over the heats so far
 	headline    headlineSize
-	view        string
+	lines       []string // as last rendered, height lines
 }
 
 // New is a leaderboard for these providers (in config order).
@@ -136,7 +136,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 // View is the leaderboard as last rendered.
-func (m Model) View() string { return m.view }
+func (m Model) View() string { return strings.Join(m.lines, "\n") }
+
+// Lines are the leaderboard as last rendered, line by line: the dashboard
+// lays them beside the chart's twenty times a second, without joining them
+// to split them again.
+func (m Model) Lines() []string { return m.lines }
 
 // Order ranks providers by metrics.Rank; it returns indexes, best first.
 // Once a workload's run has ended, by metrics.Order of the providers' runs
@@ -305,7 +310,7 @@ func fitColumns(cols []column, width int) []column {
 
 func (m *Model) render() {
 	if m.width <= 0 || m.height <= 0 {
-		m.view = ""
+		m.lines = []string{""}
 		return
 	}
 	// The track keeps minTrack cells where the table is wide enough: the
@@ -353,7 +358,7 @@ func (m *Model) render() {
 		lines = append(lines, line)
 	}
 
-	m.view = strings.Join(m.withHeadline(lines), "\n")
+	m.lines = m.withHeadline(lines)
 }
 
 // withHeadline is the table's lines cut to the room the headline leaves

@@ -93,7 +93,7 @@ type Model struct {
 	width  int
 	height int
 	frame  FrameMsg
-	view   string
+	lines  []string // as last rendered, height lines of width cells
 	// scratch is the plot's memory, reused frame after frame, so a frame
 	// makes no garbage of it; copies of the model share it, and each render
 	// writes it before it reads it.
@@ -143,7 +143,12 @@ func (m Model) Update(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 // View is the chart as last rendered.
-func (m Model) View() string { return m.view }
+func (m Model) View() string { return strings.Join(m.lines, "\n") }
+
+// Lines are the chart as last rendered, line by line: the dashboard lays
+// them beside the leaderboard's twenty times a second, without joining
+// them to split them again.
+func (m Model) Lines() []string { return m.lines }
 
 // tick is an axis label at a height (0..1).
 type tick struct {
@@ -160,11 +165,11 @@ type tick struct {
 func (m *Model) render() {
 	plotH := m.height - 2 // the title and the time axis
 	if m.width < 20 || plotH < 2 {
-		m.view = strings.TrimSuffix(strings.Repeat(strings.Repeat(" ", max(m.width, 0))+"\n", max(m.height, 0)), "\n")
+		m.lines = blankLines(m.width, m.height)
 		return
 	}
 	if m.frame.Timeline != nil && m.Plot == Tokens {
-		m.view = m.timelineView()
+		m.lines = m.timelineLines()
 		return
 	}
 	title, ticks, lines := m.tokensPlot()
@@ -183,7 +188,7 @@ func (m *Model) render() {
 	labelW := min(nameW+3, (m.width-tickW-1)/3) // " ● name"
 	plotW := m.width - tickW - 1 - labelW
 	if plotW < 8 {
-		m.view = strings.TrimSuffix(strings.Repeat(strings.Repeat(" ", m.width)+"\n", m.height), "\n")
+		m.lines = blankLines(m.width, m.height)
 		return
 	}
 
@@ -228,7 +233,20 @@ func (m *Model) render() {
 		out = append(out, sb.String())
 	}
 	out = append(out, m.timeAxis(tickW+1, plotW))
-	m.view = strings.Join(out, "\n")
+	m.lines = out
+}
+
+// blankLines are height lines of width spaces (one empty line at no
+// height): a chart with no room to draw.
+func blankLines(width, height int) []string {
+	if height <= 0 {
+		return []string{""}
+	}
+	lines := make([]string, height)
+	for k := range lines {
+		lines[k] = strings.Repeat(" ", max(width, 0))
+	}
+	return lines
 }
 
 // tokensPlot is the race: per-user tokens so far over time, up to the

@@ -30,8 +30,8 @@ type Timeline struct {
 	Spans []Span // by provider index
 }
 
-// timelineView draws the timeline m.frame.Timeline up to m.frame.Until.
-func (m *Model) timelineView() string {
+// timelineLines draw the timeline m.frame.Timeline up to m.frame.Until.
+func (m *Model) timelineLines() []string {
 	t := m.frame.Timeline
 	until := m.frame.Until
 	nameW := 0
@@ -99,5 +99,5 @@ func (m *Model) timelineView() string {
 	for k := range out {
 		out[k] = format.PadRight(format.Truncate(out[k], m.width, ""), m.width)
 	}
-	return strings.Join(out, "\n")
+	return out
 }
