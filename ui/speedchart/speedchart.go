@@ -93,7 +93,7 @@ type Model struct {
 	width  int
 	height int
 	frame  FrameMsg
-	lines  []string // as last rendered, height lines of width cells
+	lines  []string // as last rendered, height lines
 	// scratch is the plot's memory, reused frame after frame, so a frame
 	// makes no garbage of it; copies of the model share it, and each render
 	// writes it before it reads it.

@@ -30,7 +30,7 @@ type Timeline struct {
 	Spans []Span // by provider index
 }
 
-// timelineLines draw the timeline m.frame.Timeline up to m.frame.Until.
+// timelineLines are the timeline m.frame.Timeline, drawn up to m.frame.Until.
 func (m *Model) timelineLines() []string {
 	t := m.frame.Timeline
 	until := m.frame.Until
