@@ -2,10 +2,13 @@ package config
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/sashabaranov/go-openai"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -58,6 +61,8 @@ func (p *parser) unknownKey(k *yaml.Node, path, name string, lv *level) {
 		hint = fmt.Sprintf("%s belongs %s", name, home.where)
 	} else if s := Closest(name, lv.keys); s != "" {
 		hint = fmt.Sprintf("did you mean %q?", s)
+	} else if f := Closest(name, requestFields()); f != "" && lv == &providerLevel {
+		hint = fmt.Sprintf("a field of the request goes under params: params: {%s: …}", f)
 	} else if name == "<<" {
 		hint = "YAML merge keys are not supported: write the settings out"
 	}
@@ -140,3 +145,19 @@ func describe(n *yaml.Node) string {
 	}
 	return quote(n.Value)
 }
+
+// requestFields are the chat request's fields a provider's params may set
+// (go-openai's ChatCompletionRequest, which probes sends), less the three
+// params may not (docs/CONFIG.md): a "temperature:" written beside a
+// provider's model is a request field in the wrong place.
+var requestFields = sync.OnceValue(func() []string {
+	var fields []string
+	t := reflect.TypeFor[openai.ChatCompletionRequest]()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" && !slices.Contains([]string{"model", "messages", "stream"}, name) {
+			fields = append(fields, name)
+		}
+	}
+	return fields
+})
