@@ -79,8 +79,7 @@ providers: []
 providers:
   - {name: a, base_url: "https://x.test/v1", model: m, temperature: 0.2}
   - {name: b, base_url: "https://x.test/v1", model: m, temprature: 0.2}
-`, []string{`3:56|providers[0].temperature: unknown key "temperature"|a field of the request goes under params: params: {temperature: …}`,
-		`4:56|providers[1].temprature: unknown key "temprature"|params: {temperature: …}`}},
+`, []string{`3:56|providers[0].temperature: unknown key "temperature"|goes under params: params: {temperature: …}`, `4:56|"temprature"|params: {temperature: …}`}},
 	{"unknown key in timeout", "timeout: {conect: 5s}\n", []string{`1:11|timeout.conect: unknown key "conect"|did you mean "connect"?`}},
 	{"unknown key without a near one", "providers: []\ncolour: red\n", []string{`2:1|colour: unknown key|known keys: prompt, max_tokens, timeout, providers`}},
 	{"unknown key in price", `
