@@ -147,15 +147,15 @@ func describe(n *yaml.Node) string {
 }
 
 // requestFields are the chat request's fields a provider's params may set
-// (go-openai's ChatCompletionRequest, which probes sends), less the three
-// params may not (docs/CONFIG.md): a "temperature:" written beside a
-// provider's model is a request field in the wrong place.
+// (go-openai's ChatCompletionRequest, which probes sends, less those
+// ReservedParam keeps): a "temperature:" written beside a provider's model
+// is a request field in the wrong place.
 var requestFields = sync.OnceValue(func() []string {
 	var fields []string
 	t := reflect.TypeFor[openai.ChatCompletionRequest]()
 	for i := range t.NumField() {
 		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
-		if name != "" && name != "-" && !slices.Contains([]string{"model", "messages", "stream"}, name) {
+		if name != "" && name != "-" && !ReservedParam(name) {
 			fields = append(fields, name)
 		}
 	}
