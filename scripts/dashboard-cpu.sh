@@ -59,6 +59,14 @@ chmod 600 "$cfg"
 
 # speed FILE: the median across providers of each one's median per-user tok/s.
 speed() { jq '[.providers[].summary.output_tps.p50] | sort | .[length/2|floor]' "$1"; }
+# late is how long after the race's end (its release, started_at, plus its
+# longest stream) the instant $2 came, in seconds: the dashboard is idle by
+# then, so its CPU time is the race's, and its wall time is cut at the end.
+late() {
+  local started
+  started=$(date -d "$(jq -r .started_at "$1")" +%s.%N)
+  jq --arg now "$2" --arg started "$started" '($now | tonumber) - ($started | tonumber) - ([.providers[].runs[].e2e_ms] | max / 1000)' "$1"
+}
 clk=$(getconf CLK_TCK)
 
 headless() {
@@ -78,15 +86,22 @@ dashboard() {
     "exec env -u CI TERM=xterm-256color $env '$bin' --config '$cfg'"
   local pid
   pid=$(tmux -L "$sock" list-panes -F '#{pane_pid}')
+  # The pane is looked at only near the race's end, twice a second: a
+  # capture is work for tmux beside the dashboard, and 20 a second all race
+  # long cost the dashboard itself 3 to 9 points of a core on the
+  # Firecracker guest (docs/BENCHMARKS-DASHBOARD.md, "Fourteenth round").
+  # Its wall time is cut at the race's end (late).
+  sleep "$seconds"
   until tmux -L "$sock" capture-pane -p | grep -q 'finished in'; do
     kill -0 "$pid" 2>/dev/null || { echo "the dashboard ended early" >&2; exit 1; }
-    sleep 0.05
+    sleep 0.5
   done
   # minflt (field 10), utime+stime (14, 15) and starttime (22), in clock
   # ticks; the fields are counted after the command name's closing parenthesis.
-  local stat up switches rss
+  local stat up now switches rss
   stat=$(sed 's/.*) //' "/proc/$pid/stat")
   up=$(cut -d' ' -f1 /proc/uptime)
+  now=$(date +%s.%N)
   switches=$(cat /proc/"$pid"/task/*/status | awk '/ctxt_switches/ { n += $2 } END { print n }')
   rss=$(awk '/^VmHWM:/ { print int($2 / 1024) }' /proc/"$pid"/status)
   tmux -L "$sock" send-keys s
@@ -94,7 +109,8 @@ dashboard() {
   for _ in $(seq 200); do tmux -L "$sock" capture-pane -p | grep -q 'saved tpsrace-' && break; sleep 0.05; done
   tmux -L "$sock" send-keys q
   echo "$stat" | awk -v up="$up" -v clk="$clk" -v speed="$(speed "$tmp"/dash/tpsrace-*.json)" \
-    -v switches="$switches" -v rss="$rss" '{ cpu = ($12 + $13) / clk; wall = up - $20 / clk; printf "%.1f %.2f %s %d %d %d\n", 100 * cpu / wall, wall, speed, $8, switches, rss }'
+    -v late="$(late "$tmp"/dash/tpsrace-*.json "$now")" \
+    -v switches="$switches" -v rss="$rss" '{ cpu = ($12 + $13) / clk; wall = up - $20 / clk - late; printf "%.1f %.2f %s %d %d %d\n", 100 * cpu / wall, wall, speed, $8, switches, rss }'
 }
 
 # total PROFILE: points of a core in all the profile's samples.
