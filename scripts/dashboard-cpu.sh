@@ -33,7 +33,7 @@ providers=${PROVIDERS:-8}
 model=${MODEL:-"sim:ttft=0,tps=2000,tokens=$tokens,chunk=1"} # one token per event, at 2000 tok/s
 profile=${PROFILE:-}
 headless_too=${HEADLESS:-1} # 0: the dashboard's runs only
-seconds=$((tokens > 4000 ? tokens / 2000 - 1 : 1)) # profiled, of a race of tokens/2000 s
+seconds=$((tokens > 4000 ? tokens / 2000 - 1 : 1)) # profiled, and slept through before the pane is looked at, of a race of tokens/2000 s
 tmp=$(mktemp -d)
 sock="tpsrace-cpu-$$"
 trap 'tmux -L "$sock" kill-server 2>/dev/null || true; [ -n "${sim:-}" ] && kill "$sim" 2>/dev/null; rm -rf "$tmp"' EXIT
@@ -86,16 +86,7 @@ dashboard() {
     "exec env -u CI TERM=xterm-256color $env '$bin' --config '$cfg'"
   local pid
   pid=$(tmux -L "$sock" list-panes -F '#{pane_pid}')
-  # The pane is looked at only near the race's end, twice a second: a
-  # capture is work for tmux beside the dashboard, and 20 a second all race
-  # long cost the dashboard itself 3 to 9 points of a core on the
-  # Firecracker guest (docs/BENCHMARKS-DASHBOARD.md, "Fourteenth round").
-  # Its wall time is cut at the race's end (late).
-  sleep "$seconds"
-  until tmux -L "$sock" capture-pane -p | grep -q 'finished in'; do
-    kill -0 "$pid" 2>/dev/null || { echo "the dashboard ended early" >&2; exit 1; }
-    sleep 0.5
-  done
+  await_finish "$sock" "$pid" "$seconds" # its wall time is cut at the race's end (late)
   # minflt (field 10), utime+stime (14, 15) and starttime (22), in clock
   # ticks; the fields are counted after the command name's closing parenthesis.
   local stat up now switches rss

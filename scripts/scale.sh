@@ -61,10 +61,8 @@ race() {
 }
 
 # dashboard C TPS: the race of p.yaml in the dashboard, its JSON as b.json
-# and its peak RSS (VmHWM) in kB as time. The pane is looked at only from
-# half a second before the race's end: a look is work for tmux beside the
-# dashboard, on the same cores (docs/BENCHMARKS-DASHBOARD.md, "Fourteenth
-# round"), and would make its wake probe read late.
+# and its peak RSS (VmHWM) in kB as time; the pane is looked at from half
+# a second before the race's end (await_finish).
 dashboard() {
   rm -rf "$tmp/dash" && mkdir "$tmp/dash"
   tmux -L "$sock" kill-server 2>/dev/null || true
@@ -72,11 +70,7 @@ dashboard() {
     "exec env -u CI TERM=xterm-256color '$bin' --config '$tmp/p.yaml' --concurrency $1"
   local pid
   pid=$(tmux -L "$sock" list-panes -F '#{pane_pid}')
-  sleep "$(awk -v t="$tokens" -v r="$2" 'BEGIN { print (t / r > 0.5 ? t / r - 0.5 : 0) }')"
-  until tmux -L "$sock" capture-pane -p | grep -q 'finished in'; do
-    kill -0 "$pid" 2>/dev/null || { echo "the dashboard ended early" >&2; exit 1; }
-    sleep 0.1
-  done
+  await_finish "$sock" "$pid" "$(awk -v t="$tokens" -v r="$2" 'BEGIN { print (t / r > 0.5 ? t / r - 0.5 : 0) }')"
   sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' "/proc/$pid/status" >"$tmp/time"
   tmux -L "$sock" send-keys s
   for _ in $(seq 200); do tmux -L "$sock" capture-pane -p | grep -q 'saved tpsrace-' && break; sleep 0.05; done
