@@ -195,14 +195,14 @@ const ToolPrompt = "What is the weather in Paris right now, in celsius? Use the 
 // Compile checks the function's schema; Validate then checks arguments
 // against it.
 //
-// The validator, santhosh-tekuri/jsonschema, compiles every draft's
-// meta-schema in its package init, which every command pays: 4.2 ms on a
-// quiet 2-core machine, 5.3 ms (median of 21) under load, about half of all
-// package initialisation (`GODEBUG=inittrace=1 tpsrace version`). Kept, with
-// `tpsrace version` at 13 ms median all the same (docs/BENCHMARKS.md,
-// "Start-up"): google/jsonschema-go (v0.4.3), which does no work at init,
-// accepts {"type": "objet"} as a schema, stops at the first problem, and
-// tells a user `type: map[] has type "object", want "objet"` and `enum: hail
+// The validator is santhosh-tekuri/jsonschema, patched (third_party/README.md)
+// to compile every draft's meta-schema on the first Compile rather than in
+// its package init, which every command paid: 4.2 ms on a quiet 2-core
+// machine, about 9 ms and 1.7 MB of heap on a slow guest, about half of all
+// package initialisation (`GODEBUG=inittrace=1 tpsrace version`). A patched
+// copy rather than another validator: google/jsonschema-go (v0.4.3), which
+// does no work at init, accepts {"type": "objet"} as a schema, stops at the
+// first problem, and tells a user `type: map[] has type "object", want "objet"` and `enum: hail
 // does not equal any of: [sunny cloudy rain snow]` where this one says
 // which keyword is wrong and "value must be one of 'sunny', 'cloudy', …".
 // kaptinlin/jsonschema (v0.9.8, no init work either) was tried too: its
