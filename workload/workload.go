@@ -202,9 +202,10 @@ const ToolPrompt = "What is the weather in Paris right now, in celsius? Use the 
 // package initialisation (`GODEBUG=inittrace=1 tpsrace version`). A patched
 // copy rather than another validator: google/jsonschema-go (v0.4.3), which
 // does no work at init, accepts {"type": "objet"} as a schema, stops at the
-// first problem, and tells a user `type: map[] has type "object", want "objet"` and `enum: hail
-// does not equal any of: [sunny cloudy rain snow]` where this one says
-// which keyword is wrong and "value must be one of 'sunny', 'cloudy', …".
+// first problem, and tells a user `type: map[] has type "object", want
+// "objet"` and `enum: hail does not equal any of: [sunny cloudy rain snow]`
+// where this one says which keyword is wrong and "value must be one of
+// 'sunny', 'cloudy', …".
 // kaptinlin/jsonschema (v0.9.8, no init work either) was tried too: its
 // Compile also accepts "objet", and its check of a schema against the
 // draft's meta-schema fetched https://json-schema.org/draft/2020-12/schema
