@@ -1,6 +1,7 @@
 package format
 
 import (
+	"sync"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
@@ -14,6 +15,7 @@ import (
 // that may join its neighbour, a wide rune) is measured by ansi.StringWidth.
 func Width(s string) int {
 	n := 0
+	var oneCell []bool // oneCellTable, fetched at the first rune past ASCII
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
@@ -30,8 +32,11 @@ func Width(s string) int {
 			}
 			i = j + 1
 		case c >= utf8.RuneSelf:
+			if oneCell == nil {
+				oneCell = oneCellTable()
+			}
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if !oneCell(r) {
+			if int(r) >= len(oneCell) || !oneCell[r] {
 				return ansi.StringWidth(s)
 			}
 			n++
@@ -57,8 +62,10 @@ var narrowRanges = [][2]rune{
 	{0x2800, 0x28FF}, // braille
 }
 
-// oneCellTable[r] says rune r (below len) is in narrowRanges and one cell wide.
-var oneCellTable = func() []bool {
+// oneCellTable()[r] says rune r (below len) is in narrowRanges and one cell
+// wide. Made on first use: measuring its 2,300 runes is work every command
+// would pay at start, and only the screens need it.
+var oneCellTable = sync.OnceValue(func() []bool {
 	t := make([]bool, 0x2900)
 	for _, rg := range narrowRanges {
 		for r := rg[0]; r <= rg[1]; r++ {
@@ -66,9 +73,7 @@ var oneCellTable = func() []bool {
 		}
 	}
 	return t
-}()
-
-func oneCell(r rune) bool { return int(r) < len(oneCellTable) && oneCellTable[r] }
+})
 
 // Truncate is ansi.Truncate(s, width, tail), which measures s whole before
 // it cuts: measured here with Width, a line that fits (most lines a frame

@@ -19,8 +19,9 @@ func TestWidth(t *testing.T) {
 		}
 	}
 	// Every rune counted alone is one cell alone, and keeps its cell next to any other.
-	for r := rune(0); r < rune(len(oneCellTable)); r++ {
-		if oneCell(r) {
+	for i, one := range oneCellTable() {
+		r := rune(i)
+		if one {
 			if s := "a" + string(r) + string(r) + "b"; ansi.StringWidth(s) != 4 {
 				t.Errorf("%U: ansi.StringWidth(%q) = %d, Width says 4", r, s, ansi.StringWidth(s))
 			}
