@@ -82,6 +82,7 @@ func (c *dashCmd) run(ctx context.Context, args []string, stdout, stderr io.Writ
 	// Seen on screen, labelled SIMULATED, the built-in providers may stand
 	// in when nothing else can race (a fresh machine, no keys).
 	c.race.fallback = true
+	go probes.Warm() // as startHeadless does
 	s, err := c.race.load(ctx, stderr)
 	if err != nil {
 		return err

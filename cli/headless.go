@@ -14,6 +14,7 @@ import (
 // a sweep, whose highest level sizes the local servers' slots and the
 // notices). The session's close ends all of it.
 func (f *raceFlags) startHeadless(ctx context.Context, runs int, stderr io.Writer) (*session, probes.Race, error) {
+	go probes.Warm() // on another core while the providers file is read: off the way to the first request
 	s, err := f.load(ctx, stderr)
 	if err != nil {
 		return nil, probes.Race{}, err

@@ -12,6 +12,8 @@ import (
 	"sync"
 
 	jsoniter "github.com/json-iterator/go"
+
+	"tpsrace/config"
 )
 
 // chunk is the union of the streamed chunk shapes providers send.
@@ -88,13 +90,19 @@ type wireUsage struct {
 // of encoding/json (BenchmarkDecodeChunk/full).
 var chunkJSON = jsoniter.ConfigCompatibleWithStandardLibrary
 
-// warmCodecs builds, by reflection, the JSON codec of a stream's chunks,
-// which is otherwise built on first use: before the release, so that the
-// first race's first events do not wait for it (the request is encoded
-// before the release anyway, by newRequestBody). (The o200k
-// vocabulary needs no such step: it loads in well under a millisecond at the
-// first count, after that event's time is taken.)
-var warmCodecs = sync.OnceFunc(func() {
+// Warm builds, by reflection, the JSON codecs a race needs, which are
+// otherwise built on first use: the request's (newRequestBody) and that of
+// a stream's chunks, about 2 ms together on a slow VM. Race.Run calls it
+// before the release, so that the first race's first events do not wait
+// for it. A command that will race calls it sooner, in a goroutine, so that
+// another core builds them while it reads its flags and providers; a second
+// caller waits for the first. (The o200k vocabulary needs no such step: it
+// loads in well under a millisecond at the first count, after that event's
+// time is taken.)
+func Warm() { warm() }
+
+var warm = sync.OnceFunc(func() {
+	json.Marshal(newRequest(config.Provider{}, Request{Prompt: "x"}))
 	decodeChunk([]byte(`{"choices":[{"index":0,"delta":{"content":"x","reasoning_content":"y","reasoning":"z","refusal":"r",`+
 		`"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"stop"}],`+
 		`"usage":{"prompt_tokens":1,"completion_tokens_details":{"reasoning_tokens":1},"prompt_tokens_details":{"cached_tokens":1},"prompt_cache_hit_tokens":1},`+

@@ -170,7 +170,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 			}()
 		}
 	}
-	warmCodecs()
+	Warm()
 	load := newLoadMeter()
 	ready.Wait()
 	if !r.StartAt.IsZero() {
