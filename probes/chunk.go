@@ -95,8 +95,8 @@ var chunkJSON = jsoniter.ConfigCompatibleWithStandardLibrary
 // a stream's chunks, about 2 ms together on a slow VM. Race.Run calls it
 // before the release, so that the first race's first events do not wait
 // for it. A command that will race calls it sooner, in a goroutine, so that
-// another core builds them while it reads its flags and providers; a second
-// caller waits for the first. (The o200k vocabulary needs no such step: it
+// another core builds them while it reads its providers; a second caller
+// waits for the first. (The o200k vocabulary needs no such step: it
 // loads in well under a millisecond at the first count, after that event's
 // time is taken.)
 func Warm() { warm() }
