@@ -102,7 +102,7 @@ var chunkJSON = jsoniter.ConfigCompatibleWithStandardLibrary
 func Warm() { warm() }
 
 var warm = sync.OnceFunc(func() {
-	json.Marshal(newRequest(config.Provider{}, Request{Prompt: "x"}))
+	newRequestBody(config.Provider{}, Request{Prompt: "x"})
 	decodeChunk([]byte(`{"choices":[{"index":0,"delta":{"content":"x","reasoning_content":"y","reasoning":"z","refusal":"r",`+
 		`"tool_calls":[{"index":0,"id":"c","function":{"name":"f","arguments":"{}"}}]},"finish_reason":"stop"}],`+
 		`"usage":{"prompt_tokens":1,"completion_tokens_details":{"reasoning_tokens":1},"prompt_tokens_details":{"cached_tokens":1},"prompt_cache_hit_tokens":1},`+
