@@ -17,7 +17,7 @@ var initLine = regexp.MustCompile(`^init (\S+) @.* ([0-9]+) bytes, ([0-9]+) allo
 // initBudget is the most heap one package's init may allocate. Every
 // command pays every linked package's init, `version` included, so what a
 // package needs for some commands only is made on first use (issue 35,
-// docs/BENCHMARKS.md, "Start-up"). The largest now are a few tens of KB;
+// docs/BENCHMARKS.md, "Start-up"). The largest now are under 100 KB;
 // the JSON-schema validator's meta-schemas were 1.7 MB before they were
 // compiled on first use (third_party/README.md). Bytes, unlike time, read
 // the same on any machine.
