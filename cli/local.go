@@ -20,11 +20,16 @@ type local struct {
 	servers []*llamacpp.Server
 	info    map[string]string // provider name → on-box hardware line (llama.cpp)
 	slots   map[string]int    // provider name → the server's slots (llama.cpp), for llamacpp.QueueNote
+	stderr  io.Writer         // for what stop has to say
 }
 
+// stop stops the servers, saying on stderr what went wrong with any (one
+// that crashed mid-race: its log, kept).
 func (l *local) stop() {
 	for _, s := range l.servers {
-		s.Stop()
+		if err := s.Stop(); err != nil {
+			fmt.Fprintln(l.stderr, "warning:", err)
+		}
 	}
 }
 

@@ -149,7 +149,7 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 	if err := f.applyWorkload(cfg); err != nil {
 		return nil, err
 	}
-	s := &session{cfg: cfg, known: names(cfg), file: path, local: &local{info: map[string]string{}, slots: map[string]int{}}}
+	s := &session{cfg: cfg, known: names(cfg), file: path, local: &local{info: map[string]string{}, slots: map[string]int{}, stderr: stderr}}
 	f.keepOnly(cfg)
 	skipLocal(ctx, cfg, stderr)
 	s.close = s.local.stop

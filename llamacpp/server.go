@@ -57,7 +57,7 @@ type Server struct {
 //	SERVER -m MODEL --host 127.0.0.1 --port PORT --metrics ARGS...
 //
 // on a free loopback port, in its own process group, with stdout and stderr
-// in a temporary log file (LogPath; kept after Stop, for reading). While
+// in a temporary log file (LogPath; Stop says what becomes of it). While
 // the model loads (/health answers 503), progress, when not nil, is called
 // from Start's goroutine about ten times a second with "loading model… 3.2s".
 //
@@ -104,7 +104,8 @@ func Start(ctx context.Context, p config.Provider, progress func(string)) (*Serv
 		close(s.exited)
 	}()
 	if err := s.waitLoaded(ctx, progress); err != nil {
-		if stopErr := s.Stop(); stopErr != nil {
+		// The log stays: err names it, or the start was cancelled.
+		if stopErr := s.halt(); stopErr != nil {
 			err = errors.Join(err, stopErr)
 		}
 		return nil, err
@@ -122,12 +123,29 @@ func (s *Server) LogPath() string { return s.logPath }
 // Stop ends the server: SIGTERM to its process group, SIGKILL after
 // StopGrace, and it returns once every process of the group has exited. It
 // is safe to call more than once; later calls return the first one's result.
+//
+// A server that ran until Stop leaves nothing behind: its log held nothing
+// anyone was shown, and a file kept per run would pile up in the temporary
+// folder. One that had exited on its own (a crash mid-race) keeps its log,
+// and Stop's error says so, with where the log is and how it ends.
 func (s *Server) Stop() error {
-	s.stopOnce.Do(func() { s.stopErr = s.stop() })
+	s.stopOnce.Do(func() {
+		select {
+		case <-s.exited:
+			s.stopErr = fmt.Errorf("llama-server had exited on its own (%v)%s", s.exitErr, s.logTail())
+			_ = s.halt() // whatever it started
+			return
+		default:
+		}
+		if s.stopErr = s.halt(); s.stopErr == nil {
+			_ = os.Remove(s.logPath)
+		}
+	})
 	return s.stopErr
 }
 
-func (s *Server) stop() error {
+// halt ends the server's process group (Stop).
+func (s *Server) halt() error {
 	// Errors are ESRCH at most: the group is already gone, which waitGone sees.
 	_ = signalGroup(s.process, true)
 	if s.waitGone(s.stopGrace) {

@@ -131,8 +131,31 @@ func TestStartRaceStop(t *testing.T) {
 	if err := srv.Stop(); err != nil {
 		t.Errorf("second Stop: %v", err)
 	}
+	if _, err := os.Stat(srv.LogPath()); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the log of a server that ran until Stop is still there (stat: %v)", err)
+	}
+}
+
+// A server that crashed mid-race keeps its log, and Stop says where it is.
+func TestStopKeepsTheLogOfAServerThatExitedOnItsOwn(t *testing.T) {
+	pids := pidFile(t)
+	srv, err := Start(context.Background(), spawnProvider(t, "--fake-pidfile", pids), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pid, _ := readPIDs(t, pids)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-srv.exited
+	err = srv.Stop()
+	for _, want := range []string{"llama-server had exited on its own (signal: killed); its log is " + srv.LogPath(), ", ending:\n  "} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("Stop = %v\nwant it to contain %q", err, want)
+		}
+	}
 	if _, err := os.Stat(srv.LogPath()); err != nil {
-		t.Errorf("the log is gone after Stop: %v", err)
+		t.Errorf("the log of a server that crashed is gone: %v", err)
 	}
 }
 
