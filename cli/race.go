@@ -108,6 +108,7 @@ func (f *raceFlags) load(ctx context.Context, stderr io.Writer) (*session, error
 	if err != nil {
 		return nil, err
 	}
+	s.local.stderr = stderr // not the notices': the servers stop long after they are written
 	if err := f.checkOnly(s); err != nil {
 		s.close()
 		return nil, err
@@ -149,7 +150,7 @@ func (f *raceFlags) resolve(ctx context.Context, stderr io.Writer) (*session, er
 	if err := f.applyWorkload(cfg); err != nil {
 		return nil, err
 	}
-	s := &session{cfg: cfg, known: names(cfg), file: path, local: &local{info: map[string]string{}, slots: map[string]int{}, stderr: stderr}}
+	s := &session{cfg: cfg, known: names(cfg), file: path, local: &local{info: map[string]string{}, slots: map[string]int{}}}
 	f.keepOnly(cfg)
 	skipLocal(ctx, cfg, stderr)
 	s.close = s.local.stop

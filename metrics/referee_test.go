@@ -73,6 +73,12 @@ func TestRefereeOfRaceFlags(t *testing.T) {
 			t.Errorf("p99 %v: client_saturated evidence %q, want %q", c.p99, got, c.want)
 		}
 	}
+	// Refused before its first byte, in a race of 0.2 ms whose CPU share
+	// read 91% (seen against a llama-server killed mid-bench).
+	refused := probes.Result{Err: errors.New("connection refused"), End: 200 * time.Microsecond, Load: &probes.ClientLoad{CPU: 0.91, GOMAXPROCS: 2}}
+	if got := saturation(&refused, Compute(&refused, 0)); got != "" {
+		t.Errorf("a stream with nothing timed: client_saturated evidence %q, want none", got)
+	}
 	alpha, bravo := ref.Streams[0][0][0], ref.Streams[0][1][0]
 	if _, ok := alpha[FlagColdConnection]; !ok {
 		t.Errorf("alpha connected while bravo reused: %v", alpha)

@@ -29,9 +29,15 @@ func providerLoad(streams []probes.Result) *probes.ClientLoad {
 // saturation is the evidence that the tpsrace which measured stream r was
 // its bottleneck, "" when it was not (or its load is unknown): its CPU
 // was saturated, or it stamped the stream's events late by more than
-// LateShare of the stream's gap (lateLimit).
+// LateShare of the stream's gap (lateLimit). A stream with nothing timed
+// (refused, or failed before its first event) has no figure a busy client
+// could bend, and its race may have lasted a fraction of a millisecond,
+// over which a share of CPU says nothing: it is never flagged.
 func saturation(r *probes.Result, fig Figures) string {
 	limit, gap := lateLimit(r, fig)
+	if limit == 0 {
+		return ""
+	}
 	return loadEvidence(r.Load, limit, "the stream's "+gap)
 }
 
