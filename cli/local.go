@@ -17,10 +17,16 @@ import (
 // local holds the llama-servers tpsrace started and what it learned about
 // the local ones.
 type local struct {
-	servers []*llamacpp.Server
+	servers []localServer
 	info    map[string]string // provider name → on-box hardware line (llama.cpp)
 	slots   map[string]int    // provider name → the server's slots (llama.cpp), for llamacpp.QueueNote
 	stderr  io.Writer         // for what stop has to say
+}
+
+// localServer is a llama-server tpsrace started, for the provider named.
+type localServer struct {
+	provider string
+	*llamacpp.Server
 }
 
 // stop stops the servers, saying on stderr what went wrong with any (one
@@ -28,7 +34,7 @@ type local struct {
 func (l *local) stop() {
 	for _, s := range l.servers {
 		if err := s.Stop(); err != nil {
-			fmt.Fprintln(l.stderr, "warning:", err)
+			fmt.Fprintf(l.stderr, "warning: %s: %v\n", s.provider, err)
 		}
 	}
 }
@@ -75,7 +81,7 @@ func (l *local) start(ctx context.Context, cfg *config.Config, progress func(i i
 				errs[i] = err
 				continue
 			}
-			l.servers = append(l.servers, srv)
+			l.servers = append(l.servers, localServer{p.Name, srv})
 			p.BaseURL, logPath = srv.BaseURL(), srv.LogPath()
 		}
 		info, err := llamacpp.Describe(ctx, *p, logPath)
