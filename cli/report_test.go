@@ -43,6 +43,7 @@ func TestWatchReportCheckFlagErrors(t *testing.T) {
 	dir := t.TempDir()
 	notBench := write(t, dir, "other.json", `{"schema": "something/else"}`)
 	broken := write(t, dir, "broken.jsonl", "{\"schema\":\"tpsrace.bench/v1\"}\n{not json\n")
+	text := write(t, dir, "notes.txt", "results of Tuesday\n")
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -57,6 +58,7 @@ func TestWatchReportCheckFlagErrors(t *testing.T) {
 		{[]string{"report", filepath.Join(dir, "missing.json")}, "missing.json"},
 		{[]string{"report", notBench}, `other.json: document 1: schema "something/else"`},
 		{[]string{"report", broken}, "broken.jsonl: document 2"},
+		{[]string{"report", text}, "notes.txt: not a tpsrace bench JSON or watch history file: invalid character"},
 		{[]string{"check", "extra"}, "check takes no arguments"},
 	} {
 		if code, _, errOut := run(t, dir, tc.args...); code != 2 || !strings.Contains(errOut, tc.want) {

@@ -27,6 +27,9 @@ func ReadRecords(path string) ([]Record, error) {
 		if errors.Is(err, io.EOF) {
 			break
 		}
+		if err != nil && n == 1 { // most likely the wrong file, not a damaged one
+			return nil, fmt.Errorf("%s: not a tpsrace bench JSON or watch history file: %w", path, err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: document %d (byte %d): %w", path, n, dec.InputOffset(), err)
 		}
