@@ -32,6 +32,7 @@ size=${SIZE:-240x60}
 providers=${PROVIDERS:-8}
 model=${MODEL:-"sim:ttft=0,tps=2000,tokens=$tokens,chunk=1"} # one token per event, at 2000 tok/s
 profile=${PROFILE:-}
+[ -z "$profile" ] || mkdir -p "$profile"
 headless_too=${HEADLESS:-1} # 0: the dashboard's runs only
 seconds=$((tokens > 4000 ? tokens / 2000 - 1 : 1)) # profiled, and slept through before the pane is looked at, of a race of tokens/2000 s
 tmp=$(mktemp -d)
