@@ -326,24 +326,20 @@ func (b *Bench) heading(markdown bool) string {
 	return "Prompt " + strings.Join(parts, " · ")
 }
 
-// failures are the notes of the failed streams: identical failures of a
-// provider collapse into one line with a count ("groq: 16 × 401 …").
+// failures are the notes of the failed streams: alike failures of a
+// provider collapse into one line with a count ("groq failed: 16 × 401 …",
+// errorTally).
 func (b *Bench) failures() []string {
 	var notes []string
 	for _, p := range b.Providers {
-		var order []string
-		count := map[string]int{}
+		var tally errorTally
 		for _, r := range p.Streams {
-			if r.Error == nil {
-				continue
+			if r.Error != nil {
+				tally.add(*r.Error)
 			}
-			if count[*r.Error] == 0 {
-				order = append(order, *r.Error)
-			}
-			count[*r.Error]++
 		}
-		for _, e := range order {
-			notes = append(notes, fmt.Sprintf("%s failed: %s × %s", p.Name, format.Count(count[e]), e))
+		for _, line := range tally.lines(false) {
+			notes = append(notes, p.Name+" failed: "+line)
 		}
 	}
 	return notes

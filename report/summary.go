@@ -23,7 +23,7 @@ type Group struct {
 	OutputTPS       Stats
 	E2Ems           Stats
 	Failures        map[string]int // failed streams by kind (probes.Kinds)
-	Errors          map[string]int // failed streams by error message, as received
+	Errors          errorTally     // failed streams by error message, alike ones together
 	Simulated       bool           // some of its races raced the built-in simulated providers
 	Thinking        GroupThinking  // reasoning: the thinking and answer phases
 	// Figures are its figures over its races (metrics.WorkloadRunsOf of
@@ -106,7 +106,7 @@ type groupAcc struct {
 func accumulate(groups map[groupKey]*groupAcc, k groupKey, race raceKey, r Stream, simulated bool) {
 	a := groups[k]
 	if a == nil {
-		a = &groupAcc{g: Group{Setup: k.setup, Provider: k.provider, Model: k.model, Probe: k.probe, Day: k.day, Failures: map[string]int{}, Errors: map[string]int{}},
+		a = &groupAcc{g: Group{Setup: k.setup, Provider: k.provider, Model: k.model, Probe: k.probe, Day: k.day, Failures: map[string]int{}},
 			races: map[raceKey][]metrics.Stream{}}
 		groups[k] = a
 	}
@@ -118,7 +118,7 @@ func accumulate(groups map[groupKey]*groupAcc, k groupKey, race raceKey, r Strea
 			kind = *r.ErrorKind
 		}
 		a.g.Failures[kind]++
-		a.g.Errors[deref(r.Error)]++
+		a.g.Errors.add(deref(r.Error))
 	}
 }
 

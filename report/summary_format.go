@@ -1,11 +1,9 @@
 package report
 
 import (
-	"cmp"
 	"encoding/csv"
 	"fmt"
 	"io"
-	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -76,14 +74,9 @@ func (g Group) failureText() string {
 // "9 × 503 service_unavailable: …", at most five, then how many more.
 func (g Group) errorLines() []string {
 	const most = 5
-	messages := slices.SortedFunc(maps.Keys(g.Errors), func(a, b string) int { return cmp.Or(g.Errors[b]-g.Errors[a], strings.Compare(a, b)) })
-	var lines []string
-	for i, m := range messages {
-		if i == most {
-			lines = append(lines, fmt.Sprintf("… and %s more", format.Plural(len(messages)-most, "message")))
-			break
-		}
-		lines = append(lines, fmt.Sprintf("%s × %s", format.Count(g.Errors[m]), orDash(m)))
+	lines := g.Errors.lines(true)
+	if len(lines) > most {
+		lines = append(lines[:most], fmt.Sprintf("… and %s more", format.Plural(len(lines)-most, "message")))
 	}
 	return lines
 }
