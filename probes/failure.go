@@ -267,7 +267,7 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 	case errors.Is(err, syscall.ECONNREFUSED):
 		f = &Failure{Kind: KindNetwork, Message: "connection refused", Hint: "is the server at " + config.RedactURL(pb.provider.BaseURL) + " running?"}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
-		f = &Failure{Kind: KindNetwork, Message: fmt.Sprintf("connection closed mid-stream after %d tokens", res.Events.TokensBefore(res.Events.Len()))}
+		f = &Failure{Kind: KindNetwork, Message: "connection closed mid-stream after " + carried(res)}
 	default:
 		var netErr net.Error
 		f = &Failure{Kind: KindNetwork, Message: err.Error()}
@@ -280,6 +280,21 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 		f.Hint = hint(pb.provider, f.Status)
 	}
 	return f.withReason()
+}
+
+// carried is what a stream had brought when it broke: "598 tokens", or
+// for a tool call "0 tokens and 3 tool-call deltas" (its arguments' JSON
+// is no text, and counts no tokens).
+func carried(res *Result) string {
+	s := fmt.Sprintf("%d tokens", res.Events.TokensBefore(res.Events.Len()))
+	switch n := len(res.ToolDeltas); n {
+	case 0:
+	case 1:
+		s += " and 1 tool-call delta"
+	default:
+		s += fmt.Sprintf(" and %d tool-call deltas", n)
+	}
+	return s
 }
 
 // urlSecret is the user:password part of a URL, to be redacted from errors.

@@ -161,3 +161,20 @@ func argsSpeedDefined(t *testing.T, base, model string) {
 		}
 	})
 }
+
+// A call cut mid-arguments fails as a text answer would, and its message
+// counts the deltas it brought: its arguments are no text and count no
+// tokens, so "after 0 tokens" alone would say nothing had come.
+func TestToolCallCutMidArguments(t *testing.T) {
+	res := raceTool(t, startSim(t), "sim:ttft=5ms,tps=2000,tool=split,fault=close,after=4")
+	f, ok := res.Err.(*probes.Failure)
+	if !ok || f.Kind != probes.KindNetwork || len(res.ToolDeltas) == 0 {
+		t.Fatalf("err %v with %d tool-call deltas, want a network failure after some", res.Err, len(res.ToolDeltas))
+	}
+	if want := fmt.Sprintf("connection closed mid-stream after 0 tokens and %d tool-call deltas", len(res.ToolDeltas)); f.Message != want {
+		t.Errorf("message %q, want %q", f.Message, want)
+	}
+	if got := metrics.ToolCallOf(&res, weatherSchema(t)); got.Valid || got.HasComplete {
+		t.Errorf("a cut call reads as %+v, want it neither valid nor complete", got)
+	}
+}

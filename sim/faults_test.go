@@ -218,3 +218,38 @@ func TestBigChunkFault(t *testing.T) {
 		t.Errorf("usage %+v, want the big event's tokens counted", u)
 	}
 }
+
+// A tool-call or JSON answer meets its fault as a text answer does: the
+// tool-call workload must see a call cut mid-stream, an error event or a
+// malformed one, not a clean answer.
+func TestStreamFaultsInToolAndJSONAnswers(t *testing.T) {
+	s := startServer(t, Options{})
+	schema := map[string]any{"type": "object", "properties": map[string]any{"city": map[string]any{"type": "string"}}, "required": []any{"city"}}
+	tool := request{"tools": []any{map[string]any{"type": "function", "function": map[string]any{"name": "get_weather", "parameters": schema}}}}
+	jsonAnswer := request{"response_format": map[string]any{"type": "json_schema", "json_schema": map[string]any{"name": "city", "schema": schema}}}
+
+	resp, sent := post(t, context.Background(), s, chatBody("sim:ttft=0s,tps=1000,tool=split,fault=close,after=3", tool))
+	lines, err := readLines(resp, sent)
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Errorf("tool call with fault=close: read error %v, want an unexpected EOF", err)
+	}
+	if n := len(events(t, lines)); n == 0 || lines[len(lines)-1].text == "data: [DONE]" {
+		t.Errorf("tool call with fault=close after 3 tokens: %d events, last line %q", n, lines[len(lines)-1].text)
+	}
+
+	lines = streamLines(t, s, chatBody("sim:ttft=0s,tps=1000,fault=error,after=0", jsonAnswer))
+	if last := lines[len(lines)-1].text; !strings.HasPrefix(last, `data: {"error":`) {
+		t.Errorf("JSON answer with fault=error: last line %q, want a llama-server error event", last)
+	}
+
+	lines = streamLines(t, s, chatBody("sim:ttft=0s,tps=1000,tool=split,fault=badjson,after=1", tool))
+	malformed := 0
+	for _, l := range lines {
+		if payload, ok := dataPayload(l.text); ok && payload != "[DONE]" && !json.Valid([]byte(payload)) {
+			malformed++
+		}
+	}
+	if malformed != 1 || lines[len(lines)-1].text != "data: [DONE]" {
+		t.Errorf("tool call with fault=badjson: %d malformed events, last line %q; want 1 and the stream finished", malformed, lines[len(lines)-1].text)
+	}
+}

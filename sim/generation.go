@@ -191,8 +191,15 @@ func (g *generation) stream(ctx context.Context, w http.ResponseWriter) {
 		g.send(out, g.message(g.next, g.next+n), n, 0)
 		due = g.clk.next(g.nextChunk(), g.slowdown())
 	}
-	g.inject(out, true)
+	g.conclude(ctx, out)
+}
 
+// conclude ends a stream whose events have gone out as its fault says: an
+// error event, the connection dropped or held (the faults that cut a
+// stream, after=N tokens), else finish_reason, usage and [DONE]; badjson's
+// or bigchunk's event first if the answer was shorter than after=N.
+func (g *generation) conclude(ctx context.Context, out *sseWriter) {
+	g.inject(out, true)
 	switch g.s.Fault {
 	case FaultError:
 		out.data(errorEvent{apiError{Message: fmt.Sprintf("simulated server error after %d tokens", g.next), Type: "server_error", Code: 500}})

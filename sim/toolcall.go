@@ -209,7 +209,9 @@ func value(schema any, city string) any {
 // streamCalls streams an answer that is tool calls, or a JSON answer: the
 // reasoning first, as text events, then the calls' (the JSON's) events,
 // each on the clock as text is, then finish_reason "tool_calls" ("stop"),
-// usage and [DONE].
+// usage and [DONE]. A fault acts as in a text answer: one that cuts the
+// stream does so before the first event that would take it past after=N
+// tokens, and badjson's or bigchunk's event comes once N have gone out.
 func (g *generation) streamCalls(ctx context.Context, out *sseWriter) {
 	type planned struct {
 		m      message
@@ -231,6 +233,9 @@ func (g *generation) streamCalls(ctx context.Context, out *sseWriter) {
 		finish = "tool_calls"
 	}
 	for _, e := range events {
+		if g.s.cutsStream() && g.next+e.tokens > g.s.After {
+			break
+		}
 		due := g.clk.next(e.tokens, g.slowdown())
 		if !out.waitUntil(ctx, g.start.Add(due)) {
 			return
@@ -239,9 +244,9 @@ func (g *generation) streamCalls(ctx context.Context, out *sseWriter) {
 		if e.call != nil {
 			m = message{ToolCalls: []wireToolCall{*e.call}}
 		}
+		g.inject(out, false)
 		g.send(out, m, e.tokens, 0)
 	}
 	g.p.finish = finish
-	g.finish(out)
-	out.flush()
+	g.conclude(ctx, out)
 }
