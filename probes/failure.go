@@ -242,10 +242,14 @@ func (f *Failure) withReason() *Failure {
 func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter string) *Failure {
 	if cause := context.Cause(ctx); cause != nil {
 		var f *Failure
-		if errors.As(cause, &f) {
+		var stall stallCause
+		switch {
+		case errors.As(cause, &stall):
+			return &Failure{Kind: KindTimeout, Message: fmt.Sprintf("stalled %s after %s", stall.quiet, carried(res))}
+		case errors.As(cause, &f):
 			return f
 		}
-		return &Failure{Kind: KindCancelled, Message: fmt.Sprintf("cancelled after %d tokens", res.Events.TokensBefore(res.Events.Len()))}
+		return &Failure{Kind: KindCancelled, Message: "cancelled after " + carried(res)}
 	}
 	var f *Failure
 	var apiErr *openai.APIError

@@ -27,11 +27,10 @@ type streamReader struct {
 	// The whole answer's o200k count is kept up to date as it arrives, so
 	// it is ready when the stream ends.
 	answerCount, reasoningCount tokens.Counter
-	// counted is the tokens of the events so far; streamed and Race.Tokens
-	// have them added once a read (publish), not at every event.
+	// counted is the tokens of the events so far; Race.Tokens has them
+	// added once a read (publish), not at every event.
 	counted   int
 	published int
-	streamed  atomic.Int64 // tokens so far, read by the stall timer's goroutine
 	lastByte  atomic.Int64 // since release, stamped on every read: when the events parsed from it arrived
 }
 
@@ -59,10 +58,16 @@ func (rd *streamReader) watchStall(stall time.Duration, cancel context.CancelCau
 			t.Reset(stall - quiet)
 			return
 		}
-		cancel(&Failure{Kind: KindTimeout, Message: fmt.Sprintf("stalled %s after %d tokens", stall, rd.streamed.Load())})
+		cancel(stallCause{stall})
 	})
 	return t
 }
+
+// stallCause ends an attempt that the stall limit stopped; failure words
+// it once the stream's record is whole (what it had carried).
+type stallCause struct{ quiet time.Duration }
+
+func (c stallCause) Error() string { return "stalled " + c.quiet.String() }
 
 // stampedBody is the body as the stream reader reads it. Before each read,
 // which may wait, the tokens counted since the last one are published;
@@ -82,17 +87,16 @@ func (b stampedBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// publish adds the tokens counted since the last publish to streamed and
-// Race.Tokens: the events of one read arrived at once, so their tokens are
-// added at once, two atomic adds a read instead of two an event (Race.Tokens
-// is every stream's, a cache line the cores pass back and forth).
+// publish adds the tokens counted since the last publish to Race.Tokens:
+// the events of one read arrived at once, so their tokens are added at
+// once, an atomic add a read instead of one an event (Race.Tokens is every
+// stream's, a cache line the cores pass back and forth).
 func (rd *streamReader) publish() {
 	n := int64(rd.counted - rd.published)
 	if n == 0 {
 		return
 	}
 	rd.published = rd.counted
-	rd.streamed.Add(n)
 	if rd.pb.tokens != nil {
 		rd.pb.tokens.Add(n)
 	}

@@ -177,4 +177,12 @@ func TestToolCallCutMidArguments(t *testing.T) {
 	if got := metrics.ToolCallOf(&res, weatherSchema(t)); got.Valid || got.HasComplete {
 		t.Errorf("a cut call reads as %+v, want it neither valid nor complete", got)
 	}
+
+	stalled := config.Provider{Name: "p", BaseURL: startSim(t), Model: "sim:ttft=5ms,tps=2000,tool=split,fault=stall,after=4",
+		Timeout: config.Timeouts{Connect: 2 * time.Second, FirstToken: 2 * time.Second, Stall: 200 * time.Millisecond, Total: 5 * time.Second}}
+	res = probes.Race{Providers: []config.Provider{stalled},
+		Request: probes.Request{Prompt: workload.ToolPrompt, MaxTokens: 100, Tool: workload.DefaultTool()}}.Run(context.Background(), nil)[0][0]
+	if want := fmt.Sprintf("stalled 200ms after 0 tokens and %d tool-call deltas", len(res.ToolDeltas)); res.Err == nil || res.Err.(*probes.Failure).Message != want || len(res.ToolDeltas) == 0 {
+		t.Errorf("stalled call: %v, want %q", res.Err, want)
+	}
 }
