@@ -286,19 +286,21 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 	return f.withReason()
 }
 
-// carried is what a stream had brought when it broke: "598 tokens", or
-// for a tool call "0 tokens and 3 tool-call deltas" (its arguments' JSON
-// is no text, and counts no tokens).
+// carried is what a stream had brought when it broke: "598 tokens", for a
+// tool call "10 tool-call deltas" (its arguments are no text), or both.
 func carried(res *Result) string {
-	s := fmt.Sprintf("%d tokens", res.Events.TokensBefore(res.Events.Len()))
-	switch n := len(res.ToolDeltas); n {
-	case 0:
-	case 1:
-		s += " and 1 tool-call delta"
-	default:
-		s += fmt.Sprintf(" and %d tool-call deltas", n)
+	text := fmt.Sprintf("%d tokens", res.Events.TokensBefore(res.Events.Len()))
+	deltas := fmt.Sprintf("%d tool-call deltas", len(res.ToolDeltas))
+	if len(res.ToolDeltas) == 1 {
+		deltas = "1 tool-call delta"
 	}
-	return s
+	switch {
+	case len(res.ToolDeltas) == 0:
+		return text
+	case res.Events.Len() == 0:
+		return deltas
+	}
+	return text + " and " + deltas
 }
 
 // urlSecret is the user:password part of a URL, to be redacted from errors.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"sync/atomic"
 	"time"
@@ -118,7 +117,7 @@ func (rd *streamReader) read(body io.Reader) error {
 			}
 			rd.record(rd.think.flush())
 			if rd.res.FinishReason == "" && !sse.done {
-				return &Failure{Kind: KindNetwork, Message: fmt.Sprintf("stream ended after %d tokens without finish_reason or [DONE]", rd.counted)}
+				return &Failure{Kind: KindNetwork, Message: "stream ended after " + carried(rd.res) + " without finish_reason or [DONE]"}
 			}
 			return nil
 		}
