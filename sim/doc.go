@@ -136,9 +136,10 @@
 // bigchunk (one extra event of more than 1 MiB of text once N tokens are sent),
 // nobody (200 and SSE headers, then nothing, held open). badjson and bigchunk
 // add their event at the instant of the next text event (or of the end); it
-// is not in EventOffsets. A tool-call or JSON answer meets them too; its
-// events are not split, so one that cuts the stream does so before the
-// event that would pass N. Stream faults need "stream": true. Every held
+// is not in EventOffsets. A tool-call or JSON answer meets them too (but
+// endless, which is text); its events are not split, so a fault that cuts
+// the stream does so before the event that would pass N. Stream faults
+// need "stream": true. Every held
 // request ends when the client leaves or the server closes.
 //
 // # llama-server emulation
