@@ -299,7 +299,9 @@ func StreamFlags(r *probes.Result, fig Figures, kind string, w workload.Workload
 	if fl, ok := r.Err.(*probes.Failure); ok && fl.Status == 429 {
 		f.add(FlagRateLimited, "answered 429")
 	}
-	if first, ok := r.Events.First(); ok {
+	// Only a completed stream: a failed one is short for the reason its
+	// error gives, and the speeds the verdict compares are completed ones'.
+	if first, ok := r.Events.First(); ok && r.OK() {
 		if after, least := fig.OutputTokens-first.Tokens, w.ShortAnswerTokens(); after < least {
 			f.add(FlagShortAnswer, fmt.Sprintf("%d tokens after the first event (under %d)", max(after, 0), least))
 		}

@@ -115,6 +115,13 @@ func TestShortAnswerIsTheWorkloads(t *testing.T) {
 			t.Errorf("%s: short_answer %v (%q); want it only on chat, whose verdict is on output speed", name, flagged, f[FlagShortAnswer])
 		}
 	}
+	// Cut short by a stall: its error says why it is short.
+	chat, _ := workload.Named(workload.Chat)
+	stalled := short
+	stalled.Err = &probes.Failure{Kind: probes.KindTimeout, Message: "stalled 300ms after 2 tokens"}
+	if ev, flagged := StreamFlags(&stalled, Compute(&stalled, 0), "", chat)[FlagShortAnswer]; flagged {
+		t.Errorf("a failed stream flagged short_answer: %q", ev)
+	}
 }
 
 // A workload run's flags are those of every race it made, bar the cached
