@@ -47,9 +47,9 @@ type outcome = struct {
 
 // A measurement that always misses, on a machine that never quietens (the
 // threads wait for a core all the time, so every pause runs to its end):
-// three attempts of 2.5 s, the longest of the wall-clock tests', fail
-// within 15 s.
-func TestAMeasurementThatAlwaysMissesFailsWithin15s(t *testing.T) {
+// five attempts of 2.5 s, the longest of the wall-clock tests', fail
+// within 30 s.
+func TestAMeasurementThatAlwaysMissesFailsWithin30s(t *testing.T) {
 	defer func(w func() time.Duration) { runQueueWait = w }(runQueueWait)
 	began := time.Now()
 	runQueueWait = func() time.Duration { return time.Since(began) } // waiting all the time
@@ -61,8 +61,8 @@ func TestAMeasurementThatAlwaysMissesFailsWithin15s(t *testing.T) {
 		a.Missf("speed 90 tok/s, want 100")
 	})
 	took := time.Since(began)
-	if attempts != Attempts || len(r.errors) != 1 || took > 15*time.Second {
-		t.Errorf("%d attempts, errors %q, %v; want %d attempts, one failure, within 15 s", attempts, r.errors, took, Attempts)
+	if attempts != Attempts || len(r.errors) != 1 || took > 30*time.Second {
+		t.Errorf("%d attempts, errors %q, %v; want %d attempts, one failure, within 30 s", attempts, r.errors, took, Attempts)
 	}
 	logged := 0
 	for _, l := range r.logs {
