@@ -24,7 +24,7 @@ import (
 //
 // The speeds are wall-clock measurements of a simulator in this process:
 // they follow testenv.Timed (a miss is raced again only where the client
-// measured its own load, at most three times in all, each logged).
+// measured its own load, at most testenv.Attempts times in all, each logged).
 func TestSilentThinkingMeasuredApart(t *testing.T) {
 	srv := simtest.Start(t, sim.Options{})
 	const model = "sim:ttft=0,tps=500,chunk=5,reasoning=500,tokens=1000,rfield=hidden"
