@@ -168,8 +168,15 @@ func flagError(fs *flag.FlagSet, err error) string {
 	if !unknown {
 		return strings.NewReplacer(" for flag -", " for --", " for -", " for --").Replace(msg)
 	}
+	if other, ok := sameRaces[name]; ok && slices.Contains(names, other) {
+		return "unknown flag --" + name + "; did you mean --" + other + "? (the dashboard's heats are bench's runs)"
+	}
 	return "unknown flag --" + name + didYouMean(name, names, "--") + " The flags are --" + strings.Join(names, ", --")
 }
+
+// sameRaces: the dashboard races N heats where bench races N runs, one
+// idea under the word each screen uses; the other command's flag is named.
+var sameRaces = map[string]string{"heats": "runs", "runs": "heats"}
 
 // didYouMean ends the sentence that refused name: with the nearest of
 // names by edit distance, as config keys and --only do, or a full stop.

@@ -82,6 +82,8 @@ func TestCommandLineRefusals(t *testing.T) {
 		{[]string{"sim", "--addr", "256.0.0.1:1"}, "tpsrace: --addr 256.0.0.1:1: "},
 		{[]string{"sim", "--bogus"}, "tpsrace: unknown flag --bogus. The flags are --accept-delay, --addr, --load-time, --slots (see: tpsrace help sim)"},
 		{[]string{"bench", "--fromat", "json"}, "tpsrace: unknown flag --fromat; did you mean --format? The flags are --"},
+		{[]string{"bench", "--heats", "3"}, "tpsrace: unknown flag --heats; did you mean --runs? (the dashboard's heats are bench's runs) (see: tpsrace help bench)"},
+		{[]string{"--runs", "3"}, "tpsrace: unknown flag --runs; did you mean --heats? (the dashboard's heats are bench's runs) (see: tpsrace help)"},
 		{[]string{"bench", "--concurrency", "many"}, `tpsrace: invalid value "many" for --concurrency: parse error (see: tpsrace help bench)`},
 		{[]string{"bench", "--out"}, "tpsrace: --out needs a value (see: tpsrace help bench)"},
 		{[]string{"bench", "--simulated", "--max-tokens", "0"}, "tpsrace: --max-tokens must be at least 1, got 0 (leave it out for the file's max_tokens, else "},
