@@ -274,7 +274,7 @@ func checkMerge(t *testing.T, dir string, probes []string) {
 func TestMergeRefusesAndReadsStdin(t *testing.T) {
 	useClock(t, timesync.State{Synchronised: true, EstError: time.Millisecond})
 	dir := t.TempDir()
-	// Six races readied at once in one process: under -race on a loaded
+	// Seven races readied at once in one process: under -race on a loaded
 	// 2-core machine that took more than 400 ms, and a race whose instant
 	// passed while it was readied is refused.
 	start := time.Now().Add(3 * time.Second).UTC().Format(time.RFC3339Nano)
@@ -287,7 +287,7 @@ func TestMergeRefusesAndReadsStdin(t *testing.T) {
 		}
 		return path
 	}
-	var a, b, c, d, e, f string
+	var a, b, c, d, e, f, g string
 	var wg sync.WaitGroup
 	wg.Go(func() { a = record("a", start) })
 	wg.Go(func() { b = record("b", start, "--prompt", "Something else entirely.") })
@@ -295,6 +295,7 @@ func TestMergeRefusesAndReadsStdin(t *testing.T) {
 	wg.Go(func() { d = record("d", start, "--max-tokens", "30") })
 	wg.Go(func() { e = record("e", later) })
 	wg.Go(func() { f = record("f", start, "--workload", "tool-call") })
+	wg.Go(func() { g = record("g", start, "--concurrency", "2") })
 	wg.Wait()
 	if t.Failed() {
 		t.FailNow()
@@ -305,9 +306,10 @@ func TestMergeRefusesAndReadsStdin(t *testing.T) {
 	}{
 		{[]string{a, b}, "raced different prompts"},
 		{[]string{a, c}, "a merge joins the recordings of one --start-at"},
-		{[]string{a, d}, "ran different workloads (max_tokens 20 and 30"},
+		{[]string{a, d}, "ran different workloads (max_tokens 20 and 30)"},
+		{[]string{a, g}, "ran different workloads (concurrency 1 and 2 streams per provider)"},
 		{[]string{a, a}, `two recordings from probe "a"`},
-		{[]string{a, f}, `ran different workloads (chat and {"name":"tool-call"`},
+		{[]string{a, f}, "ran different workloads (chat and tool-call): a merge joins one race"},
 	} {
 		code, _, errOut := mainIn(append([]string{"merge", "--out", filepath.Join(dir, "m.tpsr")}, tc.files...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {

@@ -110,12 +110,15 @@ func Merge(recs []Named) (*Recording, error) {
 			return nil, fmt.Errorf("%s was released at %s and %s at %s: a merge joins the recordings of one --start-at",
 				first.Name, first.Header.StartAt.Format(time.RFC3339Nano), r.Name, rh.StartAt.Format(time.RFC3339Nano))
 		case workloadOf(rh) != workloadOf(first.Header):
-			return nil, fmt.Errorf("%s and %s ran different workloads (%s and %s)", first.Name, r.Name, label(first.Header), label(rh))
+			return nil, fmt.Errorf("%s and %s ran different workloads (%s): a merge joins one race", first.Name, r.Name, workloadDifference(first.Header, rh))
 		case rh.Prompt != first.Header.Prompt:
 			return nil, fmt.Errorf("%s and %s raced different prompts (%q, %q)", first.Name, r.Name, clip(first.Header.Prompt), clip(rh.Prompt))
-		case rh.MaxTokens != first.Header.MaxTokens || rh.Concurrency != first.Header.Concurrency:
-			return nil, fmt.Errorf("%s and %s ran different workloads (max_tokens %d and %d, concurrency %d and %d)",
-				first.Name, r.Name, first.Header.MaxTokens, rh.MaxTokens, first.Header.Concurrency, rh.Concurrency)
+		case rh.MaxTokens != first.Header.MaxTokens:
+			return nil, fmt.Errorf("%s and %s ran different workloads (max_tokens %d and %d): a merge joins one race",
+				first.Name, r.Name, first.Header.MaxTokens, rh.MaxTokens)
+		case rh.Concurrency != first.Header.Concurrency:
+			return nil, fmt.Errorf("%s and %s ran different workloads (concurrency %d and %d streams per provider): a merge joins one race",
+				first.Name, r.Name, first.Header.Concurrency, rh.Concurrency)
 		case len(r.Races) == 0:
 			return nil, fmt.Errorf("%s holds no race", r.Name)
 		}
@@ -169,12 +172,21 @@ func workloadOf(h Header) string {
 	return string(b)
 }
 
-// label names h's workload, with its settings when that is what differs.
-func label(h Header) string {
-	if h.Workload == nil {
-		return workload.Chat
+// workloadDifference says how a's workload and b's differ: by name
+// ("chat and long-context"), else by their settings, as the file gives
+// them.
+func workloadDifference(a, b Header) string {
+	var wa, wb workload.Workload
+	if a.Workload != nil {
+		wa = *a.Workload
 	}
-	return workloadOf(h)
+	if b.Workload != nil {
+		wb = *b.Workload
+	}
+	if wa.Label() != wb.Label() {
+		return wa.Label() + " and " + wb.Label()
+	}
+	return wa.Label() + " with other settings: " + workloadOf(a) + " and " + workloadOf(b)
 }
 
 func clip(s string) string {
