@@ -32,14 +32,16 @@ func (m *Model) helpPages() [][]string {
 	if m.replay != nil && m.replay.rp.Made != "" {
 		lines = append(lines, "", s.Title.Render("This replay ")+s.Label.Render(m.replay.rp.Made))
 	}
-	lines = append(lines, "", s.Title.Render("The words on screen")+s.Label.Render(" (docs/DASHBOARD.md, docs/METRICS.md)"))
-	lines = append(lines, m.termLines(vocabulary())...)
+	// The header's "N skipped · ? lists them" sends the reader here: the
+	// list is on the first page, not after the pages of words.
 	if skipped := m.c.config.Skipped; len(skipped) > 0 {
 		lines = append(lines, "", s.Title.Render("Skipped providers"))
 		for _, n := range skipped {
 			lines = append(lines, s.Status.Render(n.Provider)+s.Label.Render(" — "+n.Reason))
 		}
 	}
+	lines = append(lines, "", s.Title.Render("The words on screen")+s.Label.Render(" (docs/DASHBOARD.md, docs/METRICS.md)"))
+	lines = append(lines, m.termLines(vocabulary())...)
 	for i, line := range lines {
 		lines[i] = ansi.Truncate(line, m.c.width, "…")
 	}
@@ -97,8 +99,8 @@ func wrapAtSpaces(s string, width int) []string {
 	return append(lines, line)
 }
 
-// pages splits lines into pages height lines high, each but the last
-// ending with how to turn to the next.
+// pages splits lines into pages height lines high, each ending with how
+// to turn to the next, the last with how to close (? closes it too).
 func pages(lines []string, height int, turn func(string) string) [][]string {
 	if height < 2 || len(lines) <= height {
 		return [][]string{lines}
@@ -110,6 +112,8 @@ func pages(lines []string, height int, turn func(string) string) [][]string {
 		page := slices.Clone(lines[k:min(k+per, len(lines))])
 		if len(out) < n-1 {
 			page = append(page, turn("? next page ("+itoa(len(out)+1)+"/"+itoa(n)+") · esc closes"))
+		} else {
+			page = append(page, turn("? or esc closes ("+itoa(n)+"/"+itoa(n)+")"))
 		}
 		out = append(out, page)
 	}

@@ -237,10 +237,10 @@ func helpText(m Model) (string, Model) {
 		if m.state != stateHelp {
 			break
 		}
-		// The page as drawn, but for the line that turns it: a meaning
-		// wrapped over two pages reads on.
+		// The page as drawn, but for the line that turns or closes it: a
+		// meaning wrapped over two pages reads on.
 		for _, line := range m.drawn.pages[m.drawn.helpAt] {
-			if !strings.HasPrefix(ansi.Strip(line), "? next page") {
+			if !strings.HasPrefix(ansi.Strip(line), "? next page") && !strings.HasPrefix(ansi.Strip(line), "? or esc closes") {
 				text.WriteString(ansi.Strip(line) + "\n")
 			}
 		}
@@ -268,6 +268,10 @@ func TestHelpExplainsTheFigures(t *testing.T) {
 		}
 		if !strings.Contains(text, "groq — GROQ_API_KEY is not set") {
 			t.Errorf("%dx%d: help does not name the skipped provider:\n%s", size[0], size[1], text)
+		}
+		// The header's "? lists them" is kept on the first press.
+		if first := ansi.Strip(strings.Join(update(m, press("?")).drawn.pages[0], "\n")); !strings.Contains(first, "groq — GROQ_API_KEY is not set") {
+			t.Errorf("%dx%d: the first help page does not name the skipped provider:\n%s", size[0], size[1], first)
 		}
 	}
 	m := update(finishedRace(80, 24), press("?"))
