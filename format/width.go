@@ -1,6 +1,7 @@
 package format
 
 import (
+	"strings"
 	"sync"
 	"unicode/utf8"
 
@@ -83,4 +84,20 @@ func Truncate(s string, width int, tail string) string {
 		return s
 	}
 	return ansi.Truncate(s, width, tail)
+}
+
+// Name is a provider's name in width cells, its end cut ("deep-think…"),
+// but for a merged race's lane (provider@probe), which keeps its probe and
+// cuts the provider ("groq-l…@fra" beside "groq-l…@iad": cut at the end,
+// the two read alike).
+func Name(name string, width int) string {
+	if Width(name) <= width {
+		return name
+	}
+	if at := strings.LastIndex(name, "@"); at > 0 {
+		if room := width - Width(name[at:]); room >= 3 {
+			return Truncate(name[:at], room, "…") + name[at:]
+		}
+	}
+	return Truncate(name, width, "…")
 }

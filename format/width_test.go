@@ -39,3 +39,23 @@ func TestTruncate(t *testing.T) {
 		}
 	}
 }
+
+// A name cut to fit loses its end, but a merged race's lane keeps its
+// probe, which tells it from the same provider's lane on another host.
+func TestName(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		width int
+		want  string
+	}{
+		{"groq-llama@fra", 20, "groq-llama@fra"},
+		{"groq-llama@fra", 11, "groq-l…@fra"},
+		{"groq-llama@iad", 11, "groq-l…@iad"},
+		{"deep-thinker", 11, "deep-think…"},
+		{"groq@frankfurt-1", 11, "groq@frank…"}, // no room for the provider beside the probe: the end cut
+	} {
+		if got := Name(tc.name, tc.width); got != tc.want || Width(got) > tc.width {
+			t.Errorf("Name(%q, %d) = %q, want %q", tc.name, tc.width, got, tc.want)
+		}
+	}
+}

@@ -5,8 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
+	"tpsrace/format"
 	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 )
@@ -118,7 +117,7 @@ func fitVerdict(width int, prefix string, decide func(names []string) (string, s
 	for limit := longest; limit >= min(minName, longest); limit-- {
 		short := make([]string, len(names))
 		for i, n := range names {
-			short[i] = ansi.Truncate(n, limit, "…")
+			short[i] = format.Name(n, limit)
 		}
 		v, f := decide(short)
 		if v == "" {

@@ -227,7 +227,7 @@ func (m *Model) columns() []column {
 			return s.Muted.Render(strconv.Itoa(r.rank))
 		}},
 		{header: "provider", width: nameW, priority: 0, cell: func(r row) string {
-			return s.provider(r.index).Render(format.Truncate(m.names[r.index], nameW, "…"))
+			return s.provider(r.index).Render(format.Name(m.names[r.index], nameW))
 		}},
 		{header: "finish", width: 6, priority: 1, cell: func(r row) string {
 			f, place := r.f, r.place

@@ -194,12 +194,18 @@ func (m *Model) render() {
 
 	g := &m.scratch.grid
 	g.Reset(plotW, plotH)
-	ends := make([]tick, 0, len(lines)) // each line's label, at the row it ends on
 	for _, l := range lines {
 		g.Line(l)
+		g.Mark(l.Points[len(l.Points)-1], l.Provider)
+	}
+	ends := make([]tick, 0, len(lines)) // each line's label, at the row it ends on
+	for _, l := range lines {
 		end := l.Points[len(l.Points)-1]
-		g.Mark(end, l.Provider)
-		ends = append(ends, tick{at: end.Y, text: string(draw.Marker(l.Provider)) + " " + m.names[l.Provider], provider: l.Provider, edge: g.Column(end) == plotW-1})
+		// At the edge only while its own marker is there: two lines ending
+		// in one cell show the last one's marker, which the other's name
+		// beside it would take for its own.
+		edge := g.Column(end) == plotW-1 && g.MarkedBy(end) == l.Provider
+		ends = append(ends, tick{at: end.Y, text: string(draw.Marker(l.Provider)) + " " + format.Name(m.names[l.Provider], labelW-3), provider: l.Provider, edge: edge})
 	}
 
 	out := make([]string, 0, m.height)
@@ -224,7 +230,7 @@ func (m *Model) render() {
 			if t.edge && rowOf(t.at, plotH) == y {
 				// The line's end marker is the plot's last cell, just
 				// left of the label: the name alone, not "◆ ◆ sim-gpu".
-				text = m.names[t.provider]
+				text = format.Name(m.names[t.provider], labelW-1)
 			}
 			label = " " + format.Truncate(text, labelW-1, "…")
 			label = m.styles.provider(t.provider).Render(label)

@@ -121,6 +121,28 @@ func TestEdgeLabelStaysBesideItsMarker(t *testing.T) {
 	t.Fatalf("no label for d:\n%s", view)
 }
 
+// Two lines that end in one cell at the edge (a merged race's lanes of one
+// provider) show the last one's marker: the name beside it is that line's,
+// and the other keeps its own marker before its name. Names cut to fit
+// keep their probe, which tells the lanes apart.
+func TestLinesEndingInOneCellKeepTheirOwnMarkers(t *testing.T) {
+	names := []string{"openai-gpt-4o@fra", "openai-gpt-4o@iad"}
+	lanes := []*live.Lane{
+		provider(0, names[0], 100*ms, 5*ms, 200, 0, nil),
+		provider(1, names[1], 100*ms, 5*ms, 200, 0, nil),
+	}
+	lines := chart(t, Tokens, 40, 7, FrameMsg{Until: 1100 * ms, Providers: lanes, Finish: 400}, names...)
+	view := strings.Join(lines, "\n")
+	for _, want := range []string{"● open…@fra", "■ openai…@iad"} {
+		if !strings.Contains(view, want) {
+			t.Errorf("no label %q, its own marker before its name cut to keep the probe:\n%s", want, view)
+		}
+	}
+	if strings.Count(view, "●") != 1 || strings.Count(view, "■") != 1 {
+		t.Errorf("each marker once (the iad line's at the edge, beside its name):\n%s", view)
+	}
+}
+
 // The speed plot uses the lanes' shared scale: a steady 300 tok/s lies on
 // the row labelled 300 on a linear axis up to 600; a log scale labels its
 // decades.

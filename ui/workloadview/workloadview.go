@@ -33,7 +33,6 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 
 	"tpsrace/format"
 	"tpsrace/metrics"
@@ -204,7 +203,7 @@ func (m *Model) title(parts ...string) string {
 func (m *Model) names(width int) column {
 	c := column{left: true, cells: make([]string, len(m.figures.Providers))}
 	for i, p := range m.figures.Providers {
-		c.cells[i] = ansi.Truncate(string(draw.Marker(i))+" "+p.Name, width, "…")
+		c.cells[i] = format.Truncate(string(draw.Marker(i))+" "+format.Name(p.Name, width-2), width, "…")
 	}
 	c.paint = func(i int, s string) string { return m.styles.provider(i).Render(s) }
 	return c

@@ -185,6 +185,15 @@ func (g *Braille) Mark(p Point, provider int) {
 	}
 }
 
+// MarkedBy is the provider whose marker the cell of p holds (the last
+// marked there), -1 for none.
+func (g *Braille) MarkedBy(p Point) int {
+	if k := g.cell(g.dot(p)); k >= 0 && g.marks[k] != 0 {
+		return g.owner[k]
+	}
+	return -1
+}
+
 // Column is the column of the cell that Mark puts p's marker in.
 func (g *Braille) Column(p Point) int { return g.dot(p).x / 2 }
 
