@@ -139,13 +139,25 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	var ready, done sync.WaitGroup
 	start := make(chan struct{})
 	var release time.Time // written before start is closed, read after
+	type prepared struct {
+		body               *requestBody
+		conversationTokens int
+		http               *http.Client
+	}
+	each := make([]prepared, len(r.Providers))
 	for i, p := range r.Providers {
 		results[i] = make([]Result, conc)
-		body := newRequestBody(p, req.forProvider(i))
-		conversationTokens := req.forProvider(i).conversationTokens()
-		cl := clients.get(p, conc)
-		for s := range conc {
-			pb := &probe{provider: p, http: cl, body: body, retries: r.Retries, stream: s, tokens: r.Tokens}
+		each[i] = prepared{newRequestBody(p, req.forProvider(i)), req.forProvider(i).conversationTokens(), clients.get(p, conc)}
+	}
+	// Stream by stream across the providers, not provider by provider: the
+	// streams leave the barrier about in the order they wait at it, a few
+	// at a time on a few cores, and in provider order the last provider's
+	// streams left milliseconds after the first's at C=16 (start skew, all
+	// of it against them), where interleaved each provider's streams spread
+	// over the whole release alike.
+	for s := range conc {
+		for i, p := range r.Providers {
+			pb := &probe{provider: p, http: each[i].http, body: each[i].body, retries: r.Retries, stream: s, tokens: r.Tokens}
 			pb.prepare(ctx)
 			if updates != nil {
 				if r.Tokens == nil {
@@ -162,7 +174,7 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 				<-start
 				sent := time.Since(release)
 				res := pb.run(release)
-				res.Sent, res.InputTokens, res.ConversationTokens = sent, inputTokens, conversationTokens
+				res.Sent, res.InputTokens, res.ConversationTokens = sent, inputTokens, each[i].conversationTokens
 				results[i][s] = res
 				if updates != nil {
 					updates <- Update{Provider: i, Stream: s, Done: &res}
