@@ -151,9 +151,9 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	}
 	// Stream by stream across the providers, not provider by provider: the
 	// streams leave the barrier about in the order they wait at it, a few
-	// at a time on a few cores, and in provider order the last provider's
-	// streams left milliseconds after the first's at C=16 (start skew, all
-	// of it against them), where interleaved each provider's streams spread
+	// at a time on a few cores, and in provider order one provider's
+	// streams left milliseconds after another's at C=16 (start skew, all
+	// of it against one), where interleaved each provider's streams spread
 	// over the whole release alike.
 	for s := range conc {
 		for i, p := range r.Providers {
