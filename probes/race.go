@@ -6,6 +6,7 @@ package probes
 
 import (
 	"context"
+	"math/rand/v2"
 	"net/http"
 	"runtime"
 	"sync"
@@ -149,14 +150,15 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 		results[i] = make([]Result, conc)
 		each[i] = prepared{newRequestBody(p, req.forProvider(i)), req.forProvider(i).conversationTokens(), clients.get(p, conc)}
 	}
-	// Stream by stream across the providers, not provider by provider: the
-	// streams leave the barrier about in the order they wait at it, a few
-	// at a time on a few cores, and in provider order one provider's
-	// streams left milliseconds after another's at C=16 (start skew, all
-	// of it against one), where interleaved each provider's streams spread
-	// over the whole release alike.
+	// Stream by stream across the providers, not provider by provider, and
+	// the providers in a new random order for each stream: the streams
+	// leave the barrier about in the order they wait at it, a few at a time
+	// on a few cores. In provider order one provider's streams left
+	// milliseconds after another's at C=16 (start skew, all of it against
+	// one), and at C=1 the same provider was last in every race.
 	for s := range conc {
-		for i, p := range r.Providers {
+		for _, i := range rand.Perm(len(r.Providers)) {
+			p := r.Providers[i]
 			pb := &probe{provider: p, http: each[i].http, body: each[i].body, retries: r.Retries, stream: s, tokens: r.Tokens}
 			pb.prepare(ctx)
 			if updates != nil {
