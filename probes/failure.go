@@ -254,6 +254,7 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 	var f *Failure
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
+	var dnsErr *net.DNSError
 	switch {
 	case errors.As(err, &f):
 	case errors.As(err, &reqErr):
@@ -270,6 +271,11 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 		}
 	case errors.Is(err, syscall.ECONNREFUSED):
 		f = &Failure{Kind: KindNetwork, Message: "connection refused", Hint: "is the server at " + config.RedactURL(pb.provider.BaseURL) + " running?"}
+	case errors.As(err, &dnsErr):
+		// Go's own words name the resolver's address and the request:
+		// `Post "https://…": dial tcp: lookup api.x.ai on 10.0.0.53:53: no such host`.
+		f = &Failure{Kind: KindNetwork, Message: "could not look up " + dnsErr.Name + ": " + dnsErr.Err,
+			Hint: "is the host name in " + config.RedactURL(pb.provider.BaseURL) + " right, and is there a network?"}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
 		f = &Failure{Kind: KindNetwork, Message: "connection closed mid-stream after " + carried(res)}
 	default:

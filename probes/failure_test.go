@@ -30,6 +30,18 @@ func TestRefusedConnectionSaysWhere(t *testing.T) {
 	}
 }
 
+// A host name that does not resolve says so, with the name, not Go's
+// "Post …: dial tcp: lookup … on 10.0.0.53:53" (a name with an empty
+// label fails without any query: no network is touched).
+func TestUnresolvedHostSaysWhich(t *testing.T) {
+	res := raceOne(t, config.Provider{BaseURL: "http://api..example/v1"})
+	f, ok := res.Err.(*Failure)
+	if !ok || f.Kind != KindNetwork || !strings.HasPrefix(f.Message, "could not look up api..example: ") ||
+		!strings.Contains(f.Hint, "host name") || strings.Contains(f.Error(), "dial tcp") {
+		t.Errorf("err = %#v, want a network failure naming the host that did not resolve", res.Err)
+	}
+}
+
 func TestHTMLBodyWithStatus200(t *testing.T) {
 	res := raceOne(t, config.Provider{BaseURL: replay(t, 0, []byte("<!DOCTYPE html>\n<html><body>Sign in</body></html>\n"))})
 	if res.Err == nil || !strings.Contains(res.Err.Error(), "not an event stream") || !strings.Contains(res.Err.Error(), "DOCTYPE") {
