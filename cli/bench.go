@@ -170,7 +170,7 @@ func (c *benchCmd) recorder(s *session, in benchdoc.Input, stdout, stderr io.Wri
 		concurrency = s.levels[0] // the document's body is the first level's
 	}
 	header := c.fleet.header(recording.NewHeader(s.cfg, concurrency, in.StartedAt))
-	header.FinishAt = c.finish
+	header.FinishAt, header.Runs = c.finish, c.runs
 	header.Sweep = s.levels
 	switch c.record {
 	case "":

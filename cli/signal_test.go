@@ -27,8 +27,8 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 	dir := t.TempDir()
 	url, events := eventCountingSim(t)
 	cfg := write(t, dir, "p.yaml", "providers:\n  - name: endless\n    base_url: "+url+"\n    model: \"sim:ttft=10ms,tps=200,fault=endless\"\n")
-	out := filepath.Join(dir, "r.json")
-	cmd := exec.Command(bin, "bench", "--config", cfg, "--format", "json", "--out", out, "--concurrency", "3", "--runs", "5")
+	out, rec := filepath.Join(dir, "r.json"), filepath.Join(dir, "r.tpsr")
+	cmd := exec.Command(bin, "bench", "--config", cfg, "--format", "json", "--out", out, "--record", rec, "--concurrency", "3", "--runs", "5")
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
@@ -80,6 +80,19 @@ func TestBenchInterruptedStillWrites(t *testing.T) {
 	if v := doc.Verdict; v.Confident || !strings.HasPrefix(v.Text, "interrupted in run 1/5: ") {
 		t.Errorf("verdict: confident %v, %q; want not confident, saying it was interrupted in run 1/5", v.Confident, v.Text)
 	}
+	// The recording's replay says where it stopped as bench did.
+	if _, replayed, errOut := mainIn("replay", rec, "--bench", "--format", "json"); !strings.Contains(replayed, `"text": `+jsonString(doc.Verdict.Text)) {
+		t.Errorf("the replay's verdict is not bench's %q:\n%s\n%s", doc.Verdict.Text, errOut, replayed)
+	}
+}
+
+// jsonString is s as encoding/json writes it (no HTML escaping).
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.Encode(s)
+	return strings.TrimSpace(b.String())
 }
 
 // streamEvents counts the SSE events the simulator has written, per

@@ -63,6 +63,10 @@ type Header struct {
 	// FinishAt is the finish line the race was run to (--finish-at N), so
 	// its replay ranks as it did; absent without one.
 	FinishAt int `json:"finish_at,omitempty"`
+	// Runs are the runs bench was asked for (--runs N), so the replay of
+	// a recording it stopped says "interrupted in run 2/5" as bench did;
+	// absent from the dashboard's recordings and those before it.
+	Runs int `json:"runs,omitempty"`
 	// Probe is where the race ran (--probe-name, by default the host
 	// name); "" in recordings from before it, and in a merged race, whose
 	// probes are in Probes.
@@ -151,7 +155,7 @@ type Race struct {
 func (r *Recording) Report() benchdoc.Input {
 	in := benchdoc.Input{Config: r.config(), Concurrency: r.Header.Concurrency, Races: r.results(),
 		Interrupted: r.Interrupted, Truncated: r.Truncation(), StartedAt: r.Header.StartedAt, Clock: r.Header.Clock, Fleet: r.Header.fleet(),
-		FinishAt: r.Header.FinishAt}
+		FinishAt: r.Header.FinishAt, Planned: r.Header.Runs}
 	if r.Header.StartAt != nil {
 		in.StartAt = *r.Header.StartAt
 	}
