@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"tpsrace/config"
+	"tpsrace/format"
 	"tpsrace/probes"
 	"tpsrace/safetext"
 )
@@ -48,7 +49,7 @@ func (c *checkCmd) run(ctx context.Context, args []string, stdout, stderr io.Wri
 	}
 	defer s.close()
 	if s.cfg.Path != "" {
-		line := fmt.Sprintf("%s: valid; checking %d provider(s)", s.cfg.Path, len(s.cfg.Providers))
+		line := fmt.Sprintf("%s: valid; checking %s", s.cfg.Path, format.Plural(len(s.cfg.Providers), "provider"))
 		if n := len(s.cfg.Skipped); n > 0 {
 			line += fmt.Sprintf(", %d skipped (see above)", n)
 		}
@@ -83,11 +84,11 @@ func checkProvider(ctx context.Context, p config.Provider, client *http.Client) 
 	case p.Model == "":
 		return fmt.Sprintf("ok: the server serves %s", strings.Join(c.Models, ", ")), true
 	case c.Listed:
-		return fmt.Sprintf("ok: listed among %d model(s)", len(c.Models)), true
+		return "ok: listed among " + format.Plural(len(c.Models), "model"), true
 	case c.Served:
 		return fmt.Sprintf("ok: not among the %d listed, but GET /models/%s knows it", len(c.Models), p.Model), true
 	}
-	return fmt.Sprintf("NOT SERVED: not among the %d model(s) listed%s", len(c.Models), closest(p.Model, c.Models)), false
+	return fmt.Sprintf("NOT SERVED: not among the %s listed%s", format.Plural(len(c.Models), "model"), closest(p.Model, c.Models)), false
 }
 
 // closest names up to three listed models that share a word of at least

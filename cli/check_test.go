@@ -38,10 +38,10 @@ func TestCheckAsksEachProviderForItsModel(t *testing.T) {
 		t.Fatalf("exit %d, want 1 (one model is not served); stdout:\n%s\nstderr:\n%s", code, out, errOut)
 	}
 	for _, want := range []string{
-		"p.yaml: valid; checking 3 provider(s), 1 skipped",
-		"listed         sim:gpu                ok: listed among 4 model(s)",
+		"p.yaml: valid; checking 3 providers, 1 skipped",
+		"listed         sim:gpu                ok: listed among 4 models",
 		"parameterised  sim:ttft=10ms,tps=100  ok: not among the 4 listed, but GET /models/sim:ttft=10ms,tps=100 knows it",
-		"typo           sim:laptopp            NOT SERVED: not among the 4 model(s) listed (similar: sim:laptop)",
+		"typo           sim:laptopp            NOT SERVED: not among the 4 models listed (similar: sim:laptop)",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)

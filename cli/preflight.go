@@ -95,8 +95,8 @@ func noticeCost(cfg *config.Config, concurrency, runs int, stderr io.Writer) {
 			continue
 		}
 		most := metrics.Cost(*p.Price, promptTokens, cfg.MaxTokens) * float64(concurrency*runs)
-		fmt.Fprintf(stderr, "%s: %d streams × %d race(s) may cost up to %s (max_tokens %d at its prices)\n",
-			p.Name, concurrency, runs, format.USD(most), cfg.MaxTokens)
+		fmt.Fprintf(stderr, "%s: %d streams × %s may cost up to %s (max_tokens %d at its prices)\n",
+			p.Name, concurrency, format.Plural(runs, "race"), format.USD(most), cfg.MaxTokens)
 	}
 }
 

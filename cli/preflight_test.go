@@ -79,7 +79,7 @@ func TestConcurrencyCeilingAndCost(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	// 65 streams × 2 races × (1 prompt token × $1 + 5 tokens × $2) per million.
-	if want := "paid: 65 streams × 2 race(s) may cost up to $0.0014"; !strings.Contains(errOut, want) {
+	if want := "paid: 65 streams × 2 races may cost up to $0.0014"; !strings.Contains(errOut, want) {
 		t.Errorf("stderr lacks %q:\n%s", want, errOut)
 	}
 }

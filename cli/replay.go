@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"tpsrace/benchdoc"
+	"tpsrace/format"
 	"tpsrace/picture"
 	"tpsrace/probes"
 	"tpsrace/recording"
@@ -209,7 +210,7 @@ func (c *replayCmd) pick(rec *recording.Recording) (*ui.Replay, error) {
 		races = append(slices.Clone(races), *rec.Cut)
 	}
 	if c.race < 1 || c.race > len(races) {
-		return nil, usageError{fmt.Errorf("--race %d: the recording holds %d race(s)", c.race, len(races))}
+		return nil, usageError{fmt.Errorf("--race %d: the recording holds %s", c.race, format.Plural(len(races), "race"))}
 	}
 	var before [][][]probes.Result
 	for _, r := range races[:c.race-1] {

@@ -135,7 +135,7 @@ providers:
 		os.WriteFile(filepath.Join(dir, "cut.tpsr"), data[:cut], 0o644)
 		line := strings.Count(string(data[:cut]), "\n") + 1
 		code, out, errOut := run(t, dir, "replay", "cut.tpsr", "--bench")
-		want := fmt.Sprintf("TRUNCATED: race 3 of 3 is incomplete: the recording is broken at line %d; the figures cover the 2 whole race(s)", line)
+		want := fmt.Sprintf("TRUNCATED: race 3 of 3 is incomplete: the recording is broken at line %d; the figures cover the 2 whole races", line)
 		if code != 1 || !strings.Contains(out, want) || strings.Contains(out, "INTERRUPTED") || !strings.Contains(errOut, fmt.Sprintf("cut.tpsr:line %d: ", line)) {
 			t.Errorf("cut at %d: exit %d, want 1 and %q, never INTERRUPTED:\n%s\n%s", cut, code, want, out, errOut)
 		}

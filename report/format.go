@@ -163,7 +163,7 @@ func (b *Bench) writeLeaderboard(w io.Writer, markdown bool) error {
 		notes = append(notes, "INTERRUPTED: the figures cover what was measured before the stop.")
 	}
 	if b.Truncated != "" {
-		notes = append(notes, "TRUNCATED: "+b.Truncated+"; the figures cover the "+strconv.Itoa(b.Runs)+" whole race(s) before the break.")
+		notes = append(notes, "TRUNCATED: "+b.Truncated+"; the figures cover the "+format.Plural(b.Runs, "whole race")+" before the break.")
 	}
 	notes = append(notes, b.failures()...)
 	notes = append(notes, b.serverNotes()...)

@@ -109,7 +109,7 @@ func (s Overview) notes() []string {
 		notes = append(notes, "Includes SIMULATED providers (tpsrace's simulator): not real measurements of any provider.")
 	}
 	if s.Interrupted > 0 {
-		notes = append(notes, fmt.Sprintf("%d interrupted stream(s) left out: tpsrace was stopped while they ran.", s.Interrupted))
+		notes = append(notes, format.Plural(s.Interrupted, "interrupted stream")+" left out: tpsrace was stopped while "+format.OneOrMany(s.Interrupted, "it", "they")+" ran.")
 	}
 	return append(notes, "Percentiles, best and worst are over the streams that measured them: TTFT over every stream with text, speed and E2E over completed streams; output speed (tok/s) is per user.")
 }
