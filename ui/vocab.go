@@ -5,6 +5,7 @@ import (
 
 	"tpsrace/format"
 	"tpsrace/metrics"
+	"tpsrace/ui/lane"
 	"tpsrace/workload"
 )
 
@@ -85,6 +86,7 @@ func raceTerms() []Term {
 		{"reading speed", fmt.Sprintf("the dotted line: %.0f words/min ≈ %.1f tok/s; N× reading speed = N times that", metrics.ReadingTPS*metrics.WordsPerToken*60, metrics.ReadingTPS)},
 		{"slow · conversational · voice-ready", fmt.Sprintf("the speed badge, what the speed is good for: slow < %d tok/s · conversational ≥ %d · voice-ready ≥ %d", metrics.ConversationalTPS, metrics.ConversationalTPS, metrics.VoiceReadyTPS)},
 		{"waiting · thinking · streaming", "the stream's status before its first token, while it reasons, while text arrives"},
+		{"silent N", "begun, but nothing has arrived for N (over " + format.Duration(lane.SilentAfter) + "): the provider paused or hung; --stall-timeout ends it"},
 		{"✓ 1st · ✗ failed", "finished in that place; failed, and why under it"},
 		{"N name ✗ key refused · could not connect · server error · …", "a lane that failed before its first token: one line under the others, what failed, then the provider's own words (zoom 1-9 shows them whole)"},
 		{"⚑", "the referee flagged this provider's race (cached prompt, another model, a stall…): zoom (1-9) says why"},

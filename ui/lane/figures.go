@@ -47,6 +47,12 @@ func (m *Model) trackLine(width int) string {
 	return m.styles.Spark.Render(filled) + m.styles.Track.Render(strings.Repeat("·", rest)+"┃") + " " + suffix
 }
 
+// SilentAfter is how long a lane that has begun its answer may hear
+// nothing before it says "silent 2.4s" instead of "streaming": a second,
+// past the quarter-second pauses of a slow provider (the feel's stalls,
+// metrics.StallGap) and well short of the stall limit that ends it.
+const SilentAfter = time.Second
+
 // status is the lane's state in words, for the top border.
 func (m *Model) status() string {
 	f := m.figures
@@ -57,9 +63,13 @@ func (m *Model) status() string {
 		return m.styles.Waiting.Render("◌ waiting")
 	}
 	switch f.Status {
-	case live.Thinking:
-		return m.styles.Thinking.Render("◆ thinking")
-	case live.Streaming:
+	case live.Thinking, live.Streaming:
+		if f.Silent >= SilentAfter {
+			return m.styles.Waiting.Render("‖ silent " + format.Duration(f.Silent))
+		}
+		if f.Status == live.Thinking {
+			return m.styles.Thinking.Render("◆ thinking")
+		}
 		return m.styles.Streaming.Render("▶ streaming")
 	case live.Done:
 		if f.Lost > 0 { // some of its streams a broken recording lost: no place

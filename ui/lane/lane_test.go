@@ -90,6 +90,19 @@ func TestShowsFiguresThinkingAndTail(t *testing.T) {
 	}
 }
 
+// A lane that has begun its answer and then hears nothing for over
+// SilentAfter says how long, instead of "streaming": a provider that hung
+// mid-answer shows on stage before its stall limit ends it.
+func TestSilentLaneSaysHowLong(t *testing.T) {
+	p := streamed(false) // its last event at 1.395s
+	if v := view(p, 60, 12, 1395*ms+SilentAfter-ms); !strings.Contains(v, "▶ streaming") {
+		t.Errorf("a pause under %s is still streaming:\n%s", SilentAfter, v)
+	}
+	if v := view(p, 60, 12, 3395*ms); !strings.Contains(v, "‖ silent 2.00s") {
+		t.Errorf("two seconds without an event:\n%s", v)
+	}
+}
+
 func TestShowsTheFailure(t *testing.T) {
 	p := live.NewLane(2, config.Provider{Name: "groq", Model: "llama"}, 1, 0)
 	fail := &probes.Failure{Kind: probes.KindHTTP, Status: 401, Code: "invalid_api_key", Message: "Invalid API Key", Hint: "check GROQ_API_KEY"}

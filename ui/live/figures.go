@@ -55,6 +55,11 @@ type Snapshot struct {
 	UserTokens int
 
 	Elapsed time.Duration // now while running; release to the end of the last stream once settled
+	// Silent: while running, how long since the last event or tool-call
+	// delta of the streams that have begun and not ended (0 when none
+	// has): a provider that paused or hung mid-answer, which the lane
+	// says rather than go on reading "streaming".
+	Silent time.Duration
 
 	CostUSD float64 // median cost of one request (metrics.Summary)
 	HasCost bool
@@ -136,7 +141,8 @@ func (p *Lane) Snapshot(now time.Duration) Snapshot {
 	}
 	f.Elapsed = now
 	var ttfts []time.Duration
-	waiting := 0
+	waiting, begun := 0, false
+	var heard time.Duration // the last event or delta of a running stream that has begun
 	for i := range p.Streams {
 		s := &p.Streams[i]
 		first, hasText := s.Events.First()
@@ -151,6 +157,18 @@ func (p *Lane) Snapshot(now time.Duration) Snapshot {
 		} else if s.Result == nil {
 			waiting++
 		}
+		if s.Result == nil && (hasText || len(s.tools) > 0) {
+			begun = true
+			if last, ok := s.Events.Last(); ok {
+				heard = max(heard, last.At)
+			}
+			if n := len(s.tools); n > 0 {
+				heard = max(heard, s.tools[n-1].At)
+			}
+		}
+	}
+	if begun {
+		f.Silent = max(now-heard, 0)
 	}
 	if f.HasTTFT {
 		f.Queued = metrics.Queued(ttfts, waiting, now)
