@@ -122,21 +122,9 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 	}
 	results := make([][]Result, len(r.Providers))
 	if r.Warm {
-		var warming sync.WaitGroup
-		for _, p := range r.Providers {
-			warming.Go(func() { warmUp(ctx, clients.get(p, conc), p, conc) })
-		}
-		warming.Wait()
+		r.warm(ctx, clients, conc)
 	}
-	req, inputTokens := r.Request, 0
-	if req.InputTokens > 0 {
-		nonce := req.Nonce
-		if nonce == "" {
-			nonce = workload.Nonce(time.Now())
-		}
-		req.Prompt = workload.Pad(req.Prompt, req.InputTokens, nonce)
-		inputTokens = tokens.Count(req.Prompt)
-	}
+	req, inputTokens := r.request()
 	var ready, done sync.WaitGroup
 	start := make(chan struct{})
 	var release time.Time // written before start is closed, read after
@@ -204,6 +192,31 @@ func (r Race) Run(ctx context.Context, updates chan<- Update) [][]Result {
 		}
 	}
 	return results
+}
+
+// warm opens every stream's connection before the release (--warm).
+func (r Race) warm(ctx context.Context, clients *Clients, conc int) {
+	var warming sync.WaitGroup
+	for _, p := range r.Providers {
+		warming.Go(func() { warmUp(ctx, clients.get(p, conc), p, conc) })
+	}
+	warming.Wait()
+}
+
+// request is the race's request, its prompt padded to InputTokens (a
+// long-context or cached-prefix step) with those o200k tokens counted (0
+// when not padded).
+func (r Race) request() (Request, int) {
+	req := r.Request
+	if req.InputTokens <= 0 {
+		return req, 0
+	}
+	nonce := req.Nonce
+	if nonce == "" {
+		nonce = workload.Nonce(time.Now())
+	}
+	req.Prompt = workload.Pad(req.Prompt, req.InputTokens, nonce)
+	return req, tokens.Count(req.Prompt)
 }
 
 // spinBefore is how long before a start instant waitUntil stops sleeping

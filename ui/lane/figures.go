@@ -65,7 +65,7 @@ func (m *Model) status() string {
 	switch f.Status {
 	case live.Thinking, live.Streaming:
 		if f.Silent >= SilentAfter {
-			return m.styles.Waiting.Render("‖ silent " + format.Duration(f.Silent))
+			return m.styles.Waiting.Render("◌ silent " + format.Duration(f.Silent))
 		}
 		if f.Status == live.Thinking {
 			return m.styles.Thinking.Render("◆ thinking")

@@ -98,7 +98,7 @@ func TestSilentLaneSaysHowLong(t *testing.T) {
 	if v := view(p, 60, 12, 1395*ms+SilentAfter-ms); !strings.Contains(v, "▶ streaming") {
 		t.Errorf("a pause under %s is still streaming:\n%s", SilentAfter, v)
 	}
-	if v := view(p, 60, 12, 3395*ms); !strings.Contains(v, "‖ silent 2.00s") {
+	if v := view(p, 60, 12, 3395*ms); !strings.Contains(v, "◌ silent 2.00s") {
 		t.Errorf("two seconds without an event:\n%s", v)
 	}
 }
