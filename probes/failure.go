@@ -17,7 +17,6 @@ import (
 	"syscall"
 
 	"tpsrace/config"
-	"tpsrace/format"
 	"tpsrace/safetext"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -297,7 +296,10 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 // tool call "10 tool-call deltas" (its arguments are no text), or both.
 func carried(res *Result) string {
 	text := fmt.Sprintf("%d tokens", res.Events.TokensBefore(res.Events.Len()))
-	deltas := format.Plural(len(res.ToolDeltas), "tool-call delta")
+	deltas := fmt.Sprintf("%d tool-call deltas", len(res.ToolDeltas))
+	if len(res.ToolDeltas) == 1 {
+		deltas = "1 tool-call delta"
+	}
 	switch {
 	case len(res.ToolDeltas) == 0:
 		return text
