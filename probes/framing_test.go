@@ -58,8 +58,8 @@ func (r reframing) frame(events [][]sseField) string {
 		b.WriteString("\uFEFF")
 	}
 	for i, ev := range events {
-		if r.fields {
-			fmt.Fprintf(&b, "id: %d%s: note%s", i, r.eol, r.eol)
+		if r.fields { // a field the rules do not know comes first: they ignore it
+			fmt.Fprintf(&b, "x-seq: %d%sid: %d%s: note%s", i, r.eol, i, r.eol, r.eol)
 		}
 		for _, f := range ev {
 			switch {

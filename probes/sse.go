@@ -32,10 +32,12 @@ import (
 //     a server wrote and then closed the connection after; every byte of
 //     that event arrived, so it counts. A broken connection (any error but
 //     the body's end) dispatches nothing: its partial line means nothing.
-//   - The body's first line that is not blank must be a comment or a data,
-//     event, id or retry field: anything else (an HTML error page sent with
-//     200) is rejected at once as "not an event stream", which says more than
-//     a stream that ended without a token.
+//   - A body that ends without one comment or data, event, id or retry
+//     line (an HTML error page or a JSON error sent with 200) is "not an
+//     event stream", quoting its first line, which says more than a stream
+//     that ended without a token. The rules read such a body as unknown
+//     fields and no event, so no stream they allow is refused: a stream may
+//     begin with a field of its own ("x-trace: 1"), as the rules let it.
 //
 // data: [DONE] ends the stream; lines after it are not read. The data
 // returned is valid until the next call. An event of one data line whose
@@ -53,8 +55,9 @@ type sseReader struct {
 	hasData    bool   // a data field was read since the last dispatch
 	afterCR    bool   // the last line ended with CR: an LF next belongs to it
 	noCR       bool   // buf[start:end] holds no CR: a line ends at its LF
-	lines      int    // non-blank lines read, for the "not an event stream" check
 	begun      bool   // the first line was read (its byte order mark dropped)
+	isStream   bool   // a comment or a data, event, id or retry line was read
+	firstLine  string // the first line that is not blank, quoted, while isStream is false
 	done       bool   // saw data: [DONE]
 }
 
@@ -86,6 +89,9 @@ func (r *sseReader) next() ([]byte, error) {
 			if errors.Is(err, io.EOF) && r.hasData {
 				return r.dispatch()
 			}
+			if errors.Is(err, io.EOF) && !r.isStream && r.firstLine != "" {
+				return nil, &Failure{Kind: KindProtocol, Message: "response is not an event stream: " + r.firstLine}
+			}
 			return nil, err
 		}
 		if !r.begun {
@@ -98,12 +104,14 @@ func (r *sseReader) next() ([]byte, error) {
 			}
 			continue
 		}
-		if r.lines++; line[0] == ':' { // a comment (keep-alive)
+		if line[0] == ':' { // a comment (keep-alive)
+			r.isStream = true
 			continue
 		}
 		name, value := fieldOf(line)
 		switch string(name) {
 		case "data":
+			r.isStream = true
 			// An event of one data line whose blank line is read already
 			// (nearly every event) is dispatched as a view of the line.
 			if !r.hasData && r.blankNext() {
@@ -112,9 +120,10 @@ func (r *sseReader) next() ([]byte, error) {
 			r.data = append(append(r.data, value...), '\n')
 			r.hasData = true
 		case "event", "id", "retry":
-		default:
-			if r.lines == 1 {
-				return nil, &Failure{Kind: KindProtocol, Message: "response is not an event stream: " + snippet(line)}
+			r.isStream = true
+		default: // a field of no meaning here, ignored
+			if !r.isStream && r.firstLine == "" {
+				r.firstLine = snippet(line)
 			}
 		}
 	}

@@ -99,7 +99,7 @@ func checkAgainstSpec(t *testing.T, body []byte) {
 			got, err := readAll(body, size, step)
 			var f *Failure
 			if errors.As(err, &f) && strings.Contains(f.Message, "not an event stream") {
-				if isEventStreamStart(body) {
+				if isEventStream(body) || len(want) > 0 {
 					t.Fatalf("%q (buffer %d, reads of %d): %v", body, size, step, err)
 				}
 				continue
@@ -107,8 +107,8 @@ func checkAgainstSpec(t *testing.T, body []byte) {
 			if err != io.EOF {
 				t.Fatalf("%q: err %v", body, err)
 			}
-			if !isEventStreamStart(body) {
-				t.Fatalf("%q (buffer %d, reads of %d): accepted, but its first line is no field", body, size, step)
+			if !isEventStream(body) {
+				t.Fatalf("%q (buffer %d, reads of %d): accepted, but no line is an event stream's", body, size, step)
 			}
 			if !slices.Equal(got, want) {
 				t.Fatalf("%q (buffer %d, reads of %d):\n got %q\nwant %q", body, size, step, got, want)
@@ -117,16 +117,17 @@ func checkAgainstSpec(t *testing.T, body []byte) {
 	}
 }
 
-// isEventStreamStart: the first line that is not blank is a comment or a
-// data, event, id or retry field (or there is none).
-func isEventStreamStart(body []byte) bool {
-	s := strings.TrimPrefix(string(body), "\uFEFF")
-	line := strings.TrimLeft(s, "\r\n")
-	if end := strings.IndexAny(line, "\r\n"); end >= 0 {
-		line = line[:end]
+// isEventStream: the body has a comment or a data, event, id or retry line,
+// or no line that is not blank (an empty stream).
+func isEventStream(body []byte) bool {
+	lines := strings.FieldsFunc(strings.TrimPrefix(string(body), "\uFEFF"), func(r rune) bool { return r == '\r' || r == '\n' })
+	for _, line := range lines {
+		field, _, _ := strings.Cut(line, ":")
+		if line[0] == ':' || slices.Contains([]string{"data", "event", "id", "retry"}, field) {
+			return true
+		}
 	}
-	field, _, _ := strings.Cut(line, ":")
-	return line == "" || line[0] == ':' || slices.Contains([]string{"data", "event", "id", "retry"}, field)
+	return len(lines) == 0
 }
 
 func TestSSEFramings(t *testing.T) {
@@ -147,6 +148,8 @@ func TestSSEFramings(t *testing.T) {
 		{"no data, no event", "event: ping\n\ndata: x\n\n", []string{"x"}},
 		{"no blank line at the end", "data: a\n\ndata: b", []string{"a", "b"}},
 		{"done ends it", "data: a\n\ndata: [DONE]\n\ndata: b\n\n", []string{"a"}},
+		{"a field of its own first", "x-trace: 1\ndata: x\n\n", []string{"x"}},
+		{"a line of its own first", "hello\r\n: hi\r\n\r\ndata: x\r\n\r\n", []string{"x"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			checkAgainstSpec(t, []byte(tc.body))
@@ -158,11 +161,19 @@ func TestSSEFramings(t *testing.T) {
 	}
 }
 
+// A body with no line of an event stream is refused, quoting its first line.
 func TestSSENotAnEventStream(t *testing.T) {
-	_, err := readAll([]byte("<html><body>502 Bad Gateway</body></html>"), sseBuffer, 100)
-	var f *Failure
-	if !errors.As(err, &f) || f.Kind != KindProtocol || !strings.Contains(f.Message, "not an event stream") {
-		t.Fatalf("err = %v", err)
+	for body, first := range map[string]string{
+		"<html><body>502 Bad Gateway</body></html>":                `"<html><body>502 Bad Gateway</body></html>"`,
+		"\n{\"error\": {\"message\": \"overloaded\"}}\n":           `"{\"error\": {\"message\": \"overloaded\"}}"`,
+		"<!DOCTYPE html>\n<html>\n<title>Error</title>\n</html>\n": `"<!DOCTYPE html>"`,
+	} {
+		checkAgainstSpec(t, []byte(body))
+		_, err := readAll([]byte(body), sseBuffer, 3)
+		var f *Failure
+		if !errors.As(err, &f) || f.Kind != KindProtocol || f.Message != "response is not an event stream: "+first {
+			t.Errorf("%q: err = %v", body, err)
+		}
 	}
 }
 
@@ -188,6 +199,7 @@ func FuzzSSEReader(f *testing.F) {
 		"\r\ndata: a\r",
 		"data: 0123456789abcdef0123456789\n\n",
 		"x: y\n\n",
+		"x-trace: 1\r\ndata: a\r\n\r\n",
 	} {
 		f.Add([]byte(body))
 	}
