@@ -50,8 +50,12 @@ func (m *measurer) cpuTable() {
 	fmt.Printf("\n|---|%s\n", strings.Repeat("---|", 2*len(clients)-1))
 	for _, chunk := range []int{1, 4} {
 		all, user := m.marginalCPU(chunk, clients)
+		tokens := "tokens"
+		if chunk == 1 {
+			tokens = "token"
+		}
 		row := func(what string, samples [][]time.Duration) {
-			fmt.Printf("| %d token(s)/event%s |", chunk, what)
+			fmt.Printf("| %d %s/event%s |", chunk, tokens, what)
 			for _, s := range samples {
 				fmt.Printf(" %.0f ns |", float64(middle(s)))
 			}
