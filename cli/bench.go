@@ -16,6 +16,7 @@ import (
 
 	"tpsrace/benchdoc"
 	"tpsrace/config"
+	"tpsrace/format"
 	"tpsrace/probes"
 	"tpsrace/recording"
 	"tpsrace/report"
@@ -317,13 +318,13 @@ func (p *progress) update(run int, u probes.Update) {
 	if p.tty {
 		p.show(run)
 	} else {
-		fmt.Fprintf(p.w, "race %d/%d: %d streams done, %d failed, %d tokens\n", run+1, p.runs, p.done, p.fails, p.count())
+		fmt.Fprintf(p.w, "race %d/%d: %s done, %d failed, %s\n", run+1, p.runs, format.Plural(p.done, "stream"), p.fails, format.Plural(p.count(), "token"))
 	}
 }
 
 // show rewrites the line on the terminal.
 func (p *progress) show(run int) {
-	fmt.Fprintf(p.w, "\rrace %d/%d: %d/%d streams done, %d failed, %d tokens   ", run+1, p.runs, p.done, p.streams, p.fails, p.count())
+	fmt.Fprintf(p.w, "\rrace %d/%d: %d/%d streams done, %d failed, %s   ", run+1, p.runs, p.done, p.streams, p.fails, format.Plural(p.count(), "token"))
 }
 
 func (p *progress) count() int { return int(p.tokens.Load()) + p.toolTokens }

@@ -322,7 +322,7 @@ func TestMergeRefusesAndReadsStdin(t *testing.T) {
 		raw, _ := os.ReadFile(path)
 		logs.WriteString("no providers.yaml: racing the built-in SIMULATED providers\n")
 		logs.Write(raw)
-		logs.WriteString("race 1/1: 1 streams done, 0 failed, 20 tokens\n")
+		logs.WriteString("race 1/1: 1 stream done, 0 failed, 20 tokens\n")
 	}
 	was := stdin
 	stdin = &logs

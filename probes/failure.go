@@ -126,6 +126,24 @@ func httpFailure(status int, body []byte) *Failure {
 	return f
 }
 
+// notAStream is the Failure of a 200 whose body has no line of an event
+// stream: a JSON error is read as an error status's body is (errorReason),
+// a whole answer (a server that ignored "stream": true) is said to be one,
+// and anything else is quoted.
+func notAStream(body []byte) *Failure {
+	f := &Failure{Kind: KindProtocol, Message: "response is not an event stream: " + snippet(bytes.TrimSpace(body))}
+	var v any
+	if json.Unmarshal(body, &v) != nil {
+		return f
+	}
+	if answer, ok := v.(map[string]any); ok && answer["choices"] != nil {
+		f.Message = `the whole answer came at once, not as a stream: the server ignored "stream": true`
+	} else if m, code := errorReason(v); strings.TrimSpace(safetext.Line(m)) != "" {
+		f.Message, f.Code = "an error instead of a stream: "+m, code
+	}
+	return f
+}
+
 // errorReason finds the message and code of an error in any JSON shape
 // providers and the servers in front of them send:
 //   - a string: {"error":"Invalid username or password."}

@@ -42,6 +42,8 @@ func TestFaultsAreResults(t *testing.T) {
 		{"fault=500", probes.KindHTTP, []string{"500"}, 0},
 		{"fault=503", probes.KindHTTP, []string{"503"}, 0},
 		{"fault=html", probes.KindHTTP, []string{"502", "<html"}, 0},
+		{"fault=body-200", probes.KindProtocol, []string{"an error instead of a stream: Upstream overloaded (simulated)."}, 0},
+		{"fault=body-whole", probes.KindProtocol, []string{`the server ignored "stream": true`}, 0},
 		{"fault=error,after=10", probes.KindStream, []string{"500"}, 10},
 		{"fault=event-error,after=10", probes.KindStream, []string{"tool_use_failed"}, 10},
 		{"fault=close,after=10", probes.KindNetwork, []string{"mid-stream after 10 tokens"}, 10},

@@ -33,11 +33,11 @@ import (
 //     that event arrived, so it counts. A broken connection (any error but
 //     the body's end) dispatches nothing: its partial line means nothing.
 //   - A body that ends without one comment or data, event, id or retry
-//     line (an HTML error page or a JSON error sent with 200) is "not an
-//     event stream", quoting its first line, which says more than a stream
-//     that ended without a token. The rules read such a body as unknown
-//     fields and no event, so no stream they allow is refused: a stream may
-//     begin with a field of its own ("x-trace: 1"), as the rules let it.
+//     line (an HTML error page, a JSON error or a whole answer sent with
+//     200) is a Failure that says what it was (notAStream), which says more
+//     than a stream that ended without a token. The rules read such a body
+//     as unknown fields and no event, so no stream they allow is refused: a
+//     stream may begin with a field of its own ("x-trace: 1").
 //
 // data: [DONE] ends the stream; lines after it are not read. The data
 // returned is valid until the next call. An event of one data line whose
@@ -57,7 +57,7 @@ type sseReader struct {
 	noCR       bool   // buf[start:end] holds no CR: a line ends at its LF
 	begun      bool   // the first line was read (its byte order mark dropped)
 	isStream   bool   // a comment or a data, event, id or retry line was read
-	firstLine  string // the first line that is not blank, quoted, while isStream is false
+	notStream  []byte // the lines read while isStream is false, up to notStreamKept bytes
 	done       bool   // saw data: [DONE]
 }
 
@@ -65,6 +65,10 @@ type sseReader struct {
 // gathered in sseReader.long instead, so a stream of short events keeps only
 // this much.
 const sseBuffer = 4 << 10
+
+// notStreamKept is how much of a body that is no event stream is kept to
+// say what it was: an error or a whole answer, rarely longer.
+const notStreamKept = 64 << 10
 
 func newSSEReader(body io.Reader) *sseReader {
 	return newSSEReaderSize(body, sseBuffer)
@@ -89,8 +93,8 @@ func (r *sseReader) next() ([]byte, error) {
 			if errors.Is(err, io.EOF) && r.hasData {
 				return r.dispatch()
 			}
-			if errors.Is(err, io.EOF) && !r.isStream && r.firstLine != "" {
-				return nil, &Failure{Kind: KindProtocol, Message: "response is not an event stream: " + r.firstLine}
+			if errors.Is(err, io.EOF) && !r.isStream && len(r.notStream) > 0 {
+				return nil, notAStream(r.notStream)
 			}
 			return nil, err
 		}
@@ -122,8 +126,8 @@ func (r *sseReader) next() ([]byte, error) {
 		case "event", "id", "retry":
 			r.isStream = true
 		default: // a field of no meaning here, ignored
-			if !r.isStream && r.firstLine == "" {
-				r.firstLine = snippet(line)
+			if !r.isStream && len(r.notStream) < notStreamKept {
+				r.notStream = append(append(r.notStream, line...), '\n')
 			}
 		}
 	}

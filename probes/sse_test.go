@@ -98,7 +98,7 @@ func checkAgainstSpec(t *testing.T, body []byte) {
 		for _, step := range []int{len(body) + 1, 1, 3} {
 			got, err := readAll(body, size, step)
 			var f *Failure
-			if errors.As(err, &f) && strings.Contains(f.Message, "not an event stream") {
+			if errors.As(err, &f) && f.Kind == KindProtocol { // refused: no event stream
 				if isEventStream(body) || len(want) > 0 {
 					t.Fatalf("%q (buffer %d, reads of %d): %v", body, size, step, err)
 				}
@@ -161,18 +161,21 @@ func TestSSEFramings(t *testing.T) {
 	}
 }
 
-// A body with no line of an event stream is refused, quoting its first line.
+// A body with no line of an event stream is refused, saying what it was.
 func TestSSENotAnEventStream(t *testing.T) {
-	for body, first := range map[string]string{
-		"<html><body>502 Bad Gateway</body></html>":                `"<html><body>502 Bad Gateway</body></html>"`,
-		"\n{\"error\": {\"message\": \"overloaded\"}}\n":           `"{\"error\": {\"message\": \"overloaded\"}}"`,
-		"<!DOCTYPE html>\n<html>\n<title>Error</title>\n</html>\n": `"<!DOCTYPE html>"`,
+	answer := `{"id":"chatcmpl-1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Hi"},"finish_reason":"stop"}]}`
+	for body, want := range map[string]string{
+		"<html><body>502 Bad Gateway</body></html>":                                                   `response is not an event stream: "<html><body>502 Bad Gateway</body></html>"`,
+		"<!DOCTYPE html>\r\n<html>\r\n\r\n<title>Error</title>\r\n</html>":                            `response is not an event stream: "<!DOCTYPE html>\n<html>\n<title>Error</title>\n</html>"`,
+		"{\n  \"error\": {\n    \"message\": \"Overloaded\",\n    \"code\": \"overloaded\"\n  }\n}\n": "an error instead of a stream: Overloaded",
+		answer:         `the whole answer came at once, not as a stream: the server ignored "stream": true`,
+		"Unauthorized": `response is not an event stream: "Unauthorized"`,
 	} {
 		checkAgainstSpec(t, []byte(body))
-		_, err := readAll([]byte(body), sseBuffer, 3)
+		_, err := readAll([]byte(body), 7, 3)
 		var f *Failure
-		if !errors.As(err, &f) || f.Kind != KindProtocol || f.Message != "response is not an event stream: "+first {
-			t.Errorf("%q: err = %v", body, err)
+		if !errors.As(err, &f) || f.Kind != KindProtocol || f.Message != want {
+			t.Errorf("%q: err = %v\nwant %s", body, err, want)
 		}
 	}
 }

@@ -124,6 +124,8 @@
 // body-string|body-nomessage|body-toplevel|body-detail|body-detail-list|
 // body-array|body-errors|body-text|body-empty answer an error status with a
 // body in the shape a real provider or proxy sends it (errorbody.go);
+// body-200 an error JSON with 200 (a gateway's), body-whole the whole answer
+// in one JSON with 200 (a server that ignores "stream": true);
 // body-hostile sends terminal escape sequences in its message,
 // body-formula a spreadsheet formula and body-markup HTML and Markdown
 // markup (a script, a javascript: link, an image, pipes, a newline).

@@ -13,7 +13,8 @@ type errorBody struct {
 	body        string
 }
 
-// errorBodies are the fault=body-… faults, answered before any stream.
+// errorBodies are the fault=body-… faults, answered before any stream; the
+// last two come with 200, where a stream was due.
 var errorBodies = map[string]errorBody{
 	// A bare string (basic-auth proxies, some gateways).
 	"body-string": {401, "application/json", `{"error":"Invalid username or password."}`},
@@ -39,6 +40,10 @@ var errorBodies = map[string]errorBody{
 	// Markdown and HTML show a provider's text and never render it.
 	"body-markup":  {401, "application/json", `{"error":{"message":"bad key <img src=x onerror=\"document.title='PWNED'\"><script>document.title='PWNED'</script> [docs](javascript:alert(1)) ![p](http://127.0.0.1:9/p.png) a | b\n# not a heading *nor bold* _nor em_","code":"invalid_api_key"}}`},
 	"body-formula": {400, "application/json", `{"error":{"message":"=HYPERLINK(\"http://evil.example/\",\"click\")","code":"bad_request"}}`},
+	// A gateway that answers its errors with 200, pretty-printed.
+	"body-200": {200, "application/json", "{\n  \"error\": {\n    \"message\": \"Upstream overloaded (simulated).\",\n    \"code\": \"overloaded\"\n  }\n}\n"},
+	// A server that ignores "stream": true: the whole answer in one JSON.
+	"body-whole": {200, "application/json", `{"id":"chatcmpl-sim","object":"chat.completion","model":"sim","choices":[{"index":0,"message":{"role":"assistant","content":"the whole answer at once"},"finish_reason":"stop"}],"usage":{"prompt_tokens":1,"completion_tokens":5,"total_tokens":6}}`},
 }
 
 func (e errorBody) write(w http.ResponseWriter) {
