@@ -15,6 +15,7 @@ package lane
 
 import (
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -199,11 +200,17 @@ func (m *Model) wrapNewText(width int) {
 }
 
 // renderBare is the borderless lane of a tiny terminal: one summary line,
-// then as much of the answer's tail as fits.
+// then as much of the answer's tail as fits. A failed lane of one line says
+// why on it, where its speed would be: the line under it is not there.
 func (m *Model) renderBare() []string {
-	summary := m.styles.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.status() + "  " + m.speedField()
+	head := m.styles.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.status() + "  "
 	if m.focused || m.zoomed {
-		summary = m.styles.FocusedBorder.Render("▸ ") + summary
+		head = m.styles.FocusedBorder.Render("▸ ") + head
+	}
+	summary := head + m.speedField()
+	if m.height == 1 && m.figures.Status == live.Failed {
+		why := strings.TrimPrefix(failureText(m.figures), "✗ ")
+		summary = head + m.styles.Error.Render(draw.Words(strings.Join(strings.Fields(why), " "), m.width-draw.Width(head)))
 	}
 	lines := []string{summary}
 	lines = append(lines, m.textLines(m.width, m.height-1)...)

@@ -115,6 +115,22 @@ func TestShowsTheFailure(t *testing.T) {
 	}
 }
 
+// A lane of one line (an 80×24 terminal) that failed after its text says
+// why on that line, where its speed would be: it has no line for it below.
+func TestOneLineFailedLaneSaysWhy(t *testing.T) {
+	p := live.NewLane(0, config.Provider{Name: "sim-fast", Model: "sim:wafer"}, 1, 12)
+	events := probes.EventsOf(probes.Event{At: 100 * ms, Content: "some text", Tokens: 2})
+	p.Record(probes.Update{Events: events})
+	fail := &probes.Failure{Kind: probes.KindTimeout, Message: "stalled 5s after 2 tokens"}
+	p.Record(probes.Update{Done: &probes.Result{Events: events, End: 7 * time.Second, Err: fail}})
+	if v := view(p, 60, 1, 7*time.Second); flat(v) != "1 sim-fast ✗ failed stalled 5s after 2 tokens" {
+		t.Errorf("got %q", v)
+	}
+	if v := view(p, 40, 1, 7*time.Second); flat(v) != "1 sim-fast ✗ failed stalled 5s after …" {
+		t.Errorf("cut to 40: got %q", v)
+	}
+}
+
 // A lane that failed before any text says, zoomed, why its title has a ⚑,
 // and its failure, though it was zoomed before the failure came.
 func TestFailedLaneSaysWhyItIsFlagged(t *testing.T) {
