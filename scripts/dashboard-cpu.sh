@@ -8,6 +8,9 @@
 #   BIN=/tmp/tpsrace-main scripts/dashboard-cpu.sh   # another build (say, main's) instead of this tree's
 #   PROFILE=/tmp/prof scripts/dashboard-cpu.sh       # also a pprof CPU profile of each dashboard run
 #   HEADLESS=0 BIN=… scripts/dashboard-cpu.sh         # the dashboard only: twice the samples a minute, to alternate two builds
+# Beside them, the floor: scripts/costs's client that only splits lines
+# (decodes nothing), streaming as many events a second for as long, so the
+# table says what any client pays for this race's reads on this machine.
 # CPU is the process's own utime+stime (/proc/PID/stat for the dashboard,
 # getrusage via /usr/bin/time for bench) over its wall time, from exec to the
 # end of the race; the simulator runs in its own process and is not counted.
@@ -44,6 +47,8 @@ if [ -z "$bin" ]; then
   bin=$tmp/tpsrace
 fi
 
+go build -o "$tmp/costs" ./scripts/costs
+
 . scripts/sim.sh
 start_sim "$bin" "$tmp"
 
@@ -74,6 +79,15 @@ headless() {
   env ${profile:+TPSRACE_CPUPROFILE=$profile/headless-$k.pprof TPSRACE_CPUPROFILE_SECONDS=$seconds} /usr/bin/time -f '%U %S %e %R %w %c %M' -o "$tmp/time" "$bin" bench --config "$cfg" --format json --out "$tmp/bench.json" 2>/dev/null
   read -r user sys wall faults vol invol rss <"$tmp/time"
   echo "$(awk -v u="$user" -v s="$sys" -v w="$wall" 'BEGIN { printf "%.1f", 100 * (u + s) / w }') $wall $(speed "$tmp/bench.json") $faults $((vol + invol)) $((rss / 1024))"
+}
+
+# floor: the same events a second for as long, to a client that only splits
+# lines: $providers streams at once, races of 2,000 tokens one after another.
+floor() {
+  /usr/bin/time -f '%U %S %e %R %w %c %M' -o "$tmp/time" "$tmp/costs" -client floor -url "$url" -model "$model" \
+    -concurrency "$providers" -runs $((tokens > 2000 ? tokens / 2000 : 1)) >/dev/null
+  read -r user sys wall faults vol invol rss <"$tmp/time"
+  echo "$(awk -v u="$user" -v s="$sys" -v w="$wall" 'BEGIN { printf "%.1f", 100 * (u + s) / w }') $wall - $faults $((vol + invol)) $((rss / 1024))"
 }
 
 dashboard() {
@@ -120,13 +134,15 @@ uishare() {
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
-: >"$tmp/h" && : >"$tmp/d" && : >"$tmp/u" && : >"$tmp/o"
+: >"$tmp/h" && : >"$tmp/d" && : >"$tmp/u" && : >"$tmp/o" && : >"$tmp/f"
 for k in $(seq "$repeat"); do
   said="headless not run (HEADLESS=0)"
   if [ "$headless_too" != 0 ]; then
     h=$(headless) || exit 1
     echo "$h" >>"$tmp/h"
-    said="headless ${h%% *}% of a core (wall, tok/s, faults, switches, peak MB: ${h#* })"
+    f=$(floor) || exit 1
+    echo "$f" >>"$tmp/f"
+    said="floor ${f%% *}%; headless ${h%% *}% of a core (wall, tok/s, faults, switches, peak MB: ${h#* })"
   fi
   d=$(dashboard "$k") || exit 1
   echo "$d" >>"$tmp/d"
@@ -143,7 +159,10 @@ hw=$(cut -d' ' -f5 "$tmp/h" | median) && dw=$(cut -d' ' -f5 "$tmp/d" | median)
 hm=$(cut -d' ' -f6 "$tmp/h" | median) && dm=$(cut -d' ' -f6 "$tmp/d" | median)
 echo "| $providers × \`$model\`, C=1 | CPU, % of one core | median per-user tok/s | page faults | context switches | peak RSS, MB |"
 echo "|---|---|---|---|---|---|"
-[ "$headless_too" = 0 ] || echo "| headless (\`tpsrace bench\`) | $hc % | $hs | $hf | $hw | $hm |"
+if [ "$headless_too" != 0 ]; then
+  echo "| the floor (\`scripts/costs -client floor\`: splits lines, decodes nothing) | $(cut -d' ' -f1 "$tmp/f" | median) % | | $(cut -d' ' -f4 "$tmp/f" | median) | $(cut -d' ' -f5 "$tmp/f" | median) | $(cut -d' ' -f6 "$tmp/f" | median) |"
+  echo "| headless (\`tpsrace bench\`) | $hc % | $hs | $hf | $hw | $hm |"
+fi
 echo "| dashboard at $size in tmux | $dc % | $ds | $df | $dw | $dm |"
 [ -z "$profile" ] || [ "$headless_too" = 0 ] || echo "| of which Bubble Tea and package ui (pprof) | $(median <"$tmp/u") points | | | | |"
 [ -z "$profile" ] || [ "$headless_too" = 0 ] || echo "| dashboard over headless, all samples (pprof) | $(median <"$tmp/o") points | | | | |"
