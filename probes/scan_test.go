@@ -97,6 +97,55 @@ func TestChunkScannerOnRecordedStreams(t *testing.T) {
 	}
 }
 
+// Every data payload of every recorded stream, with white space put in
+// wherever JSON allows it (beside a brace, bracket, comma or colon, outside
+// strings), as a server or a re-framing may: the scanner and the full
+// decoder read it as they read the payload as sent.
+func TestChunkReadersUnderWhiteSpace(t *testing.T) {
+	dir := filepath.Join(testenv.Require(t, "fixtures"), "sse")
+	structural := func(c byte) bool { return slices.Contains([]byte("{}[],:"), c) }
+	for _, want := range fixtureWants {
+		if want.status != 0 {
+			continue
+		}
+		body, err := os.ReadFile(filepath.Join(dir, want.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := newSSEReader(bytesReader(body))
+		for data, err := r.next(); err != io.EOF; data, err = r.next() {
+			if err != nil {
+				t.Fatalf("%s: %v", want.file, err)
+			}
+			payload := slices.Clone(data)
+			var served Served
+			sent, sentErr := decodeChunk(payload, &served)
+			inString, escaped := false, false
+			for i := range len(payload) + 1 {
+				if i > 0 {
+					switch c := payload[i-1]; {
+					case escaped:
+						escaped = false
+					case inString && c == '\\':
+						escaped = true
+					case c == '"':
+						inString = !inString
+					}
+				}
+				if inString || !(i > 0 && structural(payload[i-1]) || i < len(payload) && structural(payload[i])) {
+					continue
+				}
+				spaced := slices.Concat(payload[:i], []byte(" \t\r\n"), payload[i:])
+				checkScan(t, spaced)
+				var s Served
+				if got, err := decodeChunk(spaced, &s); (err == nil) != (sentErr == nil) || !reflect.DeepEqual(got, sent) {
+					t.Fatalf("%s: %s\nreads %+v, %v\nsent as %s reads %+v, %v", want.file, spaced, got, err, payload, sent, sentErr)
+				}
+			}
+		}
+	}
+}
+
 // FuzzChunkScanner: whatever the scanner reads, it reads as the full
 // decoder does.
 func FuzzChunkScanner(f *testing.F) {
