@@ -5,6 +5,7 @@ package probes
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 )
@@ -36,8 +37,11 @@ import (
 //     line (an HTML error page, a JSON error or a whole answer sent with
 //     200) is a Failure that says what it was (notAStream), which says more
 //     than a stream that ended without a token. The rules read such a body
-//     as unknown fields and no event, so no stream they allow is refused: a
-//     stream may begin with a field of its own ("x-trace: 1").
+//     as unknown fields and no event, so a stream may begin with a field of
+//     its own ("x-trace: 1"). Two such bodies are refused before their end,
+//     where waiting would tell no more: one whose first line is a JSON value
+//     whole (JSON lines streamed, or one JSON object sent), and 64 KiB of
+//     lines with no line of an event stream among them.
 //
 // data: [DONE] ends the stream; lines after it are not read. The data
 // returned is valid until the next call. An event of one data line whose
@@ -57,7 +61,7 @@ type sseReader struct {
 	noCR       bool   // buf[start:end] holds no CR: a line ends at its LF
 	begun      bool   // the first line was read (its byte order mark dropped)
 	isStream   bool   // a comment or a data, event, id or retry line was read
-	notStream  []byte // the lines read while isStream is false, up to notStreamKept bytes
+	notStream  []byte // the lines read while isStream is false (notStreamYet)
 	done       bool   // saw data: [DONE]
 }
 
@@ -66,7 +70,7 @@ type sseReader struct {
 // this much.
 const sseBuffer = 4 << 10
 
-// notStreamKept is how much of a body that is no event stream is kept to
+// notStreamKept is how much of a body that is no event stream is read to
 // say what it was: an error or a whole answer, rarely longer.
 const notStreamKept = 64 << 10
 
@@ -126,12 +130,26 @@ func (r *sseReader) next() ([]byte, error) {
 		case "event", "id", "retry":
 			r.isStream = true
 		default: // a field of no meaning here, ignored
-			if !r.isStream && len(r.notStream) < notStreamKept {
-				r.notStream = append(append(r.notStream, line...), '\n')
+			if !r.isStream {
+				if f := r.notStreamYet(line); f != nil {
+					return nil, f
+				}
 			}
 		}
 	}
 	return nil, io.EOF
+}
+
+// notStreamYet keeps a line of a body that has shown no line of an event
+// stream yet, and refuses the body at once where its end would tell no
+// more (sseReader).
+func (r *sseReader) notStreamYet(line []byte) *Failure {
+	first := len(r.notStream) == 0
+	r.notStream = append(append(r.notStream, line...), '\n')
+	if first && json.Valid(line) || len(r.notStream) >= notStreamKept {
+		return notAStream(r.notStream)
+	}
+	return nil
 }
 
 // fieldOf splits a line that is not blank and no comment into its field's

@@ -1,6 +1,7 @@
 package probes
 
 import (
+	"encoding/json"
 	"errors"
 	"io"
 	"slices"
@@ -99,7 +100,7 @@ func checkAgainstSpec(t *testing.T, body []byte) {
 			got, err := readAll(body, size, step)
 			var f *Failure
 			if errors.As(err, &f) && f.Kind == KindProtocol { // refused: no event stream
-				if isEventStream(body) || len(want) > 0 {
+				if isEventStream(body) && !startsWithJSON(body) {
 					t.Fatalf("%q (buffer %d, reads of %d): %v", body, size, step, err)
 				}
 				continue
@@ -107,8 +108,8 @@ func checkAgainstSpec(t *testing.T, body []byte) {
 			if err != io.EOF {
 				t.Fatalf("%q: err %v", body, err)
 			}
-			if !isEventStream(body) {
-				t.Fatalf("%q (buffer %d, reads of %d): accepted, but no line is an event stream's", body, size, step)
+			if !isEventStream(body) || startsWithJSON(body) {
+				t.Fatalf("%q (buffer %d, reads of %d): accepted, but no line is an event stream's, or its first is JSON", body, size, step)
 			}
 			if !slices.Equal(got, want) {
 				t.Fatalf("%q (buffer %d, reads of %d):\n got %q\nwant %q", body, size, step, got, want)
@@ -120,7 +121,7 @@ func checkAgainstSpec(t *testing.T, body []byte) {
 // isEventStream: the body has a comment or a data, event, id or retry line,
 // or no line that is not blank (an empty stream).
 func isEventStream(body []byte) bool {
-	lines := strings.FieldsFunc(strings.TrimPrefix(string(body), "\uFEFF"), func(r rune) bool { return r == '\r' || r == '\n' })
+	lines := nonBlankLines(body)
 	for _, line := range lines {
 		field, _, _ := strings.Cut(line, ":")
 		if line[0] == ':' || slices.Contains([]string{"data", "event", "id", "retry"}, field) {
@@ -128,6 +129,18 @@ func isEventStream(body []byte) bool {
 		}
 	}
 	return len(lines) == 0
+}
+
+// startsWithJSON: the first line that is not blank is a JSON value whole,
+// which sseReader refuses at once.
+func startsWithJSON(body []byte) bool {
+	lines := nonBlankLines(body)
+	return len(lines) > 0 && json.Valid([]byte(lines[0]))
+}
+
+// nonBlankLines are body's lines that are not blank, its byte order mark dropped.
+func nonBlankLines(body []byte) []string {
+	return strings.FieldsFunc(strings.TrimPrefix(string(body), "\uFEFF"), func(r rune) bool { return r == '\r' || r == '\n' })
 }
 
 func TestSSEFramings(t *testing.T) {
@@ -176,6 +189,23 @@ func TestSSENotAnEventStream(t *testing.T) {
 		var f *Failure
 		if !errors.As(err, &f) || f.Kind != KindProtocol || f.Message != want {
 			t.Errorf("%q: err = %v\nwant %s", body, err, want)
+		}
+	}
+}
+
+// Two bodies that are no event stream are refused before their end, which
+// may be far off: JSON lines (Ollama's own API), and 64 KiB of text.
+func TestSSENotAnEventStreamBeforeItsEnd(t *testing.T) {
+	streaming := iotest.ErrReader(errors.New("still streaming"))
+	ndjson := `{"model":"llama3","message":{"role":"assistant","content":"The"},"done":false}` + "\n"
+	text := strings.Repeat("the answer goes on and on\n", 3000)
+	for body, want := range map[string]string{
+		ndjson: "response is not an event stream: " + snippet([]byte(strings.TrimSpace(ndjson))),
+		text:   "response is not an event stream: " + snippet([]byte(text)),
+	} {
+		_, err := newSSEReader(io.MultiReader(strings.NewReader(body), streaming)).next()
+		if f, ok := errors.AsType[*Failure](err); !ok || f.Kind != KindProtocol || f.Message != want {
+			t.Errorf("%.40q: err = %v\nwant %s", body, err, want)
 		}
 	}
 }
