@@ -98,20 +98,33 @@ func splitJSON(s string) []string {
 		return []string{s}
 	}
 	var parts []string
-	inString, escaped, start := false, false, 0
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
+	start := 0
+	for _, i := range structuralChars([]byte(s)) {
+		if strings.IndexByte(",:{[", s[i]) >= 0 {
+			parts, start = append(parts, s[start:i+1]), i+1
+		}
+	}
+	return append(parts, s[start:])
+}
+
+// structuralChars are the indexes of JSON text b's braces, brackets, commas
+// and colons outside strings: JSON allows white space on either side of each.
+func structuralChars(b []byte) []int {
+	var at []int
+	inString, escaped := false, false
+	for i, c := range b {
+		switch {
 		case escaped:
 			escaped = false
 		case inString && c == '\\':
 			escaped = true
 		case c == '"':
 			inString = !inString
-		case !inString && strings.IndexByte(",:{[", c) >= 0:
-			parts, start = append(parts, s[start:i+1]), i+1
+		case !inString && strings.IndexByte("{}[],:", c) >= 0:
+			at = append(at, i)
 		}
 	}
-	return append(parts, s[start:])
+	return at
 }
 
 var reframings = map[string]reframing{

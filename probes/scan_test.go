@@ -63,47 +63,11 @@ func TestChunkScannerAgreesWithTheDecoder(t *testing.T) {
 	}
 }
 
-// Every data payload of every recorded stream: the scanner agrees with the
-// full decoder, and reads the text events (most of every stream) itself.
-func TestChunkScannerOnRecordedStreams(t *testing.T) {
+// recordedPayloads calls each with every data payload of every recorded
+// stream (the reader's view, valid until each returns).
+func recordedPayloads(t *testing.T, each func(file string, payload []byte)) {
+	t.Helper()
 	dir := filepath.Join(testenv.Require(t, "fixtures"), "sse")
-	for _, want := range fixtureWants {
-		if want.status != 0 {
-			continue
-		}
-		body, err := os.ReadFile(filepath.Join(dir, want.file))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r := newSSEReader(bytesReader(body))
-		events, scanned := 0, 0
-		for {
-			data, err := r.next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%s: %v", want.file, err)
-			}
-			events++
-			if checkScan(t, data) {
-				scanned++
-			}
-		}
-		t.Logf("%s: %d of %d events scanned", want.file, scanned, events)
-		if scanned*10 < events*6 {
-			t.Errorf("%s: the scanner read %d of %d events; it should read the text events", want.file, scanned, events)
-		}
-	}
-}
-
-// Every data payload of every recorded stream, with white space put in
-// wherever JSON allows it (beside a brace, bracket, comma or colon, outside
-// strings), as a server or a re-framing may: the scanner and the full
-// decoder read it as they read the payload as sent.
-func TestChunkReadersUnderWhiteSpace(t *testing.T) {
-	dir := filepath.Join(testenv.Require(t, "fixtures"), "sse")
-	structural := func(c byte) bool { return slices.Contains([]byte("{}[],:"), c) }
 	for _, want := range fixtureWants {
 		if want.status != 0 {
 			continue
@@ -117,33 +81,48 @@ func TestChunkReadersUnderWhiteSpace(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", want.file, err)
 			}
-			payload := slices.Clone(data)
-			var served Served
-			sent, sentErr := decodeChunk(payload, &served)
-			inString, escaped := false, false
-			for i := range len(payload) + 1 {
-				if i > 0 {
-					switch c := payload[i-1]; {
-					case escaped:
-						escaped = false
-					case inString && c == '\\':
-						escaped = true
-					case c == '"':
-						inString = !inString
-					}
-				}
-				if inString || !(i > 0 && structural(payload[i-1]) || i < len(payload) && structural(payload[i])) {
-					continue
-				}
+			each(want.file, data)
+		}
+	}
+}
+
+// Every data payload of every recorded stream: the scanner agrees with the
+// full decoder, and reads the text events (most of every stream) itself.
+func TestChunkScannerOnRecordedStreams(t *testing.T) {
+	events, scanned := map[string]int{}, map[string]int{}
+	recordedPayloads(t, func(file string, payload []byte) {
+		events[file]++
+		if checkScan(t, payload) {
+			scanned[file]++
+		}
+	})
+	for file, n := range events {
+		t.Logf("%s: %d of %d events scanned", file, scanned[file], n)
+		if scanned[file]*10 < n*6 {
+			t.Errorf("%s: the scanner read %d of %d events; it should read the text events", file, scanned[file], n)
+		}
+	}
+}
+
+// Every data payload of every recorded stream, with white space put in
+// wherever JSON allows it (beside a brace, bracket, comma or colon, outside
+// strings), as a server or a re-framing may: the scanner and the full
+// decoder read it as they read the payload as sent.
+func TestChunkReadersUnderWhiteSpace(t *testing.T) {
+	recordedPayloads(t, func(file string, payload []byte) {
+		var served Served
+		sent, sentErr := decodeChunk(payload, &served)
+		for _, c := range structuralChars(payload) {
+			for _, i := range []int{c, c + 1} { // before it and after it
 				spaced := slices.Concat(payload[:i], []byte(" \t\r\n"), payload[i:])
 				checkScan(t, spaced)
 				var s Served
 				if got, err := decodeChunk(spaced, &s); (err == nil) != (sentErr == nil) || !reflect.DeepEqual(got, sent) {
-					t.Fatalf("%s: %s\nreads %+v, %v\nsent as %s reads %+v, %v", want.file, spaced, got, err, payload, sent, sentErr)
+					t.Fatalf("%s: %s\nreads %+v, %v\nsent as %s reads %+v, %v", file, spaced, got, err, payload, sent, sentErr)
 				}
 			}
 		}
-	}
+	})
 }
 
 // FuzzChunkScanner: whatever the scanner reads, it reads as the full
