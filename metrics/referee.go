@@ -248,11 +248,30 @@ func raceFlags(race [][]probes.Result) Flags {
 	case !skew.Known:
 		f.add(FlagStartSkew, "start skew "+skew.String()+": nothing says the requests left within "+format.Duration(StartSkewLimit))
 	case skew.Spread > StartSkewLimit:
-		f.add(FlagStartSkew, "start skew "+skew.String()+", over "+format.Duration(StartSkewLimit))
+		f.add(FlagStartSkew, "start skew "+skew.String()+", over "+format.Duration(StartSkewLimit)+connectedAfterRelease(race))
 	default:
 		f.add(FlagStartSkew, "start skew "+skew.String()+": with the clocks' error it may be over "+format.Duration(StartSkewLimit))
 	}
 	return f
+}
+
+// connectedAfterRelease is what a skewed race whose streams opened their
+// connections after the release can do about it, in words ("" when none
+// did): a new connection is most of a stream's way to its request, and
+// --warm (probes.Race.Warm) opens them before the release.
+func connectedAfterRelease(race [][]probes.Result) string {
+	n := 0
+	for _, streams := range race {
+		for i := range streams {
+			if streams[i].Phases.Connected != 0 {
+				n++
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	return "; " + format.Plural(n, "stream") + " connected after the release (--warm connects before it)"
 }
 
 // streamFlags: what one stream saw (StreamFlags), and what only the race

@@ -30,6 +30,14 @@ func TestStartSkewOnOneMachine(t *testing.T) {
 	if ev := flagged[FlagStartSkew]; ev != "start skew 5.04ms, over 5ms" {
 		t.Errorf("start_skew evidence %q", ev)
 	}
+	// Streams that connected after the release were slowed on their way to
+	// the request by it: the evidence says what opens them before.
+	cold := probes.Result{Release: release, Sent: 5040 * us}
+	cold.Phases.Connected = 4 * time.Millisecond
+	flagged = RefereeOf(nil, workload.Workload{}, [][][]probes.Result{{{{Release: release}}, {cold}}}).Races[0]
+	if ev := flagged[FlagStartSkew]; ev != "start skew 5.04ms, over 5ms; 1 stream connected after the release (--warm connects before it)" {
+		t.Errorf("start_skew evidence, a cold stream: %q", ev)
+	}
 }
 
 // Across hosts each stream's instant is its host's release after the common
