@@ -94,10 +94,11 @@ func (r *sseReader) next() ([]byte, error) {
 	for !r.done {
 		line, err := r.line()
 		if err != nil {
-			if errors.Is(err, io.EOF) && r.hasData {
+			switch {
+			case !errors.Is(err, io.EOF):
+			case r.hasData:
 				return r.dispatch()
-			}
-			if errors.Is(err, io.EOF) && !r.isStream && len(r.notStream) > 0 {
+			case !r.isStream && len(r.notStream) > 0:
 				return nil, notAStream(r.notStream)
 			}
 			return nil, err

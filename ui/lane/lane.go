@@ -15,7 +15,6 @@ package lane
 
 import (
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -209,8 +208,7 @@ func (m *Model) renderBare() []string {
 	}
 	summary := head + m.speedField()
 	if m.height == 1 && m.figures.Status == live.Failed {
-		why := strings.TrimPrefix(failureText(m.figures), "✗ ")
-		summary = head + m.styles.Error.Render(draw.Words(strings.Join(strings.Fields(why), " "), m.width-draw.Width(head)))
+		summary = head + m.styles.Error.Render(draw.Words(failureLine(m.figures), m.width-draw.Width(head)))
 	}
 	lines := []string{summary}
 	lines = append(lines, m.textLines(m.width, m.height-1)...)

@@ -51,8 +51,13 @@ func (m *Model) stripParts() (head, what, why string) {
 	if m.figures.Flags != "" {
 		head += " ⚑"
 	}
-	why = strings.Join(strings.Fields(strings.TrimPrefix(failureText(m.figures), "✗ ")), " ")
-	return head, "✗ " + failedWords(m.figures.Err), why
+	return head, "✗ " + failedWords(m.figures.Err), failureLine(m.figures)
+}
+
+// failureLine is the failure's own words on one line, without failureText's
+// "✗ " (the lane's status says it already).
+func failureLine(f live.Snapshot) string {
+	return strings.Join(strings.Fields(strings.TrimPrefix(failureText(f), "✗ ")), " ")
 }
 
 // renderStrip is the lane as a strip of its height (StripRows): the
