@@ -356,21 +356,21 @@ func hint(p config.Provider, status int) string {
 // statusError is the error of an error status, as go-openai's client makes
 // it (failure reads it): an *openai.APIError when the body is
 // {"error":{…}}, else an *openai.RequestError with the body.
-func statusError(resp *http.Response) error {
-	body, err := io.ReadAll(resp.Body)
+func statusError(status string, code int, r io.Reader) error {
+	body, err := io.ReadAll(r)
 	if err != nil {
 		return fmt.Errorf("error, reading response body: %w", err)
 	}
 	var errRes openai.ErrorResponse
 	err = json.Unmarshal(body, &errRes)
 	if err != nil || errRes.Error == nil {
-		reqErr := &openai.RequestError{HTTPStatus: resp.Status, HTTPStatusCode: resp.StatusCode, Err: err, Body: body}
+		reqErr := &openai.RequestError{HTTPStatus: status, HTTPStatusCode: code, Err: err, Body: body}
 		if errRes.Error != nil {
 			reqErr.Err = errRes.Error
 		}
 		return reqErr
 	}
-	errRes.Error.HTTPStatus = resp.Status
-	errRes.Error.HTTPStatusCode = resp.StatusCode
+	errRes.Error.HTTPStatus = status
+	errRes.Error.HTTPStatusCode = code
 	return errRes.Error
 }

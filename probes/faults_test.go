@@ -51,6 +51,10 @@ func TestFaultsAreResults(t *testing.T) {
 		{"fault=close,after=12,chunk=4", probes.KindNetwork, []string{"mid-stream after 12 tokens"}, 12},
 		{"fault=stall,after=12,chunk=4", probes.KindTimeout, []string{"stalled 300ms after 12 tokens"}, 12},
 		{"fault=stall,after=10", probes.KindTimeout, []string{"stalled 300ms after 10 tokens"}, 10},
+		// Compressed by a proxy: the same faults, read through the decompressor.
+		{"fault=close,after=10,gzip=1", probes.KindNetwork, []string{"mid-stream after 10 tokens"}, 10},
+		{"fault=stall,after=10,gzip=1", probes.KindTimeout, []string{"stalled 300ms after 10 tokens"}, 10},
+		{"fault=nobody,gzip=1", probes.KindTimeout, []string{"stalled 300ms after 0 tokens"}, 0},
 		{"fault=nobody", probes.KindTimeout, []string{"stalled 300ms after 0 tokens"}, 0},
 		{"fault=endless", probes.KindTimeout, []string{"total time limit 3s"}, 0},
 		{"fault=badjson,after=10", probes.KindProtocol, []string{"malformed event"}, 10},

@@ -83,7 +83,7 @@ func (c *Clients) get(p config.Provider, concurrency int) *http.Client {
 	}
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConnsPerHost = max(concurrency, 64)
-	t.DisableCompression = true // gzip would hold tokens back in the decompressor
+	t.DisableCompression = true // streams are asked for uncompressed: encoding.go
 	// A connection keeps its write buffer for its life and writes one
 	// request a stream: 1 KiB holds a usual request (its headers and a
 	// prompt of a few hundred bytes: 446 bytes to the simulator) in one

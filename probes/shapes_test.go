@@ -25,6 +25,8 @@ func TestEveryShapeParsesTheSame(t *testing.T) {
 		// Every framing the event-stream rules allow.
 		"framing=crlf", "framing=cr+bom", "framing=split+fields", "framing=noend",
 		"framing=cr+split+fields+noend,done=0,nospace=1,keepalive=1ms", "framing=crlf+bom+split,reasoning=12,usage=xgroq",
+		// Compressed by a proxy, though asked for none.
+		"gzip=1", "gzip=1,framing=cr+split+fields+noend,reasoning=12",
 	} {
 		t.Run(shape, func(t *testing.T) {
 			p := config.Provider{Name: "sim", Model: base + "," + shape, BaseURL: url}

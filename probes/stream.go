@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptrace"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"syscall"
 	"time"
@@ -90,6 +91,7 @@ func (pb *probe) newAttempt(ctx context.Context) *attempt {
 	h := a.req.Header
 	h.Set("Content-Type", "application/json")
 	h.Set("Accept", "text/event-stream")
+	h.Set("Accept-Encoding", "identity") // encoding.go
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Connection", "keep-alive")
 	// A server may close a kept-alive connection just as the request goes
@@ -227,18 +229,25 @@ func (pb *probe) send(a *attempt, lim config.Timeouts, firstToken *time.Timer, r
 	completed := false
 	defer func() {
 		if completed {
-			drainRest(resp.Body, a.cancel)
+			drainRest(resp.Body, a.cancel) // the raw body: what is left need not be decoded
 		}
 		resp.Body.Close()
 	}()
 	*retryAfter = resp.Header.Get("Retry-After")
-	if resp.StatusCode < 200 || resp.StatusCode >= 300 {
-		return statusError(resp)
+	body, unread := decodedBody(resp)
+	switch {
+	case resp.StatusCode < 200 || resp.StatusCode >= 300:
+		if unread != nil {
+			body = strings.NewReader("") // the status alone says why
+		}
+		return statusError(resp.Status, resp.StatusCode, body)
+	case unread != nil:
+		return unread
 	}
 	rd := newStreamReader(pb, a.release, firstToken, res)
 	stall := rd.watchStall(lim.Stall, a.cancel)
 	defer stall.Stop()
-	if err := rd.read(resp.Body); err != nil {
+	if err := rd.read(body); err != nil {
 		return err
 	}
 	a.ended, completed = rd.since(), true

@@ -36,6 +36,8 @@
 //	keepalive=0         ": keep-alive" comment after this much silence (0 = never)
 //	timings=0           1: llama.cpp "timings" on the last chunk, from what was really sent
 //	nospace=0           1: "data:{...}" without the space
+//	gzip=0              1: Content-Encoding: gzip (as a proxy that compresses event
+//	                    streams sends it, though asked for none), flushed with each event
 //	framing=lf          how events are framed, parts joined by +: lf | crlf | cr line
 //	                    ends; bom (a byte order mark first); split (each event's JSON
 //	                    over several data: lines, cut after commas outside strings);

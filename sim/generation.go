@@ -162,6 +162,11 @@ func (g *generation) stream(ctx context.Context, w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no")
+	if g.s.Gzip {
+		z := newGzipResponse(w)
+		defer z.close()
+		w = z
+	}
 	w.WriteHeader(http.StatusOK)
 	out := newSSEWriter(w, g.s, g.start)
 	if g.s.Role {

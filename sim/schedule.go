@@ -62,6 +62,7 @@ type Schedule struct {
 	Keepalive      time.Duration // keepalive; 0 = none
 	Timings        bool          // timings
 	NoSpace        bool          // nospace
+	Gzip           bool          // gzip
 	Framing        Framing       // framing
 	Done           bool          // done
 	Role           bool          // role
@@ -147,6 +148,7 @@ var keys = map[string]func(s *Schedule, v string) error{
 	"keepalive":      func(s *Schedule, v string) error { return parseDuration(v, &s.Keepalive) },
 	"timings":        func(s *Schedule, v string) error { return parseBool(v, &s.Timings) },
 	"nospace":        func(s *Schedule, v string) error { return parseBool(v, &s.NoSpace) },
+	"gzip":           func(s *Schedule, v string) error { return parseBool(v, &s.Gzip) },
 	"framing":        func(s *Schedule, v string) error { return parseFraming(v, &s.Framing) },
 	"done":           func(s *Schedule, v string) error { return parseBool(v, &s.Done) },
 	"role":           func(s *Schedule, v string) error { return parseBool(v, &s.Role) },
