@@ -109,7 +109,7 @@ type Summary struct {
 	Goodput  *Goodput          `json:"goodput"` // null without an SLO
 	Feel
 	ThinkingSummary
-	FeelLabel *string      `json:"feel"`                // "smooth", "bursty", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
+	FeelLabel *string      `json:"feel"`                // "smooth", "bursty", "one burst", "2 stalls · 1.20s" (metrics.Felt.Label); null with too few events
 	ToolCall  *ToolSummary `json:"tool_call,omitempty"` // tool-call workload
 	// PrefillTPS: long-context's prefill speed estimate (metrics.PrefillTPS),
 	// null when it cannot be made, absent for the other workloads (hence

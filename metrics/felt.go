@@ -33,6 +33,9 @@ const (
 	BurstyPaused = 0.25
 )
 
+// FeelOneBurst is Label's word for an answer that came at once.
+const FeelOneBurst = "one burst"
+
 // Felt is how a stream felt to someone watching it, beyond its averages.
 type Felt struct {
 	// Gaps: how many gaps between consecutive text events there were (one
@@ -60,6 +63,10 @@ type Felt struct {
 	// without text events.
 	ReaderWait    time.Duration
 	HasReaderWait bool
+	// OneBurst: two or more text events, all within MinGap of the first:
+	// the answer came at once, not streamed (FlagOneBurst); a run's: every
+	// stream of it with text did so.
+	OneBurst bool
 	// Failed: the stream failed (Compute sets it; a run's: none of its
 	// streams completed). Its figures are what arrived before, but Label
 	// calls no failed stream smooth or bursty: it did not stream to its end.
@@ -133,9 +140,11 @@ func (p *feltPass) add(e *probes.Event) {
 func (p *feltPass) felt() Felt {
 	f := p.f
 	f.Burstiness, f.HasBurstiness = coefficientOfVariation(p.gaps)
-	if span := Gap(&p.start, &p.prev); span > 0 {
+	span := Gap(&p.start, &p.prev)
+	if span > 0 {
 		f.Paused, f.HasPaused = float64(p.paused)/float64(span), true
 	}
+	f.OneBurst = f.Gaps > 0 && span < MinGap
 	return f
 }
 
@@ -219,7 +228,14 @@ func FeltOfRun(streams []Felt) Felt {
 	var f Felt
 	var burst, pause []float64
 	var wait []time.Duration
+	withText, bursts := 0, 0
 	for _, s := range streams {
+		if s.Gaps > 0 {
+			withText++
+		}
+		if s.OneBurst {
+			bursts++
+		}
 		f.Gaps += s.Gaps
 		f.Stalls = max(f.Stalls, s.Stalls)
 		f.LongestStall = max(f.LongestStall, s.LongestStall)
@@ -236,13 +252,15 @@ func FeltOfRun(streams []Felt) Felt {
 	f.Burstiness, f.HasBurstiness = Median(burst)
 	f.Paused, f.HasPaused = Median(pause)
 	f.ReaderWait, f.HasReaderWait = Median(wait)
+	f.OneBurst = withText > 0 && bursts == withText
 	f.Failed = len(streams) > 0 && !slices.ContainsFunc(streams, func(s Felt) bool { return !s.Failed })
 	return f
 }
 
 // Label is the feel in a few words, the leaderboard's "feel" column:
 // "2 stalls · 1.2s" (the longest) when it stalled (a stall before a
-// failure was seen too), else "bursty" at BurstyCV or more with visible
+// failure was seen too), "one burst" for an answer that came at once
+// (OneBurst), else "bursty" at BurstyCV or more with visible
 // pauses holding BurstyPaused of its time or more, else "smooth";
 // "" (the views' "—") with fewer than three text events (too few gaps to
 // tell) or for a failed stream, or a run none of whose streams completed:
@@ -253,7 +271,11 @@ func (f Felt) Label() string {
 		return "1 stall · " + format.Duration(f.LongestStall)
 	case f.Stalls > 1:
 		return strconv.Itoa(f.Stalls) + " stalls · " + format.Duration(f.LongestStall)
-	case f.Failed || !f.HasBurstiness:
+	case f.Failed:
+		return ""
+	case f.OneBurst:
+		return FeelOneBurst
+	case !f.HasBurstiness:
 		return ""
 	case f.Burstiness >= BurstyCV && f.Paused >= BurstyPaused:
 		return "bursty"

@@ -256,9 +256,11 @@ func CachedPrompt(r *probes.Result) (tokens int, ok bool) {
 // OutputTPS is per-user output speed: the tokens after the first text event
 // divided by the time from the first text event to the last. The first
 // event's tokens are left out because their arrival starts the clock.
+// Undefined over a span under MinGap: tokens that arrived together (one
+// read, one burst) have no speed a client can time (FlagOneBurst).
 func OutputTPS(outputTokens int, first, last probes.Event) (float64, bool) {
 	span := last.At - first.At
-	if span <= 0 {
+	if span < MinGap {
 		return 0, false
 	}
 	return float64(max(outputTokens-first.Tokens, 0)) / span.Seconds(), true

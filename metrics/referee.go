@@ -27,11 +27,12 @@ const (
 	FlagRetried          = "retried"           // the request was sent again (before its first byte)
 	FlagRateLimited      = "rate_limited"      // answered 429
 	FlagShortAnswer      = "short_answer"      // too few tokens after the first for a speed to mean much
+	FlagOneBurst         = "one_burst"         // the whole answer arrived at once: it was not streamed
 	FlagCountMismatch    = "count_mismatch"    // usage and o200k disagree beyond the provider's usual ratio
 )
 
 // FlagOrder is the order flags are listed in.
-var FlagOrder = []string{FlagModelSubstituted, FlagClientSaturated, FlagCachedPrompt, FlagShortAnswer, FlagCountMismatch,
+var FlagOrder = []string{FlagModelSubstituted, FlagClientSaturated, FlagCachedPrompt, FlagOneBurst, FlagShortAnswer, FlagCountMismatch,
 	FlagStartSkew, FlagColdConnection, FlagRetried, FlagRateLimited}
 
 // The referee's thresholds.
@@ -55,7 +56,8 @@ const (
 	// sends its answer in one burst (or a server starved of CPU that then
 	// flushes it) has a mean gap of microseconds, which no client stamps
 	// within, however idle: the flag would name the client for the
-	// provider's burst.
+	// provider's burst. So a stream's text events that all arrived within
+	// MinGap have no output speed (OutputTPS), and raise one_burst.
 	MinGap = time.Millisecond
 	// CountMismatchShare: a stream whose usage ÷ o200k ratio is further
 	// than this from the median ratio of the provider's streams (at least
@@ -324,8 +326,25 @@ func StreamFlags(r *probes.Result, fig Figures, kind string, w workload.Workload
 		if after, least := fig.OutputTokens-first.Tokens, w.ShortAnswerTokens(); after < least {
 			f.add(FlagShortAnswer, fmt.Sprintf("%d tokens after the first event (under %d)", max(after, 0), least))
 		}
+		if why := oneBurst(r, fig); why != "" {
+			f.add(FlagOneBurst, why)
+		}
 	}
 	return f
+}
+
+// oneBurst is one_burst's evidence for a completed stream whose text
+// events (two or more) all arrived within MinGap: a proxy that buffers the
+// answer, or a server that sends it whole, or a client asleep through the
+// stream (client_saturated says so then). "" for any other stream.
+func oneBurst(r *probes.Result, fig Figures) string {
+	first, _ := r.Events.First()
+	last, _ := r.Events.Last()
+	if r.Events.Len() < 2 || last.At-first.At >= MinGap {
+		return ""
+	}
+	return fmt.Sprintf("all %d text events (%s tokens) arrived within %s, %s after the request: the answer came at once, not streamed, so it has no output speed",
+		r.Events.Len(), format.Count(fig.OutputTokens), format.Precise(last.At-first.At), format.Duration(first.At))
 }
 
 // tokenRatio is usage's output tokens ÷ the o200k count of the text, for a

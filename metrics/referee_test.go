@@ -175,6 +175,9 @@ func TestWhatExplainsTheMargin(t *testing.T) {
 		if !explains(FlagColdConnection, false, m) || explains(FlagColdConnection, true, m) || !explains(FlagStartSkew, true, m) {
 			t.Errorf("%s is timed from the request: a cold connection explains a loss of the cold one, skew either", m)
 		}
+		if !explains(FlagOneBurst, false, m) || explains(FlagOneBurst, true, m) {
+			t.Errorf("%s is timed from the request: an answer held back explains a loss of the held one", m)
+		}
 	}
 	if explains(FlagCachedPrompt, true, VerdictMetric) || explains(FlagColdConnection, false, VerdictMetric) || explains(FlagStartSkew, true, VerdictMetric) {
 		t.Error("the output speed starts at the first token: nothing before it bends it")

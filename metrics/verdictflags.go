@@ -86,7 +86,10 @@ func saturationExplains(load *probes.ClientLoad, ratio float64, span time.Durati
 // valid JSON's time, warm TTFT, a conversation's time, the prefill
 // estimate's TTFTs), and then only in the winner's favour: a cached prompt
 // on the winner, a cold connection or a retry on the runner-up, start skew
-// on either. A 429 leaves its run unpaired and explains nothing.
+// on either. An answer sent in one burst has no speed (its run is
+// unpaired on output speed), and its first token came with its last: it
+// explains a margin timed from the request on the runner-up. A 429 leaves
+// its run unpaired and explains nothing.
 func explains(flag string, onWinner bool, metric string) bool {
 	fromRequest := metric != VerdictMetric
 	switch flag {
@@ -94,6 +97,8 @@ func explains(flag string, onWinner bool, metric string) bool {
 		return true
 	case FlagShortAnswer, FlagCountMismatch:
 		return !fromRequest
+	case FlagOneBurst: // its first token came with the last: late
+		return fromRequest && !onWinner
 	case FlagCachedPrompt:
 		return fromRequest && onWinner
 	case FlagColdConnection, FlagRetried:
@@ -111,6 +116,7 @@ var flagPhrases = map[string][2]string{
 	FlagClientSaturated:  {"raced on a saturated client", "raced on a saturated client"},
 	FlagCachedPrompt:     {"had cached prompts", "had cached prompts"},
 	FlagShortAnswer:      {"gave short answers", "gave short answers"},
+	FlagOneBurst:         {"sent whole answers at once", "sent whole answers at once"},
 	FlagCountMismatch:    {"counted tokens off its usual", "counted tokens off their usual"},
 	FlagStartSkew:        {"started skewed", "started skewed"},
 	FlagColdConnection:   {"paid a cold connection", "paid cold connections"},

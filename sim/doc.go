@@ -38,6 +38,8 @@
 //	nospace=0           1: "data:{...}" without the space
 //	gzip=0              1: Content-Encoding: gzip (as a proxy that compresses event
 //	                    streams sends it, though asked for none), flushed with each event
+//	buffered=0          1: held back whole and sent at once when the answer ends, as a
+//	                    proxy that buffers responses sends it (its speed is not measurable)
 //	framing=lf          how events are framed, parts joined by +: lf | crlf | cr line
 //	                    ends; bom (a byte order mark first); split (each event's JSON
 //	                    over several data: lines, cut after commas outside strings);

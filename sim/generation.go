@@ -162,6 +162,11 @@ func (g *generation) stream(ctx context.Context, w http.ResponseWriter) {
 	w.Header().Set("Content-Type", "text/event-stream; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no")
+	if g.s.Buffered { // outside the compressor, as a proxy's buffer is
+		h := &heldResponse{ResponseWriter: w}
+		defer h.close()
+		w = h
+	}
 	if g.s.Gzip {
 		z := newGzipResponse(w)
 		defer z.close()

@@ -63,6 +63,7 @@ type Schedule struct {
 	Timings        bool          // timings
 	NoSpace        bool          // nospace
 	Gzip           bool          // gzip
+	Buffered       bool          // buffered
 	Framing        Framing       // framing
 	Done           bool          // done
 	Role           bool          // role
@@ -149,6 +150,7 @@ var keys = map[string]func(s *Schedule, v string) error{
 	"timings":        func(s *Schedule, v string) error { return parseBool(v, &s.Timings) },
 	"nospace":        func(s *Schedule, v string) error { return parseBool(v, &s.NoSpace) },
 	"gzip":           func(s *Schedule, v string) error { return parseBool(v, &s.Gzip) },
+	"buffered":       func(s *Schedule, v string) error { return parseBool(v, &s.Buffered) },
 	"framing":        func(s *Schedule, v string) error { return parseFraming(v, &s.Framing) },
 	"done":           func(s *Schedule, v string) error { return parseBool(v, &s.Done) },
 	"role":           func(s *Schedule, v string) error { return parseBool(v, &s.Role) },

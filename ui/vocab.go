@@ -94,7 +94,7 @@ func raceTerms() []Term {
 		{"# · provider · finish", "rank · provider · place among the finished, in rank order"},
 		{"words/s", fmt.Sprintf("tok/s in English words (× %.2f)", metrics.WordsPerToken)},
 		{"total · tokens", "release to the end of the last stream · output tokens (~: estimated)"},
-		{"feel", fmt.Sprintf("how the stream flowed: smooth · bursty · N stalls (gaps over %s) and their time", format.Duration(metrics.StallGap))},
+		{"feel", fmt.Sprintf("how the stream flowed: smooth · bursty · one burst (the answer came at once: no speed) · N stalls (gaps over %s) and their time", format.Duration(metrics.StallGap))},
 		{"cost/req", "the price of one request, from the providers file's prices"},
 		{"heats tok/s · heats TTFT · heats total", "--heats: the median over the heats ± how far they spread"},
 		{"heats call · heats valid · heats prefill · heats warm · heats conv · heats to N", "--heats under a workload (or --finish-at): the verdict's figure (complete call, valid JSON, prefill speed, warm TTFT, conversation time, time to N tokens), median ± spread over the heats"},

@@ -245,16 +245,16 @@ func (m *Model) networkLine(width int) string {
 	return lead + draw.Join(parts, label(" · "), width-draw.Width(lead))
 }
 
-// badges go in the bottom border: the stalls its streams had, once
-// settled (the leaderboard's feel column, which a narrow terminal drops,
-// and the gap strip, which shows only the last events: a stall shows here
-// at any size); the speed badge (what the speed is good for,
+// badges go in the bottom border: the stalls its streams had, or an
+// answer that came in one burst, once settled (the leaderboard's feel
+// column, which a narrow terminal drops, and the gap strip, which shows
+// only the last events: either shows here at any size); the speed badge (what the speed is good for,
 // metrics.SpeedBadge), and how it compares with reading speed, in those
 // words or not at all.
 func (m *Model) badges(width int) string {
 	f := m.figures
 	stalls := ""
-	if f.Stalls > 0 {
+	if f.Stalls > 0 || f.Feel == metrics.FeelOneBurst {
 		stalls = m.styles.Stall.Render(f.Feel)
 	}
 	if !f.HasSpeed {

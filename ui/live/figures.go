@@ -78,7 +78,7 @@ type Snapshot struct {
 	HasRoofline bool
 	RateLimited bool
 	// Feel is how the streams felt, once settled (metrics.Felt.Label of
-	// metrics.Summary's): "smooth", "bursty", "2 stalls · 1.20s"; "" before;
+	// metrics.Summary's): "smooth", "bursty", "one burst", "2 stalls · 1.20s"; "" before;
 	// Stalls is its stall count.
 	// Flags: the referee's flags its streams raised by themselves
 	// (metrics.StreamFlags), once settled, with their evidence
