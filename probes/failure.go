@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -273,6 +274,8 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 	var apiErr *openai.APIError
 	var reqErr *openai.RequestError
 	var dnsErr *net.DNSError
+	var unknownCA x509.UnknownAuthorityError
+	var wrongHost x509.HostnameError
 	switch {
 	case errors.As(err, &f):
 	case errors.As(err, &reqErr):
@@ -294,6 +297,13 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 		// `Post "https://…": dial tcp: lookup api.x.ai on 10.0.0.53:53: no such host`.
 		f = &Failure{Kind: KindNetwork, Message: "could not look up " + dnsErr.Name + ": " + dnsErr.Err,
 			Hint: "is the host name in " + config.RedactURL(pb.provider.BaseURL) + " right, and is there a network?"}
+	case errors.As(err, &unknownCA):
+		f = &Failure{Kind: KindNetwork, Message: "the server's TLS certificate is signed by an authority this machine does not trust",
+			Hint: "for a server with its own CA or a self-signed certificate, run with SSL_CERT_FILE=that CA's PEM file"}
+	case errors.As(err, &wrongHost):
+		// "x509: certificate is valid for example.com, not localhost"
+		f = &Failure{Kind: KindNetwork, Message: "the server's TLS certificate " + strings.TrimPrefix(wrongHost.Error(), "x509: certificate "),
+			Hint: "is the host name in " + config.RedactURL(pb.provider.BaseURL) + " the one its certificate names?"}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
 		f = &Failure{Kind: KindNetwork, Message: "connection closed mid-stream after " + carried(res)}
 	default:

@@ -87,7 +87,7 @@ func TestParseScheduleErrors(t *testing.T) {
 		{"gpt-4o", `not a simulated model`},
 		{"sim:turbo", `unknown profile "turbo" (profiles: gpu, laptop, lpu, wafer)`},
 		{"sim:tps=1,wafer", `"wafer" is not key=value (a profile may only come first)`},
-		{"sim:speed=1", `unknown key "speed" (keys: after, batch, cached, chunk,`},
+		{"sim:speed=1", `unknown key "speed" (keys: after, batch, buffered, cached, chunk,`},
 		{"sim:tps=0", `tps="0": want a number > 0`},
 		{"sim:tps=fast", `tps="fast": want a number > 0`},
 		{"sim:jitter=2", `jitter="2": want a number from 0 to 1`},
