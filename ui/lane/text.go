@@ -33,8 +33,11 @@ func (m *Model) textLines(width, rows int) []string {
 		case live.Waiting:
 			lines = []string{m.styles.Note.Render(m.waitingNote())}
 		case live.Done:
-			lines = []string{m.styles.Note.Render("(no text)")}
+			lines = m.styles.Note.RenderLines(wrapOnce(m.noAnswerNote(), width, rows))
 		}
+	case m.answerLen == 0 && f.Status == live.Done && rows > 2:
+		lines = m.styles.Note.RenderLines(wrapOnce(m.noAnswerNote(), width, 2))
+		lines = append(lines, m.styles.Reasoning.RenderLines(m.reasoning.Tail(rows-len(lines)))...)
 	case m.answerLen == 0:
 		lines = append([]string{m.thinkingNote()}, m.styles.Reasoning.RenderLines(m.reasoning.Tail(rows-1))...)
 	default:
@@ -44,6 +47,42 @@ func (m *Model) textLines(width, rows int) []string {
 		lines = append(lines, m.styles.Answer.RenderLines(m.answer.Tail(rows-len(lines)))...)
 	}
 	return append(lines, footer...)
+}
+
+// noAnswerNote is what a lane that ended without answer text says: what
+// it thought, and the max_tokens limit when a stream stopped at it (a
+// reasoning model that spent the limit thinking: "(no answer: 100 tokens
+// of hidden thinking used up max_tokens)"), wrapped over two lines at most.
+func (m *Model) noAnswerNote() string {
+	f := m.figures
+	var thought []string
+	if m.reasoningLen > 0 {
+		thought = append(thought, format.Count(m.provider.ReasoningTokens())+" tokens of thinking")
+	}
+	if hidden := f.Thinking.HiddenReasoningTokens; hidden > 0 {
+		thought = append(thought, format.Count(hidden)+" tokens of hidden thinking")
+	}
+	why := strings.Join(thought, " and ")
+	switch {
+	case m.stoppedAtLimit() && why != "":
+		why += " used up max_tokens"
+	case m.stoppedAtLimit():
+		why = "stopped at max_tokens"
+	case why == "":
+		return "(no text)"
+	}
+	return "(no answer: " + why + ")"
+}
+
+// stoppedAtLimit says whether a stream of the lane ended at max_tokens
+// (finish_reason "length").
+func (m *Model) stoppedAtLimit() bool {
+	for _, s := range m.provider.Streams {
+		if s.Result != nil && s.Result.FinishReason == "length" {
+			return true
+		}
+	}
+	return false
 }
 
 // waitingNote is what a lane without text waits for.

@@ -29,3 +29,32 @@ func TestHiddenThinkingNote(t *testing.T) {
 		}
 	}
 }
+
+// A reasoning model that spent max_tokens thinking gave no answer: the
+// lane says so, and why, whether the thinking was hidden or streamed.
+func TestNoAnswerSaysWhy(t *testing.T) {
+	hidden := live.NewLane(0, config.Provider{Name: "o3-mini", Model: "o3-mini"}, 1, 12)
+	hidden.Record(probes.Update{Done: &probes.Result{End: 300 * ms, FinishReason: "length",
+		Usage: &probes.Usage{CompletionTokens: 100, ReasoningTokens: 100}}})
+	var thinking []probes.Event
+	for i := range 30 {
+		thinking = append(thinking, probes.Event{At: 50*ms + time.Duration(i)*ms, Reasoning: " r" + strconv.Itoa(i), Tokens: 1})
+	}
+	streamed := live.NewLane(1, config.Provider{Name: "deepseek-r1", Model: "deepseek-reasoner"}, 1, 12)
+	streamed.Record(probes.Update{Events: probes.EventsOf(thinking...)})
+	streamed.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(thinking...), End: 300 * ms, FinishReason: "length"}})
+	empty := live.NewLane(2, config.Provider{Name: "empty", Model: "m"}, 1, 12)
+	empty.Record(probes.Update{Done: &probes.Result{End: 300 * ms, FinishReason: "stop"}})
+	for _, tc := range []struct {
+		lane *live.Lane
+		want string
+	}{
+		{hidden, "(no answer: 100 tokens of hidden thinking used up max_tokens)"},
+		{streamed, "(no answer: 30 tokens of thinking used up max_tokens)"},
+		{empty, "(no text)"},
+	} {
+		if v := flat(view(tc.lane, 80, 12, 0)); !strings.Contains(v, tc.want) {
+			t.Errorf("no %q in %s", tc.want, v)
+		}
+	}
+}
