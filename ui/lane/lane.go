@@ -23,6 +23,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"tpsrace/format"
+	"tpsrace/metrics"
 	"tpsrace/ui/internal/draw"
 	"tpsrace/ui/live"
 )
@@ -202,11 +203,14 @@ func (m *Model) wrapNewText(width int) {
 // then as much of the answer's tail as fits. A failed lane of one line says
 // why on it, where its speed would be: the line under it is not there.
 func (m *Model) renderBare() []string {
-	head := m.styles.Title.Render(itoa(m.number)+" "+m.provider.Name) + " " + m.status() + "  "
+	head := m.styles.Title.Render(m.flaggedName()) + " " + m.status() + "  "
 	if m.focused || m.zoomed {
 		head = m.styles.FocusedBorder.Render("▸ ") + head
 	}
 	summary := head + m.speedField()
+	if m.figures.Feel == metrics.FeelOneBurst { // why there is no speed: the border's badge is not there
+		summary += "  " + m.styles.Stall.Render(metrics.FeelOneBurst)
+	}
 	if m.height == 1 && m.figures.Status == live.Failed {
 		summary = head + m.styles.Error.Render(draw.Words(failureLine(m.figures), m.width-draw.Width(head)))
 	}
@@ -295,16 +299,24 @@ func (m *Model) topEdge(border draw.Paint, b lipgloss.Border, iw int) string {
 	return m.top.line
 }
 
+// flaggedName is the lane's number and name, and ⚑ when the referee raised
+// a flag on one of its streams (metrics.StreamFlags): the zoomed lane and
+// the help page say why.
+func (m *Model) flaggedName() string {
+	name := itoa(m.number) + " " + m.provider.Name
+	if m.figures.Flags != "" {
+		name += " ⚑"
+	}
+	return name
+}
+
 // title is the lane's number, name (⚑ when the referee flagged one of its
 // streams: metrics.StreamFlags) and model in at most width cells: the
 // model shortened (format.Model) or left out before the name is cut, so
 // the status beside it always shows. A model cut to under 10 cells says
 // nothing and is left out.
 func (m *Model) title(width int) string {
-	name := itoa(m.number) + " " + m.provider.Name
-	if m.figures.Flags != "" { // the referee raised a flag: the help page says why
-		name += " ⚑"
-	}
+	name := m.flaggedName()
 	room := width - draw.Width(name) - 1
 	if model := format.Model(m.provider.Model, room); model != "" && (room >= 10 || model == m.provider.Model) {
 		return m.styles.Title.Render(name) + " " + m.styles.Model.Render(model)

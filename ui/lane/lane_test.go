@@ -444,3 +444,19 @@ func TestFailedWords(t *testing.T) {
 		}
 	}
 }
+
+// A bare lane (a tiny terminal) carries the referee's ⚑ as the bordered
+// one does, and says why a burst has no speed: the border's badge is not
+// there to.
+func TestBareLaneSaysFlagAndBurst(t *testing.T) {
+	p := live.NewLane(0, config.Provider{Name: "together", Model: "m"}, 1, 12)
+	var events []probes.Event
+	for i := range 30 {
+		events = append(events, probes.Event{At: time.Second + time.Duration(i)*time.Microsecond, Content: " w", Tokens: 1})
+	}
+	p.Record(probes.Update{Events: probes.EventsOf(events...)})
+	p.Record(probes.Update{Done: &probes.Result{Events: probes.EventsOf(events...), End: time.Second + time.Millisecond, FinishReason: "stop"}})
+	if v := flat(view(p, 60, 3, 0)); !strings.Contains(v, "1 together ⚑ ✓") || !strings.Contains(v, "speed - one burst") {
+		t.Errorf("the bare lane: %s", v)
+	}
+}

@@ -47,11 +47,7 @@ func (m *Model) StripRows(width int) int {
 // when flagged), what failed in a room's words (failedWords), and the
 // failure's own words on one line.
 func (m *Model) stripParts() (head, what, why string) {
-	head = itoa(m.number) + " " + m.provider.Name
-	if m.figures.Flags != "" {
-		head += " ⚑"
-	}
-	return head, "✗ " + failedWords(m.figures.Err), failureLine(m.figures)
+	return m.flaggedName(), "✗ " + failedWords(m.figures.Err), failureLine(m.figures)
 }
 
 // failureLine is the failure's own words on one line, without failureText's
