@@ -24,7 +24,7 @@ import (
 // user trusts a server with its own CA): every stream completes over
 // HTTP/2, and each stream's connection phases read in the order they
 // happen, although the streams of a cold race each dial and all go out on
-// the first connection ready (probes' attempt.gotConn). With --warm no
+// the first connection ready (probes' attempt.phases). With --warm no
 // stream dials. Without the certificate trusted, the failure says what to
 // do.
 func TestRaceOverTLSAndHTTP2(t *testing.T) {

@@ -57,12 +57,6 @@ type attempt struct {
 	// request returned (an abandoned dial), hence atomics.
 	release                                   time.Time
 	dns, connected, handshake, wrote, firstBy atomic.Int64
-	// gotConn is when the request got the connection it went out on. Over
-	// HTTP/2 the streams of a cold race each dial, and all go out on the
-	// first connection ready, so a stream's own dial may finish after its
-	// request was sent, on a connection it never used: its marks are taken
-	// as at gotConn, when the connection it did use had done them.
-	gotConn atomic.Int64
 	// unsent: the attempt's connection closed before any of its request
 	// was written, so the server never saw it (see neverSent).
 	unsent bool
@@ -79,18 +73,10 @@ func (pb *probe) newAttempt(ctx context.Context) *attempt {
 		return a
 	}
 	mark := func(v *atomic.Int64) { v.CompareAndSwap(0, int64(time.Since(a.release))) }
-	dialMark := func(v *atomic.Int64) { // no later than gotConn
-		at := int64(time.Since(a.release))
-		if got := a.gotConn.Load(); got != 0 {
-			at = min(at, got)
-		}
-		v.CompareAndSwap(0, at)
-	}
 	traced := httptrace.WithClientTrace(a.ctx, &httptrace.ClientTrace{
-		DNSDone:          func(httptrace.DNSDoneInfo) { dialMark(&a.dns) },
-		ConnectDone:      func(string, string, error) { dialMark(&a.connected) },
-		TLSHandshakeDone: func(tls.ConnectionState, error) { dialMark(&a.handshake) },
-		GotConn:          func(httptrace.GotConnInfo) { mark(&a.gotConn) },
+		DNSDone:          func(httptrace.DNSDoneInfo) { mark(&a.dns) },
+		ConnectDone:      func(string, string, error) { mark(&a.connected) },
+		TLSHandshakeDone: func(tls.ConnectionState, error) { mark(&a.handshake) },
 		WroteRequest: func(w httptrace.WroteRequestInfo) {
 			if w.Err == nil { // the trace is called on a failed write too
 				mark(&a.wrote)
@@ -131,9 +117,27 @@ func setProviderHeaders(h http.Header, p config.Provider) {
 	}
 }
 
+// phases are the attempt's marks, each no later than a later phase marked:
+// a later phase proves the earlier done by then. The trace's callbacks run
+// on the transport's goroutines, so one may run after a later phase's (the
+// response's first byte read before the writer said the request was
+// written); and over HTTP/2 the streams of a cold race each dial, and all
+// go out on the first connection ready, so a stream's own dial may finish
+// after its request went out on a connection that had done it.
 func (a *attempt) phases() Phases {
 	d := func(v *atomic.Int64) time.Duration { return time.Duration(v.Load()) }
-	return Phases{DNS: d(&a.dns), Connected: d(&a.connected), TLS: d(&a.handshake), WroteRequest: d(&a.wrote), FirstByte: d(&a.firstBy)}
+	p := Phases{DNS: d(&a.dns), Connected: d(&a.connected), TLS: d(&a.handshake), WroteRequest: d(&a.wrote), FirstByte: d(&a.firstBy)}
+	var later time.Duration
+	for _, at := range []*time.Duration{&p.FirstByte, &p.WroteRequest, &p.TLS, &p.Connected, &p.DNS} {
+		if *at == 0 {
+			continue
+		}
+		if later != 0 {
+			*at = min(*at, later)
+		}
+		later = *at
+	}
+	return p
 }
 
 // run sends the request (retrying before the first byte only, when allowed)
