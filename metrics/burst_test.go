@@ -1,17 +1,12 @@
 package metrics_test
 
 import (
-	"cmp"
-	"context"
 	"strings"
 	"testing"
 	"time"
 
-	"tpsrace/config"
 	"tpsrace/metrics"
 	"tpsrace/probes"
-	"tpsrace/sim"
-	"tpsrace/sim/simtest"
 	"tpsrace/testenv"
 	"tpsrace/workload"
 )
@@ -20,23 +15,14 @@ import (
 // tokens at 400 tok/s after 50 ms, all sent when the last is made, 197.5 ms
 // after the request) has no output speed and raises one_burst; its first
 // token is timed when it came, with the last. The same schedule streamed
-// reads 400 tok/s, unflagged, and wins the verdict.
+// reads 400 tok/s, unflagged.
 func TestAnswerInOneBurst(t *testing.T) {
-	srv := simtest.Start(t, sim.Options{})
 	const model = "sim:ttft=50ms,tps=400,tokens=60"
-	var providers []config.Provider
-	for _, name := range []string{model, model + ",buffered=1", model + ",buffered=1,gzip=1"} {
-		providers = append(providers, config.Provider{Name: name, Model: name, BaseURL: srv.URL(), APIKey: "sk-test"})
-	}
+	providers := simulated(t, model, model+",buffered=1", model+",buffered=1,gzip=1")
 	chat, _ := workload.Named(workload.Chat)
 	testenv.Timed(t, func(a *testenv.Attempt) {
-		res := probes.Race{Providers: providers, Request: probes.Request{Prompt: "hi", MaxTokens: 100}, Warm: true}.Run(context.Background(), nil)
-		for i, p := range providers {
-			r := &res[i][0]
-			if r.Err != nil {
-				t.Fatal(r.Err)
-			}
-			a.Load = cmp.Or(a.Load, metrics.Saturation(r.Load))
+		for i, r := range raceWarm(t, a, providers, probes.Request{Prompt: "hi", MaxTokens: 100}) {
+			p := providers[i]
 			f := metrics.Compute(r, 0)
 			flags := metrics.StreamFlags(r, f, "", chat)
 			burst, flagged := flags[metrics.FlagOneBurst]

@@ -26,22 +26,13 @@ import (
 // they follow testenv.Timed (a miss is raced again only where the client
 // measured its own load, at most testenv.Attempts times in all, each logged).
 func TestSilentThinkingMeasuredApart(t *testing.T) {
-	srv := simtest.Start(t, sim.Options{})
 	const model = "sim:ttft=0,tps=500,chunk=5,reasoning=500,tokens=1000,rfield=hidden"
-	var providers []config.Provider
-	for _, name := range []string{model, model + ",excl_reasoning=1"} {
-		providers = append(providers, config.Provider{Name: name, Model: name, BaseURL: srv.URL(), APIKey: "sk-test"})
-	}
+	providers := simulated(t, model, model+",excl_reasoning=1")
 	testenv.Timed(t, func(a *testenv.Attempt) {
-		// Warm: the connections open before the release, so the thinking's
-		// window holds the request's round trip, not a TCP handshake.
-		res := probes.Race{Providers: providers, Request: probes.Request{Prompt: "hi"}, Warm: true}.Run(context.Background(), nil)
-		for i, p := range providers {
-			r := &res[i][0]
-			if r.Err != nil {
-				t.Fatal(r.Err)
-			}
-			a.Load = cmp.Or(a.Load, metrics.Saturation(r.Load))
+		// Warm: the thinking's window holds the request's round trip, not a
+		// TCP handshake.
+		for i, r := range raceWarm(t, a, providers, probes.Request{Prompt: "hi"}) {
+			p := providers[i]
 			f := metrics.Compute(r, 0)
 			if f.HiddenReasoningTokens != 500 || f.ThinkingTokens != 500 || f.AnswerTokens != 1000 || f.OutputTokens != 1500 {
 				t.Fatalf("%s: hidden %d, thinking %d, answer %d, output %d tokens; want 500, 500, 1000, 1500", p.Name,
@@ -66,4 +57,30 @@ func TestSilentThinkingMeasuredApart(t *testing.T) {
 			}
 		}
 	})
+}
+
+// simulated starts the simulator for t and names a provider of it after
+// each model.
+func simulated(t *testing.T, models ...string) []config.Provider {
+	srv := simtest.Start(t, sim.Options{})
+	var providers []config.Provider
+	for _, model := range models {
+		providers = append(providers, config.Provider{Name: model, Model: model, BaseURL: srv.URL(), APIKey: "sk-test"})
+	}
+	return providers
+}
+
+// raceWarm races providers once, their connections opened before the
+// release, and is each one's first stream; a stream that failed fails t,
+// and the client's load goes to a (testenv.Timed).
+func raceWarm(t *testing.T, a *testenv.Attempt, providers []config.Provider, req probes.Request) []*probes.Result {
+	res := probes.Race{Providers: providers, Request: req, Warm: true}.Run(context.Background(), nil)
+	first := make([]*probes.Result, len(res))
+	for i := range res {
+		if first[i] = &res[i][0]; first[i].Err != nil {
+			t.Fatal(first[i].Err)
+		}
+		a.Load = cmp.Or(a.Load, metrics.Saturation(first[i].Load))
+	}
+	return first
 }

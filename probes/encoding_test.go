@@ -6,14 +6,11 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"tpsrace/config"
-	"tpsrace/testenv"
 )
 
 // serveEncoded serves body under Content-Encoding coding, compressed by
@@ -55,23 +52,14 @@ var gzipped = func(w io.Writer) io.WriteCloser { return gzip.NewWriter(w) }
 // A stream is asked for uncompressed; one a proxy compresses anyway, with
 // gzip or deflate, gives the figures the uncompressed stream gives.
 func TestCompressedStreamsAreRead(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(testenv.Require(t, "fixtures"), "sse", "*.sse"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recorded streams: %v", err)
-	}
+	names, bodies := recordedStreams(t)
 	codings := map[string]func(io.Writer) io.WriteCloser{
 		"gzip":    gzipped,
 		"x-gzip":  gzipped,
 		"deflate": func(w io.Writer) io.WriteCloser { return zlib.NewWriter(w) },
 	}
-	for _, file := range files {
-		if strings.Contains(filepath.Base(file), "http4") { // an error body, not a stream
-			continue
-		}
-		body, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, name := range names {
+		body := bodies[name]
 		var accepted string
 		race := func(coding string, compress func(io.Writer) io.WriteCloser) figures {
 			url := serveEncoded(t, http.StatusOK, coding, compress, body, &accepted)
@@ -83,7 +71,7 @@ func TestCompressedStreamsAreRead(t *testing.T) {
 		}
 		for coding, compress := range codings {
 			if got := race(coding, compress); !reflect.DeepEqual(got, want) {
-				t.Errorf("%s, %s:\n got %+v\nwant %+v", filepath.Base(file), coding, got, want)
+				t.Errorf("%s, %s:\n got %+v\nwant %+v", name, coding, got, want)
 			}
 		}
 	}
