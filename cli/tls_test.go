@@ -25,7 +25,7 @@ import (
 // happen, although the streams of a cold race each dial and all go out on
 // the first connection ready (probes' attempt.phases). With --warm no
 // stream dials. Without the certificate trusted, the failure says what to
-// do.
+// do, and a stream the server resets says so.
 func TestRaceOverTLSAndHTTP2(t *testing.T) {
 	bin := testenv.Binary(t)
 	var overHTTP2, requests atomic.Int64
@@ -47,7 +47,7 @@ func TestRaceOverTLSAndHTTP2(t *testing.T) {
 	ca := write(t, dir, "ca.pem", string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})))
 	cfg := write(t, dir, "p.yaml", "providers:\n  - name: vllm-lan\n    base_url: "+srv.URL+"/v1\n    model: \"sim:ttft=20ms,tps=400,tokens=40\"\n")
 	bench := func(env string, args ...string) (string, string, error) {
-		cmd := exec.Command(bin, append([]string{"bench", "--config", cfg, "--concurrency", "8", "--format", "json"}, args...)...)
+		cmd := exec.Command(bin, append([]string{"bench", "--config", cfg, "--format", "json"}, args...)...)
 		cmd.Env = append(os.Environ(), env)
 		var stdout, stderr strings.Builder
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -56,9 +56,9 @@ func TestRaceOverTLSAndHTTP2(t *testing.T) {
 	}
 
 	for _, warm := range []bool{false, true} {
-		var args []string
+		args := []string{"--concurrency", "8"}
 		if warm {
-			args = []string{"--warm"}
+			args = append(args, "--warm")
 		}
 		requests.Store(0)
 		overHTTP2.Store(0)
@@ -104,5 +104,13 @@ func TestRaceOverTLSAndHTTP2(t *testing.T) {
 	out, _, err := bench("SSL_CERT_FILE=" + os.DevNull) // no authority at all
 	if err == nil || !strings.Contains(out, "signed by an authority this machine does not trust — for a server with its own CA") {
 		t.Errorf("an untrusted certificate: %v\n%s", err, out)
+	}
+
+	// A stream the server drops mid-answer is reset (RST_STREAM), not its
+	// connection: said in those words, with what it had carried.
+	cfg = write(t, dir, "reset.yaml", "providers:\n  - name: reset\n    base_url: "+srv.URL+"/v1\n    model: \"sim:ttft=20ms,tps=400,tokens=40,fault=close,after=10\"\n")
+	out, _, err = bench("SSL_CERT_FILE=" + ca)
+	if err == nil || !strings.Contains(out, "the server reset the stream (HTTP/2 INTERNAL_ERROR) after 10 tokens") {
+		t.Errorf("a stream reset: %v\n%s", err, out)
 	}
 }

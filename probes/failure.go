@@ -306,6 +306,8 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 			Hint: "is the host name in " + config.RedactURL(pb.provider.BaseURL) + " the one its certificate names?"}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
 		f = &Failure{Kind: KindNetwork, Message: "connection closed mid-stream after " + carried(res)}
+	case streamReset(err) != "":
+		f = &Failure{Kind: KindNetwork, Message: "the server reset the stream (HTTP/2 " + streamReset(err) + ") after " + carried(res)}
 	default:
 		var netErr net.Error
 		f = &Failure{Kind: KindNetwork, Message: err.Error()}
@@ -318,6 +320,23 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 		f.Hint = hint(pb.provider, f.Status)
 	}
 	return f.withReason()
+}
+
+// streamReset is the error code of an HTTP/2 stream the server reset
+// (RST_STREAM: a front end dropping one request mid-answer, as HTTP/1.1
+// drops the connection), "" for any other error. net/http's HTTP/2 error
+// type is unexported; its text is "stream error: stream ID 3;
+// INTERNAL_ERROR; received from peer".
+func streamReset(err error) string {
+	_, rest, ok := strings.Cut(err.Error(), "stream error: stream ID ")
+	if !ok {
+		return ""
+	}
+	parts := strings.Split(rest, "; ")
+	if len(parts) < 2 {
+		return ""
+	}
+	return parts[1]
 }
 
 // carried is what a stream had brought when it broke: "598 tokens", for a

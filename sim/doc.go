@@ -136,7 +136,7 @@
 //
 // The others act inside a 200 stream, after=N tokens (default 0) first:
 // error (llama-server style "data: {"error":...}", then the body ends), event-error
-// (Groq style "event: error"), close (the connection is dropped), stall (nothing
+// (Groq style "event: error"), close (the connection is dropped; over HTTP/2 the stream is reset), stall (nothing
 // more, held open; keep-alives continue if asked), endless (text at tps forever),
 // badjson (one malformed event once N tokens are sent, then the stream goes on),
 // bigchunk (one extra event of more than 1 MiB of text once N tokens are sent),

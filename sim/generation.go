@@ -218,9 +218,11 @@ func (g *generation) conclude(ctx context.Context, out *sseWriter) {
 		out.data(errorEvent{apiError{Message: "simulated tool call validation failure", Type: "invalid_request_error", Code: "tool_use_failed"}})
 	case FaultClose:
 		out.flush()
-		if conn, _, err := out.rc.Hijack(); err == nil {
-			_ = conn.Close() // mid-body: the client sees an unexpected EOF
+		conn, _, err := out.rc.Hijack()
+		if err != nil { // HTTP/2 has no connection to hand over: the stream is reset instead (RST_STREAM)
+			panic(http.ErrAbortHandler)
 		}
+		_ = conn.Close() // mid-body: the client sees an unexpected EOF
 		return
 	case FaultStall:
 		out.hold(ctx)
