@@ -69,36 +69,7 @@ func TestRaceOverTLSAndHTTP2(t *testing.T) {
 		if requests.Load() != 8 || overHTTP2.Load() != 8 {
 			t.Errorf("warm %v: %d requests, %d over HTTP/2; want 8 over HTTP/2", warm, requests.Load(), overHTTP2.Load())
 		}
-		var doc struct {
-			Providers []struct {
-				Runs []struct {
-					OK     bool                `json:"ok"`
-					Phases map[string]*float64 `json:"phases_ms"`
-				} `json:"runs"`
-			} `json:"providers"`
-		}
-		if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Providers) != 1 || len(doc.Providers[0].Runs) != 8 {
-			t.Fatalf("warm %v: %v\n%s", warm, err, out)
-		}
-		for i, s := range doc.Providers[0].Runs {
-			if !s.OK {
-				t.Errorf("warm %v: stream %d failed", warm, i)
-			}
-			var prev float64
-			for _, phase := range []string{"connected", "tls", "wrote_request", "first_byte"} {
-				at := s.Phases[phase]
-				if warm && (phase == "connected" || phase == "tls") && at != nil {
-					t.Errorf("stream %d dialled after --warm: %s at %.3f ms", i, phase, *at)
-				}
-				if at == nil {
-					continue
-				}
-				if *at < prev {
-					t.Errorf("warm %v: stream %d's phases out of order: %s at %.3f ms, after a phase at %.3f ms", warm, i, phase, *at, prev)
-				}
-				prev = *at
-			}
-		}
+		checkPhases(t, warm, out)
 	}
 
 	out, _, err := bench("SSL_CERT_FILE=" + os.DevNull) // no authority at all
@@ -112,5 +83,42 @@ func TestRaceOverTLSAndHTTP2(t *testing.T) {
 	out, _, err = bench("SSL_CERT_FILE=" + ca)
 	if err == nil || !strings.Contains(out, "the server reset the stream (HTTP/2 INTERNAL_ERROR) after 10 tokens") {
 		t.Errorf("a stream reset: %v\n%s", err, out)
+	}
+}
+
+// checkPhases checks bench's JSON of one provider's 8 streams: each
+// completed, its connection phases in the order they happen, and none
+// dialled after --warm.
+func checkPhases(t *testing.T, warm bool, out string) {
+	t.Helper()
+	var doc struct {
+		Providers []struct {
+			Runs []struct {
+				OK     bool                `json:"ok"`
+				Phases map[string]*float64 `json:"phases_ms"`
+			} `json:"runs"`
+		} `json:"providers"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Providers) != 1 || len(doc.Providers[0].Runs) != 8 {
+		t.Fatalf("warm %v: %v\n%s", warm, err, out)
+	}
+	for i, s := range doc.Providers[0].Runs {
+		if !s.OK {
+			t.Errorf("warm %v: stream %d failed", warm, i)
+		}
+		var prev float64
+		for _, phase := range []string{"connected", "tls", "wrote_request", "first_byte"} {
+			at := s.Phases[phase]
+			if warm && (phase == "connected" || phase == "tls") && at != nil {
+				t.Errorf("stream %d dialled after --warm: %s at %.3f ms", i, phase, *at)
+			}
+			if at == nil {
+				continue
+			}
+			if *at < prev {
+				t.Errorf("warm %v: stream %d's phases out of order: %s at %.3f ms, after a phase at %.3f ms", warm, i, phase, *at, prev)
+			}
+			prev = *at
+		}
 	}
 }
