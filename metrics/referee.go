@@ -333,16 +333,16 @@ func StreamFlags(r *probes.Result, fig Figures, kind string, w workload.Workload
 	return f
 }
 
-// oneBurst is one_burst's evidence for a completed stream whose text
-// events (two or more) all arrived within MinGap: a proxy that buffers the
-// answer, or a server that sends it whole, or a client asleep through the
-// stream (client_saturated says so then). "" for any other stream.
+// oneBurst is one_burst's evidence for a completed stream whose answer
+// came at once (Felt.OneBurst): a proxy that buffers the answer, or a
+// server that sends it whole, or a client asleep through the stream
+// (client_saturated says so then). "" for any other stream.
 func oneBurst(r *probes.Result, fig Figures) string {
-	first, _ := r.Events.First()
-	last, _ := r.Events.Last()
-	if r.Events.Len() < 2 || last.At-first.At >= MinGap {
+	if !fig.Felt.OneBurst {
 		return ""
 	}
+	first, _ := r.Events.First()
+	last, _ := r.Events.Last()
 	return fmt.Sprintf("all %d text events (%s tokens) arrived within %s, %s after the request: the answer came at once, not streamed, so it has no output speed",
 		r.Events.Len(), format.Count(fig.OutputTokens), format.Precise(last.At-first.At), format.Duration(first.At))
 }

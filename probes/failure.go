@@ -276,6 +276,7 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 	var dnsErr *net.DNSError
 	var unknownCA x509.UnknownAuthorityError
 	var wrongHost x509.HostnameError
+	reset := streamReset(err)
 	switch {
 	case errors.As(err, &f):
 	case errors.As(err, &reqErr):
@@ -306,8 +307,8 @@ func (pb *probe) failure(ctx context.Context, err error, res *Result, retryAfter
 			Hint: "is the host name in " + config.RedactURL(pb.provider.BaseURL) + " the one its certificate names?"}
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, syscall.ECONNRESET):
 		f = &Failure{Kind: KindNetwork, Message: "connection closed mid-stream after " + carried(res)}
-	case streamReset(err) != "":
-		f = &Failure{Kind: KindNetwork, Message: "the server reset the stream (HTTP/2 " + streamReset(err) + ") after " + carried(res)}
+	case reset != "":
+		f = &Failure{Kind: KindNetwork, Message: "the server reset the stream (HTTP/2 " + reset + ") after " + carried(res)}
 	default:
 		var netErr net.Error
 		f = &Failure{Kind: KindNetwork, Message: err.Error()}

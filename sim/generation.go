@@ -163,7 +163,7 @@ func (g *generation) stream(ctx context.Context, w http.ResponseWriter) {
 	w.Header().Set("Cache-Control", "no-cache")
 	w.Header().Set("X-Accel-Buffering", "no")
 	if g.s.Buffered { // outside the compressor, as a proxy's buffer is
-		h := &heldResponse{ResponseWriter: w}
+		h := &heldResponse{proxied: proxied{ResponseWriter: w}}
 		defer h.close()
 		w = h
 	}

@@ -8,20 +8,36 @@ import (
 	"net/http"
 )
 
+// proxied is the part of a proxy's response that a fault which cuts the
+// connection (fault=close) reaches through: after it, nothing more is
+// written.
+type proxied struct {
+	http.ResponseWriter
+	hijacked bool
+}
+
+// Hijack hands the connection to a fault that cuts it.
+func (p *proxied) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	p.hijacked = true
+	return http.NewResponseController(p.ResponseWriter).Hijack()
+}
+
+// Unwrap lets http.ResponseController reach the rest (deadlines).
+func (p *proxied) Unwrap() http.ResponseWriter { return p.ResponseWriter }
+
 // gzipResponse is a stream compressed as some proxies in front of a
 // provider compress event streams (gzip=1): Content-Encoding: gzip, though
 // the client asked for none, flushed with every flush of the stream, so
 // each event leaves when it would uncompressed.
 type gzipResponse struct {
-	http.ResponseWriter
-	gz       *gzip.Writer
-	rc       *http.ResponseController
-	hijacked bool // fault=close took the connection: nothing more is written
+	proxied
+	gz *gzip.Writer
+	rc *http.ResponseController
 }
 
 func newGzipResponse(w http.ResponseWriter) *gzipResponse {
 	w.Header().Set("Content-Encoding", "gzip")
-	return &gzipResponse{ResponseWriter: w, gz: gzip.NewWriter(w), rc: http.NewResponseController(w)}
+	return &gzipResponse{proxied: proxied{ResponseWriter: w}, gz: gzip.NewWriter(w), rc: http.NewResponseController(w)}
 }
 
 func (z *gzipResponse) Write(b []byte) (int, error) { return z.gz.Write(b) }
@@ -33,15 +49,6 @@ func (z *gzipResponse) FlushError() error {
 	}
 	return z.rc.Flush()
 }
-
-// Hijack hands the connection to a fault that cuts it (fault=close).
-func (z *gzipResponse) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	z.hijacked = true
-	return z.rc.Hijack()
-}
-
-// Unwrap lets http.ResponseController reach the rest (deadlines).
-func (z *gzipResponse) Unwrap() http.ResponseWriter { return z.ResponseWriter }
 
 // close writes the compressed stream's end, unless a fault took the
 // connection.
@@ -56,22 +63,14 @@ func (z *gzipResponse) close() {
 // buffers whole responses (nginx's proxy_buffering for a short answer)
 // sends it. The schedule runs as ever; only its delivery waits.
 type heldResponse struct {
-	http.ResponseWriter
-	held     bytes.Buffer
-	hijacked bool
+	proxied
+	held bytes.Buffer
 }
 
 func (h *heldResponse) Write(b []byte) (int, error) { return h.held.Write(b) }
 
 // FlushError holds the events back: they leave at close.
 func (h *heldResponse) FlushError() error { return nil }
-
-func (h *heldResponse) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	h.hijacked = true
-	return http.NewResponseController(h.ResponseWriter).Hijack()
-}
-
-func (h *heldResponse) Unwrap() http.ResponseWriter { return h.ResponseWriter }
 
 // close sends everything held, unless a fault took the connection.
 func (h *heldResponse) close() {

@@ -62,11 +62,11 @@ func (m *Model) noAnswerNote() string {
 	if hidden := f.Thinking.HiddenReasoningTokens; hidden > 0 {
 		thought = append(thought, format.Count(hidden)+" tokens of hidden thinking")
 	}
-	why := strings.Join(thought, " and ")
+	why, limit := strings.Join(thought, " and "), m.stoppedAtLimit()
 	switch {
-	case m.stoppedAtLimit() && why != "":
+	case limit && why != "":
 		why += " used up max_tokens"
-	case m.stoppedAtLimit():
+	case limit:
 		why = "stopped at max_tokens"
 	case why == "":
 		return "(no text)"
