@@ -7,6 +7,7 @@
 package tokens
 
 import (
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -221,14 +222,17 @@ func incompleteSuffix[T string | []byte](b T) int {
 
 // Warm reads a byte of every page of the vocabulary (about 1,400 pages,
 // about a millisecond), so that the first counts of a process, in its first
-// race, take no page faults while its streams start.
-func Warm() {
+// race, take no page faults while its streams start. It reads them once a
+// process, whoever calls it and from however many goroutines (the
+// simulator and the racing client, in one test binary); a later caller
+// waits for the first.
+var Warm = sync.OnceFunc(func() {
 	var sum byte
 	for i := 0; i < len(o200kBin); i += 4096 {
 		sum += o200kBin[i]
 	}
 	warmed = sum
-}
+})
 
 // warmed keeps Warm's reads from being optimised away.
 var warmed byte
